@@ -1,0 +1,23 @@
+// Prints the closing line CI reads ("N passed, N failed") from one or more vitest JSON reports,
+// summed (the suite runs once on SQLite and once on PostgreSQL). A skipped or pending test counts
+// as a failure here: a test that did not run proved nothing. So does a run that left no report.
+import { existsSync, readFileSync } from "node:fs";
+
+let passed = 0;
+let failed = 0;
+for (const file of process.argv.slice(2)) {
+  if (!existsSync(file)) {
+    console.log(`${file}: no report (the run did not finish); counted as 1 failure.`);
+    failed += 1;
+    continue;
+  }
+  const report = JSON.parse(readFileSync(file, "utf8"));
+  const skipped = report.numPendingTests + report.numTodoTests;
+  const runFailed = report.numFailedTests + skipped + (report.numFailedTestSuites ?? 0);
+  if (skipped > 0) console.log(`${file}: ${skipped} test(s) were skipped or todo; they count as failures.`);
+  console.log(`${file}: ${report.numPassedTests} passed, ${runFailed} failed`);
+  passed += report.numPassedTests;
+  failed += runFailed;
+}
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed === 0 && passed > 0 ? 0 : 1);

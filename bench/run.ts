@@ -1,0 +1,110 @@
+/**
+ * `npm run bench`: starts the real Buckeye server (the compiled build `npm start` runs) and a bare
+ * h3 server as separate processes,
+ * loads each with autocannon on loopback in the same run, and reports req/s, p99 and the ratio
+ * to the bare route. Then runs the address/batch and webhook benchmarks when present.
+ * Results go to bench/results.json.
+ */
+import { execFileSync, spawn } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import autocannon from "autocannon";
+import { createKey } from "../src/auth/key-service.ts";
+import { openStore } from "../src/store/connect.ts";
+import { migrateToLatest } from "../src/store/migrate.ts";
+import { createOrganization } from "../src/store/organizations.repository.ts";
+import { root, startProcess } from "./start-process.ts";
+
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
+
+function rssMb(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
+}
+
+interface Figures {
+  requests_per_second: number;
+  p99_ms: number;
+  non_2xx: number;
+  errors: number;
+}
+
+async function load(url: string, headers: Record<string, string> = {}): Promise<Figures> {
+  await autocannon({ url, connections: CONNECTIONS, duration: 2, headers });
+  const result = await autocannon({ url, connections: CONNECTIONS, duration: DURATION, headers });
+  return {
+    requests_per_second: Math.round(result.requests.average),
+    p99_ms: result.latency.p99,
+    non_2xx: result.non2xx,
+    errors: result.errors,
+  };
+}
+
+const dir = mkdtempSync(join(tmpdir(), "buckeye-bench-"));
+const databaseUrl = `sqlite:${join(dir, "bench.sqlite")}`;
+const store = openStore(databaseUrl);
+await migrateToLatest(store.db);
+const org = await createOrganization(store.db, "Benchmark");
+const { key } = await createKey(store.db, org.id, "benchmark", "test");
+await store.close();
+
+const bare = await startProcess(["--import", "tsx", "bench/bare-server.ts"], {}, /"url":"([^"]+)"/);
+// Measure what `npm start` runs: the compiled build, not the sources through tsx.
+execFileSync(process.execPath, ["node_modules/typescript/bin/tsc", "-p", "tsconfig.build.json"], { cwd: root, stdio: "inherit" });
+const buckeye = await startProcess(
+  ["dist/src/cli.js", "serve"],
+  { DATABASE_URL: databaseUrl, PORT: "0", RATE_LIMIT_PER_SECOND: "10000000", LOG_LEVEL: "warn", NODE_ENV: "production" },
+  /"url":"([^"]+)"/,
+);
+
+const auth = { authorization: `Bearer ${key}` };
+const scenarios: Array<[string, string, Record<string, string>]> = [
+  ["bare h3 route", `${bare.url}/bare`, {}],
+  ["rates by county", `${buckeye.url}/api/v1/rates?county=franklin`, auth],
+  ["rates by zip (unambiguous)", `${buckeye.url}/api/v1/rates?zip=43215`, auth],
+  ["rates by zip (ambiguous)", `${buckeye.url}/api/v1/rates?zip=43068`, auth],
+];
+
+const results: Record<string, Figures & { ratio_to_bare: number }> = {};
+let bareRps = 0;
+for (const [name, url, headers] of scenarios) {
+  const figures = await load(url, headers);
+  if (name === "bare h3 route") bareRps = figures.requests_per_second;
+  results[name] = { ...figures, ratio_to_bare: Number((figures.requests_per_second / bareRps).toFixed(3)) };
+  console.log(
+    `${name.padEnd(28)} ${String(figures.requests_per_second).padStart(7)} req/s  p99 ${figures.p99_ms} ms  ` +
+      `ratio ${results[name]!.ratio_to_bare}  non-2xx ${figures.non_2xx}`,
+  );
+}
+const serverRss = rssMb(buckeye.child.pid!);
+console.log(`buckeye server RSS after load: ${serverRss.toFixed(1)} MB`);
+bare.child.kill();
+buckeye.child.kill();
+rmSync(dir, { recursive: true, force: true });
+
+const output: Record<string, unknown> = {
+  measured_at: new Date().toISOString(),
+  machine: { cores: (await import("node:os")).cpus().length, node: process.version },
+  connections: CONNECTIONS,
+  seconds: DURATION,
+  core: results,
+  server_rss_mb: Number(serverRss.toFixed(1)),
+};
+
+for (const [name, script, file] of [
+  ["address_and_batch", "bench/geo.ts", "bench/results-geo.json"],
+  ["webhooks", "bench/webhooks.ts", "bench/results-webhooks.json"],
+  ["scale_out", "bench/scale.ts", "bench/results-scale.json"],
+] as const) {
+  if (!existsSync(join(root, script))) continue;
+  console.log(`\n== ${script}`);
+  const child = spawn(process.execPath, ["--import", "tsx", script], { cwd: root, stdio: "inherit" });
+  const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
+  if (code === 0 && existsSync(join(root, file))) output[name] = JSON.parse(readFileSync(join(root, file), "utf8"));
+  else output[name] = { error: `${script} exited with ${code}` };
+}
+
+writeFileSync(join(root, "bench/results.json"), `${JSON.stringify(output, null, 2)}\n`);
+console.log("\nwritten to bench/results.json");

@@ -1,0 +1,142 @@
+/**
+ * Scale-out cost, measured in one run: county rate lookups (GET /api/v1/rates?county=franklin)
+ * against `buckeye serve` on the embedded default (SQLite, in-memory rate limits) and against the
+ * scale-out set-up (PostgreSQL, rate limits in Redis), one instance each, then two PostgreSQL +
+ * Redis instances sharing the load. Each figure is requests per second from autocannon on
+ * loopback; the ratios are to SQLite. Every request still authenticates its key against the
+ * database and takes a token from its bucket, which is where the set-ups differ. Run on its own:
+ *
+ *   node --import tsx bench/scale.ts
+ *
+ * Needs PostgreSQL (BENCH_POSTGRES_URL, default postgres://postgres@127.0.0.1:5432/test; a fresh
+ * schema is made and dropped) and Redis (BENCH_REDIS_URL, default redis://127.0.0.1:6379; a key
+ * prefix of this run's own). BENCH_CONNECTIONS (50) and BENCH_SECONDS (10) as in bench/run.ts.
+ * Figures go to bench/results-scale.json.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { cpus, tmpdir } from "node:os";
+import { join } from "node:path";
+import autocannon from "autocannon";
+import pg from "pg";
+import { createKey } from "../src/auth/key-service.ts";
+import { openStore } from "../src/store/connect.ts";
+import { migrateToLatest } from "../src/store/migrate.ts";
+import { createOrganization } from "../src/store/organizations.repository.ts";
+
+const root = new URL("..", import.meta.url).pathname;
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
+const POSTGRES = process.env.BENCH_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/test";
+const REDIS = process.env.BENCH_REDIS_URL ?? "redis://127.0.0.1:6379";
+const PATH = "/api/v1/rates?county=franklin";
+
+interface Figures {
+  requests_per_second: number;
+  p99_ms: number;
+  non_2xx: number;
+  errors: number;
+}
+
+/** A database with one organization and a key, ready for `serve`. */
+async function prepare(databaseUrl: string): Promise<string> {
+  const store = openStore(databaseUrl);
+  try {
+    await migrateToLatest(store.db);
+    const org = await createOrganization(store.db, "Scale benchmark");
+    return (await createKey(store.db, org.id, "scale benchmark", "test")).key;
+  } finally {
+    await store.close();
+  }
+}
+
+function serve(env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, ["bin/buckeye.js", "serve"], {
+    cwd: root,
+    env: { ...process.env, PORT: "0", RATE_LIMIT_PER_SECOND: "10000000", LOG_LEVEL: "warn", NODE_ENV: "production", WORKER_THREADS: "1", ...env },
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+  return new Promise((resolve, reject) => {
+    let out = "";
+    child.stderr!.on("data", (chunk: Buffer) => {
+      out += chunk;
+      const match = /"url":"([^"]+)"/.exec(out);
+      if (match) resolve({ child, url: match[1]! });
+    });
+    child.once("exit", (code) => reject(new Error(`serve exited with ${code}: ${out}`)));
+  });
+}
+
+async function load(urls: string[], key: string): Promise<Figures> {
+  const headers = { authorization: `Bearer ${key}` };
+  const connections = Math.max(1, Math.round(CONNECTIONS / urls.length));
+  await Promise.all(urls.map((url) => autocannon({ url: `${url}${PATH}`, connections, duration: 2, headers })));
+  const results = await Promise.all(urls.map((url) => autocannon({ url: `${url}${PATH}`, connections, duration: DURATION, headers })));
+  return {
+    requests_per_second: Math.round(results.reduce((sum, r) => sum + r.requests.average, 0)),
+    p99_ms: Math.max(...results.map((r) => r.latency.p99)),
+    non_2xx: results.reduce((sum, r) => sum + r.non2xx, 0),
+    errors: results.reduce((sum, r) => sum + r.errors, 0),
+  };
+}
+
+async function measure(name: string, instances: Array<Record<string, string>>, key: string): Promise<Figures> {
+  const servers = await Promise.all(instances.map((env) => serve(env)));
+  try {
+    const figures = await load(
+      servers.map((s) => s.url),
+      key,
+    );
+    console.log(`${name.padEnd(32)} ${String(figures.requests_per_second).padStart(7)} req/s  p99 ${figures.p99_ms} ms  non-2xx ${figures.non_2xx}`);
+    return figures;
+  } finally {
+    // Wait for each to exit: a stopping instance still flushes its usage counts, and would both
+    // take CPU from the next scenario and hold locks the final DROP SCHEMA needs.
+    await Promise.all(servers.map((s) => new Promise((resolve) => s.child.once("exit", resolve).kill())));
+  }
+}
+
+const dir = mkdtempSync(join(tmpdir(), "buckeye-bench-scale-"));
+const sqliteUrl = `sqlite:${join(dir, "bench.sqlite")}`;
+const schema = `bench_${randomBytes(6).toString("hex")}`;
+const postgresUrl = `${POSTGRES}${POSTGRES.includes("?") ? "&" : "?"}schema=${schema}`;
+const redis = { REDIS_URL: REDIS, REDIS_KEY_PREFIX: `buckeye-bench:${randomBytes(6).toString("hex")}:` };
+
+try {
+  const sqliteKey = await prepare(sqliteUrl);
+  const postgresKey = await prepare(postgresUrl);
+  const results = {
+    "sqlite, 1 instance": await measure("sqlite, 1 instance", [{ DATABASE_URL: sqliteUrl }], sqliteKey),
+    "postgres + redis, 1 instance": await measure("postgres + redis, 1 instance", [{ DATABASE_URL: postgresUrl, ...redis }], postgresKey),
+    "postgres + redis, 2 instances": await measure(
+      "postgres + redis, 2 instances",
+      [
+        { DATABASE_URL: postgresUrl, ...redis },
+        { DATABASE_URL: postgresUrl, ...redis },
+      ],
+      postgresKey,
+    ),
+  };
+  const base = results["sqlite, 1 instance"].requests_per_second;
+  const ratio = (name: keyof typeof results) => Number((results[name].requests_per_second / base).toFixed(3));
+  const output = {
+    measured_at: new Date().toISOString(),
+    machine: { cores: cpus().length, node: process.version },
+    path: PATH,
+    connections: CONNECTIONS,
+    seconds: DURATION,
+    scenarios: results,
+    ratio_postgres_redis_to_sqlite: ratio("postgres + redis, 1 instance"),
+    ratio_two_instances_to_sqlite: ratio("postgres + redis, 2 instances"),
+  };
+  console.log(`ratio postgres + redis / sqlite: ${output.ratio_postgres_redis_to_sqlite}; two instances / sqlite: ${output.ratio_two_instances_to_sqlite}`);
+  writeFileSync(join(root, "bench/results-scale.json"), `${JSON.stringify(output, null, 2)}\n`);
+  console.log("written to bench/results-scale.json");
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+  const client = new pg.Client({ connectionString: POSTGRES });
+  await client.connect();
+  await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+  await client.end();
+}

@@ -1,0 +1,18 @@
+/**
+ * Every migration, in order. Listed statically (not discovered from the file system) so the
+ * same set runs under tsx, vitest, compiled JS and Deno. Migrations import nothing from src/.
+ */
+import type { Migration } from "kysely";
+import * as organizationsAndApiKeys from "./2026-11-21-001-organizations-and-api-keys.ts";
+import * as webhooksOutboxJobs from "./2026-11-21-010-webhooks-outbox-jobs.ts";
+import * as batchJobs from "./2026-11-21-020-batch-jobs.ts";
+import * as usersSessionsUsage from "./2026-11-21-030-users-sessions-usage.ts";
+import * as jobRuns from "./2026-11-21-040-job-runs.ts";
+
+export const migrations: Record<string, Migration> = {
+  "2026-11-21-001-organizations-and-api-keys": organizationsAndApiKeys,
+  "2026-11-21-010-webhooks-outbox-jobs": webhooksOutboxJobs,
+  "2026-11-21-020-batch-jobs": batchJobs,
+  "2026-11-21-030-users-sessions-usage": usersSessionsUsage,
+  "2026-11-21-040-job-runs": jobRuns,
+};

@@ -1,0 +1,142 @@
+/**
+ * `buckeye batch INPUT --out OUTPUT`: the batch pipeline run locally on a file, with a progress
+ * bar (rows/s, ETA) on stderr; and `buckeye data fetch-geo [--vintage YEAR]`, which refreshes
+ * the boundary polygons from the Census Bureau's TIGER/Line site.
+ */
+import { createWriteStream } from "node:fs";
+import { readFile } from "node:fs/promises";
+import { once } from "node:events";
+import { extname } from "node:path";
+import { SingleBar } from "cli-progress";
+import { type Command, Option } from "commander";
+import { loadConfig } from "../config.ts";
+import { defaultVintage, fetchTiger, FetchGeoError } from "../geo/fetch-tiger.ts";
+import { problemBody } from "../http/routes/lookup-answers.ts";
+import { newId } from "../ids.ts";
+import { RateData } from "../jobs/rate-data.ts";
+import { loadShippedData } from "../load-data.ts";
+import { dateInOhio } from "../rates/calendar.ts";
+import { createPipeline } from "./address-lookups.ts";
+import type { ItemFailure, RowResult } from "./item-result.ts";
+import { resolveLookups } from "./pipeline.ts";
+import type { BatchFormat } from "./read-batch-file.ts";
+import { RESULT_HEADER, resultCsvLine } from "./result-csv.ts";
+import { openStore } from "../store/connect.ts";
+import { migrateToLatest } from "../store/migrate.ts";
+
+/** The rate data the API would answer from: shipped, with what reconciliation recorded in DATABASE_URL. */
+async function readRateData(config: ReturnType<typeof loadConfig>): Promise<RateData> {
+  const shipped = loadShippedData(config.dataDir);
+  const store = openStore(config.databaseUrl);
+  try {
+    await migrateToLatest(store.db);
+    const rateData = new RateData({ db: store.db, shipped: shipped.table, shippedLastReconciled: shipped.meta.last_reconciled, onTable: () => {} });
+    await rateData.refresh();
+    return rateData;
+  } finally {
+    await store.close();
+  }
+}
+
+function formatOf(path: string, given: string | undefined): BatchFormat {
+  if (given === "csv" || given === "ndjson") return given;
+  return [".ndjson", ".jsonl"].includes(extname(path).toLowerCase()) ? "ndjson" : "csv";
+}
+
+function fail(message: string): void {
+  process.stderr.write(`buckeye: ${message}\n`);
+  process.exitCode = 1;
+}
+
+async function runBatch(input: string, opts: { out: string; format?: string; outputFormat?: string }): Promise<void> {
+  const config = loadConfig();
+  const rateData = await readRateData(config);
+  const pipeline = createPipeline(config, () => rateData.overlay);
+  const requestId = newId("req");
+  const errorsUrl = config.errorsUrl;
+  try {
+    const reading = await pipeline.pool.run("readBatchFile", { text: await readFile(input, "utf8"), format: formatOf(input, opts.format), maxRows: Number.MAX_SAFE_INTEGER, chunkRows: config.batch.chunkRows });
+    if (!reading.ok) return fail(`${input}: ${reading.detail}`);
+    const outFormat = formatOf(opts.out, opts.outputFormat);
+    const out = createWriteStream(opts.out);
+    const write = async (text: string) => {
+      if (!out.write(text)) await once(out, "drain");
+    };
+    if (outFormat === "csv") await write(RESULT_HEADER);
+
+    const bar = new SingleBar({
+      format: "{bar} {percentage}% | {value}/{total} rows | {speed} rows/s | ETA {eta_formatted}",
+      stream: process.stderr,
+      hideCursor: true,
+    });
+    const started = performance.now();
+    bar.start(reading.total, 0, { speed: "0" });
+    const context = { lastReconciled: await rateData.lastReconciled(), requestId };
+    const today = dateInOhio(new Date());
+    const problemOf = (row: RowResult) => problemBody(row.result as ItemFailure, errorsUrl, requestId);
+    const results: Array<RowResult[] | undefined> = [];
+    let written = 0;
+    let rowsDone = 0;
+    let failed = 0;
+    let next = 0;
+    // Several chunks in flight keep the worker threads busy while others wait on the geocoder; output stays in input order.
+    const worker = async () => {
+      while (next < reading.chunks.length) {
+        const seq = next++;
+        const answers = await resolveLookups(pipeline, reading.chunks[seq]!, { today, context });
+        const firstRow = seq * config.batch.chunkRows + 1;
+        results[seq] = answers.map(({ id, result }, i) => ({ row: firstRow + i, id, result }));
+        rowsDone += answers.length;
+        failed += answers.filter((a) => a.result.kind === "failure").length;
+        bar.update(rowsDone, { speed: Math.round(rowsDone / ((performance.now() - started) / 1000)).toLocaleString("en-US") });
+        while (results[written]) {
+          for (const row of results[written]!) {
+            await write(outFormat === "csv" ? resultCsvLine(row, problemOf) : `${JSON.stringify({ row: row.row, id: row.id, body: row.result.kind === "failure" ? problemOf(row) : row.result.body })}\n`);
+          }
+          results[written++] = [];
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: Math.max(2, config.workerThreads * 2) }, worker));
+    bar.stop();
+    out.end();
+    await once(out, "finish");
+    const seconds = (performance.now() - started) / 1000;
+    process.stderr.write(`${reading.total} rows in ${seconds.toFixed(1)} s (${Math.round(reading.total / seconds)} rows/s): ${reading.total - failed} answered, ${failed} problems → ${opts.out}\n`);
+  } finally {
+    await pipeline.pool.close();
+  }
+}
+
+export function addBatchCommands(program: Command): void {
+  program
+    .command("batch <input>")
+    .description("look up every row of a CSV (header: id,address,zip,county,lat,lon,date) or NDJSON file, as the API's batch jobs do")
+    .requiredOption("--out <file>", "where to write the results (.csv or .ndjson)")
+    .addOption(new Option("--format <format>", "input format, when the file extension does not say").choices(["csv", "ndjson"]))
+    .addOption(new Option("--output-format <format>", "output format, when the --out extension does not say").choices(["csv", "ndjson"]))
+    .action(runBatch);
+
+  const data = program.commands.find((command) => command.name() === "data") ?? program.command("data").description("boundary and rate data");
+  data
+    .command("fetch-geo")
+    .description("download Ohio's county and place boundaries from the Census Bureau's TIGER/Line site into GEO_DATA_DIR (or --dir)")
+    .option("--vintage <year>", "TIGER/Line year", String(defaultVintage()))
+    .option("--dir <dir>", "where to write the GeoJSON files (default: GEO_DATA_DIR)")
+    .action(async (opts: { vintage: string; dir?: string }) => {
+      const config = loadConfig();
+      const vintage = Number(opts.vintage);
+      if (!Number.isInteger(vintage) || vintage < 2010 || vintage > 2100) return fail(`--vintage must be a year such as ${defaultVintage()}`);
+      const dir = opts.dir ?? config.geoDataDir;
+      try {
+        const fetched = await fetchTiger({ vintage, baseUrl: config.tigerBaseUrl, dir, log: (line) => process.stderr.write(`${line}\n`) });
+        process.stdout.write(
+          `wrote ${fetched.counties.file} (${fetched.counties.features} counties) and ${fetched.places.file} (${fetched.places.features} places)\n` +
+            (dir === config.geoDataDir ? "restart the service to load them\n" : `set GEO_DATA_DIR=${dir} for the service to load them\n`),
+        );
+      } catch (error) {
+        if (error instanceof FetchGeoError) return fail(error.message);
+        throw error;
+      }
+    });
+}

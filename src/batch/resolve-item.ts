@@ -1,0 +1,172 @@
+/**
+ * The resolution rules of spec §2.1 and §2.3 for one lookup, run inside a worker thread:
+ *
+ * - county / zip: as GET /rates always did (src/rates/resolve-lookup.ts);
+ * - lat + lon: point-in-polygon against the TIGER/Line county and place polygons
+ *   (`resolved_by: coordinates`), a point in no Ohio county → 422 outside-ohio;
+ * - address, once geocoded: the Census Bureau's own county and incorporated place for the match
+ *   when it returned them (its current vintage knows newer annexations than our files), checked
+ *   against our polygons, which decide when the Census layers are missing
+ *   (`resolved_by: address_geocoding`); no match → the ZIP (`zip_fallback`) or 422
+ *   address-not-resolved; geocoder down → the ZIP with a note, or 503 geocoder-unavailable.
+ *
+ * Pure apart from its input: the caller geocodes (on the main thread) and passes the outcome.
+ */
+import type { Boundaries } from "../geo/boundaries.ts";
+import { locate } from "../geo/boundaries.ts";
+import type { ParsedAddress } from "../geo/address.ts";
+import type { GeocodeOutcome, GeocodedArea } from "../geo/geocoder.ts";
+import type { ZipIndex } from "../geo/zip-index.ts";
+import { evaluateCounty, type TransitStatus } from "../rates/evaluate.ts";
+import type { County, RateTable } from "../rates/rate-table.ts";
+import { toAmbiguousResponse, toRateRecord, type RecordContext, type ResolvedBy } from "../rates/records.ts";
+import { checkDate, resolveLookup, resolveZip, type Resolution } from "../rates/resolve-lookup.ts";
+import { failure, type ItemResult } from "./item-result.ts";
+import type { LookupItem } from "./lookup-item.ts";
+
+export interface ResolverData {
+  table: RateTable;
+  zips: ZipIndex;
+}
+
+/** A point just off every county polygon (a geocode on a shoreline) still belongs to the nearest county within this distance. */
+const SHORE_TOLERANCE_KM = 0.3;
+
+function toResult(resolution: Resolution, context: RecordContext, note?: string): ItemResult {
+  switch (resolution.kind) {
+    case "rate":
+      return { kind: "rate", body: toRateRecord(resolution.rate, resolution.resolvedBy, context, note) };
+    case "ambiguous":
+      return { kind: "ambiguous", body: toAmbiguousResponse(resolution.zip, resolution.date, resolution.candidates, context, note) };
+    case "failure":
+      return failure(resolution.slug, resolution.detail, resolution.param);
+  }
+}
+
+/** County and ZIP lookups, and the date check every lookup shares. */
+export function resolveWithoutGeography(data: ResolverData, item: LookupItem, context: RecordContext): ItemResult {
+  return toResult(resolveLookup(data.table, data.zips, { county: item.county, zip: item.zip, date: item.date }), context);
+}
+
+export function dateProblem(data: ResolverData, item: LookupItem): ItemResult | null {
+  const early = checkDate(data.table, item.date);
+  return early ? toResult(early, { lastReconciled: "", requestId: "" }) : null;
+}
+
+interface PlaceSource {
+  /** Names the boundary data that decided, for the note. */
+  label: string;
+  /** The newest annexation it can know of. */
+  asOf: string;
+}
+
+function describePlace(place: GeocodedArea | null): string {
+  return place ? `in ${place.name}` : "in no incorporated city or village";
+}
+
+/** spec §2.3 rule 3: a recent annexation can be misclassified, so say which boundaries decided. */
+function annexationNote(county: County, status: TransitStatus, place: GeocodedArea | null, source: PlaceSource): string {
+  const side = status === "inside" ? "inside" : "outside";
+  return (
+    `Transit district status (${side}) comes from ${source.label}, which puts this location ${describePlace(place)}, ${county.name} County. ` +
+    `City limits move with annexations, and a change newer than ${source.asOf} is not reflected: confirm the status for addresses near a city line.`
+  );
+}
+
+function rateAt(
+  data: ResolverData,
+  county: County,
+  item: LookupItem,
+  place: GeocodedArea | null,
+  source: PlaceSource,
+  resolvedBy: ResolvedBy,
+  context: RecordContext,
+  notes: string[],
+): ItemResult {
+  const district = data.table.districts.get(county.fips);
+  const status: TransitStatus = district ? (place && district.places.some((p) => p.geoid === place.geoid) ? "inside" : "outside") : "unknown";
+  const rate = evaluateCounty(data.table, county, item.date, status);
+  if (rate.district) notes.unshift(annexationNote(county, status, place, source));
+  return { kind: "rate", body: toRateRecord(rate, resolvedBy, context, notes.length > 0 ? notes.join(" ") : undefined) };
+}
+
+function outsideOhio(where: string, param: string): ItemResult {
+  return failure("outside-ohio", `${where} is outside Ohio; this service covers Ohio only.`, param);
+}
+
+export function resolveCoordinates(data: ResolverData, boundaries: Boundaries, item: LookupItem & { lat: number; lon: number }, context: RecordContext): ItemResult {
+  const found = locate(boundaries, item.lon, item.lat);
+  const county = found.county ? data.table.byFips.get(found.county.geoid) : undefined;
+  if (!county) return outsideOhio(`The point ${item.lat}, ${item.lon}`, "lat");
+  const source = { label: `TIGER/Line ${boundaries.placeVintage} place boundaries`, asOf: `${boundaries.placeVintage}` };
+  return rateAt(data, county, item, found.place, source, "coordinates", context, []);
+}
+
+export function resolveGeocoded(
+  data: ResolverData,
+  boundaries: Boundaries,
+  item: LookupItem,
+  address: ParsedAddress,
+  outcome: GeocodeOutcome,
+  context: RecordContext,
+): ItemResult {
+  if (outcome.kind === "no-match") {
+    return zipFallback(data, item, address, context, "The geocoder found no match for this street address", null);
+  }
+  if (outcome.kind === "unavailable") {
+    return zipFallback(data, item, address, context, `The address could not be geocoded (${outcome.reason})`, outcome.retryAfterSeconds);
+  }
+
+  const ours = locate(boundaries, outcome.lon, outcome.lat);
+  const notes: string[] = [];
+  if (outcome.county && !outcome.county.geoid.startsWith("39")) return outsideOhio(`The address geocodes to ${outcome.matchedAddress}, which`, "address");
+  let countyFips = outcome.county?.geoid ?? ours.county?.geoid;
+  if (countyFips === undefined) {
+    const nearest = boundaries.counties.nearest(outcome.lon, outcome.lat);
+    if (nearest.distanceKm > SHORE_TOLERANCE_KM) return outsideOhio(`The address geocodes to ${outcome.matchedAddress}, which`, "address");
+    countyFips = nearest.value.geoid;
+  }
+  const county = data.table.byFips.get(countyFips);
+  if (!county) return outsideOhio(`The address geocodes to ${outcome.matchedAddress}, which`, "address");
+  if (outcome.county && ours.county && outcome.county.geoid !== ours.county.geoid) {
+    notes.push(
+      `The Census Geocoder places this address in ${outcome.county.name}; TIGER/Line ${boundaries.countyVintage} county boundaries put its coordinates in ${ours.county.name} County. The Census Bureau's answer was used.`,
+    );
+  }
+
+  const censusDecides = outcome.place !== undefined;
+  const place = censusDecides ? (outcome.place ?? null) : ours.place;
+  const ourPlace = ours.place;
+  if (censusDecides && (place?.geoid ?? null) !== (ourPlace?.geoid ?? null) && data.table.districts.has(county.fips)) {
+    notes.push(
+      `Our TIGER/Line ${boundaries.placeVintage} place boundaries put these coordinates ${describePlace(ourPlace)}; the Census Bureau's current answer was used.`,
+    );
+  }
+  const source: PlaceSource = censusDecides
+    ? { label: "the Census Bureau's current incorporated places (Census Geocoder, vintage Current_Current)", asOf: "the Census Bureau's current boundary files" }
+    : { label: `TIGER/Line ${boundaries.placeVintage} place boundaries (the geocoder returned no place layer)`, asOf: `${boundaries.placeVintage}` };
+  return rateAt(data, county, item, place, source, "address_geocoding", context, notes);
+}
+
+/** spec §2.1 zip_fallback: the zip parameter, else the ZIP at the end of the address. */
+function zipFallback(
+  data: ResolverData,
+  item: LookupItem,
+  address: ParsedAddress,
+  context: RecordContext,
+  why: string,
+  retryAfterSeconds: number | null,
+): ItemResult {
+  const zip = item.zip ?? address.zip;
+  const usable = zip !== null && data.zips.has(zip);
+  if (!usable) {
+    const zipText = zip === null ? "no ZIP was sent with it" : `ZIP ${zip} is not an Ohio ZIP code`;
+    if (retryAfterSeconds !== null) {
+      return failure("geocoder-unavailable", `${why}, and ${zipText} to fall back on. Retry later, or send a ZIP or the county.`, "address", retryAfterSeconds);
+    }
+    return failure("address-not-resolved", `${why}, and ${zipText} to fall back on. Check the address, add its ZIP, or send the county.`, "address");
+  }
+  const resolution = resolveZip(data.table, data.zips, zip, item.date, "zip_fallback");
+  const note = `${why}, so ZIP ${zip} was used instead (resolved_by zip_fallback).`;
+  return toResult(resolution, context, note);
+}

@@ -1,0 +1,153 @@
+/**
+ * Configuration, read once from the environment, validated and frozen. Feature modules never
+ * read process.env themselves: they receive the parts of this object they need.
+ */
+import { existsSync } from "node:fs";
+import { availableParallelism } from "node:os";
+import { join } from "node:path";
+import { z } from "zod";
+import type { JobsConfig } from "./jobs/background.ts";
+import { retryScheduleEnv, scheduleEnv } from "./jobs/env-schemas.ts";
+import type { DeliverySettings } from "./webhooks/delivery-actor.ts";
+import { REPO_ROOT } from "./repo-root.ts";
+import { DEFAULT_RETRY_SCHEDULE } from "./webhooks/retry-schedule.ts";
+
+const repoRoot = `${REPO_ROOT}/`;
+
+/** Boundary polygons are never committed: the shared data folder beside the checkout, else var/geo (where fetch-geo writes). */
+const sharedGeoDir = join(REPO_ROOT, "..", "shared", "data", "geo");
+const defaultGeoDataDir = existsSync(sharedGeoDir) ? sharedGeoDir : `${repoRoot}var/geo`;
+
+const positiveInt = z.coerce.number().int().positive();
+
+const schema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().min(1).default("127.0.0.1"),
+  DATABASE_URL: z
+    .string()
+    .regex(/^(sqlite:|postgres(ql)?:\/\/)/, "must start with sqlite: or postgres://")
+    .default("sqlite:var/buckeye.sqlite"),
+  RATE_LIMIT_PER_SECOND: z.coerce.number().positive().default(10),
+  ERRORS_URL: z.url().default("https://buckeye.dev/errors"),
+  DATA_DIR: z.string().default(`${repoRoot}data`),
+  LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
+  GEO_DATA_DIR: z.string().min(1).default(defaultGeoDataDir),
+  WORKER_THREADS: positiveInt.max(256).default(availableParallelism()),
+  CENSUS_GEOCODER_URL: z.url().default("https://geocoding.geo.census.gov"),
+  GEOCODER_TIMEOUT_MS: positiveInt.default(5000),
+  GEOCODER_CACHE_SIZE: positiveInt.default(50_000),
+  GEOCODER_FAILURE_THRESHOLD: positiveInt.default(5),
+  GEOCODER_COOLDOWN_MS: positiveInt.default(30_000),
+  GEOCODER_CONCURRENCY: positiveInt.max(1000).default(16),
+  BATCH_CHUNK_ROWS: positiveInt.max(10_000).default(500),
+  BATCH_LEASE_MS: positiveInt.default(60_000),
+  BATCH_POLL_MS: positiveInt.default(1000),
+  TIGER_BASE_URL: z.url().default("https://www2.census.gov/geo/tiger"),
+  USAGE_FLUSH_MS: z.coerce.number().int().positive().default(5000),
+  REDIS_URL: z.string().regex(/^rediss?:\/\//, "must start with redis:// or rediss://").optional(),
+  REDIS_KEY_PREFIX: z.string().default("buckeye:"),
+  SLOW_REQUEST_MS: z.coerce.number().int().positive().default(500),
+  SHUTDOWN_GRACE_MS: z.coerce.number().int().positive().default(30_000),
+  WEBHOOK_TIMEOUT_MS: positiveInt.default(10_000),
+  WEBHOOK_RETRY_SCHEDULE: retryScheduleEnv(DEFAULT_RETRY_SCHEDULE),
+  WEBHOOK_CONCURRENCY: positiveInt.max(1000).default(16),
+  WEBHOOK_POLL_MS: positiveInt.default(1000),
+  WEBHOOK_LEASE_MS: positiveInt.default(60_000),
+  RECONCILE_SOURCE: z.string().min(1).optional(),
+  SCHEDULE_RECONCILE: scheduleEnv("30 5 * * *"),
+  SCHEDULE_RATE_CHANGES: scheduleEnv("5 0 * * *"),
+  SCHEDULE_FILING_REMINDERS: scheduleEnv("0 8 * * *"),
+  SCHEDULE_CERTIFICATE_EXPIRY: scheduleEnv("15 8 * * *"),
+}).refine((e) => e.WEBHOOK_LEASE_MS > e.WEBHOOK_TIMEOUT_MS, {
+  path: ["WEBHOOK_LEASE_MS"],
+  message: "must be longer than WEBHOOK_TIMEOUT_MS, or a slow delivery's claim lapses while it is still being sent",
+});
+
+export type Config = Readonly<{
+  port: number;
+  host: string;
+  databaseUrl: string;
+  rateLimitPerSecond: number;
+  errorsUrl: string;
+  dataDir: string;
+  logLevel: "debug" | "info" | "warn" | "error" | "silent";
+  geoDataDir: string;
+  workerThreads: number;
+  geocoder: GeocoderConfig;
+  batch: BatchConfig;
+  tigerBaseUrl: string;
+  /** How often per-key request counts are written to the database (src/usage/). */
+  usageFlushMs: number;
+  /** Shared rate-limit buckets for several instances; null: each instance keeps its own in memory. */
+  redis: Readonly<{ url: string; keyPrefix: string }> | null;
+  /** Requests slower than this are logged at info level even when they succeed. */
+  slowRequestMs: number;
+  /** How long SIGTERM waits for in-flight requests and deliveries before exiting anyway. */
+  shutdownGraceMs: number;
+  /** Webhook delivery (src/webhooks/delivery-actor.ts). */
+  webhooks: DeliverySettings;
+  /** Scheduled jobs (src/jobs/): the rate file to reconcile with and each job's cron pattern. */
+  jobs: JobsConfig;
+}>;
+
+export type GeocoderConfig = Readonly<{
+  censusUrl: string;
+  timeoutMs: number;
+  cacheSize: number;
+  failureThreshold: number;
+  cooldownMs: number;
+  concurrency: number;
+}>;
+
+export type BatchConfig = Readonly<{ chunkRows: number; leaseMs: number; pollMs: number }>;
+
+/** Throws an error naming every bad variable, so a misconfigured service never starts. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const parsed = schema.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`);
+    throw new Error(`invalid configuration: ${problems.join("; ")}`);
+  }
+  const e = parsed.data;
+  return Object.freeze({
+    port: e.PORT,
+    host: e.HOST,
+    databaseUrl: e.DATABASE_URL,
+    rateLimitPerSecond: e.RATE_LIMIT_PER_SECOND,
+    errorsUrl: e.ERRORS_URL.replace(/\/+$/, ""),
+    dataDir: e.DATA_DIR,
+    logLevel: e.LOG_LEVEL,
+    geoDataDir: e.GEO_DATA_DIR,
+    workerThreads: e.WORKER_THREADS,
+    geocoder: Object.freeze({
+      censusUrl: e.CENSUS_GEOCODER_URL.replace(/\/+$/, ""),
+      timeoutMs: e.GEOCODER_TIMEOUT_MS,
+      cacheSize: e.GEOCODER_CACHE_SIZE,
+      failureThreshold: e.GEOCODER_FAILURE_THRESHOLD,
+      cooldownMs: e.GEOCODER_COOLDOWN_MS,
+      concurrency: e.GEOCODER_CONCURRENCY,
+    }),
+    batch: Object.freeze({ chunkRows: e.BATCH_CHUNK_ROWS, leaseMs: e.BATCH_LEASE_MS, pollMs: e.BATCH_POLL_MS }),
+    tigerBaseUrl: e.TIGER_BASE_URL.replace(/\/+$/, ""),
+    usageFlushMs: e.USAGE_FLUSH_MS,
+    redis: e.REDIS_URL ? Object.freeze({ url: e.REDIS_URL, keyPrefix: e.REDIS_KEY_PREFIX }) : null,
+    slowRequestMs: e.SLOW_REQUEST_MS,
+    shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
+    webhooks: Object.freeze({
+      timeoutMs: e.WEBHOOK_TIMEOUT_MS,
+      retrySchedule: Object.freeze(e.WEBHOOK_RETRY_SCHEDULE),
+      concurrency: e.WEBHOOK_CONCURRENCY,
+      pollIntervalMs: e.WEBHOOK_POLL_MS,
+      leaseMs: e.WEBHOOK_LEASE_MS,
+    }),
+    jobs: Object.freeze({
+      reconcileSource: e.RECONCILE_SOURCE ?? null,
+      schedules: Object.freeze({
+        reconcile: e.SCHEDULE_RECONCILE,
+        "rate-changes": e.SCHEDULE_RATE_CHANGES,
+        "filing-reminders": e.SCHEDULE_FILING_REMINDERS,
+        "certificate-expiry": e.SCHEDULE_CERTIFICATE_EXPIRY,
+      }),
+    }),
+  });
+}

@@ -1,0 +1,85 @@
+/**
+ * Accounts: an organization and its owner created together (sign-up and `buckeye org create
+ * --email --password`), and checking a sign-in. Input rules live here so the dashboard and the
+ * CLI refuse the same things.
+ */
+import type { Db, Organization } from "../store/database.ts";
+import type { User } from "../store/dashboard.tables.ts";
+import { createOrganization } from "../store/organizations.repository.ts";
+import { emailTaken, findUserByEmail, insertUser } from "../store/users.repository.ts";
+import { decoyHash, hashPassword, passwordProblem, verifyPassword } from "./password.ts";
+
+export class AccountError extends Error {
+  constructor(
+    readonly field: "name" | "email" | "password",
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+export function normalizeEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+export function organizationNameProblem(name: string): string | null {
+  if (!name.trim()) return "Enter your organization's name.";
+  if (name.trim().length > 100) return "Use at most 100 characters.";
+  return null;
+}
+
+export function emailProblem(email: string): string | null {
+  if (!email) return "Enter your email address.";
+  if (email.length > 254 || !EMAIL.test(email)) return "Enter an email address such as name@example.com.";
+  return null;
+}
+
+export interface NewAccount {
+  organizationName: string;
+  email: string;
+  password: string;
+}
+
+/** Creates the organization and its owner in one transaction; throws AccountError on bad input. */
+export async function createOrganizationWithOwner(db: Db, input: NewAccount, now: Date = new Date()): Promise<{ organization: Organization; owner: User }> {
+  const name = input.organizationName.trim();
+  const email = normalizeEmail(input.email);
+  const nameIssue = organizationNameProblem(name);
+  if (nameIssue) throw new AccountError("name", nameIssue);
+  const emailIssue = emailProblem(email);
+  if (emailIssue) throw new AccountError("email", emailIssue);
+  const passwordIssue = passwordProblem(input.password);
+  if (passwordIssue) throw new AccountError("password", passwordIssue);
+  if (await emailTaken(db, email)) throw new AccountError("email", "An account with this email already exists. Sign in instead.");
+  const passwordHash = await hashPassword(input.password);
+  try {
+    return await db.transaction().execute(async (trx) => {
+      const organization = await createOrganization(trx, name, now);
+      const owner = await insertUser(trx, { organizationId: organization.id, email, passwordHash, role: "owner" }, now);
+      return { organization, owner };
+    });
+  } catch (error) {
+    // Two sign-ups with one email at the same moment: the unique index lets one through.
+    if (await emailTaken(db, email)) throw new AccountError("email", "An account with this email already exists. Sign in instead.");
+    throw error;
+  }
+}
+
+export type SignInResult =
+  | { ok: true; user: User; organization: Organization }
+  | { ok: false; reason: "wrong-credentials" }
+  | { ok: false; reason: "suspended"; organization: Organization };
+
+/** Checks an email and password. A suspended organization is reported only after a correct password. */
+export async function checkSignIn(db: Db, emailInput: string, password: string): Promise<SignInResult> {
+  const found = await findUserByEmail(db, normalizeEmail(emailInput));
+  if (!found) {
+    await verifyPassword(password, await decoyHash());
+    return { ok: false, reason: "wrong-credentials" };
+  }
+  if (!(await verifyPassword(password, found.user.password_hash))) return { ok: false, reason: "wrong-credentials" };
+  if (found.organization.status !== "active") return { ok: false, reason: "suspended", organization: found.organization };
+  return { ok: true, user: found.user, organization: found.organization };
+}

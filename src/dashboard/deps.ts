@@ -1,0 +1,20 @@
+/** What the dashboard's handlers are given: the store, the clock and the few services they call. */
+import type { Db } from "../store/database.ts";
+import type { UsageRecorder } from "../usage/usage-recorder.ts";
+import type { SignInThrottle } from "./sign-in-throttle.ts";
+import type { SubmitOnce } from "./submit-once.ts";
+
+export type Log = (entry: Record<string, unknown>) => void;
+
+export interface DashboardDeps {
+  db: Db;
+  now: () => Date;
+  /** The API's per-key request limit, shown on the usage page. */
+  rateLimitPerSecond: number;
+  usage?: UsageRecorder;
+  throttle: SignInThrottle;
+  once: SubmitOnce;
+  /** Tells the webhook delivery actor that an event was just published. */
+  wakeDeliveries: () => void;
+  log: Log;
+}

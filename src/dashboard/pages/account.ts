@@ -1,0 +1,150 @@
+/** Sign up (a new organization and its owner), sign in and sign out. */
+import { getRequestIP, type H3, type H3Event } from "h3";
+import { AccountError, checkSignIn, createOrganizationWithOwner, normalizeEmail } from "../accounts.ts";
+import { assertSessionToken, assertSignedOutToken, CSRF_FIELD, signedOutToken } from "../csrf.ts";
+import type { DashboardDeps } from "../deps.ts";
+import { html, type HtmlValue } from "../html.ts";
+import { notice, signedOutPage, textField } from "../layout.ts";
+import { MIN_PASSWORD_LENGTH } from "../password.ts";
+import { field, readForm, redirectTo, sendPage } from "../respond.ts";
+import { currentSession, endSession, requireSession, startSession } from "../session.ts";
+
+/** Only our own dashboard paths are followed after sign-in, never another site. */
+function safeNext(next: string | null | undefined): string {
+  return next && /^\/dashboard\/[a-z0-9/_-]*$/i.test(next) ? next : "/dashboard/keys";
+}
+
+interface SignInView {
+  email?: string;
+  next?: string;
+  message?: HtmlValue;
+}
+
+function signInForm(event: H3Event, view: SignInView) {
+  return signedOutPage(
+    "Sign in",
+    html`<section class="card auth-card" aria-labelledby="heading">
+  <h1 id="heading">Sign in to your dashboard</h1>
+  ${view.message ?? ""}
+  <form method="post" action="/dashboard/sign-in" novalidate>
+    <input type="hidden" name="${CSRF_FIELD}" value="${signedOutToken(event)}">
+    <input type="hidden" name="next" value="${safeNext(view.next)}">
+    ${textField({ name: "email", label: "Email", type: "email", value: view.email ?? "", autocomplete: "username", required: true, autofocus: !view.email })}
+    ${textField({ name: "password", label: "Password", type: "password", autocomplete: "current-password", required: true, autofocus: Boolean(view.email) })}
+    <button class="btn btn-primary btn-block" type="submit">Sign in</button>
+  </form>
+  <p class="auth-switch">New to Buckeye? <a href="/dashboard/sign-up">Create an account</a></p>
+</section>`,
+  );
+}
+
+interface SignUpView {
+  name?: string;
+  email?: string;
+  error?: AccountError;
+}
+
+function signUpForm(event: H3Event, view: SignUpView) {
+  const errorFor = (f: AccountError["field"]) => (view.error?.field === f ? view.error.message : null);
+  return signedOutPage(
+    "Create your account",
+    html`<section class="card auth-card" aria-labelledby="heading">
+  <h1 id="heading">Create your Buckeye account</h1>
+  <p class="lede">Set up your organization to get API keys for Ohio sales tax rates.</p>
+  ${view.error ? notice("danger", "Please correct the highlighted field.") : ""}
+  <form method="post" action="/dashboard/sign-up" novalidate>
+    <input type="hidden" name="${CSRF_FIELD}" value="${signedOutToken(event)}">
+    ${textField({ name: "organization", label: "Organization name", value: view.name ?? "", autocomplete: "organization", required: true, maxlength: 100, error: errorFor("name"), autofocus: true })}
+    ${textField({ name: "email", label: "Your work email", type: "email", value: view.email ?? "", autocomplete: "email", required: true, error: errorFor("email"), hint: "You sign in with it; you become the organization's owner." })}
+    ${textField({ name: "password", label: "Password", type: "password", autocomplete: "new-password", required: true, minlength: MIN_PASSWORD_LENGTH, error: errorFor("password"), hint: `At least ${MIN_PASSWORD_LENGTH} characters. A passphrase of a few words works well.` })}
+    <button class="btn btn-primary btn-block" type="submit">Create account</button>
+  </form>
+  <p class="auth-switch">Already have an account? <a href="/dashboard/sign-in">Sign in</a></p>
+</section>`,
+  );
+}
+
+const REASONS: Record<string, () => HtmlValue> = {
+  "signed-out": () => notice("success", "You have signed out."),
+  suspended: () =>
+    notice("danger", "Your organization is suspended.", html`<p>You were signed out. Its API keys are refused and the dashboard is closed until the organization is reactivated. Contact Buckeye support to resolve it.</p>`),
+};
+
+function minutes(seconds: number): string {
+  const m = Math.ceil(seconds / 60);
+  return m === 1 ? "1 minute" : `${m} minutes`;
+}
+
+export function accountRoutes(app: H3, deps: DashboardDeps): void {
+  app.get("/dashboard/sign-in", async (event) => {
+    if (await currentSession(event, deps)) return redirectTo(event, "/dashboard/keys");
+    const reason = event.url.searchParams.get("reason") ?? "";
+    return sendPage(event, signInForm(event, { next: event.url.searchParams.get("next") ?? undefined, message: REASONS[reason]?.() }));
+  });
+
+  app.post("/dashboard/sign-in", async (event) => {
+    await assertSignedOutToken(event);
+    const form = await readForm(event);
+    const email = normalizeEmail(field(form, "email"));
+    const password = form.get("password") ?? "";
+    const next = field(form, "next");
+    const address = getRequestIP(event) ?? "unknown";
+
+    const wait = deps.throttle.retryAfterSeconds(email, address);
+    if (wait > 0) {
+      event.res.headers.set("retry-after", String(wait));
+      const message = notice(
+        "danger",
+        "Too many failed sign-in attempts.",
+        html`<p>To protect this account, signing in is paused. Try again in ${minutes(wait)}.</p>`,
+      );
+      return sendPage(event, signInForm(event, { email, next, message }), 429);
+    }
+
+    const result = await checkSignIn(deps.db, email, password);
+    if (!result.ok && result.reason === "wrong-credentials") {
+      deps.throttle.recordFailure(email, address);
+      return sendPage(event, signInForm(event, { email, next, message: notice("danger", "That email and password do not match an account.") }), 401);
+    }
+    deps.throttle.recordSuccess(email);
+    if (!result.ok) {
+      const message = notice(
+        "danger",
+        `${result.organization.name} is suspended.`,
+        html`<p>Its API keys are refused with <code>401 invalid-api-key</code> and its dashboard is closed until the organization is reactivated. Contact Buckeye support to resolve it.</p>`,
+      );
+      return sendPage(event, signInForm(event, { email, next, message }), 403);
+    }
+    await startSession(event, deps, result.user.id);
+    return redirectTo(event, safeNext(next));
+  });
+
+  app.get("/dashboard/sign-up", async (event) => {
+    if (await currentSession(event, deps)) return redirectTo(event, "/dashboard/keys");
+    return sendPage(event, signUpForm(event, {}));
+  });
+
+  app.post("/dashboard/sign-up", async (event) => {
+    await assertSignedOutToken(event);
+    const form = await readForm(event);
+    const view = { name: field(form, "organization"), email: field(form, "email") };
+    try {
+      const { owner } = await createOrganizationWithOwner(deps.db, { organizationName: view.name, email: view.email, password: form.get("password") ?? "" }, deps.now());
+      await startSession(event, deps, owner.id);
+      return redirectTo(event, "/dashboard/keys?welcome=1");
+    } catch (error) {
+      if (error instanceof AccountError) return sendPage(event, signUpForm(event, { ...view, error }), 422);
+      throw error;
+    }
+  });
+
+  app.post(
+    "/dashboard/sign-out",
+    async (event) => {
+      await assertSessionToken(event, event.context.session!.csrfToken);
+      await endSession(event, deps, event.context.session);
+      return redirectTo(event, "/dashboard/sign-in?reason=signed-out");
+    },
+    { middleware: [requireSession(deps)] },
+  );
+}

@@ -1,0 +1,450 @@
+/**
+ * Webhooks, as the organization manages them in the dashboard: register (URL, events, the signing
+ * secret shown once), send a test event, rotate the secret, delete, and each endpoint's recent
+ * delivery attempts. The work is done by the webhooks room (src/webhooks, its repositories and
+ * its URL rules); this file only turns forms into those calls and the results into pages.
+ *
+ * The dashboard acts for the organization rather than for a key, so the form asks which
+ * environment the endpoint belongs to. A test endpoint follows the rules of one registered with
+ * a tax_test_ key (plain http allowed to loopback, for local receivers); a live endpoint must be
+ * https and reach only public addresses.
+ */
+import { getRouterParam, type H3 } from "h3";
+import { ROTATION_GRACE_MS } from "../../http/routes/webhooks.ts";
+import type { KeyEnv } from "../../store/database.ts";
+import { listDeliveries, type DeliveryWithAttempts } from "../../store/deliveries.repository.ts";
+import type { SessionView } from "../../store/sessions.repository.ts";
+import type { Webhook } from "../../store/webhooks-and-jobs.tables.ts";
+import { deleteWebhook, findWebhook, insertWebhook, listWebhooks, rotateWebhookSecret, updateWebhook } from "../../store/webhooks.repository.ts";
+import { SUBSCRIBABLE_EVENTS } from "../../webhooks/event-types.ts";
+import { publishEvent } from "../../webhooks/outbox.ts";
+import { newWebhookSecret } from "../../webhooks/sign.ts";
+import { checkWebhookUrl, createWebhookSchema } from "../../webhooks/validate-webhook.ts";
+import { assertSessionToken } from "../csrf.ts";
+import type { DashboardDeps } from "../deps.ts";
+import { html, type HtmlValue, type SafeHtml } from "../html.ts";
+import { badge, csrfField, dateTime, notice, shortDate, signedInPage, textField } from "../layout.ts";
+import { dashboardError, field, readForm, redirectTo, sendPage } from "../respond.ts";
+import { requireSession } from "../session.ts";
+import { ONCE_FIELD } from "../submit-once.ts";
+
+const EVENT_HELP: Record<(typeof SUBSCRIBABLE_EVENTS)[number], string> = {
+  "rate.changed": "A county's rate change takes effect",
+  "rate.announced": "The state announces an upcoming rate change",
+  "certificate.expiring": "An exemption certificate expires in 30 or 7 days",
+  "filing.due": "Your sales tax return is due in 7 days or 1 day",
+};
+
+const RECENT_DELIVERIES = 25;
+
+function eventBadges(events: string[]): SafeHtml {
+  if (events.includes("*")) return html`<span class="event-list">${badge("blue", "All events")}</span>`;
+  return html`<span class="event-list">${events.map((e) => html`<code>${e}</code>`)}</span>`;
+}
+
+function statusBadge(row: Webhook): SafeHtml {
+  return row.status === "active" ? badge("green", "Active") : badge("red", "Disabled");
+}
+
+function envBadge(env: KeyEnv): SafeHtml {
+  return env === "live" ? badge("blue", "Live") : badge("amber", "Test");
+}
+
+interface RegisterView {
+  /** The one-time token of the form (submit-once.ts). */
+  once: string;
+  url?: string;
+  env?: KeyEnv;
+  events?: string[];
+  errors?: { url?: string; events?: string };
+}
+
+function registerForm(session: SessionView, view: RegisterView): SafeHtml {
+  const env = view.env ?? "live";
+  const events = view.events ?? ["*"];
+  const checked = (name: string) => (events.includes(name) ? html` checked` : "");
+  return html`<section class="card" aria-labelledby="register-heading">
+  <h2 id="register-heading">Add an endpoint</h2>
+  <form method="post" action="/dashboard/webhooks" class="stack" novalidate>
+    ${csrfField(session)}
+    <input type="hidden" name="${ONCE_FIELD}" value="${view.once}">
+    ${textField({
+      name: "url",
+      label: "Endpoint URL",
+      type: "url",
+      value: view.url ?? "",
+      required: true,
+      maxlength: 2048,
+      hint: "Where Buckeye POSTs events, e.g. https://example.com/hooks/tax. Live endpoints must use https.",
+      error: view.errors?.url,
+    })}
+    <fieldset class="field">
+      <legend>Environment</legend>
+      <div class="choices">
+        <label class="choice"><input type="radio" name="env" value="live"${env === "live" ? html` checked` : ""}> <span><strong>Live</strong><br><span class="hint">https to a public address</span></span></label>
+        <label class="choice"><input type="radio" name="env" value="test"${env === "test" ? html` checked` : ""}> <span><strong>Test</strong><br><span class="hint">Also plain http to localhost, for a receiver on your machine</span></span></label>
+      </div>
+    </fieldset>
+    <fieldset class="field${view.errors?.events ? " field-invalid" : ""}"${view.errors?.events ? html` aria-describedby="events-error"` : ""}>
+      <legend>Events to send</legend>
+      <div class="checks">
+        <label class="check"><input type="checkbox" name="events" value="*"${checked("*")}> <span><strong>All events</strong>, including ones added later</span></label>
+        ${SUBSCRIBABLE_EVENTS.map(
+          (name) => html`<label class="check"><input type="checkbox" name="events" value="${name}"${checked(name)}> <span><code>${name}</code> <span class="hint">${EVENT_HELP[name]}</span></span></label>`,
+        )}
+      </div>
+      ${view.errors?.events ? html`<p class="field-error" id="events-error">${view.errors.events}</p>` : ""}
+    </fieldset>
+    <div><button class="btn btn-primary" type="submit">Add endpoint</button></div>
+  </form>
+</section>`;
+}
+
+function webhookList(rows: Webhook[]): SafeHtml {
+  if (rows.length === 0) return html`<p class="empty">No endpoints yet. Add one below to be told when Ohio rates change.</p>`;
+  return html`<div class="table-wrap"><table class="table responsive">
+  <caption class="visually-hidden">Webhook endpoints of this organization</caption>
+  <thead><tr><th scope="col">Endpoint</th><th scope="col">Environment</th><th scope="col">Events</th><th scope="col">Status</th><th scope="col">Created</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
+  <tbody>${rows.map((row) => {
+    const events = JSON.parse(row.events) as string[];
+    return html`<tr>
+    <td data-label="Endpoint"><span class="endpoint-url">${row.url}</span></td>
+    <td data-label="Environment">${envBadge(row.env)}</td>
+    <td data-label="Events">${eventBadges(events)}</td>
+    <td data-label="Status">${statusBadge(row)}</td>
+    <td data-label="Created">${shortDate(row.created_at)}</td>
+    <td class="cell-actions"><a class="btn btn-secondary btn-small" href="/dashboard/webhooks/${row.id}" aria-label="Manage endpoint ${row.url}">Manage</a></td>
+  </tr>`;
+  })}</tbody>
+</table></div>`;
+}
+
+const SIGNING_GUIDE = html`<section class="card guide" aria-labelledby="verify-heading">
+  <h2 id="verify-heading">Verifying deliveries</h2>
+  <p>Every delivery is a JSON POST with <code>X-Webhook-ID</code>, <code>X-Webhook-Timestamp</code> and <code>X-Webhook-Signature: t=&lt;timestamp&gt;,v1=&lt;hex&gt;</code>. Compute HMAC-SHA256 of <code>&lt;timestamp&gt;.&lt;raw body&gt;</code> with your signing secret and compare it with <code>v1</code>; Stripe’s webhook libraries verify this format as they are. Answer with any 2xx within 10 seconds; failed deliveries are retried for about three days, and the same event keeps its <code>X-Webhook-ID</code>, so drop duplicates by it.</p>
+</section>`;
+
+function listPage(session: SessionView, rows: Webhook[], view: RegisterView & { message?: HtmlValue }) {
+  return signedInPage({
+    title: "Webhooks",
+    section: "webhooks",
+    session,
+    body: html`<div class="page-head">
+  <h1>Webhooks</h1>
+  <p class="lede">Buckeye POSTs signed events to your endpoints when rates change, when changes are announced and before filings are due.</p>
+</div>
+${view.message ?? ""}
+<section class="card" aria-labelledby="endpoints-heading">
+  <h2 id="endpoints-heading">Endpoints</h2>
+  ${webhookList(rows)}
+</section>
+${registerForm(session, view)}
+${SIGNING_GUIDE}`,
+  });
+}
+
+function secretPanel(secret: string, heading: string, extra: HtmlValue): SafeHtml {
+  return html`<section class="card reveal" aria-labelledby="secret-heading">
+  <h2 id="secret-heading">${heading}</h2>
+  ${notice("warning", "Copy this signing secret now. It will not be shown again.", html`<p>Your receiver needs it to check each delivery’s <code>X-Webhook-Signature</code>. ${extra}</p>`)}
+  <div class="secret">
+    <code id="signing-secret" class="secret-value">${secret}</code>
+    <button class="btn btn-secondary" type="button" data-copy="signing-secret" hidden>Copy secret</button>
+  </div>
+  <p class="copy-status" role="status" aria-live="polite"></p>
+</section>`;
+}
+
+function attemptRows(deliveries: DeliveryWithAttempts[]): SafeHtml[] {
+  const rows: SafeHtml[] = [];
+  for (const delivery of deliveries) {
+    if (delivery.attempt_log.length === 0) {
+      rows.push(html`<tr>
+      <td data-label="Time">${dateTime(delivery.created_at)}</td>
+      <td data-label="Event"><code>${delivery.event_type}</code></td>
+      <td data-label="Status code" class="num">–</td>
+      <td data-label="Latency" class="num">–</td>
+      <td data-label="Attempt" class="num">–</td>
+      <td data-label="Result">${delivery.status === "pending" ? badge("gray", "Queued") : badge("gray", delivery.status === "cancelled" ? "Cancelled" : delivery.status)}</td>
+    </tr>`);
+      continue;
+    }
+    for (const attempt of [...delivery.attempt_log].reverse()) {
+      const result =
+        attempt.outcome === "delivered"
+          ? badge("green", "Delivered")
+          : attempt.outcome === "retry"
+            ? badge("amber", "Will retry")
+            : badge("red", attempt.outcome === "gone" ? "Gone (410)" : "Failed");
+      rows.push(html`<tr>
+      <td data-label="Time">${dateTime(attempt.attempted_at)}</td>
+      <td data-label="Event"><code>${delivery.event_type}</code></td>
+      <td data-label="Status code" class="num">${attempt.status_code ?? html`<span class="muted">none</span>`}</td>
+      <td data-label="Latency" class="num">${attempt.latency_ms.toLocaleString("en-US")} ms</td>
+      <td data-label="Attempt" class="num">${attempt.number}</td>
+      <td data-label="Result"><div>${result}${attempt.error && attempt.outcome !== "delivered" ? html`<br><span class="hint">${attempt.error}</span>` : ""}</div></td>
+    </tr>`);
+    }
+  }
+  return rows;
+}
+
+function deliveriesTable(deliveries: DeliveryWithAttempts[]): SafeHtml {
+  if (deliveries.length === 0) return html`<p class="empty">Nothing sent yet. Send a test event to check your receiver.</p>`;
+  return html`<div class="table-wrap"><table class="table responsive deliveries">
+  <caption class="visually-hidden">Recent delivery attempts to this endpoint, newest first</caption>
+  <thead><tr><th scope="col">Time</th><th scope="col">Event</th><th scope="col" class="num">Status code</th><th scope="col" class="num">Latency</th><th scope="col" class="num">Attempt</th><th scope="col">Result</th></tr></thead>
+  <tbody>${attemptRows(deliveries)}</tbody>
+</table></div>`;
+}
+
+interface DetailView {
+  secret?: { value: string; heading: string; extra: HtmlValue };
+  message?: HtmlValue;
+}
+
+function detailPage(session: SessionView, row: Webhook, deliveries: DeliveryWithAttempts[], now: Date, view: DetailView) {
+  const events = JSON.parse(row.events) as string[];
+  const rotating = row.previous_secret_expires_at !== null && row.previous_secret_expires_at > now.toISOString();
+  return signedInPage({
+    title: "Webhook endpoint",
+    section: "webhooks",
+    session,
+    body: html`<div class="page-head">
+  <p><a href="/dashboard/webhooks">← All endpoints</a></p>
+  <h1>Webhook endpoint</h1>
+  <p class="endpoint-url endpoint-title">${row.url}</p>
+</div>
+${view.message ?? ""}
+${view.secret ? secretPanel(view.secret.value, view.secret.heading, view.secret.extra) : ""}
+<section class="card" aria-labelledby="details-heading">
+  <h2 id="details-heading">Endpoint</h2>
+  <dl class="facts">
+    <div><dt>Status</dt><dd>${statusBadge(row)}${row.status === "disabled" && row.disabled_reason ? html`<br><span class="hint">${row.disabled_reason}</span>` : ""}</dd></div>
+    <div><dt>Environment</dt><dd>${envBadge(row.env)}</dd></div>
+    <div><dt>Events</dt><dd>${eventBadges(events)}</dd></div>
+    <div><dt>Created</dt><dd>${shortDate(row.created_at)}</dd></div>
+    <div><dt>Endpoint ID</dt><dd><code>${row.id}</code></dd></div>
+    ${rotating ? html`<div><dt>Previous secret</dt><dd>Still signs until ${dateTime(row.previous_secret_expires_at!)}</dd></div>` : ""}
+  </dl>
+  <div class="actions">
+    <form method="post" action="/dashboard/webhooks/${row.id}/test">${csrfField(session)}<button class="btn btn-primary" type="submit">Send test event</button></form>
+    ${
+      row.status === "disabled"
+        ? html`<form method="post" action="/dashboard/webhooks/${row.id}/enable">${csrfField(session)}<button class="btn btn-secondary" type="submit">Re-enable</button></form>`
+        : ""
+    }
+    <a class="btn btn-secondary" href="/dashboard/webhooks/${row.id}/rotate">Rotate secret</a>
+    <a class="btn btn-danger-quiet" href="/dashboard/webhooks/${row.id}/delete">Delete endpoint</a>
+  </div>
+</section>
+<section class="card" aria-labelledby="deliveries-heading">
+  <div class="card-head">
+    <h2 id="deliveries-heading">Recent deliveries</h2>
+    <a class="btn btn-quiet btn-small" href="/dashboard/webhooks/${row.id}">Refresh</a>
+  </div>
+  ${deliveriesTable(deliveries)}
+</section>`,
+  });
+}
+
+function confirmPage(session: SessionView, row: Webhook, action: "rotate" | "delete") {
+  const rotate = action === "rotate";
+  return signedInPage({
+    title: rotate ? "Rotate signing secret" : "Delete endpoint",
+    section: "webhooks",
+    session,
+    body: html`<section class="card confirm" aria-labelledby="confirm-heading">
+  <h1 id="confirm-heading">${rotate ? "Rotate the signing secret?" : "Delete this endpoint?"}</h1>
+  <p class="endpoint-url">${row.url}</p>
+  ${
+    rotate
+      ? notice(
+          "info",
+          "Both secrets sign for 24 hours.",
+          html`<p>You get a new secret now. For the next 24 hours every delivery carries two <code>v1=</code> signatures, one per secret, so your receiver keeps working while you deploy the new secret. After that only the new one signs.</p>`,
+        )
+      : notice("warning", "This cannot be undone.", html`<p>Events stop going to this URL at once, queued deliveries are dropped, and its delivery history is deleted.</p>`)
+  }
+  <form method="post" action="/dashboard/webhooks/${row.id}/${action}" class="actions">
+    ${csrfField(session)}
+    <button class="btn ${rotate ? "btn-primary" : "btn-danger"}" type="submit">${rotate ? "Rotate secret" : "Delete endpoint"}</button>
+    <a class="btn btn-secondary" href="/dashboard/webhooks/${row.id}">Cancel</a>
+  </form>
+</section>`,
+  });
+}
+
+/** The chosen events: "*" alone when "All events" is ticked. */
+function chosenEvents(form: URLSearchParams): string[] {
+  const events = [...new Set(form.getAll("events"))];
+  return events.includes("*") ? ["*"] : events;
+}
+
+const LIST_MESSAGES: Record<string, () => HtmlValue> = {
+  deleted: () => notice("success", "Endpoint deleted."),
+  repeated: () =>
+    notice(
+      "warning",
+      "That form was already submitted, so no second endpoint was added.",
+      html`<p>Its signing secret was shown once. If you did not copy it, open the endpoint and rotate its secret.</p>`,
+    ),
+};
+
+const DETAIL_MESSAGES: Record<string, () => HtmlValue> = {
+  sent: () =>
+    notice("success", "Test event queued.", html`<p>A <code>webhook.test</code> event is on its way; its attempt appears under Recent deliveries within seconds. Use Refresh to update the list.</p>`),
+  enabled: () => notice("success", "Endpoint re-enabled.", html`<p>New events are delivered to it again.</p>`),
+};
+
+export function webhookRoutes(app: H3, deps: DashboardDeps): void {
+  const signedIn = { middleware: [requireSession(deps)] };
+
+  const requireWebhook = async (organizationId: string, id: string) => {
+    const row = await findWebhook(deps.db, organizationId, id);
+    if (!row) throw dashboardError(404, "Endpoint not found", "There is no such webhook endpoint in your organization. It may have been deleted.");
+    return row;
+  };
+  const showDetail = async (session: SessionView, row: Webhook, view: DetailView) =>
+    detailPage(session, row, await listDeliveries(deps.db, row.id, RECENT_DELIVERIES), deps.now(), view);
+
+  app.get(
+    "/dashboard/webhooks",
+    async (event) => {
+      const session = event.context.session!;
+      const flag = ["deleted", "repeated"].find((name) => event.url.searchParams.has(name)) ?? "";
+      const rows = await listWebhooks(deps.db, session.organizationId);
+      return sendPage(event, listPage(session, rows, { once: deps.once.newToken(), message: LIST_MESSAGES[flag]?.() }));
+    },
+    signedIn,
+  );
+
+  app.post(
+    "/dashboard/webhooks",
+    async (event) => {
+      const session = event.context.session!;
+      await assertSessionToken(event, session.csrfToken);
+      const form = await readForm(event);
+      const url = field(form, "url");
+      const env = field(form, "env");
+      const events = chosenEvents(form);
+      const view: RegisterView = { once: deps.once.newToken(), url, env: env === "test" ? "test" : "live", events };
+      const errors: NonNullable<RegisterView["errors"]> = {};
+      if (env !== "live" && env !== "test") errors.url = "Choose Live or Test.";
+      const parsed = createWebhookSchema.safeParse({ url, events });
+      if (!parsed.success) {
+        for (const issue of parsed.error.issues) {
+          const name = issue.path[0] === "events" ? "events" : "url";
+          errors[name] ??= name === "events" && events.length === 0 ? "Choose at least one event, or All events." : `This ${name === "url" ? "URL" : "list"} ${issue.message}.`;
+        }
+      }
+      if (!errors.url && env === "live" && url.toLowerCase().startsWith("http:")) {
+        errors.url = "Live endpoints must use https. For a receiver on your own machine, choose Test.";
+      }
+      if (!errors.url) {
+        const problems = await checkWebhookUrl(url, view.env!);
+        if (problems.length > 0) errors.url = `This URL ${problems.map((p) => p.reason).join("; ")}.`;
+      }
+      if (errors.url || errors.events) {
+        const rows = await listWebhooks(deps.db, session.organizationId);
+        return sendPage(event, listPage(session, rows, { ...view, errors, message: notice("danger", "The endpoint was not added.", html`<p>Please correct the highlighted fields.</p>`) }), 422);
+      }
+      if (!deps.once.first(session.sessionId, field(form, ONCE_FIELD))) return redirectTo(event, "/dashboard/webhooks?repeated=1");
+      const row = await insertWebhook(deps.db, { organizationId: session.organizationId, env: view.env!, url, events, secret: newWebhookSecret() }, deps.now());
+      const page = await showDetail(session, row, {
+        message: notice("success", "Endpoint added."),
+        secret: { value: row.secret, heading: "Your signing secret", extra: "Send a test event below to check your receiver end to end." },
+      });
+      return sendPage(event, page, 201);
+    },
+    signedIn,
+  );
+
+  app.get(
+    "/dashboard/webhooks/:id",
+    async (event) => {
+      const session = event.context.session!;
+      const row = await requireWebhook(session.organizationId, getRouterParam(event, "id") ?? "");
+      const flag = event.url.searchParams.has("sent") ? "sent" : event.url.searchParams.has("enabled") ? "enabled" : "";
+      return sendPage(event, await showDetail(session, row, { message: DETAIL_MESSAGES[flag]?.() }));
+    },
+    signedIn,
+  );
+
+  app.post(
+    "/dashboard/webhooks/:id/test",
+    async (event) => {
+      const session = event.context.session!;
+      await assertSessionToken(event, session.csrfToken);
+      const row = await requireWebhook(session.organizationId, getRouterParam(event, "id") ?? "");
+      await deps.db.transaction().execute((trx) =>
+        publishEvent(
+          trx,
+          {
+            type: "webhook.test",
+            data: { webhook_id: row.id, message: "A test event sent from the Buckeye dashboard. Verify its signature, then answer 2xx." },
+            organizationId: row.organization_id,
+            webhookId: row.id,
+          },
+          deps.now(),
+        ),
+      );
+      deps.wakeDeliveries();
+      return redirectTo(event, `/dashboard/webhooks/${row.id}?sent=1`);
+    },
+    signedIn,
+  );
+
+  app.post(
+    "/dashboard/webhooks/:id/enable",
+    async (event) => {
+      const session = event.context.session!;
+      await assertSessionToken(event, session.csrfToken);
+      const row = await requireWebhook(session.organizationId, getRouterParam(event, "id") ?? "");
+      await updateWebhook(deps.db, session.organizationId, row.id, { status: "active" }, deps.now());
+      return redirectTo(event, `/dashboard/webhooks/${row.id}?enabled=1`);
+    },
+    signedIn,
+  );
+
+  for (const action of ["rotate", "delete"] as const) {
+    app.get(
+      `/dashboard/webhooks/:id/${action}`,
+      async (event) => {
+        const session = event.context.session!;
+        const row = await requireWebhook(session.organizationId, getRouterParam(event, "id") ?? "");
+        return sendPage(event, confirmPage(session, row, action));
+      },
+      signedIn,
+    );
+  }
+
+  app.post(
+    "/dashboard/webhooks/:id/rotate",
+    async (event) => {
+      const session = event.context.session!;
+      await assertSessionToken(event, session.csrfToken);
+      const current = await requireWebhook(session.organizationId, getRouterParam(event, "id") ?? "");
+      const now = deps.now();
+      const row = await rotateWebhookSecret(deps.db, session.organizationId, current.id, newWebhookSecret(), new Date(now.getTime() + ROTATION_GRACE_MS), now);
+      if (!row) throw dashboardError(404, "Endpoint not found", "The endpoint was deleted while the secret was being rotated.");
+      const page = await showDetail(session, row, {
+        secret: { value: row.secret, heading: "Your new signing secret", extra: "The previous secret keeps signing alongside it for 24 hours." },
+      });
+      return sendPage(event, page);
+    },
+    signedIn,
+  );
+
+  app.post(
+    "/dashboard/webhooks/:id/delete",
+    async (event) => {
+      const session = event.context.session!;
+      await assertSessionToken(event, session.csrfToken);
+      const row = await requireWebhook(session.organizationId, getRouterParam(event, "id") ?? "");
+      await deleteWebhook(deps.db, session.organizationId, row.id);
+      return redirectTo(event, "/dashboard/webhooks?deleted=1");
+    },
+    signedIn,
+  );
+}

@@ -1,0 +1,71 @@
+/**
+ * The organization dashboard, mounted on the API's h3 app under /dashboard: server-rendered pages
+ * for accounts, API keys, webhooks, usage and settings. Everything under /dashboard answers in
+ * HTML, errors included; the API's paths are untouched.
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { H3, H3Event } from "h3";
+import type { ApiContext } from "../http/context.ts";
+import { REPO_ROOT } from "../repo-root.ts";
+import type { DashboardDeps, Log } from "./deps.ts";
+import { dashboardErrors } from "./error-page.ts";
+import { accountRoutes } from "./pages/account.ts";
+import { keyRoutes } from "./pages/keys.ts";
+import { settingsRoutes } from "./pages/settings.ts";
+import { usageRoutes } from "./pages/usage.ts";
+import { webhookRoutes } from "./pages/webhooks.ts";
+import { dashboardError, redirectTo } from "./respond.ts";
+import { currentSession } from "./session.ts";
+import { SignInThrottle } from "./sign-in-throttle.ts";
+import { SubmitOnce } from "./submit-once.ts";
+
+const ASSETS: Record<string, string> = {
+  "dashboard.css": "text/css; charset=utf-8",
+  "dashboard.js": "text/javascript; charset=utf-8",
+  "favicon.svg": "image/svg+xml",
+};
+
+function isDashboardPath(event: H3Event): boolean {
+  const path = event.url.pathname;
+  return path === "/dashboard" || path.startsWith("/dashboard/");
+}
+
+export function registerDashboard(app: H3, ctx: ApiContext, log: Log = () => {}): void {
+  const deps: DashboardDeps = {
+    db: ctx.db,
+    now: () => ctx.now(),
+    rateLimitPerSecond: ctx.config.rateLimitPerSecond,
+    usage: ctx.usage,
+    throttle: new SignInThrottle(() => ctx.now()),
+    once: new SubmitOnce(),
+    wakeDeliveries: () => ctx.wakeDeliveries(),
+    log,
+  };
+
+  app.use(dashboardErrors(log), { match: isDashboardPath });
+
+  const files = new Map(Object.keys(ASSETS).map((name) => [name, readFileSync(join(REPO_ROOT, "src", "dashboard", "assets", name))]));
+  app.get("/dashboard/assets/:name", (event) => {
+    const name = event.context.params?.name ?? "";
+    const body = files.get(name);
+    if (!body) throw dashboardError(404, "Not found", "No such file.");
+    event.res.headers.set("content-type", ASSETS[name]!);
+    event.res.headers.set("cache-control", "public, max-age=300");
+    event.res.headers.set("x-content-type-options", "nosniff");
+    return body;
+  });
+
+  app.get("/dashboard", async (event) => redirectTo(event, (await currentSession(event, deps)) ? "/dashboard/keys" : "/dashboard/sign-in"));
+
+  accountRoutes(app, deps);
+  keyRoutes(app, deps);
+  webhookRoutes(app, deps);
+  usageRoutes(app, deps);
+  settingsRoutes(app, deps);
+
+  // Unknown dashboard paths and methods reach this route, so they throw inside the error hook above.
+  app.all("/dashboard/**", () => {
+    throw dashboardError(404, "Page not found", "There is nothing at this address. Check the link, or go back to your dashboard.");
+  });
+}

@@ -1,0 +1,117 @@
+/**
+ * The piscina pool that runs all CPU work of address and batch lookups: address parsing and
+ * normalisation, point-in-polygon, and batch files and chunks (task file workers/geo.ts). The
+ * HTTP thread only routes, geocodes (I/O) and writes responses.
+ *
+ * Threads are fixed (min = max, no idle exit) and created at the first task or at warm(), so a
+ * service that never sees an address costs nothing. The polygons are parsed once, in a thread of
+ * their own that exits afterwards (parsing 13 MB of GeoJSON leaves a V8 heap that is not given
+ * back), and the indexes it built, on SharedArrayBuffers, are shared by every pool thread.
+ * From TypeScript sources the task file is workers/geo-loader.mjs, which registers tsx inside the
+ * thread (Node 20 workers ignore `--import tsx` in execArgv); compiled JS loads workers/geo.js.
+ */
+import { Piscina } from "piscina";
+import type { BoundaryFiles } from "./boundary-files.ts";
+import type { BoundarySummary, GeoTasks, GeoWorkerData } from "../batch/geo-tasks.ts";
+import type { BoundariesData } from "./boundaries.ts";
+
+export interface GeoPoolOptions {
+  threads: number;
+  dataDir: string;
+  boundaryFiles: BoundaryFiles;
+}
+
+export type PoolReadiness =
+  | { state: "idle" | "loading" }
+  | { state: "ready"; boundaries: BoundarySummary }
+  | { state: "unavailable"; reason: string };
+
+type TaskName = keyof GeoTasks;
+type TaskInput<N extends TaskName> = Parameters<GeoTasks[N]>[0];
+type TaskOutput<N extends TaskName> = Awaited<ReturnType<GeoTasks[N]>>;
+
+/** Deno runs workers/geo.ts itself; tsx's loader hooks, registered in a Deno worker, break its module loading. */
+const IN_DENO = "Deno" in globalThis;
+const TASK_FILE = new URL(
+  IN_DENO ? "../../workers/geo.ts" : import.meta.url.endsWith(".ts") ? "../../workers/geo-loader.mjs" : "../../workers/geo.js",
+  import.meta.url,
+);
+
+export class GeoPool {
+  readonly #options: GeoPoolOptions;
+  #piscina: Promise<Piscina> | null = null;
+  #readiness: PoolReadiness;
+  #warming: Promise<PoolReadiness> | null = null;
+
+  constructor(options: GeoPoolOptions) {
+    this.#options = options;
+    this.#readiness = options.boundaryFiles.available ? { state: "idle" } : { state: "unavailable", reason: options.boundaryFiles.reason };
+  }
+
+  get threads(): number {
+    return this.#options.threads;
+  }
+
+  get readiness(): PoolReadiness {
+    return this.#readiness;
+  }
+
+  /**
+   * Builds the boundary indexes in a one-thread pool that is destroyed right after. On failure the
+   * pool threads load the files themselves, and report the failure as they always have.
+   */
+  async #loadShared(workerData: GeoWorkerData): Promise<BoundariesData | null> {
+    if (!workerData.boundaryFiles.available) return null;
+    const loader = new Piscina({ filename: TASK_FILE.href, minThreads: 1, maxThreads: 1, workerData });
+    try {
+      return (await loader.run(undefined, { name: "loadShared" })) as BoundariesData;
+    } catch {
+      return null;
+    } finally {
+      await loader.destroy();
+    }
+  }
+
+  #pool(): Promise<Piscina> {
+    this.#piscina ??= (async () => {
+      const workerData: GeoWorkerData = { dataDir: this.#options.dataDir, boundaryFiles: this.#options.boundaryFiles };
+      return new Piscina({
+        filename: TASK_FILE.href,
+        minThreads: this.#options.threads,
+        maxThreads: this.#options.threads,
+        idleTimeout: Number.POSITIVE_INFINITY,
+        workerData: { ...workerData, shared: await this.#loadShared(workerData) } satisfies GeoWorkerData,
+      });
+    })();
+    return this.#piscina;
+  }
+
+  async run<N extends TaskName>(name: N, input: TaskInput<N>, signal?: AbortSignal): Promise<TaskOutput<N>> {
+    const pool = await this.#pool();
+    return pool.run(input, { name, ...(signal && { signal }) }) as Promise<TaskOutput<N>>;
+  }
+
+  /** Starts every thread and loads the polygons in each; resolves with the readiness reached. */
+  warm(): Promise<PoolReadiness> {
+    this.#warming ??= (async () => {
+      if (this.#readiness.state === "unavailable") return this.#readiness;
+      this.#readiness = { state: "loading" };
+      try {
+        const summaries = await Promise.all(Array.from({ length: this.#options.threads }, () => this.run("warm", undefined as never)));
+        this.#readiness = { state: "ready", boundaries: summaries[0]! };
+      } catch (error) {
+        this.#readiness = { state: "unavailable", reason: (error as Error).message };
+      }
+      return this.#readiness;
+    })();
+    return this.#warming;
+  }
+
+  async close(): Promise<void> {
+    // A warm-up still loading would answer into a destroyed pool.
+    await this.#warming;
+    const pool = this.#piscina;
+    this.#piscina = null;
+    await (await pool)?.destroy();
+  }
+}

@@ -1,0 +1,86 @@
+/**
+ * The h3 application. A request passes, in order: request id → (for /api/v1) authenticate →
+ * rate limit → route → error hook → access log. Handlers return data or throw a problem; the
+ * error hook is the one place a thrown value becomes an HTTP response.
+ */
+import { H3, type H3Event, type HTTPError } from "h3";
+import { registerDashboard } from "../dashboard/routes.ts";
+import { newId } from "../ids.ts";
+import { logResponse, type AccessLogOptions } from "./access-log.ts";
+import { authenticate } from "./authenticate.ts";
+import type { ApiContext } from "./context.ts";
+import { limitRequests } from "./limit-requests.ts";
+import { toProblemDetails } from "./problem.ts";
+import { createCertificate, getCertificate, getCertificates, removeCertificate } from "./routes/certificates.ts";
+import { getCounties } from "./routes/counties.ts";
+import { getReconciliations } from "./routes/reconciliations.ts";
+import {
+  createWebhook,
+  getDeliveries,
+  getWebhook,
+  getWebhooks,
+  patchWebhook,
+  removeWebhook,
+  rotateSecret,
+  sendTestEvent,
+} from "./routes/webhooks.ts";
+import { postRatesBatch } from "./routes/batch.ts";
+import { getBatch, getBatchResults, postBatch } from "./routes/batches.ts";
+import { getRates } from "./routes/rates.ts";
+import { getReadyz } from "./routes/readyz.ts";
+
+export type Logger = (entry: Record<string, unknown>) => void;
+
+function problemResponse(ctx: ApiContext, error: HTTPError, event: H3Event, log: Logger): Response {
+  const requestId = event.context.requestId ?? newId("req");
+  const { headers: extra, ...body } = toProblemDetails(error, ctx.config.errorsUrl, requestId);
+  if (body.status >= 500) {
+    log({ level: "error", request_id: requestId, path: event.url.pathname, error: String(error.cause ?? error), stack: (error.cause as Error | undefined)?.stack });
+  }
+  const headers = new Headers(event.res.headers);
+  headers.set("content-type", "application/problem+json");
+  headers.set("x-request-id", requestId);
+  for (const [name, value] of Object.entries(extra ?? {})) headers.set(name, value);
+  return new Response(JSON.stringify(body), { status: body.status, headers });
+}
+
+export function createApp(ctx: ApiContext, log: Logger = () => {}, access?: AccessLogOptions): H3 {
+  const app = new H3({
+    silent: true,
+    onError: (error, event) => problemResponse(ctx, error, event, log),
+    ...(access && { onResponse: logResponse(log, access) }),
+  });
+
+  app.use((event) => {
+    const requestId = newId("req");
+    event.context.startedAt = performance.now();
+    event.context.requestId = requestId;
+    event.res.headers.set("x-request-id", requestId);
+  });
+
+  const api = [authenticate(ctx), limitRequests(ctx)];
+  app.get("/api/v1/rates", getRates(ctx), { middleware: api });
+  app.post("/api/v1/rates/batch", postRatesBatch(ctx), { middleware: api });
+  app.post("/api/v1/batches", postBatch(ctx), { middleware: api });
+  app.get("/api/v1/batches/:id", getBatch(ctx), { middleware: api });
+  app.get("/api/v1/batches/:id/results", getBatchResults(ctx), { middleware: api });
+  app.get("/api/v1/counties", getCounties(ctx), { middleware: api });
+  app.post("/api/v1/webhooks", createWebhook(ctx), { middleware: api });
+  app.get("/api/v1/webhooks", getWebhooks(ctx), { middleware: api });
+  app.get("/api/v1/webhooks/:id", getWebhook(ctx), { middleware: api });
+  app.patch("/api/v1/webhooks/:id", patchWebhook(ctx), { middleware: api });
+  app.delete("/api/v1/webhooks/:id", removeWebhook(ctx), { middleware: api });
+  app.post("/api/v1/webhooks/:id/rotate-secret", rotateSecret(ctx), { middleware: api });
+  app.post("/api/v1/webhooks/:id/test", sendTestEvent(ctx), { middleware: api });
+  app.get("/api/v1/webhooks/:id/deliveries", getDeliveries(ctx), { middleware: api });
+  app.post("/api/v1/certificates", createCertificate(ctx), { middleware: api });
+  app.get("/api/v1/certificates", getCertificates(ctx), { middleware: api });
+  app.get("/api/v1/certificates/:id", getCertificate(ctx), { middleware: api });
+  app.delete("/api/v1/certificates/:id", removeCertificate(ctx), { middleware: api });
+  app.get("/api/v1/reconciliations", getReconciliations(ctx), { middleware: api });
+
+  registerDashboard(app, ctx, log);
+  app.get("/healthz", () => ({ status: "ok" }));
+  app.get("/readyz", getReadyz(ctx));
+  return app;
+}

@@ -1,0 +1,35 @@
+/** What the HTTP layer is given at start-up; nothing in it reads the environment. */
+import type { Principal } from "../auth/key-service.ts";
+import type { AddressLookups } from "../batch/address-lookups.ts";
+import type { Config } from "../config.ts";
+import type { ZipIndex } from "../geo/zip-index.ts";
+import type { IsoDate } from "../rates/calendar.ts";
+import type { RateTable } from "../rates/rate-table.ts";
+import type { KeyFinder } from "../store/api-keys.repository.ts";
+import type { Db } from "../store/database.ts";
+import type { UsageRecorder } from "../usage/usage-recorder.ts";
+import type { RateLimiter } from "./rate-limit.ts";
+
+export interface ApiContext {
+  config: Pick<Config, "errorsUrl" | "rateLimitPerSecond">;
+  table: RateTable;
+  zips: ZipIndex;
+  db: Db;
+  findKeys: KeyFinder;
+  limiter: RateLimiter;
+  /** Counts allowed requests per key per day for the dashboard; absent in contexts that do not count. */
+  usage?: UsageRecorder;
+  now: () => Date;
+  lastReconciled: () => IsoDate | Promise<IsoDate>;
+  /** Tells the webhook delivery actor that events were just published, so it need not wait for its next poll. */
+  wakeDeliveries: () => void;
+  /** Address, coordinate and batch lookups: the geo worker pool, the geocoder, the batch job runner. */
+  lookups: AddressLookups;
+}
+
+declare module "h3" {
+  interface H3EventContext {
+    requestId?: string;
+    principal?: Principal;
+  }
+}

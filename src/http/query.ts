@@ -1,0 +1,33 @@
+/**
+ * Reads a query string against a schema of allowed parameters. Unknown, repeated or malformed
+ * parameters are all reported at once as one 400 `bad-request` with `invalid_params`: a tax
+ * lookup that silently ignored a misspelt `date` would answer for the wrong day.
+ */
+import type { H3Event } from "h3";
+import type { z } from "zod";
+import { problem, type InvalidParam } from "./problem.ts";
+
+type Shape = Record<string, z.ZodType<string | undefined>>;
+type Parsed<S extends Shape> = { [K in keyof S]: z.output<S[K]> };
+
+export function readQuery<S extends Shape>(event: H3Event, shape: S): Parsed<S> {
+  const params = event.url.searchParams;
+  const invalid: InvalidParam[] = [];
+  const out: Record<string, unknown> = {};
+  for (const name of new Set(params.keys())) {
+    if (!(name in shape)) invalid.push({ name, reason: `unknown parameter; allowed: ${Object.keys(shape).join(", ")}` });
+    else if (params.getAll(name).length > 1) invalid.push({ name, reason: "given more than once" });
+  }
+  for (const [name, schema] of Object.entries(shape)) {
+    const raw = params.get(name) ?? undefined;
+    const result = schema.safeParse(raw);
+    if (result.success) out[name] = result.data;
+    else if (!invalid.some((p) => p.name === name)) invalid.push({ name, reason: result.error.issues[0]?.message ?? "invalid" });
+  }
+  if (invalid.length > 0) {
+    throw problem("bad-request", `Invalid query parameters: ${invalid.map((p) => p.name).join(", ")}.`, {
+      invalidParams: invalid,
+    });
+  }
+  return out as Parsed<S>;
+}

@@ -1,0 +1,123 @@
+/**
+ * The per-key token bucket of rate-limit.ts, held in Redis so that every instance draws from the
+ * same bucket (DESIGN §4). One Lua script reads, refills, takes a token and writes back, so two
+ * instances can never both take the last token. Time comes from Redis's clock, not the
+ * instance's: instances on machines whose clocks disagree still refill one bucket consistently.
+ *
+ * If Redis cannot be reached, each instance falls back to its own MemoryRateLimiter (the limit
+ * then holds per instance, not in total) and logs one warning; requests are never refused or
+ * failed because Redis is down. When Redis answers again, the shared buckets take over.
+ */
+import { createHash } from "node:crypto";
+import { Redis } from "ioredis";
+import type { Logger } from "./app.ts";
+import { decide, MemoryRateLimiter, type RateDecision, type RateLimiter } from "./rate-limit.ts";
+
+/** KEYS[1]: the bucket; ARGV[1]: tokens per second, also the bucket's size. Returns {allowed, tokens}. */
+const TOKEN_BUCKET = `
+local limit = tonumber(ARGV[1])
+local time = redis.call('TIME')
+local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+local bucket = redis.call('HMGET', KEYS[1], 'tokens', 'ms')
+local tokens = tonumber(bucket[1]) or limit
+local updated = tonumber(bucket[2]) or now
+tokens = math.min(limit, tokens + math.max(0, now - updated) / 1000 * limit)
+local allowed = 0
+if tokens >= 1 then
+  tokens = tokens - 1
+  allowed = 1
+end
+redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'ms', now)
+-- An empty bucket is full again after one second; a bucket that is gone reads as full, so expire it then.
+redis.call('PEXPIRE', KEYS[1], 2000)
+return {allowed, tostring(tokens)}
+`;
+const TOKEN_BUCKET_SHA = createHash("sha1").update(TOKEN_BUCKET).digest("hex");
+
+export interface RedisRateLimiterOptions {
+  url: string;
+  /** Prepended to every key, so several deployments (or test runs) can share one Redis. */
+  keyPrefix: string;
+  limitPerSecond: number;
+  log: Logger;
+  /** A request waits at most this long for Redis before the local bucket answers instead. */
+  commandTimeoutMs?: number;
+}
+
+export class RedisRateLimiter implements RateLimiter {
+  readonly #redis: Redis;
+  readonly #fallback: MemoryRateLimiter;
+  readonly #limit: number;
+  readonly #prefix: string;
+  readonly #log: Logger;
+  #degraded = false;
+
+  constructor(options: RedisRateLimiterOptions) {
+    this.#limit = options.limitPerSecond;
+    this.#prefix = `${options.keyPrefix}ratelimit:`;
+    this.#log = options.log;
+    this.#fallback = new MemoryRateLimiter(options.limitPerSecond);
+    this.#redis = new Redis(options.url, {
+      // Fail fast rather than queue: a request must not wait for Redis to come back.
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 0,
+      commandTimeout: options.commandTimeoutMs ?? 250,
+      connectTimeout: 2000,
+      // Keep reconnecting for as long as the service runs, at most a second apart.
+      retryStrategy: (times) => Math.min(times * 100, 1000),
+    });
+    this.#redis.on("error", (error: Error) => this.#degrade(error));
+    this.#redis.on("close", () => this.#degrade(new Error("connection closed")));
+    this.#redis.on("ready", () => this.#recover());
+  }
+
+  async consume(key: string, nowMs: number): Promise<RateDecision> {
+    if (this.#redis.status !== "ready") return this.#fallback.consume(key, nowMs);
+    try {
+      const [allowed, tokens] = await this.#run(`${this.#prefix}${key}`);
+      this.#recover();
+      return decide(Number(tokens), allowed === 1, this.#limit);
+    } catch (error) {
+      this.#degrade(error as Error);
+      return this.#fallback.consume(key, nowMs);
+    }
+  }
+
+  /** Whether the shared buckets are in use (false: this instance is on its own limits). */
+  get shared(): boolean {
+    return this.#redis.status === "ready" && !this.#degraded;
+  }
+
+  async close(): Promise<void> {
+    this.#redis.removeAllListeners("error");
+    this.#redis.removeAllListeners("close");
+    this.#redis.on("error", () => {});
+    await this.#redis.quit().catch(() => this.#redis.disconnect());
+  }
+
+  async #run(bucketKey: string): Promise<[number, string]> {
+    try {
+      return (await this.#redis.evalsha(TOKEN_BUCKET_SHA, 1, bucketKey, this.#limit)) as [number, string];
+    } catch (error) {
+      // The script cache is empty after a Redis restart: send the script itself once.
+      if (!String((error as Error).message).startsWith("NOSCRIPT")) throw error;
+      return (await this.#redis.eval(TOKEN_BUCKET, 1, bucketKey, this.#limit)) as [number, string];
+    }
+  }
+
+  #degrade(error: Error): void {
+    if (this.#degraded) return;
+    this.#degraded = true;
+    this.#log({
+      level: "warn",
+      msg: "redis unreachable: rate limits are per instance until it answers again",
+      error: error.message,
+    });
+  }
+
+  #recover(): void {
+    if (!this.#degraded) return;
+    this.#degraded = false;
+    this.#log({ level: "info", msg: "redis reachable again: rate limits are shared across instances" });
+  }
+}

@@ -1,0 +1,47 @@
+/**
+ * POST /api/v1/rates/batch: up to 1,000 lookups answered inline, in input order. Each result is
+ * `{id, status, body}`: body is a rate record, an ambiguous response or a problem object, and
+ * status the HTTP status a single lookup would have had. One bad item never fails the others,
+ * and the whole batch counts as one request against the rate limit.
+ */
+import type { H3Event } from "h3";
+import { finishPrepared } from "../../batch/pipeline.ts";
+import { dateInOhio } from "../../rates/calendar.ts";
+import type { ApiContext } from "../context.ts";
+import { problem } from "../problem.ts";
+import { itemAnswer, type ItemAnswer } from "./lookup-answers.ts";
+
+export const MAX_INLINE_LOOKUPS = 1000;
+/** 1,000 lookups of 300-character addresses fit in well under this. */
+const MAX_INLINE_BYTES = 1_048_576;
+
+export async function readLimitedText(event: H3Event, maxBytes: number, what: string): Promise<string> {
+  const declared = Number(event.req.headers.get("content-length") ?? "0");
+  if (declared > maxBytes) throw problem("batch-too-large", `${what} is ${declared} bytes; the limit is ${maxBytes}.`);
+  const text = await event.req.text();
+  if (Buffer.byteLength(text) > maxBytes) throw problem("batch-too-large", `${what} is over the limit of ${maxBytes} bytes.`);
+  return text;
+}
+
+export function postRatesBatch(ctx: ApiContext) {
+  return async (event: H3Event) => {
+    const type = event.req.headers.get("content-type") ?? "";
+    if (!/^application\/json\b/i.test(type)) {
+      throw problem("unsupported-media-type", 'Send the lookups as Content-Type: application/json, {"lookups": [...]}.');
+    }
+    const text = await readLimitedText(event, MAX_INLINE_BYTES, "The body");
+    const requestId = event.context.requestId ?? "";
+    const today = dateInOhio(ctx.now());
+    const context = { lastReconciled: await ctx.lastReconciled(), requestId };
+    const prepared = await ctx.lookups.pool.run("prepareLookupsBody", { text, maxItems: MAX_INLINE_LOOKUPS, today, context, overlay: ctx.lookups.pipeline.overlay() });
+    if (!Array.isArray(prepared)) throw problem(prepared.slug, prepared.detail);
+    const answers = await finishPrepared(ctx.lookups.pipeline, prepared, { today, context });
+    const results: Array<{ id: string | null } & ItemAnswer> = answers.map(({ id, result }) => ({ id, ...itemAnswer(result, ctx.config.errorsUrl, requestId) }));
+    return {
+      total: results.length,
+      failed: results.filter((r) => r.status >= 400).length,
+      results,
+      request_id: requestId,
+    };
+  };
+}

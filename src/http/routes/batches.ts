@@ -1,0 +1,109 @@
+/**
+ * Asynchronous batch jobs for files up to 100,000 rows (CSV with a header row, or NDJSON):
+ *
+ *   POST /api/v1/batches               → 202, Location: /api/v1/batches/{id}
+ *   GET  /api/v1/batches/{id}          → status, total, done, failed, timestamps
+ *   GET  /api/v1/batches/{id}/results  → CSV or NDJSON by Accept, in input order, once completed
+ *
+ * Only the organization that submitted a job sees it; to anyone else it does not exist.
+ */
+import { getRouterParam, type H3Event } from "h3";
+import { submitBatchJob, toJobView } from "../../batch/batch-jobs.ts";
+import type { RowResult } from "../../batch/item-result.ts";
+import { RESULT_HEADER, resultCsvLine } from "../../batch/result-csv.ts";
+import { dateInOhio } from "../../rates/calendar.ts";
+import { findBatchJob, readChunkOutputs, type BatchJob } from "../../store/batch-jobs.repository.ts";
+import type { BatchFileFormat } from "../../store/batch-jobs.table.ts";
+import type { ApiContext } from "../context.ts";
+import { problem } from "../problem.ts";
+import { readLimitedText } from "./batch.ts";
+import { problemBody } from "./lookup-answers.ts";
+
+/** 100,000 rows of full addresses stay well under this. */
+const MAX_JOB_BYTES = 64 * 1024 * 1024;
+const NDJSON_TYPES = /^application\/(x-ndjson|ndjson|jsonl|x-jsonlines)\b/i;
+const CONTENT_TYPES: Record<BatchFileFormat, string> = { csv: "text/csv; charset=utf-8", ndjson: "application/x-ndjson" };
+
+function uploadFormat(event: H3Event): BatchFileFormat {
+  const type = event.req.headers.get("content-type") ?? "";
+  if (/^text\/csv\b/i.test(type)) return "csv";
+  if (NDJSON_TYPES.test(type)) return "ndjson";
+  throw problem("unsupported-media-type", "Send the file as Content-Type: text/csv (with a header row) or application/x-ndjson (one JSON lookup per line).");
+}
+
+// Accept decides; with no preference (none, or any type) the results come back in the format that was uploaded.
+function resultFormat(event: H3Event, job: BatchJob): BatchFileFormat {
+  const accept = (event.req.headers.get("accept") ?? "").toLowerCase();
+  if (accept.includes("text/csv")) return "csv";
+  if (/application\/(x-ndjson|ndjson|jsonl|x-jsonlines)/.test(accept)) return "ndjson";
+  if (accept === "" || accept.includes("*/*")) return job.format;
+  throw problem("not-acceptable", "Results are available as text/csv or application/x-ndjson.");
+}
+
+async function ownJob(ctx: ApiContext, event: H3Event): Promise<BatchJob> {
+  const id = getRouterParam(event, "id") ?? "";
+  const job = await findBatchJob(ctx.db, event.context.principal!.organizationId, id);
+  if (!job) throw problem("batch-not-found", `No batch job ${id} belongs to this organization.`);
+  return job;
+}
+
+export function postBatch(ctx: ApiContext) {
+  return async (event: H3Event) => {
+    const format = uploadFormat(event);
+    const text = await readLimitedText(event, MAX_JOB_BYTES, "The file");
+    const principal = event.context.principal!;
+    const requestId = event.context.requestId ?? "";
+    const outcome = await submitBatchJob(
+      { db: ctx.db, pool: ctx.lookups.pool, runner: ctx.lookups.runner, chunkRows: ctx.lookups.chunkRows, now: ctx.now },
+      { text, format, organizationId: principal.organizationId, apiKeyId: principal.keyId, requestId, today: dateInOhio(ctx.now()) },
+    );
+    if (!outcome.ok) throw problem(outcome.slug, outcome.detail);
+    const view = toJobView(outcome.job);
+    event.res.status = 202;
+    event.res.headers.set("location", view.links.self);
+    return view;
+  };
+}
+
+export function getBatch(ctx: ApiContext) {
+  return async (event: H3Event) => ({ ...toJobView(await ownJob(ctx, event)), request_id: event.context.requestId ?? "" });
+}
+
+export function getBatchResults(ctx: ApiContext) {
+  return async (event: H3Event) => {
+    const job = await ownJob(ctx, event);
+    if (job.status !== "completed") {
+      throw problem("batch-not-finished", `Batch ${job.id} is ${job.status}: ${job.done} of ${job.total} rows done. Poll /api/v1/batches/${job.id} until status is completed.`, {
+        headers: { "retry-after": "2" },
+      });
+    }
+    const format = resultFormat(event, job);
+    const errorsUrl = ctx.config.errorsUrl;
+    const problemOf = (row: RowResult) => problemBody(row.result as Extract<RowResult["result"], { kind: "failure" }>, errorsUrl, job.request_id);
+    const encoder = new TextEncoder();
+    let nextSeq = 0;
+    let headerSent = false;
+    // Streamed a page of chunks at a time, so a 100,000-row result never sits in memory whole.
+    const body = new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        let text = "";
+        if (!headerSent && format === "csv") text += RESULT_HEADER;
+        headerSent = true;
+        const page = await readChunkOutputs(ctx.db, job.id, nextSeq, 20);
+        for (const chunk of page) {
+          for (const row of JSON.parse(chunk.output ?? "[]") as RowResult[]) {
+            if (format === "csv") text += resultCsvLine(row, problemOf);
+            else text += `${JSON.stringify({ row: row.row, id: row.id, status: row.result.kind === "failure" ? problemOf(row).status : 200, body: row.result.kind === "failure" ? problemOf(row) : row.result.body })}\n`;
+          }
+          nextSeq = chunk.seq + 1;
+        }
+        if (text) controller.enqueue(encoder.encode(text));
+        if (page.length < 20) controller.close();
+      },
+    });
+    const headers = new Headers(event.res.headers);
+    headers.set("content-type", CONTENT_TYPES[format]);
+    headers.set("content-disposition", `attachment; filename="${job.id}-results.${format === "csv" ? "csv" : "ndjson"}"`);
+    return new Response(body, { status: 200, headers });
+  };
+}

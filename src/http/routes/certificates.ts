@@ -1,0 +1,92 @@
+/**
+ * /api/v1/certificates: customer exemption certificates, registered so that certificate.expiring
+ * is sent 30 and 7 days before each one expires. Scoped to the calling key's organization.
+ */
+import { getRouterParam, noContent, type H3Event } from "h3";
+import { z } from "zod";
+import { isIsoDate } from "../../rates/calendar.ts";
+import { deleteCertificate, findCertificate, insertCertificate, listCertificates } from "../../store/certificates.repository.ts";
+import type { Certificate } from "../../store/webhooks-and-jobs.tables.ts";
+import type { ApiContext } from "../context.ts";
+import { parseBody, readJsonObject } from "../json-body.ts";
+import { problem, type InvalidParam } from "../problem.ts";
+
+const text = (max: number) =>
+  z
+    .string({ error: "must be a string" })
+    .refine((value) => !/[\u0000-\u001f\u007f]/.test(value), "must not contain control characters")
+    .trim()
+    .min(1, "must not be empty")
+    .max(max, `must be at most ${max} characters`);
+
+const certificateSchema = z.strictObject({
+  customer_id: text(100),
+  customer_name: text(200),
+  exempt_reason: text(200),
+  expires_on: z.string({ error: "must be a string" }).refine(isIsoDate, "must be a calendar date written YYYY-MM-DD"),
+});
+
+const describe = (params: InvalidParam[]) => `The certificate is not valid: ${params.map((p) => `${p.name} ${p.reason}`).join("; ")}.`;
+
+function toRecord(row: Certificate) {
+  return {
+    id: row.id,
+    customer_id: row.customer_id,
+    customer_name: row.customer_name,
+    exempt_reason: row.exempt_reason,
+    expires_on: row.expires_on,
+    created_at: row.created_at,
+  };
+}
+
+function organizationOf(event: H3Event): string {
+  const principal = event.context.principal;
+  if (!principal) throw new Error("certificate routes run after authenticate");
+  return principal.organizationId;
+}
+
+export function createCertificate(ctx: ApiContext) {
+  return async (event: H3Event) => {
+    const body = parseBody(certificateSchema, await readJsonObject(event, "invalid-certificate"), "invalid-certificate", describe);
+    const row = await insertCertificate(
+      ctx.db,
+      {
+        organizationId: organizationOf(event),
+        customerId: body.customer_id,
+        customerName: body.customer_name,
+        exemptReason: body.exempt_reason,
+        expiresOn: body.expires_on,
+      },
+      ctx.now(),
+    );
+    event.res.status = 201;
+    event.res.headers.set("location", `/api/v1/certificates/${row.id}`);
+    return { certificate: toRecord(row) };
+  };
+}
+
+export function getCertificates(ctx: ApiContext) {
+  return async (event: H3Event) => {
+    const rows = await listCertificates(ctx.db, organizationOf(event));
+    return { total: rows.length, certificates: rows.map(toRecord) };
+  };
+}
+
+export function getCertificate(ctx: ApiContext) {
+  return async (event: H3Event) => {
+    const id = getRouterParam(event, "id") ?? "";
+    const row = await findCertificate(ctx.db, organizationOf(event), id);
+    if (!row) throw problem("certificate-not-found", `No certificate ${id} in this organization.`);
+    return { certificate: toRecord(row) };
+  };
+}
+
+export function removeCertificate(ctx: ApiContext) {
+  return async (event: H3Event) => {
+    const id = getRouterParam(event, "id") ?? "";
+    if (!(await deleteCertificate(ctx.db, organizationOf(event), id))) {
+      throw problem("certificate-not-found", `No certificate ${id} in this organization.`);
+    }
+    return noContent();
+  };
+}

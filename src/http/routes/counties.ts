@@ -1,0 +1,38 @@
+/** GET /api/v1/counties (spec §4.2): the 88 counties with their rates at a date. */
+import type { H3Event } from "h3";
+import { dateInOhio } from "../../rates/calendar.ts";
+import { countyKey, evaluateCounty } from "../../rates/evaluate.ts";
+import { SOURCE, toCountyItem, type CountiesResponse } from "../../rates/records.ts";
+import { checkDate } from "../../rates/resolve-lookup.ts";
+import { toDecimal } from "../../rates/millionths.ts";
+import type { ApiContext } from "../context.ts";
+import { dateParam, searchParam, sortParam } from "../params.ts";
+import { problem } from "../problem.ts";
+import { readQuery } from "../query.ts";
+
+const COUNTIES_QUERY = { search: searchParam, sort: sortParam, date: dateParam };
+
+export function getCounties(ctx: ApiContext) {
+  return async (event: H3Event): Promise<CountiesResponse> => {
+    const query = readQuery(event, COUNTIES_QUERY);
+    const date = query.date ?? dateInOhio(ctx.now());
+    const outOfRange = checkDate(ctx.table, date);
+    if (outOfRange?.kind === "failure") {
+      throw problem(outOfRange.slug, outOfRange.detail, { invalidParams: [{ name: "date", reason: outOfRange.detail }] });
+    }
+    const prefix = query.search === undefined ? "" : countyKey(query.search);
+    const rates = ctx.table.counties
+      .filter((county) => county.slug.startsWith(prefix))
+      .map((county) => evaluateCounty(ctx.table, county, date));
+    const direction = { name: 0, rate_asc: 1, rate_desc: -1 }[query.sort ?? "name"];
+    rates.sort((a, b) => direction * (a.combined - b.combined) || a.county.name.localeCompare(b.county.name));
+    return {
+      total: rates.length,
+      state_base_rate: toDecimal(ctx.table.stateRate),
+      last_reconciled: await ctx.lastReconciled(),
+      statutory_authority: SOURCE,
+      date_evaluated: date,
+      counties: rates.map(toCountyItem),
+    };
+  };
+}

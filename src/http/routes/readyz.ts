@@ -1,0 +1,57 @@
+/**
+ * GET /readyz: 200 when this instance can answer every kind of lookup, else 503 with the
+ * reasons, so a load balancer sends traffic elsewhere and an operator sees what to fix
+ * (for example: no boundary files in GEO_DATA_DIR, run `buckeye data fetch-geo`). The first
+ * call also warms the geo pool, so a readiness probe loads the polygons before traffic does.
+ */
+import { sql } from "kysely";
+import type { H3Event } from "h3";
+import type { ApiContext } from "../context.ts";
+
+const OHIO_COUNTIES = 88;
+/** A probe must answer even when the database hangs (a network partition, a full pool). */
+const DATABASE_DEADLINE_MS = 2000;
+
+function withDeadline<T>(work: Promise<T>, ms: number, message: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${message} within ${ms} ms`)), ms);
+  });
+  return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
+}
+
+export function getReadyz(ctx: ApiContext) {
+  return async (event: H3Event) => {
+    const reasons: string[] = [];
+    const checks: Record<string, string> = {};
+    try {
+      await withDeadline(sql`select 1`.execute(ctx.db), DATABASE_DEADLINE_MS, "no answer");
+      checks.database = "ok";
+    } catch (error) {
+      checks.database = "unreachable";
+      reasons.push(`database: ${(error as Error).message}`);
+    }
+    // Rate data: the shipped tables (and any reconciled periods) must hold every Ohio county.
+    if (ctx.table.counties.length === OHIO_COUNTIES && ctx.zips.size > 0) {
+      checks.data = `ok (${ctx.table.counties.length} counties, ${ctx.zips.size} ZIP codes)`;
+    } else {
+      checks.data = "incomplete";
+      reasons.push(`data: ${ctx.table.counties.length} of ${OHIO_COUNTIES} counties and ${ctx.zips.size} ZIP codes loaded`);
+    }
+    const pool = ctx.lookups.pool;
+    if (pool.readiness.state === "idle") void pool.warm();
+    const geo = pool.readiness;
+    if (geo.state === "ready") {
+      checks.boundaries = `ok (counties TIGER/Line ${geo.boundaries.countyVintage}, places ${geo.boundaries.placeVintage}, ${pool.threads} worker threads)`;
+    } else if (geo.state === "unavailable") {
+      checks.boundaries = "unavailable";
+      reasons.push(`boundaries-unavailable: ${geo.reason}. Address and lat/lon lookups answer 503; county and ZIP lookups work.`);
+    } else {
+      checks.boundaries = "loading";
+      reasons.push("boundaries: the worker threads are still loading the county and place polygons");
+    }
+    const ready = reasons.length === 0;
+    event.res.status = ready ? 200 : 503;
+    return { status: ready ? "ready" : "not ready", checks, reasons };
+  };
+}

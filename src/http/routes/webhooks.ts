@@ -1,0 +1,184 @@
+/**
+ * /api/v1/webhooks (spec §4.3, DESIGN §3): register, list, read, update, delete, rotate the
+ * secret, send a test event, list deliveries. Every operation is scoped to the organization of
+ * the calling key; another organization's webhook is simply not found.
+ */
+import { getRouterParam, noContent, type H3Event } from "h3";
+import { z } from "zod";
+import { listDeliveries, type DeliveryWithAttempts } from "../../store/deliveries.repository.ts";
+import {
+  deleteWebhook,
+  findWebhook,
+  insertWebhook,
+  listWebhooks,
+  rotateWebhookSecret,
+  updateWebhook,
+} from "../../store/webhooks.repository.ts";
+import { publishEvent } from "../../webhooks/outbox.ts";
+import { newWebhookSecret } from "../../webhooks/sign.ts";
+import { checkWebhookUrl, createWebhookSchema, updateWebhookSchema } from "../../webhooks/validate-webhook.ts";
+import { toWebhookRecord } from "../../webhooks/webhook-record.ts";
+import type { ApiContext } from "../context.ts";
+import { parseBody, readJsonObject } from "../json-body.ts";
+import { problem, type InvalidParam } from "../problem.ts";
+import { readQuery } from "../query.ts";
+
+/** How long a rotated-out secret keeps signing next to the new one. */
+export const ROTATION_GRACE_MS = 24 * 60 * 60 * 1000;
+
+function principalOf(event: H3Event) {
+  const principal = event.context.principal;
+  if (!principal) throw new Error("webhook routes run after authenticate");
+  return principal;
+}
+
+const describe = (params: InvalidParam[]) => `The webhook is not valid: ${params.map((p) => `${p.name} ${p.reason}`).join("; ")}.`;
+
+async function requireUsableUrl(url: string, env: "live" | "test"): Promise<void> {
+  const invalid = await checkWebhookUrl(url, env);
+  if (invalid.length > 0) throw problem("invalid-webhook", describe(invalid), { invalidParams: invalid });
+}
+
+async function requireWebhook(ctx: ApiContext, event: H3Event) {
+  const id = getRouterParam(event, "id") ?? "";
+  const row = await findWebhook(ctx.db, principalOf(event).organizationId, id);
+  if (!row) throw problem("webhook-not-found", `No webhook ${id} in this organization.`);
+  return row;
+}
+
+export function createWebhook(ctx: ApiContext) {
+  return async (event: H3Event) => {
+    const principal = principalOf(event);
+    const body = parseBody(createWebhookSchema, await readJsonObject(event, "invalid-webhook"), "invalid-webhook", describe);
+    await requireUsableUrl(body.url, principal.env);
+    const now = ctx.now();
+    const row = await insertWebhook(
+      ctx.db,
+      { organizationId: principal.organizationId, env: principal.env, url: body.url, events: body.events, secret: newWebhookSecret() },
+      now,
+    );
+    event.res.status = 201;
+    event.res.headers.set("location", `/api/v1/webhooks/${row.id}`);
+    return {
+      webhook: toWebhookRecord(row, now, { withSecret: true }),
+      message: "Save the signing secret now: it is shown only once. Verify each delivery's X-Webhook-Signature with it.",
+    };
+  };
+}
+
+export function getWebhooks(ctx: ApiContext) {
+  return async (event: H3Event) => {
+    const now = ctx.now();
+    const rows = await listWebhooks(ctx.db, principalOf(event).organizationId);
+    return { total: rows.length, webhooks: rows.map((row) => toWebhookRecord(row, now)) };
+  };
+}
+
+export function getWebhook(ctx: ApiContext) {
+  return async (event: H3Event) => ({ webhook: toWebhookRecord(await requireWebhook(ctx, event), ctx.now()) });
+}
+
+export function patchWebhook(ctx: ApiContext) {
+  return async (event: H3Event) => {
+    const principal = principalOf(event);
+    const current = await requireWebhook(ctx, event);
+    const body = parseBody(updateWebhookSchema, await readJsonObject(event, "invalid-webhook"), "invalid-webhook", describe);
+    // A URL is judged by the key that registered the webhook, so a test key cannot point a live webhook at loopback.
+    if (body.url !== undefined) await requireUsableUrl(body.url, principal.env === "live" || current.env === "live" ? "live" : "test");
+    const now = ctx.now();
+    const row = await updateWebhook(ctx.db, principal.organizationId, current.id, body, now);
+    if (!row) throw problem("webhook-not-found", `No webhook ${current.id} in this organization.`);
+    return { webhook: toWebhookRecord(row, now) };
+  };
+}
+
+export function removeWebhook(ctx: ApiContext) {
+  return async (event: H3Event) => {
+    const current = await requireWebhook(ctx, event);
+    await deleteWebhook(ctx.db, principalOf(event).organizationId, current.id);
+    return noContent();
+  };
+}
+
+export function rotateSecret(ctx: ApiContext) {
+  return async (event: H3Event) => {
+    const current = await requireWebhook(ctx, event);
+    const now = ctx.now();
+    const row = await rotateWebhookSecret(
+      ctx.db,
+      principalOf(event).organizationId,
+      current.id,
+      newWebhookSecret(),
+      new Date(now.getTime() + ROTATION_GRACE_MS),
+      now,
+    );
+    if (!row) throw problem("webhook-not-found", `No webhook ${current.id} in this organization.`);
+    return {
+      webhook: toWebhookRecord(row, now, { withSecret: true }),
+      message:
+        "Save the new signing secret now: it is shown only once. Until previous_secret_expires_at each delivery carries two v1= signatures, one per secret, so receivers verify with either.",
+    };
+  };
+}
+
+export function sendTestEvent(ctx: ApiContext) {
+  return async (event: H3Event) => {
+    const current = await requireWebhook(ctx, event);
+    const published = await ctx.db.transaction().execute((trx) =>
+      publishEvent(
+        trx,
+        {
+          type: "webhook.test",
+          data: { webhook_id: current.id, message: "A test event from Buckeye. Verify its signature, then answer 2xx." },
+          organizationId: current.organization_id,
+          webhookId: current.id,
+        },
+        ctx.now(),
+      ),
+    );
+    ctx.wakeDeliveries();
+    event.res.status = 202;
+    return {
+      event: published.envelope,
+      message: "The test event is queued. GET this webhook's deliveries to see the attempt.",
+    };
+  };
+}
+
+const DELIVERIES_QUERY = {
+  limit: z
+    .string()
+    .regex(/^\d+$/, "must be a whole number")
+    .refine((n) => Number(n) >= 1 && Number(n) <= 200, "must be between 1 and 200")
+    .optional(),
+};
+
+function deliveryRecord(row: DeliveryWithAttempts) {
+  return {
+    id: row.id,
+    event_id: row.event_id,
+    event_type: row.event_type,
+    status: row.status,
+    attempt_count: row.attempts,
+    next_attempt_at: row.status === "pending" ? row.next_attempt_at : null,
+    created_at: row.created_at,
+    delivered_at: row.delivered_at,
+    attempts: row.attempt_log.map((a) => ({
+      number: a.number,
+      attempted_at: a.attempted_at,
+      status_code: a.status_code,
+      latency_ms: a.latency_ms,
+      outcome: a.outcome,
+      error: a.error,
+    })),
+  };
+}
+
+export function getDeliveries(ctx: ApiContext) {
+  return async (event: H3Event) => {
+    const query = readQuery(event, DELIVERIES_QUERY);
+    const current = await requireWebhook(ctx, event);
+    const rows = await listDeliveries(ctx.db, current.id, Number(query.limit ?? 50));
+    return { webhook_id: current.id, deliveries: rows.map(deliveryRecord) };
+  };
+}

@@ -1,0 +1,113 @@
+/**
+ * The service's background work, assembled once: the rate data (shipped + reconciled), the
+ * delivery actor and the scheduled jobs. createService builds it without starting anything;
+ * startService starts the actor and the schedules; close() stops the schedules and drains the actor.
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { IsoDate } from "../rates/calendar.ts";
+import type { RateTable } from "../rates/rate-table.ts";
+import type { Dialect } from "../store/connect.ts";
+import type { Db } from "../store/database.ts";
+import { DeliveryActor, type DeliverySettings, type Log } from "../webhooks/delivery-actor.ts";
+import { publishCertificateReminders } from "./certificate-expiry.ts";
+import { publishFilingReminders } from "./filing-reminders.ts";
+import { publishRateChanges } from "./rate-changes.ts";
+import { RateData } from "./rate-data.ts";
+import { reconcile } from "./reconcile.ts";
+import { finishJobRun, takeJobRun } from "../store/job-runs.repository.ts";
+import { Scheduler, type Clock, type JobRun, type OccurrenceLedger } from "./scheduler.ts";
+import type { Config } from "../config.ts";
+import type { ShippedData } from "../load-data.ts";
+
+export const JOB_NAMES = ["reconcile", "rate-changes", "filing-reminders", "certificate-expiry"] as const;
+export type JobName = (typeof JOB_NAMES)[number];
+
+export interface JobsConfig {
+  reconcileSource: string | null;
+  schedules: Record<JobName, string | null>;
+}
+
+export interface BackgroundOptions {
+  db: Db;
+  dialect: Dialect;
+  dataDir: string;
+  shipped: RateTable;
+  shippedLastReconciled: IsoDate;
+  deliveries: DeliverySettings;
+  jobs: JobsConfig;
+  /** Called with each rebuilt rate table, to swap it into the API context. */
+  onTable: (table: RateTable) => void;
+  clock?: Clock;
+  log?: Log;
+}
+
+/** The options every caller takes the same way from configuration, the store and the shipped data. */
+export function backgroundOptionsFrom(
+  config: Pick<Config, "dataDir" | "webhooks" | "jobs">,
+  store: { db: Db; dialect: Dialect },
+  shipped: ShippedData,
+): Omit<BackgroundOptions, "onTable" | "clock" | "log"> {
+  return {
+    db: store.db,
+    dialect: store.dialect,
+    dataDir: config.dataDir,
+    shipped: shipped.table,
+    shippedLastReconciled: shipped.meta.last_reconciled,
+    deliveries: config.webhooks,
+    jobs: config.jobs,
+  };
+}
+
+export interface Background {
+  rateData: RateData;
+  actor: DeliveryActor;
+  scheduler: Scheduler<JobName>;
+  start(): void;
+  stop(): Promise<void>;
+}
+
+/** County FIPS → SST jurisdiction code of the transit district covering part of it. */
+function readDistrictCodes(dataDir: string): Map<string, string> {
+  const districts = JSON.parse(readFileSync(join(dataDir, "transit-districts.json"), "utf8")) as Array<{ fips: string; sst_code: string }>;
+  return new Map(districts.map((d) => [d.fips, d.sst_code]));
+}
+
+export function createBackground(options: BackgroundOptions): Background {
+  const { db, clock, log } = options;
+  const rateData = new RateData({ db, shipped: options.shipped, shippedLastReconciled: options.shippedLastReconciled, onTable: options.onTable });
+  const actor = new DeliveryActor({ db, dialect: options.dialect, settings: options.deliveries, ...(log && { log }), ...(clock && { now: () => clock.now() }) });
+  const districtCodes = readDistrictCodes(options.dataDir);
+  const published = <R>(run: JobRun<R>): JobRun<R> => async (at) => {
+    const result = await run(at);
+    actor.wake();
+    return result;
+  };
+  const jobs: Record<JobName, JobRun> = {
+    reconcile: published((at) => reconcile({ db, rateData, districtCodes, source: options.jobs.reconcileSource }, at)),
+    "rate-changes": published((at) => publishRateChanges({ db, rateData, shippedLastReconciled: options.shippedLastReconciled }, at)),
+    "filing-reminders": published((at) => publishFilingReminders(db, at)),
+    "certificate-expiry": published((at) => publishCertificateReminders(db, at)),
+  };
+  const stamp = () => clock?.now() ?? new Date();
+  // Every instance runs the same schedules; the job_runs row decides which one runs each occurrence.
+  const ledger: OccurrenceLedger<JobName> = {
+    take: (name, scheduledFor) => takeJobRun(db, { name, scheduledFor }, actor.instance, stamp()),
+    finish: (name, scheduledFor, error) =>
+      finishJobRun(db, { name, scheduledFor }, error === null ? "succeeded" : "failed", stamp(), error === null ? null : String(error)),
+  };
+  const scheduler = new Scheduler<JobName>({ jobs, schedules: options.jobs.schedules, ledger, ...(clock && { clock }), ...(log && { log }) });
+  return {
+    rateData,
+    actor,
+    scheduler,
+    start() {
+      actor.start();
+      scheduler.start();
+    },
+    async stop() {
+      await scheduler.stop();
+      await actor.stop();
+    },
+  };
+}

@@ -1,0 +1,102 @@
+/**
+ * The rate table the API answers from: the shipped periods with the periods reconciliation
+ * recorded laid over them, and the date of the last successful reconciliation. Rebuilt at
+ * start-up, after each reconciliation here, and when another instance's reconciliation is seen
+ * (checked at most every `recheckMs`), then handed to `onTable` to swap into the API context.
+ */
+import type { IsoDate } from "../rates/calendar.ts";
+import type { RatePeriod, RateTable } from "../rates/rate-table.ts";
+import type { Db } from "../store/database.ts";
+import { latestSuccessfulReconciliation, listRecordedPeriods } from "../store/reconciliations.repository.ts";
+import type { RecordedRatePeriod } from "../store/webhooks-and-jobs.tables.ts";
+import { mergeTable, NO_OVERLAY, type RatesOverlay } from "../rates/overlay-periods.ts";
+
+export function toRatePeriod(row: RecordedRatePeriod): RatePeriod {
+  return {
+    fips: row.fips,
+    component: row.component,
+    authority: row.authority,
+    rate: row.rate_millionths,
+    effectiveFrom: row.effective_from,
+    effectiveTo: row.effective_to,
+  };
+}
+
+
+export interface RateDataOptions {
+  db: Db;
+  shipped: RateTable;
+  /** data/meta.json's last_reconciled: the answer until a reconciliation succeeds here. */
+  shippedLastReconciled: IsoDate;
+  onTable: (table: RateTable) => void;
+  now?: () => number;
+  recheckMs?: number;
+}
+
+export class RateData {
+  readonly #options: Required<RateDataOptions>;
+  #table: RateTable;
+  #recorded: RecordedRatePeriod[] = [];
+  #overlay: RatesOverlay = NO_OVERLAY;
+  #latestId: string | null = null;
+  #lastReconciled: IsoDate;
+  #checkedAt = -Infinity;
+  #checking: Promise<void> | null = null;
+
+  constructor(options: RateDataOptions) {
+    this.#options = { now: Date.now, recheckMs: 30_000, ...options };
+    this.#table = options.shipped;
+    this.#lastReconciled = options.shippedLastReconciled;
+  }
+
+  get table(): RateTable {
+    return this.#table;
+  }
+
+  get shipped(): RateTable {
+    return this.#options.shipped;
+  }
+
+  /** The recorded periods as worker threads take them (see src/batch/geo-tasks.ts). */
+  get overlay(): RatesOverlay {
+    return this.#overlay;
+  }
+
+  /** Recorded periods, oldest first. */
+  get recorded(): readonly RecordedRatePeriod[] {
+    return this.#recorded;
+  }
+
+  /** Reads the latest reconciliation and, if it is new, the recorded periods; rebuilds the table then. */
+  async refresh(): Promise<void> {
+    const { db, shipped, onTable, now } = this.#options;
+    const latest = await latestSuccessfulReconciliation(db);
+    this.#checkedAt = now();
+    if (latest) this.#lastReconciled = latest.reconciled_on;
+    const id = latest?.id ?? null;
+    if (id === this.#latestId && this.#table !== shipped) return;
+    this.#latestId = id;
+    this.#recorded = await listRecordedPeriods(db);
+    this.#overlay = { version: id ?? NO_OVERLAY.version, periods: this.#recorded.map(toRatePeriod) };
+    this.#table = mergeTable(shipped, this.#overlay.periods);
+    onTable(this.#table);
+  }
+
+  /**
+   * The last successful reconciliation's date, checked against the database every `recheckMs`.
+   * If that check fails the date already known is served: a rate answer should not fail for it.
+   */
+  async lastReconciled(): Promise<IsoDate> {
+    if (this.#options.now() - this.#checkedAt >= this.#options.recheckMs) {
+      this.#checking ??= this.refresh()
+        .catch(() => {
+          this.#checkedAt = this.#options.now();
+        })
+        .finally(() => {
+          this.#checking = null;
+        });
+      await this.#checking;
+    }
+    return this.#lastReconciled;
+  }
+}

@@ -1,0 +1,167 @@
+/**
+ * Runs the jobs on croner schedules in America/New_York (Ohio's clock: "shortly after midnight"
+ * is midnight there, across daylight saving changes). The clock is injected: in production croner's
+ * timers fire and each run is stamped with clock.now(); tests never sleep, they move a fake clock
+ * and call advanceTo(), which runs every occurrence croner computes up to that instant, in order.
+ */
+import { Cron } from "croner";
+
+export const TIMEZONE = "America/New_York";
+
+export interface Clock {
+  now(): Date;
+}
+
+export const systemClock: Clock = { now: () => new Date() };
+
+export type JobRun<R = unknown> = (at: Date) => Promise<R>;
+
+/**
+ * Where scheduled occurrences are taken when several instances share one database
+ * (src/store/job-runs.repository.ts): every instance's timer fires, only the one that takes the
+ * occurrence runs it, so a job fires once per schedule across instances.
+ */
+export interface OccurrenceLedger<N extends string> {
+  take(job: N, scheduledFor: Date): Promise<boolean>;
+  finish(job: N, scheduledFor: Date, error: unknown): Promise<void>;
+}
+
+export interface SchedulerOptions<N extends string> {
+  jobs: Record<N, JobRun>;
+  /** A cron pattern per job, read in America/New_York; null turns that schedule off. */
+  schedules: Record<N, string | null>;
+  clock?: Clock;
+  log?: (entry: Record<string, unknown>) => void;
+  /** Without one, every scheduled occurrence runs in this process. */
+  ledger?: OccurrenceLedger<N>;
+}
+
+export class Scheduler<N extends string> {
+  readonly #jobs: Record<N, JobRun>;
+  readonly #patterns: Map<N, Cron>;
+  readonly #clock: Clock;
+  readonly #log: (entry: Record<string, unknown>) => void;
+  readonly #ledger: OccurrenceLedger<N> | undefined;
+  readonly #timers: Cron[] = [];
+  readonly #running = new Map<N, Promise<unknown>>();
+  #cursor: Date;
+
+  constructor(options: SchedulerOptions<N>) {
+    this.#jobs = options.jobs;
+    this.#clock = options.clock ?? systemClock;
+    this.#log = options.log ?? (() => {});
+    this.#ledger = options.ledger;
+    this.#patterns = new Map(
+      (Object.entries(options.schedules) as Array<[N, string | null]>)
+        .filter((entry): entry is [N, string] => entry[1] !== null)
+        .map(([name, pattern]) => [name, new Cron(pattern, { timezone: TIMEZONE })]),
+    );
+    this.#cursor = this.#clock.now();
+  }
+
+  get names(): N[] {
+    return Object.keys(this.#jobs) as N[];
+  }
+
+  /** Starts croner's timers. */
+  start(): void {
+    for (const [name, pattern] of this.#patterns) {
+      const timer = new Cron(pattern.getPattern()!, { timezone: TIMEZONE, protect: true, unref: true }, () => {
+        // The occurrence's own instant, not the moment this timer woke: every instance must name it alike.
+        const scheduledFor = pattern.previousRuns(1, new Date(Date.now() + 1000))[0] ?? new Date();
+        void this.#runOccurrence(name, scheduledFor, this.#clock.now()).catch(() => {});
+      });
+      this.#timers.push(timer);
+    }
+  }
+
+  /** Stops the timers and waits for runs in progress. */
+  async stop(): Promise<void> {
+    for (const timer of this.#timers.splice(0)) timer.stop();
+    await Promise.allSettled([...this.#running.values()]);
+  }
+
+  /**
+   * Runs one job now (or as of `at`). Two runs of one job never overlap in a process: a second
+   * request waits for the first and then runs. Jobs are idempotent, so overlapping instances are safe too.
+   */
+  async run(name: N, at: Date = this.#clock.now()): Promise<unknown> {
+    const job = this.#jobs[name];
+    if (!job) throw new Error(`no job named ${name}; jobs: ${this.names.join(", ")}`);
+    const previous = this.#running.get(name) ?? Promise.resolve();
+    const current = previous
+      .catch(() => {})
+      .then(async () => {
+        const started = performance.now();
+        try {
+          const result = await job(at);
+          this.#log({ level: "info", msg: "job finished", job: name, at: at.toISOString(), ms: Math.round(performance.now() - started), result });
+          return result;
+        } catch (error) {
+          this.#log({ level: "error", msg: "job failed", job: name, at: at.toISOString(), error: String(error) });
+          throw error;
+        }
+      });
+    this.#running.set(name, current);
+    try {
+      return await current;
+    } finally {
+      if (this.#running.get(name) === current) this.#running.delete(name);
+    }
+  }
+
+  /** Sets the instant advanceTo() counts from (construction time until then). */
+  setCursor(at: Date): void {
+    this.#cursor = at;
+  }
+
+  /** The next scheduled run of each job after `from`. */
+  nextRuns(from: Date = this.#clock.now()): Array<{ job: N; pattern: string; next: Date | null }> {
+    return [...this.#patterns].map(([job, cron]) => ({ job, pattern: cron.getPattern()!, next: cron.nextRun(from) }));
+  }
+
+  /**
+   * Runs, in time order, every scheduled occurrence after the previous advance (or construction)
+   * and up to `to`, each stamped with its scheduled instant. Returns what ran.
+   */
+  async advanceTo(to: Date): Promise<Array<{ job: N; at: Date; result: unknown }>> {
+    const due: Array<{ job: N; at: Date }> = [];
+    for (const [job, cron] of this.#patterns) {
+      let next = cron.nextRun(this.#cursor);
+      while (next && next <= to) {
+        due.push({ job, at: next });
+        next = cron.nextRun(next);
+      }
+    }
+    due.sort((a, b) => a.at.getTime() - b.at.getTime());
+    this.#cursor = to;
+    const ran: Array<{ job: N; at: Date; result: unknown }> = [];
+    for (const { job, at } of due) {
+      const occurrence = await this.#runOccurrence(job, at, at);
+      if (occurrence.ran) ran.push({ job, at, result: occurrence.result });
+    }
+    return ran;
+  }
+
+  /** Runs a scheduled occurrence if this instance takes it (always, without a ledger). */
+  async #runOccurrence(name: N, scheduledFor: Date, at: Date): Promise<{ ran: boolean; result?: unknown }> {
+    const ledger = this.#ledger;
+    if (!ledger) return { ran: true, result: await this.run(name, at) };
+    const taken = await ledger.take(name, scheduledFor).catch((error: unknown) => {
+      this.#log({ level: "error", msg: "could not take job occurrence", job: name, scheduled_for: scheduledFor.toISOString(), error: String(error) });
+      throw error;
+    });
+    if (!taken) {
+      this.#log({ level: "debug", msg: "job occurrence taken by another instance", job: name, scheduled_for: scheduledFor.toISOString() });
+      return { ran: false };
+    }
+    try {
+      const result = await this.run(name, at);
+      await ledger.finish(name, scheduledFor, null);
+      return { ran: true, result };
+    } catch (error) {
+      await ledger.finish(name, scheduledFor, error).catch(() => {});
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,122 @@
+/**
+ * Reads a Streamlined Sales Tax rate file (research/ohio-rates-report.md §6): CSV without a header,
+ * nine columns per row — state FIPS, jurisdiction type, jurisdiction code, four rates (general and
+ * food/drug, intra- and interstate; one figure in Ohio), begin and end date (YYYYMMDD, end
+ * inclusive, 99991231 = open). Ohio's types: 45 state ("39"), 00 county (3-digit county FIPS),
+ * 63 transit authority or district (5 digits). Pure: text in, rows or the first problem out.
+ */
+import { addDays, isIsoDate, type IsoDate } from "../rates/calendar.ts";
+import { parseRate, type Millionths } from "../rates/millionths.ts";
+
+export type JurisdictionType = "state" | "county" | "transit";
+
+export interface SstRow {
+  line: number;
+  type: JurisdictionType;
+  code: string;
+  rate: Millionths;
+  from: IsoDate;
+  /** Exclusive end, as in the rate engine; null while open. */
+  to: IsoDate | null;
+}
+
+export type SstParse = { ok: true; rows: SstRow[] } | { ok: false; error: string };
+
+const TYPES: Record<string, JurisdictionType> = { "45": "state", "00": "county", "63": "transit" };
+const CODE_SHAPE: Record<JurisdictionType, RegExp> = { state: /^39$/, county: /^\d{3}$/, transit: /^\d{5}$/ };
+/** Ohio's sentinel is 99991231; other states write 29991231. */
+const OPEN_END = /^(9999|2999)1231$/;
+
+/**
+ * Every local levy moves in steps of 0.05% (R.C. 5739.021, 5739.023, 5739.026). 3% is far above
+ * any single levy the law allows, yet admits real figures the statute's headline caps do not
+ * (Coshocton's 2.00%, DESIGN §3); what it catches is a slipped decimal point (0.15 for 0.015).
+ */
+const STEP = 500;
+const CEILING = 30_000;
+
+function yyyymmdd(text: string): IsoDate | null {
+  if (!/^\d{8}$/.test(text)) return null;
+  const iso = `${text.slice(0, 4)}-${text.slice(4, 6)}-${text.slice(6, 8)}`;
+  return isIsoDate(iso) ? iso : null;
+}
+
+function parseLine(fields: string[], line: number): SstRow | string {
+  if (fields.length !== 9) return `line ${line}: ${fields.length} columns, expected 9`;
+  const [state, typeCode, code, general, ...rest] = fields.map((f) => f.trim()) as [string, string, string, string, ...string[]];
+  const [, , , begin, end] = rest as [string, string, string, string, string];
+  if (state !== "39") return `line ${line}: state FIPS "${state}" is not Ohio's 39`;
+  const type = TYPES[typeCode];
+  if (!type) return `line ${line}: jurisdiction type "${typeCode}" is not 45, 00 or 63`;
+  if (!CODE_SHAPE[type].test(code)) return `line ${line}: "${code}" is not a ${type} jurisdiction code`;
+  let rate: Millionths;
+  try {
+    rate = parseRate(general);
+    for (const other of rest.slice(0, 3)) parseRate(other);
+  } catch {
+    return `line ${line}: a rate column is not a decimal rate`;
+  }
+  if (type !== "state" && (rate % STEP !== 0 || rate > CEILING)) {
+    return `line ${line}: rate ${general} is not a multiple of 0.05% up to 3%`;
+  }
+  const from = yyyymmdd(begin);
+  if (!from) return `line ${line}: begin date "${begin}" is not YYYYMMDD`;
+  let to: IsoDate | null = null;
+  if (!OPEN_END.test(end)) {
+    const last = yyyymmdd(end);
+    if (!last) return `line ${line}: end date "${end}" is not YYYYMMDD`;
+    if (last < from) return `line ${line}: ends before it begins`;
+    to = addDays(last, 1);
+  }
+  return { line, type, code, rate, from, to };
+}
+
+/** Fails on the first malformed row, on overlapping rows for one jurisdiction, and on an empty file. */
+export function parseSstRateFile(text: string): SstParse {
+  const body = text.replace(/^\uFEFF/, "");
+  if (body.length > 0 && !body.endsWith("\n")) {
+    return { ok: false, error: "the file does not end with a line break: it was probably cut short" };
+  }
+  const rows: SstRow[] = [];
+  const lines = body.split(/\r?\n/);
+  for (let index = 0; index < lines.length; index++) {
+    const raw = lines[index]!;
+    if (raw.trim() === "") continue;
+    const parsed = parseLine(raw.split(","), index + 1);
+    if (typeof parsed === "string") return { ok: false, error: parsed };
+    rows.push(parsed);
+  }
+  if (rows.length === 0) return { ok: false, error: "the file has no rows" };
+  const byJurisdiction = new Map<string, SstRow[]>();
+  for (const row of rows) {
+    const key = `${row.type}:${row.code}`;
+    byJurisdiction.set(key, [...(byJurisdiction.get(key) ?? []), row]);
+  }
+  for (const group of byJurisdiction.values()) {
+    const sorted = [...group].sort((a, b) => a.from.localeCompare(b.from));
+    for (let i = 1; i < sorted.length; i++) {
+      const previous = sorted[i - 1]!;
+      if (previous.to === null || previous.to > sorted[i]!.from) {
+        return { ok: false, error: `lines ${previous.line} and ${sorted[i]!.line}: overlapping periods for ${sorted[i]!.type} ${sorted[i]!.code}` };
+      }
+    }
+  }
+  return { ok: true, rows };
+}
+
+const MONTHS = ["JAN", "FEB", "MAR", "APR", "MAY", "JUN", "JUL", "AUG", "SEP", "OCT", "NOV", "DEC"];
+
+/**
+ * The posting date in an SST file name, `<ST>R<YYYY>Q<n><MON><D>`: OHR2026Q1NOV28 is the 2026 Q1
+ * file posted 2025-11-28 (a month after the quarter's first month belongs to the year before).
+ */
+export function postingDate(fileName: string): IsoDate | null {
+  const match = /^[A-Z]{2}R(\d{4})Q([1-4])([A-Z]{3})(\d{1,2})(?:\.|$)/i.exec(fileName);
+  if (!match) return null;
+  const month = MONTHS.indexOf(match[3]!.toUpperCase()) + 1;
+  if (month === 0) return null;
+  const quarterStart = (Number(match[2]) - 1) * 3 + 1;
+  const year = Number(match[1]) - (month > quarterStart ? 1 : 0);
+  const iso = `${year}-${String(month).padStart(2, "0")}-${match[4]!.padStart(2, "0")}`;
+  return isIsoDate(iso) ? iso : null;
+}

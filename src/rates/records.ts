@@ -1,0 +1,256 @@
+/**
+ * The records of spec §2 as they go on the wire, and the functions that build them from
+ * evaluated rates. Every response body the rate endpoints send is one of these types.
+ */
+import type { IsoDate } from "./calendar.ts";
+import type { CountyRate, DistrictEvaluation, TransitStatus, Upcoming } from "./evaluate.ts";
+import { toDecimal } from "./millionths.ts";
+
+export const SOURCE = "Ohio Department of Taxation";
+export const JURISDICTION_TYPE = "County Permissive";
+export const STATUTORY_SOURCING =
+  "Ohio Rev. Code 5739.033 (location of sale): a sale is taxed at the combined state, county and transit " +
+  "rate of its sourcing location; an in-state vendor sources to where it receives the order, other sales to where the buyer receives the goods";
+export const LOWEST_RATE_BASIS =
+  "Ohio Adm. Code 5703-9-51: a seller that cannot determine the address may collect the lowest rate among the candidate jurisdictions";
+
+export type ResolvedBy = "county_param" | "zip_unambiguous" | "address_geocoding" | "zip_fallback" | "coordinates";
+
+/** spec §2.2 */
+export interface RateComponents {
+  state: number;
+  county_permissive: number;
+  transit_authority: number;
+}
+
+/** spec §2.3 */
+export interface TransitDistrictRecord {
+  authority: string;
+  name: string;
+  area: string;
+  combined_rate_inside: number;
+  status: TransitStatus;
+  note: string;
+}
+
+/** DESIGN §3: the next enacted change after the evaluated date. */
+export interface UpcomingRecord {
+  effective_date: IsoDate;
+  combined_rate: number;
+  components: RateComponents;
+  combined_rate_inside?: number;
+}
+
+/** The fields of one county's rate, shared by the rate record (spec §2.1) and each ambiguous candidate (§2.4). */
+export interface CountyRateFields {
+  county: string;
+  fips: string;
+  combined_rate: number;
+  components: RateComponents;
+  effective_from: IsoDate | null;
+  transit_district_possible: boolean;
+  transit_district: TransitDistrictRecord | null;
+  has_upcoming_change: boolean;
+  upcoming: UpcomingRecord | null;
+}
+
+/** spec §2.1 */
+export interface RateRecord extends CountyRateFields {
+  date_evaluated: IsoDate;
+  source: string;
+  last_reconciled: IsoDate;
+  jurisdiction_type: string;
+  statutory_sourcing: string;
+  resolved_by: ResolvedBy;
+  ambiguous: false;
+  note?: string;
+  request_id: string;
+}
+
+/** spec §2.4, one per county the ZIP spans. */
+export interface CandidateCounty extends CountyRateFields {
+  /** Share of the ZIP's land area in this county; null for a ZIP placed by its post office point. */
+  land_area_share: number | null;
+}
+
+/** spec §2.4 */
+export interface AmbiguousResponse {
+  ambiguous: true;
+  zip: string;
+  message: string;
+  candidate_counties: CandidateCounty[];
+  lowest_combined_rate: number;
+  lowest_rate_basis: string;
+  date_evaluated: IsoDate;
+  source: string;
+  last_reconciled: IsoDate;
+  note?: string;
+  request_id: string;
+}
+
+/** spec §2.5 */
+export interface CountyItem {
+  county: string;
+  slug: string;
+  fips: string;
+  combined_rate: number;
+  components: { state: number; county: number; transit: number };
+  effective_from: IsoDate | null;
+  transit_district_possible: boolean;
+  transit_district: TransitDistrictRecord | null;
+  has_upcoming_change: boolean;
+  upcoming: UpcomingRecord | null;
+  source: string;
+}
+
+/** spec §2.6 */
+export interface CountiesResponse {
+  total: number;
+  state_base_rate: number;
+  last_reconciled: IsoDate;
+  statutory_authority: string;
+  date_evaluated: IsoDate;
+  counties: CountyItem[];
+}
+
+export interface RecordContext {
+  lastReconciled: IsoDate;
+  requestId: string;
+}
+
+function percent(rate: number): string {
+  return `${Number((toDecimal(rate) * 100).toFixed(4))}%`;
+}
+
+/** spec §2.3 rule 3: the district follows city limits, which the Census records late. */
+const ANNEXATION_CAVEAT =
+  "Boundaries follow city limits as the Census Bureau last recorded them; a recent annexation may not be reflected, so check addresses near a city line.";
+
+function districtNote(evaluation: DistrictEvaluation): string {
+  const { district, levy, combinedInside, status } = evaluation;
+  switch (status) {
+    case "inside":
+      return `Inside the ${district.authority} district: its ${percent(levy)} levy is included in combined_rate. ${ANNEXATION_CAVEAT}`;
+    case "outside":
+      return `Outside the ${district.authority} district: the ${percent(levy)} levy does not apply. ${ANNEXATION_CAVEAT}`;
+    case "unknown":
+      return `Only part of this county is inside the ${district.authority} district (${district.area}). combined_rate is the rate outside it; inside it is ${percent(combinedInside)}. Look up the street address to settle which applies.`;
+  }
+}
+
+function transitDistrictRecord(evaluation: DistrictEvaluation | null): TransitDistrictRecord | null {
+  if (!evaluation) return null;
+  return {
+    authority: evaluation.district.authority,
+    name: evaluation.district.name,
+    area: evaluation.district.area,
+    combined_rate_inside: toDecimal(evaluation.combinedInside),
+    status: evaluation.status,
+    note: districtNote(evaluation),
+  };
+}
+
+function rateComponents(rate: CountyRate | Upcoming): RateComponents {
+  return {
+    state: toDecimal(rate.components.state),
+    county_permissive: toDecimal(rate.components.county),
+    transit_authority: toDecimal(rate.components.transit),
+  };
+}
+
+function upcomingRecord(upcoming: Upcoming | null): UpcomingRecord | null {
+  if (!upcoming) return null;
+  return {
+    effective_date: upcoming.effectiveDate,
+    combined_rate: toDecimal(upcoming.combined),
+    components: rateComponents(upcoming),
+    ...(upcoming.combinedInside !== null && { combined_rate_inside: toDecimal(upcoming.combinedInside) }),
+  };
+}
+
+/** The county fields shared by a rate record and an ambiguous response's candidate. */
+function rateFields(rate: CountyRate): CountyRateFields {
+  return {
+    county: rate.county.name,
+    fips: rate.county.fips,
+    combined_rate: toDecimal(rate.combined),
+    components: rateComponents(rate),
+    effective_from: rate.effectiveFrom,
+    transit_district_possible: rate.district?.status === "unknown",
+    transit_district: transitDistrictRecord(rate.district),
+    has_upcoming_change: rate.upcoming !== null,
+    upcoming: upcomingRecord(rate.upcoming),
+  };
+}
+
+export function toRateRecord(
+  rate: CountyRate,
+  resolvedBy: ResolvedBy,
+  context: RecordContext,
+  note?: string,
+): RateRecord {
+  const { county, fips, ...fields } = rateFields(rate);
+  return {
+    county,
+    fips,
+    date_evaluated: rate.date,
+    ...fields,
+    source: SOURCE,
+    last_reconciled: context.lastReconciled,
+    jurisdiction_type: JURISDICTION_TYPE,
+    statutory_sourcing: STATUTORY_SOURCING,
+    resolved_by: resolvedBy,
+    ambiguous: false,
+    ...(note !== undefined && { note }),
+    request_id: context.requestId,
+  };
+}
+
+export interface Candidate {
+  rate: CountyRate;
+  landShare: number | null;
+}
+
+export function toAmbiguousResponse(
+  zip: string,
+  date: IsoDate,
+  candidates: Candidate[],
+  context: RecordContext,
+  note?: string,
+): AmbiguousResponse {
+  const names = candidates.map((c) => c.rate.county.name).join(", ");
+  return {
+    ambiguous: true,
+    zip,
+    message: `ZIP ${zip} spans ${candidates.length} counties (${names}). Send the street address, or the county, to get the exact rate.`,
+    candidate_counties: candidates.map(({ rate, landShare }) => ({ ...rateFields(rate), land_area_share: landShare })),
+    lowest_combined_rate: toDecimal(Math.min(...candidates.map((c) => c.rate.combined))),
+    lowest_rate_basis: LOWEST_RATE_BASIS,
+    date_evaluated: date,
+    source: SOURCE,
+    last_reconciled: context.lastReconciled,
+    ...(note !== undefined && { note }),
+    request_id: context.requestId,
+  };
+}
+
+export function toCountyItem(rate: CountyRate): CountyItem {
+  const fields = rateFields(rate);
+  return {
+    county: fields.county,
+    slug: rate.county.slug,
+    fips: fields.fips,
+    combined_rate: fields.combined_rate,
+    components: {
+      state: fields.components.state,
+      county: fields.components.county_permissive,
+      transit: fields.components.transit_authority,
+    },
+    effective_from: fields.effective_from,
+    transit_district_possible: fields.transit_district_possible,
+    transit_district: fields.transit_district,
+    has_upcoming_change: fields.has_upcoming_change,
+    upcoming: fields.upcoming,
+    source: SOURCE,
+  };
+}

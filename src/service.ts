@@ -1,0 +1,115 @@
+/**
+ * Assembles the running service: store (migrated), shipped data, the h3 app, and a listening
+ * socket through listhen. The CLI's `serve` and the tests start it the same way.
+ */
+import type { H3 } from "h3";
+import { toNodeHandler } from "h3/node";
+import { listen, type Listener } from "listhen";
+import { createAddressLookups } from "./batch/address-lookups.ts";
+import type { Config } from "./config.ts";
+import { createApp, type Logger } from "./http/app.ts";
+import type { ApiContext } from "./http/context.ts";
+import { createRateLimiter } from "./http/create-rate-limiter.ts";
+import { backgroundOptionsFrom, createBackground, type Background } from "./jobs/background.ts";
+import { loadShippedData } from "./load-data.ts";
+import { createKeyFinder } from "./store/api-keys.repository.ts";
+import { openStore, type Store } from "./store/connect.ts";
+import { migrateToLatest } from "./store/migrate.ts";
+import { UsageRecorder } from "./usage/usage-recorder.ts";
+
+export interface Service {
+  app: H3;
+  context: ApiContext;
+  store: Store;
+  /** Webhook delivery and scheduled jobs: built by createService, started by startService. */
+  background: Background;
+  close(): Promise<void>;
+}
+
+const LEVELS = { debug: 10, info: 20, warn: 30, error: 40 } as const;
+
+/** One JSON object per line on stderr; entries below LOG_LEVEL (an entry without a level is info) are dropped. */
+export function jsonLogger(level: Config["logLevel"]): Logger {
+  if (level === "silent") return () => {};
+  const threshold = LEVELS[level];
+  return (entry) => {
+    if ((LEVELS[entry.level as keyof typeof LEVELS] ?? LEVELS.info) < threshold) return;
+    process.stderr.write(`${JSON.stringify({ time: new Date().toISOString(), ...entry })}\n`);
+  };
+}
+
+export async function createService(config: Config, log: Logger = jsonLogger(config.logLevel)): Promise<Service> {
+  const data = loadShippedData(config.dataDir);
+  const store = openStore(config.databaseUrl);
+  await migrateToLatest(store.db);
+  const limits = createRateLimiter(config, log);
+  const usage = new UsageRecorder(store.db, { flushIntervalMs: config.usageFlushMs, log, now: () => context.now() });
+  const context: ApiContext = {
+    config,
+    table: data.table,
+    zips: data.zips,
+    db: store.db,
+    findKeys: createKeyFinder(store),
+    limiter: limits.limiter,
+    usage,
+    now: () => new Date(),
+    lastReconciled: () => background.rateData.lastReconciled(),
+    wakeDeliveries: () => background.actor.wake(),
+    lookups: undefined as never,
+  };
+  // The clock is read through the context, so a test that moves context.now moves the batch leases too.
+  context.lookups = createAddressLookups(config, store, { now: () => context.now(), lastReconciled: () => context.lastReconciled(), overlay: () => background.rateData.overlay }, log);
+  usage.start();
+  const background = createBackground({
+    ...backgroundOptionsFrom(config, store, data),
+    // ApiContext stays a mutable object: each reconciliation swaps in a table with the periods it recorded.
+    onTable: (table) => {
+      context.table = table;
+    },
+    clock: { now: () => context.now() },
+    log,
+  });
+  await background.rateData.refresh();
+  const close = async () => {
+    await background.stop();
+    await usage.stop();
+    await context.lookups.close();
+    await limits.close();
+    await store.close();
+  };
+  return { app: createApp(context, log, { slowMs: config.slowRequestMs, everyRequest: config.logLevel === "debug" }), context, store, background, close };
+}
+
+export interface RunningService extends Service {
+  url: string;
+  listener: Listener;
+}
+
+export async function startService(config: Config, log?: Logger): Promise<RunningService> {
+  const service = await createService(config, log);
+  const listener = await listen(toNodeHandler(service.app), {
+    port: { port: config.port, alternativePortRange: [config.port, config.port] },
+    hostname: config.host,
+    showURL: false,
+    autoClose: false,
+    qr: false,
+  });
+  if (config.port !== 0 && listener.address.port !== config.port) {
+    await listener.close();
+    await service.close();
+    throw new Error(`port ${config.port} on ${config.host} is taken`);
+  }
+  const url = `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${listener.address.port}`;
+  // The boundary polygons load into the worker threads now, in the background; /readyz says "loading" until they are in.
+  void service.context.lookups.pool.warm();
+  service.background.start();
+  return {
+    ...service,
+    url,
+    listener,
+    close: async () => {
+      await listener.close();
+      await service.close();
+    },
+  };
+}

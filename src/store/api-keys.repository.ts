@@ -1,0 +1,95 @@
+import { CompiledQuery } from "kysely";
+import type { Store } from "./connect.ts";
+import type { ApiKey, Db, KeyEnv, OrganizationStatus } from "./database.ts";
+import { newId } from "../ids.ts";
+
+export interface KeyCandidate {
+  id: string;
+  organization_id: string;
+  key_hash: string;
+  key_status: ApiKey["status"];
+  org_status: OrganizationStatus;
+}
+
+export interface NewKeyFields {
+  organizationId: string;
+  label: string;
+  env: KeyEnv;
+  prefix: string;
+  keyHash: string;
+}
+
+export async function insertApiKey(db: Db, fields: NewKeyFields, now: Date = new Date()): Promise<ApiKey> {
+  const row: ApiKey = {
+    id: newId("key"),
+    organization_id: fields.organizationId,
+    label: fields.label,
+    env: fields.env,
+    prefix: fields.prefix,
+    key_hash: fields.keyHash,
+    status: "active",
+    created_at: now.toISOString(),
+    revoked_at: null,
+    last_used_at: null,
+  };
+  await db.insertInto("api_keys").values(row).execute();
+  return row;
+}
+
+function keysByPrefixQuery(db: Db, prefix: string) {
+  return db
+    .selectFrom("api_keys")
+    .innerJoin("organizations", "organizations.id", "api_keys.organization_id")
+    .select([
+      "api_keys.id as id",
+      "api_keys.organization_id as organization_id",
+      "api_keys.key_hash as key_hash",
+      "api_keys.status as key_status",
+      "organizations.status as org_status",
+    ])
+    .where("api_keys.prefix", "=", prefix);
+}
+
+export type KeyFinder = (prefix: string) => Promise<KeyCandidate[]>;
+
+/**
+ * Every key sharing a public prefix, with its organization's status, read fresh on each
+ * request: no cache may outlive a revocation or a suspension (spec §5.7). This runs on every
+ * API request, so the query is compiled once and, on SQLite, prepared once.
+ */
+export function createKeyFinder(store: Store): KeyFinder {
+  const { sql } = keysByPrefixQuery(store.db, "").compile();
+  if (store.sqlite) {
+    const statement = store.sqlite.prepare<[string], KeyCandidate>(sql);
+    return async (prefix) => statement.all(prefix);
+  }
+  if (store.postgres) {
+    const pool = store.postgres;
+    // A named statement: each connection parses and plans it once, not on every request.
+    return async (prefix) => (await pool.query<KeyCandidate>({ name: "buckeye_keys_by_prefix", text: sql, values: [prefix] })).rows;
+  }
+  return async (prefix) => (await store.db.executeQuery<KeyCandidate>(CompiledQuery.raw(sql, [prefix]))).rows;
+}
+
+export async function listApiKeys(db: Db, organizationId: string): Promise<ApiKey[]> {
+  return db.selectFrom("api_keys").selectAll().where("organization_id", "=", organizationId).orderBy("created_at").execute();
+}
+
+/** Revokes by id or by public prefix; returns the keys revoked now (none if already revoked). */
+export async function revokeApiKey(db: Db, idOrPrefix: string, organizationId?: string, now: Date = new Date()): Promise<ApiKey[]> {
+  return db
+    .updateTable("api_keys")
+    .set({ status: "revoked", revoked_at: now.toISOString() })
+    .where((eb) => eb.or([eb("id", "=", idOrPrefix), eb("prefix", "=", idOrPrefix)]))
+    .where("status", "=", "active")
+    .$if(organizationId !== undefined, (q) => q.where("organization_id", "=", organizationId!))
+    .returningAll()
+    .execute();
+}
+
+/** Records when keys were last used; called in batches, not on every request. */
+export async function touchApiKeys(db: Db, usedAt: ReadonlyMap<string, string>): Promise<void> {
+  for (const [id, at] of usedAt) {
+    await db.updateTable("api_keys").set({ last_used_at: at }).where("id", "=", id).execute();
+  }
+}

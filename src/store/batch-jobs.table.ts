@@ -1,0 +1,38 @@
+/** Rows of the batch job tables (migrations/2026-11-21-020-batch-jobs.ts). */
+export type BatchJobStatus = "queued" | "running" | "completed";
+export type BatchChunkStatus = "pending" | "leased" | "done";
+export type BatchFileFormat = "csv" | "ndjson";
+
+export interface BatchJobsTable {
+  id: string;
+  organization_id: string;
+  api_key_id: string;
+  request_id: string;
+  format: BatchFileFormat;
+  status: BatchJobStatus;
+  /** "Today" in Ohio when the job was accepted: rows without a date are evaluated for it, even if resumed later. */
+  today: string;
+  total: number;
+  done: number;
+  failed: number;
+  chunk_count: number;
+  chunks_done: number;
+  created_at: string;
+  started_at: string | null;
+  completed_at: string | null;
+}
+
+export interface BatchChunksTable {
+  job_id: string;
+  seq: number;
+  first_row: number;
+  row_count: number;
+  /** JSON array of the rows as uploaded. */
+  input: string;
+  status: BatchChunkStatus;
+  lease_owner: string | null;
+  lease_expires_at: string | null;
+  attempts: number;
+  /** JSON array of results, one per row, written with status done. */
+  output: string | null;
+}

@@ -1,0 +1,76 @@
+/**
+ * Opens the database named by DATABASE_URL: `sqlite:PATH` (the embedded default) or
+ * `postgres://…`. The only place that knows which dialect is in use.
+ */
+import { mkdirSync } from "node:fs";
+import { dirname } from "node:path";
+import SQLite from "better-sqlite3";
+import { Kysely, PostgresDialect, SqliteDialect } from "kysely";
+import pg from "pg";
+import type { Database, Db } from "./database.ts";
+
+export type Dialect = "sqlite" | "postgres";
+
+export interface Store {
+  db: Db;
+  dialect: Dialect;
+  /** The raw SQLite handle, for statements prepared once on hot paths (see api-keys.repository.ts). */
+  sqlite?: SQLite.Database;
+  /** The PostgreSQL pool, for named statements on hot paths; used only after the first kysely query. */
+  postgres?: pg.Pool;
+  close(): Promise<void>;
+}
+
+function openSqlite(path: string): Store {
+  if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
+  const database = new SQLite(path);
+  // WAL lets the CLI write (revoke a key, suspend an org) while the server reads.
+  database.pragma("journal_mode = WAL");
+  database.pragma("busy_timeout = 5000");
+  database.pragma("foreign_keys = ON");
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+  return { db, dialect: "sqlite", sqlite: database, close: () => db.destroy() };
+}
+
+const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
+
+/**
+ * Creates the `?schema=` named in the URL on first use, so several services (or test runs) can
+ * share one database, each in its own schema. Two instances starting at once may both try:
+ * the loser of that race sees the schema exist and carries on.
+ */
+async function ensureSchema(pool: pg.Pool, schema: string): Promise<void> {
+  try {
+    await pool.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
+  } catch (error) {
+    const exists = await pool.query("SELECT 1 FROM pg_namespace WHERE nspname = $1", [schema]);
+    if (exists.rowCount === 0) throw error;
+  }
+}
+
+function openPostgres(url: string): Store {
+  const parsed = new URL(url);
+  const schema = parsed.searchParams.get("schema");
+  parsed.searchParams.delete("schema");
+  if (schema !== null && !SCHEMA_NAME.test(schema)) {
+    throw new Error(`DATABASE_URL ?schema= must be a lower-case SQL identifier (a-z, 0-9, _), got ${JSON.stringify(schema)}`);
+  }
+  const pool = new pg.Pool({
+    connectionString: parsed.toString(),
+    max: 10,
+    ...(schema && { options: `-c search_path=${schema}` }),
+  });
+  // kysely calls the pool factory once, before the first query, so the schema exists before any migration runs.
+  const preparedPool = async () => {
+    if (schema) await ensureSchema(pool, schema);
+    return pool;
+  };
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: preparedPool }) });
+  return { db, dialect: "postgres", postgres: pool, close: () => db.destroy() };
+}
+
+export function openStore(databaseUrl: string): Store {
+  if (databaseUrl.startsWith("sqlite:")) return openSqlite(databaseUrl.slice("sqlite:".length));
+  if (/^postgres(ql)?:\/\//.test(databaseUrl)) return openPostgres(databaseUrl);
+  throw new Error(`unsupported DATABASE_URL: ${databaseUrl}`);
+}

@@ -1,0 +1,40 @@
+/**
+ * Row shapes of the tables added by migration 2026-11-21-030 (dashboard accounts and per-key
+ * usage). Listed in the `Database` interface of database.ts.
+ */
+import type { Selectable } from "kysely";
+
+export type UserRole = "owner";
+
+export interface UsersTable {
+  id: string;
+  organization_id: string;
+  /** Trimmed and lower-cased: one account per address, whatever case it was typed in. */
+  email: string;
+  /** `scrypt$N$r$p$salt$hash` (src/dashboard/password.ts), so the cost can be raised later. */
+  password_hash: string;
+  role: UserRole;
+  created_at: string;
+}
+
+export interface SessionsTable {
+  id: string;
+  /** SHA-256 of the cookie's token; the token itself is never stored. */
+  token_hash: string;
+  user_id: string;
+  /** Every form of this session carries it (src/dashboard/csrf.ts). */
+  csrf_token: string;
+  created_at: string;
+  expires_at: string;
+}
+
+export interface ApiKeyUsageTable {
+  key_id: string;
+  /** Ohio calendar date (DESIGN §2), YYYY-MM-DD. */
+  day: string;
+  count: number;
+}
+
+export type User = Selectable<UsersTable>;
+export type Session = Selectable<SessionsTable>;
+export type ApiKeyUsage = Selectable<ApiKeyUsageTable>;

@@ -1,0 +1,68 @@
+/**
+ * The database schema as kysely sees it: one interface per table. Rows are not domain records;
+ * repositories map them.
+ */
+import type { BatchChunksTable, BatchJobsTable } from "./batch-jobs.table.ts";
+import type { Insertable, Kysely, Selectable, Updateable } from "kysely";
+import type {
+  CertificatesTable,
+  DeliveriesTable,
+  DeliveryAttemptsTable,
+  EventsTable,
+  ReconciliationsTable,
+  RecordedRatePeriodsTable,
+  WebhooksTable,
+} from "./webhooks-and-jobs.tables.ts";
+import type { ApiKeyUsageTable, SessionsTable, UsersTable } from "./dashboard.tables.ts";
+import type { JobRunsTable } from "./job-runs.table.ts";
+
+export type OrganizationStatus = "active" | "suspended";
+export type FilingFrequency = "monthly" | "semiannual";
+export type KeyEnv = "live" | "test";
+export type KeyStatus = "active" | "revoked";
+
+export interface OrganizationsTable {
+  id: string;
+  name: string;
+  status: OrganizationStatus;
+  filing_frequency: FilingFrequency;
+  created_at: string;
+}
+
+export interface ApiKeysTable {
+  id: string;
+  organization_id: string;
+  label: string;
+  env: KeyEnv;
+  prefix: string;
+  key_hash: string;
+  status: KeyStatus;
+  created_at: string;
+  revoked_at: string | null;
+  last_used_at: string | null;
+}
+
+export interface Database {
+  organizations: OrganizationsTable;
+  api_keys: ApiKeysTable;
+  webhooks: WebhooksTable;
+  events: EventsTable;
+  deliveries: DeliveriesTable;
+  delivery_attempts: DeliveryAttemptsTable;
+  certificates: CertificatesTable;
+  reconciliations: ReconciliationsTable;
+  recorded_rate_periods: RecordedRatePeriodsTable;
+  batch_jobs: BatchJobsTable;
+  batch_chunks: BatchChunksTable;
+  users: UsersTable;
+  sessions: SessionsTable;
+  api_key_usage: ApiKeyUsageTable;
+  job_runs: JobRunsTable;
+}
+
+export type Db = Kysely<Database>;
+export type Organization = Selectable<OrganizationsTable>;
+export type NewOrganization = Insertable<OrganizationsTable>;
+export type OrganizationUpdate = Updateable<OrganizationsTable>;
+export type ApiKey = Selectable<ApiKeysTable>;
+export type NewApiKey = Insertable<ApiKeysTable>;

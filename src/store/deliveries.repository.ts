@@ -1,0 +1,202 @@
+/**
+ * Deliveries: claiming due ones under a lease, recording each attempt, listing them. Claiming is
+ * the one place where the SQL differs by dialect: PostgreSQL locks the chosen rows with
+ * `FOR UPDATE SKIP LOCKED` so concurrent instances take disjoint sets; SQLite has a single writer,
+ * so the same UPDATE … WHERE id IN (SELECT … LIMIT n) RETURNING inside a transaction is enough.
+ */
+import { newId } from "../ids.ts";
+import type { Dialect } from "./connect.ts";
+import type { Db } from "./database.ts";
+import type { AttemptOutcome, Delivery, DeliveryAttempt, DeliveryStatus } from "./webhooks-and-jobs.tables.ts";
+
+export interface Claim {
+  instance: string;
+  now: Date;
+  leaseUntil: Date;
+  limit: number;
+}
+
+/** Claims up to `limit` due deliveries: pending, due, and unclaimed or with a lapsed lease. */
+export async function claimDueDeliveries(db: Db, dialect: Dialect, claim: Claim): Promise<Delivery[]> {
+  if (claim.limit <= 0) return [];
+  const now = claim.now.toISOString();
+  return db.transaction().execute(async (trx) => {
+    const due = trx
+      .selectFrom("deliveries")
+      .select("id")
+      .where("status", "=", "pending")
+      .where("next_attempt_at", "<=", now)
+      .where((eb) => eb.or([eb("claimed_until", "is", null), eb("claimed_until", "<", now)]))
+      .orderBy("next_attempt_at")
+      .limit(claim.limit);
+    return trx
+      .updateTable("deliveries")
+      .set({ claimed_by: claim.instance, claimed_until: claim.leaseUntil.toISOString() })
+      .where("id", "in", dialect === "postgres" ? due.forUpdate().skipLocked() : due)
+      .returningAll()
+      .execute();
+  });
+}
+
+/** What sending one delivery needs: the exact payload and where and how to sign and send it. */
+export interface DeliveryWork {
+  delivery: Delivery;
+  eventId: string;
+  eventType: string;
+  payload: string;
+  webhook: {
+    id: string;
+    url: string;
+    env: "live" | "test";
+    secret: string;
+    previousSecret: string | null;
+    previousSecretExpiresAt: string | null;
+  } | null;
+}
+
+/** One query: the event's payload and the webhook's address and secrets (null once it is deleted). */
+export async function loadDeliveryWork(db: Db, delivery: Delivery): Promise<DeliveryWork> {
+  const row = await db
+    .selectFrom("events")
+    .leftJoin("webhooks", (join) => join.on("webhooks.id", "=", delivery.webhook_id))
+    .select([
+      "events.id as event_id",
+      "events.type as event_type",
+      "events.payload as payload",
+      "webhooks.id as webhook_id",
+      "webhooks.url as url",
+      "webhooks.env as env",
+      "webhooks.secret as secret",
+      "webhooks.previous_secret as previous_secret",
+      "webhooks.previous_secret_expires_at as previous_secret_expires_at",
+    ])
+    .where("events.id", "=", delivery.event_id)
+    .executeTakeFirstOrThrow();
+  return {
+    delivery,
+    eventId: row.event_id,
+    eventType: row.event_type,
+    payload: row.payload,
+    webhook:
+      row.webhook_id !== null && row.url !== null && row.env !== null && row.secret !== null
+        ? {
+            id: row.webhook_id,
+            url: row.url,
+            env: row.env,
+            secret: row.secret,
+            previousSecret: row.previous_secret,
+            previousSecretExpiresAt: row.previous_secret_expires_at,
+          }
+        : null,
+  };
+}
+
+export interface AttemptRecord {
+  deliveryId: string;
+  instance: string;
+  number: number;
+  attemptedAt: Date;
+  statusCode: number | null;
+  latencyMs: number;
+  outcome: AttemptOutcome;
+  error: string | null;
+  /** The delivery's state after this attempt. */
+  status: DeliveryStatus;
+  nextAttemptAt: Date | null;
+  finishedAt: Date;
+}
+
+/**
+ * Logs the attempt and moves the delivery on, releasing the claim. The update only applies while
+ * this instance still holds the claim: if the webhook was disabled or deleted meanwhile, the
+ * attempt is logged and the delivery stays as that change left it.
+ */
+export async function recordAttempt(db: Db, record: AttemptRecord): Promise<void> {
+  await db
+    .insertInto("delivery_attempts")
+    .values({
+      id: newId("att"),
+      delivery_id: record.deliveryId,
+      number: record.number,
+      attempted_at: record.attemptedAt.toISOString(),
+      status_code: record.statusCode,
+      latency_ms: Math.round(record.latencyMs),
+      outcome: record.outcome,
+      error: record.error,
+      instance: record.instance,
+    })
+    .execute();
+  const finished = record.finishedAt.toISOString();
+  await db
+    .updateTable("deliveries")
+    .set({
+      status: record.status,
+      attempts: record.number,
+      ...(record.nextAttemptAt && { next_attempt_at: record.nextAttemptAt.toISOString() }),
+      claimed_by: null,
+      claimed_until: null,
+      last_status_code: record.statusCode,
+      last_error: record.error,
+      updated_at: finished,
+      ...(record.status === "delivered" && { delivered_at: finished }),
+    })
+    .where("id", "=", record.deliveryId)
+    .where("claimed_by", "=", record.instance)
+    .where("status", "=", "pending")
+    .execute();
+}
+
+/** Gives back claims this instance took but will not send (shutdown before they started). */
+export async function releaseClaims(db: Db, instance: string, ids: readonly string[]): Promise<void> {
+  if (ids.length === 0) return;
+  await db.updateTable("deliveries").set({ claimed_by: null, claimed_until: null }).where("claimed_by", "=", instance).where("id", "in", ids).execute();
+}
+
+export async function markCancelled(db: Db, deliveryId: string, reason: string, now: Date): Promise<void> {
+  await db
+    .updateTable("deliveries")
+    .set({ status: "cancelled", claimed_by: null, claimed_until: null, last_error: reason, updated_at: now.toISOString() })
+    .where("id", "=", deliveryId)
+    .execute();
+}
+
+export interface DeliveryWithAttempts extends Delivery {
+  event_type: string;
+  attempt_log: DeliveryAttempt[];
+}
+
+export async function listDeliveries(db: Db, webhookId: string, limit: number): Promise<DeliveryWithAttempts[]> {
+  const rows = await db
+    .selectFrom("deliveries")
+    .innerJoin("events", "events.id", "deliveries.event_id")
+    .selectAll("deliveries")
+    .select("events.type as event_type")
+    .where("deliveries.webhook_id", "=", webhookId)
+    .orderBy("deliveries.created_at", "desc")
+    .orderBy("deliveries.id", "desc")
+    .limit(limit)
+    .execute();
+  if (rows.length === 0) return [];
+  const attempts = await db
+    .selectFrom("delivery_attempts")
+    .selectAll()
+    .where(
+      "delivery_id",
+      "in",
+      rows.map((r) => r.id),
+    )
+    .orderBy("number")
+    .orderBy("attempted_at")
+    .execute();
+  const byDelivery = new Map<string, DeliveryAttempt[]>();
+  for (const attempt of attempts) byDelivery.set(attempt.delivery_id, [...(byDelivery.get(attempt.delivery_id) ?? []), attempt]);
+  return rows.map((row) => ({ ...row, attempt_log: byDelivery.get(row.id) ?? [] }));
+}
+
+/** Counts by status, for the benchmark and operators. */
+export async function countDeliveries(db: Db): Promise<Record<DeliveryStatus, number>> {
+  const rows = await db.selectFrom("deliveries").select(["status", (eb) => eb.fn.countAll<number>().as("n")]).groupBy("status").execute();
+  const counts: Record<DeliveryStatus, number> = { pending: 0, delivered: 0, failed: 0, cancelled: 0 };
+  for (const row of rows) counts[row.status] = Number(row.n);
+  return counts;
+}

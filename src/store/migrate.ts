@@ -1,0 +1,42 @@
+import { Migrator, PostgresIntrospector, sql, type MigrationResultSet } from "kysely";
+import { migrations } from "../../migrations/index.ts";
+import type { Db } from "./database.ts";
+
+/**
+ * The schema kysely's migration tables belong in. On PostgreSQL it must be named: kysely looks
+ * for its tables across every schema of the database, so a second service in another schema
+ * (`?schema=`) would otherwise find the first one's tables and skip creating its own.
+ */
+async function migrationTableSchema(db: Db): Promise<string | undefined> {
+  if (!(db.introspection instanceof PostgresIntrospector)) return undefined;
+  const { rows } = await sql<{ schema: string }>`SELECT current_schema() AS schema`.execute(db);
+  return rows[0]?.schema;
+}
+
+/**
+ * kysely checks for its migration tables by listing the tables of every schema in the database.
+ * On PostgreSQL that catalog query can fail while another schema is being created or dropped
+ * at the same moment (several services sharing one database, as the tests do). Such a failure
+ * happens before any migration runs, changes nothing, and is retried a few times.
+ */
+const CATALOG_RACE_ATTEMPTS = 5;
+
+/** Brings the schema to the latest migration; throws with the failing migration's name. */
+export async function migrateToLatest(db: Db): Promise<MigrationResultSet> {
+  const migrator = new Migrator({
+    db,
+    provider: { getMigrations: async () => migrations },
+    migrationTableSchema: await migrationTableSchema(db),
+  });
+  const racesCatalog = db.introspection instanceof PostgresIntrospector;
+  for (let attempt = 1; ; attempt++) {
+    const result = await migrator.migrateToLatest();
+    if (!result.error) return result;
+    if (racesCatalog && result.results === undefined && attempt < CATALOG_RACE_ATTEMPTS) {
+      await new Promise((resolve) => setTimeout(resolve, 50 * attempt));
+      continue;
+    }
+    const failed = result.results?.find((r) => r.status === "Error")?.migrationName ?? "the migration table check";
+    throw new Error(`migration ${failed} failed: ${String(result.error)}`, { cause: result.error });
+  }
+}

@@ -1,0 +1,121 @@
+/**
+ * Row shapes of the tables added by migration 2026-11-21-010 (webhooks, the events outbox,
+ * certificates, reconciliation). Listed in the `Database` interface of database.ts.
+ */
+import type { Selectable } from "kysely";
+
+export type WebhookStatus = "active" | "disabled";
+export type DeliveryStatus = "pending" | "delivered" | "failed" | "cancelled";
+export type AttemptOutcome = "delivered" | "retry" | "failed" | "gone";
+export type ReconciliationStatus = "succeeded" | "failed";
+
+export interface WebhooksTable {
+  id: string;
+  organization_id: string;
+  /** The environment of the key that registered it: plain http to loopback is allowed only for test. */
+  env: "live" | "test";
+  url: string;
+  /** JSON array of event names, or ["*"]. */
+  events: string;
+  secret: string;
+  /** Kept for 24 h after a rotation, so receivers can switch secrets without losing deliveries. */
+  previous_secret: string | null;
+  previous_secret_expires_at: string | null;
+  status: WebhookStatus;
+  disabled_reason: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface EventsTable {
+  id: string;
+  type: string;
+  /** null: every organization's subscribers (rate events); otherwise only that organization's. */
+  organization_id: string | null;
+  /** Set for webhook.test: only that webhook receives it. */
+  webhook_id: string | null;
+  /** Makes a scheduled event idempotent: running a job twice, or on two instances, emits once. */
+  dedupe_key: string | null;
+  /** The exact JSON body sent on every attempt (spec §2.8 envelope). */
+  payload: string;
+  created_at: string;
+}
+
+export interface DeliveriesTable {
+  id: string;
+  event_id: string;
+  webhook_id: string;
+  status: DeliveryStatus;
+  attempts: number;
+  next_attempt_at: string;
+  /** A lease: a crashed instance's claims lapse at claimed_until and another instance takes them. */
+  claimed_by: string | null;
+  claimed_until: string | null;
+  last_status_code: number | null;
+  last_error: string | null;
+  created_at: string;
+  updated_at: string;
+  delivered_at: string | null;
+}
+
+export interface DeliveryAttemptsTable {
+  id: string;
+  delivery_id: string;
+  number: number;
+  attempted_at: string;
+  status_code: number | null;
+  latency_ms: number;
+  outcome: AttemptOutcome;
+  error: string | null;
+  instance: string;
+}
+
+export interface CertificatesTable {
+  id: string;
+  organization_id: string;
+  customer_id: string;
+  customer_name: string;
+  exempt_reason: string;
+  expires_on: string;
+  created_at: string;
+}
+
+export interface ReconciliationsTable {
+  id: string;
+  status: ReconciliationStatus;
+  source: string;
+  file_name: string | null;
+  /** The Ohio calendar date of the run: what `last_reconciled` shows once it succeeded. */
+  reconciled_on: string;
+  rows: number;
+  periods_recorded: number;
+  events_emitted: number;
+  /** JSON array of Discrepancy (src/jobs/reconcile/compare.ts). */
+  discrepancies: string;
+  error: string | null;
+  started_at: string;
+  finished_at: string;
+}
+
+export interface RecordedRatePeriodsTable {
+  id: string;
+  fips: string;
+  component: "county" | "transit" | "district";
+  authority: string | null;
+  rate_millionths: number;
+  effective_from: string;
+  effective_to: string | null;
+  /** When the state published it (the rate file's posting date), for lead_days. */
+  announced_on: string;
+  source: string;
+  reconciliation_id: string;
+  recorded_at: string;
+}
+
+export type Webhook = Selectable<WebhooksTable>;
+export type EventRow = Selectable<EventsTable>;
+export type Delivery = Selectable<DeliveriesTable>;
+export type DeliveryAttempt = Selectable<DeliveryAttemptsTable>;
+export type Certificate = Selectable<CertificatesTable>;
+export type Reconciliation = Selectable<ReconciliationsTable>;
+export type RecordedRatePeriod = Selectable<RecordedRatePeriodsTable>;

@@ -1,0 +1,89 @@
+/**
+ * Counts API requests per key per Ohio calendar day. The request path only bumps an in-memory
+ * counter (O(1), no I/O); a timer adds the counts to `api_key_usage` and stamps
+ * `api_keys.last_used_at` every few seconds, and once more on shutdown. Counts are added with an
+ * upsert, so several instances sharing one database each add their own.
+ */
+import { dateInOhio } from "../rates/calendar.ts";
+import { touchApiKeys } from "../store/api-keys.repository.ts";
+import type { Db } from "../store/database.ts";
+import { addUsage, type UsageCount } from "../store/usage.repository.ts";
+
+export interface UsageRecorderOptions {
+  flushIntervalMs: number;
+  now?: () => Date;
+  log?: (entry: Record<string, unknown>) => void;
+}
+
+export class UsageRecorder {
+  readonly #db: Db;
+  readonly #options: Required<UsageRecorderOptions>;
+  /** `${day} ${keyId}` → requests not yet written. */
+  #counts = new Map<string, number>();
+  /** keyId → epoch ms of its latest request not yet written. */
+  #lastUsed = new Map<string, number>();
+  #timer: NodeJS.Timeout | undefined;
+  #flushing: Promise<void> = Promise.resolve();
+
+  constructor(db: Db, options: UsageRecorderOptions) {
+    this.#db = db;
+    this.#options = { now: () => new Date(), log: () => {}, ...options };
+  }
+
+  /** Called once per allowed API request. */
+  record(keyId: string): void {
+    const now = this.#options.now();
+    const slot = `${dateInOhio(now)} ${keyId}`;
+    this.#counts.set(slot, (this.#counts.get(slot) ?? 0) + 1);
+    this.#lastUsed.set(keyId, now.getTime());
+  }
+
+  start(): void {
+    if (this.#timer) return;
+    this.#timer = setInterval(() => void this.flush(), this.#options.flushIntervalMs);
+    this.#timer.unref();
+  }
+
+  /** Stops the timer and writes what is left. */
+  async stop(): Promise<void> {
+    clearInterval(this.#timer);
+    this.#timer = undefined;
+    await this.flush();
+  }
+
+  /**
+   * Writes the pending counts. Flushes never overlap; a failed write puts its counts back so
+   * the next flush retries them.
+   */
+  flush(): Promise<void> {
+    this.#flushing = this.#flushing.then(() => this.#write());
+    return this.#flushing;
+  }
+
+  async #write(): Promise<void> {
+    if (this.#counts.size === 0 && this.#lastUsed.size === 0) return;
+    const counts = this.#counts;
+    const lastUsed = this.#lastUsed;
+    this.#counts = new Map();
+    this.#lastUsed = new Map();
+    const rows: UsageCount[] = [];
+    for (const [slot, count] of counts) {
+      const space = slot.indexOf(" ");
+      rows.push({ day: slot.slice(0, space), keyId: slot.slice(space + 1), count });
+    }
+    // In key order on every instance, so two instances flushing at once take PostgreSQL's row locks
+    // in the same order and cannot deadlock.
+    rows.sort((x, y) => (x.keyId === y.keyId ? x.day.localeCompare(y.day) : x.keyId < y.keyId ? -1 : 1));
+    const stamps = new Map([...lastUsed].sort(([x], [y]) => (x < y ? -1 : 1)).map(([keyId, ms]) => [keyId, new Date(ms).toISOString()]));
+    try {
+      await this.#db.transaction().execute(async (trx) => {
+        await addUsage(trx, rows);
+        await touchApiKeys(trx, stamps);
+      });
+    } catch (error) {
+      for (const [slot, count] of counts) this.#counts.set(slot, (this.#counts.get(slot) ?? 0) + count);
+      for (const [keyId, ms] of lastUsed) this.#lastUsed.set(keyId, Math.max(ms, this.#lastUsed.get(keyId) ?? 0));
+      this.#options.log({ level: "error", msg: "writing API key usage failed; kept for the next flush", error: String(error) });
+    }
+  }
+}

@@ -1,0 +1,230 @@
+/**
+ * The delivery actor: claims due deliveries from the outbox under a lease, sends each through a
+ * p-queue of bounded concurrency, and records every attempt. A delivery's pipeline:
+ *
+ *   claim (lease) → sign → POST with a deadline → record the attempt → delivered, or retry at
+ *   the next step of the schedule (jittered, or when Retry-After says on 429/503), or give up.
+ *
+ * Any 2xx is delivered. 410 Gone disables the webhook at once. After the last scheduled retry
+ * fails the webhook is disabled too. Every attempt of an event carries the same X-Webhook-ID so
+ * receivers can drop duplicates: delivery is at least once, since a crash between a receiver's
+ * 2xx and our commit means the event is sent again once the lease lapses.
+ */
+import PQueue from "p-queue";
+import { newId } from "../ids.ts";
+import type { Dialect } from "../store/connect.ts";
+import type { Db } from "../store/database.ts";
+import {
+  claimDueDeliveries,
+  loadDeliveryWork,
+  markCancelled,
+  recordAttempt,
+  releaseClaims,
+  type AttemptRecord,
+} from "../store/deliveries.repository.ts";
+import type { Delivery } from "../store/webhooks-and-jobs.tables.ts";
+import { disableWebhook } from "../store/webhooks.repository.ts";
+import { postJson, type PostResult } from "./post.ts";
+import { parseRetryAfter, withJitter } from "./retry-schedule.ts";
+import { activeSecrets, signatureHeader } from "./sign.ts";
+
+export const USER_AGENT = "Buckeye-Webhook/1.0";
+
+export interface DeliverySettings {
+  timeoutMs: number;
+  /** Delays before the 2nd, 3rd, … attempt; its length + 1 is the number of attempts. */
+  retrySchedule: readonly number[];
+  concurrency: number;
+  pollIntervalMs: number;
+  /** How long a claim holds; longer than timeoutMs so a live attempt is never taken over. */
+  leaseMs: number;
+}
+
+export type Log = (entry: Record<string, unknown>) => void;
+
+export interface DeliveryActorDeps {
+  db: Db;
+  dialect: Dialect;
+  settings: DeliverySettings;
+  log?: Log;
+  now?: () => Date;
+  random?: () => number;
+}
+
+interface Verdict {
+  outcome: AttemptRecord["outcome"];
+  status: AttemptRecord["status"];
+  nextAttemptAt: Date | null;
+  disableReason: string | null;
+}
+
+export class DeliveryActor {
+  readonly instance = newId("inst");
+  readonly #deps: Required<DeliveryActorDeps>;
+  readonly #queue: PQueue;
+  #running = false;
+  #stopping = false;
+  #polling: Promise<void> | null = null;
+  #pollAgain = false;
+  #timer: NodeJS.Timeout | undefined;
+  /** Claimed but not yet started: given back on shutdown. */
+  readonly #waiting = new Set<string>();
+
+  constructor(deps: DeliveryActorDeps) {
+    this.#deps = { log: () => {}, now: () => new Date(), random: Math.random, ...deps };
+    this.#queue = new PQueue({ concurrency: deps.settings.concurrency });
+  }
+
+  start(): void {
+    this.#running = true;
+    this.#stopping = false;
+    this.wake();
+  }
+
+  /** Looks for due deliveries now, instead of at the next poll (called when events are published). */
+  wake(): void {
+    if (!this.#running || this.#stopping) return;
+    if (this.#polling) {
+      this.#pollAgain = true;
+      return;
+    }
+    this.#polling = this.#poll().finally(() => {
+      this.#polling = null;
+      if (this.#pollAgain) {
+        this.#pollAgain = false;
+        this.wake();
+      }
+    });
+  }
+
+  /** Graceful shutdown: stop claiming, give back what has not started, let in-flight attempts finish. */
+  async stop(): Promise<void> {
+    this.#stopping = true;
+    clearTimeout(this.#timer);
+    await this.#polling;
+    this.#queue.clear();
+    await releaseClaims(this.#deps.db, this.instance, [...this.#waiting]).catch((error) =>
+      this.#deps.log({ level: "error", msg: "releasing claims failed", error: String(error) }),
+    );
+    this.#waiting.clear();
+    await this.#queue.onIdle();
+    this.#running = false;
+  }
+
+  /** Deliveries in flight or waiting for a slot in this process. */
+  get busy(): number {
+    return this.#queue.pending + this.#queue.size;
+  }
+
+  async #poll(): Promise<void> {
+    clearTimeout(this.#timer);
+    const { db, dialect, settings, log, now } = this.#deps;
+    try {
+      const free = settings.concurrency - this.busy;
+      const at = now();
+      const claimed = await claimDueDeliveries(db, dialect, {
+        instance: this.instance,
+        now: at,
+        leaseUntil: new Date(at.getTime() + settings.leaseMs),
+        limit: free,
+      });
+      for (const delivery of claimed) {
+        this.#waiting.add(delivery.id);
+        void this.#queue.add(() => this.#deliver(delivery));
+      }
+      if (free > 0 && claimed.length === free) this.#pollAgain = true;
+    } catch (error) {
+      log({ level: "error", msg: "claiming deliveries failed", error: String(error) });
+    } finally {
+      if (!this.#stopping) {
+        this.#timer = setTimeout(() => this.wake(), settings.pollIntervalMs);
+        this.#timer.unref();
+      }
+    }
+  }
+
+  async #deliver(delivery: Delivery): Promise<void> {
+    this.#waiting.delete(delivery.id);
+    try {
+      await this.#attempt(delivery);
+    } catch (error) {
+      // The claim lapses and another attempt follows; nothing is lost.
+      this.#deps.log({ level: "error", msg: "delivery attempt failed to run", delivery_id: delivery.id, error: String(error) });
+    } finally {
+      // Refill once half the slots are free: claims then come in batches, not one transaction per delivery.
+      if (this.busy <= Math.ceil(this.#deps.settings.concurrency / 2)) this.wake();
+    }
+  }
+
+  async #attempt(delivery: Delivery): Promise<void> {
+    const { db, settings, log, now } = this.#deps;
+    const work = await loadDeliveryWork(db, delivery);
+    const attemptedAt = now();
+    if (!work.webhook) {
+      await markCancelled(db, delivery.id, "the webhook was deleted", attemptedAt);
+      return;
+    }
+    const timestamp = Math.floor(attemptedAt.getTime() / 1000);
+    const number = delivery.attempts + 1;
+    const result = await postJson(
+      work.webhook.url,
+      work.payload,
+      {
+        "content-type": "application/json",
+        "user-agent": USER_AGENT,
+        "x-webhook-id": work.eventId,
+        "x-webhook-timestamp": String(timestamp),
+        "x-webhook-signature": signatureHeader(activeSecrets(work.webhook, attemptedAt), timestamp, work.payload),
+        "x-webhook-attempt": String(number),
+      },
+      { timeoutMs: settings.timeoutMs, publicOnly: work.webhook.env === "live" },
+    );
+    const finishedAt = now();
+    const verdict = this.#judge(result, number, work.eventType === "webhook.test", finishedAt);
+    const webhookId = work.webhook.id;
+    await db.transaction().execute(async (trx) => {
+      await recordAttempt(trx, {
+        deliveryId: delivery.id,
+        instance: this.instance,
+        number,
+        attemptedAt,
+        statusCode: result.statusCode,
+        latencyMs: result.latencyMs,
+        outcome: verdict.outcome,
+        error: result.error ?? (verdict.outcome === "delivered" ? null : `HTTP ${result.statusCode}`),
+        status: verdict.status,
+        nextAttemptAt: verdict.nextAttemptAt,
+        finishedAt,
+      });
+      if (verdict.disableReason) await disableWebhook(trx, webhookId, verdict.disableReason, finishedAt);
+    });
+    if (verdict.disableReason) log({ level: "warn", msg: "webhook disabled", webhook_id: webhookId, reason: verdict.disableReason });
+  }
+
+  /**
+   * webhook.test is sent once, on request, so a failing test never retries for days nor disables
+   * the webhook; only 410 Gone does, because the receiver asked for it.
+   */
+  #judge(result: PostResult, number: number, isTest: boolean, at: Date): Verdict {
+    const { settings, random } = this.#deps;
+    const code = result.statusCode;
+    if (code !== null && code >= 200 && code < 300) {
+      return { outcome: "delivered", status: "delivered", nextAttemptAt: null, disableReason: null };
+    }
+    if (code === 410) {
+      return { outcome: "gone", status: "failed", nextAttemptAt: null, disableReason: "the receiver answered 410 Gone" };
+    }
+    const attempts = isTest ? 1 : settings.retrySchedule.length + 1;
+    if (number >= attempts) {
+      return {
+        outcome: "failed",
+        status: "failed",
+        nextAttemptAt: null,
+        disableReason: isTest ? null : `every one of ${attempts} attempts failed; the last: ${result.error ?? `HTTP ${code}`}`,
+      };
+    }
+    const asked = code === 429 || code === 503 ? parseRetryAfter(result.retryAfter, at) : null;
+    const delay = asked ?? withJitter(settings.retrySchedule[number - 1]!, random);
+    return { outcome: "retry", status: "pending", nextAttemptAt: new Date(at.getTime() + delay), disableReason: null };
+  }
+}

@@ -1,0 +1,77 @@
+/**
+ * Validation of webhook bodies (DESIGN §3): `url` must be https, or plain http to a loopback host
+ * for a tax_test_ key; a live key's URL must resolve only to public addresses; `events` lists
+ * names from spec §6 or "*". Every problem is reported at once, as invalid_params.
+ */
+import { lookup } from "node:dns/promises";
+import { isIP } from "node:net";
+import { z } from "zod";
+import type { KeyEnv } from "../store/database.ts";
+import { isLoopbackHost, isNonPublicAddress } from "./address-guard.ts";
+import { SUBSCRIBABLE_EVENTS } from "./event-types.ts";
+
+export interface InvalidParam {
+  name: string;
+  reason: string;
+}
+
+export type Resolver = (hostname: string) => Promise<string[]>;
+
+export const systemResolver: Resolver = async (hostname) => (await lookup(hostname, { all: true, verbatim: true })).map((a) => a.address);
+
+const eventsSchema = z
+  .array(z.string(), { error: "must be an array of event names" })
+  .min(1, "must list at least one event, or \"*\" for all")
+  .max(SUBSCRIBABLE_EVENTS.length + 1, "lists more events than exist")
+  .superRefine((events, ctx) => {
+    for (const name of events) {
+      if (name !== "*" && !(SUBSCRIBABLE_EVENTS as readonly string[]).includes(name)) {
+        ctx.addIssue({ code: "custom", message: `unknown event "${name}"; known: ${SUBSCRIBABLE_EVENTS.join(", ")}, or *` });
+      }
+    }
+    if (new Set(events).size !== events.length) ctx.addIssue({ code: "custom", message: "lists an event more than once" });
+  });
+
+const urlSchema = z.string({ error: "must be a string" }).min(1, "must not be empty").max(2048, "must be at most 2048 characters");
+
+export const createWebhookSchema = z.strictObject({ url: urlSchema, events: eventsSchema });
+export const updateWebhookSchema = z
+  .strictObject({
+    url: urlSchema.optional(),
+    events: eventsSchema.optional(),
+    status: z.enum(["active", "disabled"], { error: "must be active or disabled" }).optional(),
+  })
+  .refine((body) => Object.keys(body).length > 0, "send at least one of url, events, status");
+
+/** Returns the problems with a destination URL for a key of this environment; empty when it is fine. */
+export async function checkWebhookUrl(text: string, env: KeyEnv, resolve: Resolver = systemResolver): Promise<InvalidParam[]> {
+  const bad = (reason: string) => [{ name: "url", reason }];
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return bad("must be an absolute URL such as https://example.com/hooks/tax");
+  }
+  if (url.username || url.password) return bad("must not carry credentials; authenticate deliveries by their signature");
+  if (url.hash) return bad("must not have a #fragment");
+  const host = url.hostname.replace(/^\[|\]$/g, "");
+  if (url.protocol === "http:") {
+    if (env !== "test") return bad("must use https; plain http is allowed only to loopback with a tax_test_ key");
+    if (!isLoopbackHost(host)) return bad("plain http is allowed only to a loopback host (localhost, 127.0.0.1, [::1]); use https");
+    return [];
+  }
+  if (url.protocol !== "https:") return bad("must use https");
+  if (env === "test") return [];
+  let addresses: string[];
+  if (isIP(host)) addresses = [host];
+  else {
+    try {
+      addresses = await resolve(host);
+    } catch {
+      return bad(`host ${host} does not resolve`);
+    }
+  }
+  const blocked = addresses.find(isNonPublicAddress);
+  if (blocked) return bad(`resolves to ${blocked}, which is not a public address; live webhooks must reach the public internet`);
+  return [];
+}

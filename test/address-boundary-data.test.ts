@@ -1,0 +1,176 @@
+/**
+ * Boundary data at run time: `buckeye data fetch-geo` against a FAKE UPSTREAM TIGER/Line site
+ * serving a small shapefile made here (never downloaded data), shapefiles read straight from
+ * GEO_DATA_DIR, the newest vintage winning, and a clear failure without internet.
+ */
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { zipSync } from "fflate";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { findBoundaryFiles } from "../src/geo/boundary-files.ts";
+import { loadBoundaries, locate } from "../src/geo/boundaries.ts";
+import { fetchTiger, FetchGeoError } from "../src/geo/fetch-tiger.ts";
+import { startTestService } from "./_setup.ts";
+
+type Ring = Array<[number, number]>;
+interface ShapeRecord {
+  rings: Ring[];
+  fields: Record<string, string>;
+}
+
+/** A clockwise square: the shapefile convention for an outer ring. */
+const square = (minX: number, minY: number, maxX: number, maxY: number): Ring => [[minX, minY], [minX, maxY], [maxX, maxY], [maxX, minY], [minX, minY]];
+
+/** Writes a polygon .shp (ESRI Shapefile Technical Description, 1998) and its dBase III .dbf. */
+function makeShapefile(records: ShapeRecord[]): { shp: Uint8Array; dbf: Uint8Array } {
+  const bodies = records.map(({ rings }) => {
+    const points = rings.flat();
+    const body = Buffer.alloc(44 + 4 * rings.length + 16 * points.length);
+    const xs = points.map((p) => p[0]);
+    const ys = points.map((p) => p[1]);
+    body.writeInt32LE(5, 0);
+    [Math.min(...xs), Math.min(...ys), Math.max(...xs), Math.max(...ys)].forEach((v, i) => body.writeDoubleLE(v, 4 + 8 * i));
+    body.writeInt32LE(rings.length, 36);
+    body.writeInt32LE(points.length, 40);
+    let start = 0;
+    rings.forEach((ring, i) => {
+      body.writeInt32LE(start, 44 + 4 * i);
+      start += ring.length;
+    });
+    points.forEach(([x, y], i) => {
+      body.writeDoubleLE(x, 44 + 4 * rings.length + 16 * i);
+      body.writeDoubleLE(y, 52 + 4 * rings.length + 16 * i);
+    });
+    return body;
+  });
+  const header = Buffer.alloc(100);
+  const all = records.flatMap((r) => r.rings.flat());
+  const length = 100 + bodies.reduce((sum, b) => sum + 8 + b.length, 0);
+  header.writeInt32BE(9994, 0);
+  header.writeInt32BE(length / 2, 24);
+  header.writeInt32LE(1000, 28);
+  header.writeInt32LE(5, 32);
+  [Math.min(...all.map((p) => p[0])), Math.min(...all.map((p) => p[1])), Math.max(...all.map((p) => p[0])), Math.max(...all.map((p) => p[1]))].forEach((v, i) => header.writeDoubleLE(v, 36 + 8 * i));
+  const shp = Buffer.concat([
+    header,
+    ...bodies.flatMap((body, i) => {
+      const recordHeader = Buffer.alloc(8);
+      recordHeader.writeInt32BE(i + 1, 0);
+      recordHeader.writeInt32BE(body.length / 2, 4);
+      return [recordHeader, body];
+    }),
+  ]);
+
+  const names = Object.keys(records[0]!.fields);
+  const widths = names.map((name) => Math.max(...records.map((r) => r.fields[name]!.length), 1));
+  const dbfHeader = Buffer.alloc(32 + 32 * names.length + 1);
+  dbfHeader.writeUInt8(3, 0);
+  dbfHeader.writeUInt32LE(records.length, 4);
+  dbfHeader.writeUInt16LE(dbfHeader.length, 8);
+  dbfHeader.writeUInt16LE(1 + widths.reduce((a, b) => a + b, 0), 10);
+  names.forEach((name, i) => {
+    dbfHeader.write(name, 32 + 32 * i, "latin1");
+    dbfHeader.write("C", 32 + 32 * i + 11, "latin1");
+    dbfHeader.writeUInt8(widths[i]!, 32 + 32 * i + 16);
+  });
+  dbfHeader.writeUInt8(0x0d, dbfHeader.length - 1);
+  const rows = records.map((r) => Buffer.from(` ${names.map((name, i) => r.fields[name]!.padEnd(widths[i]!)).join("")}`, "latin1"));
+  const dbf = Buffer.concat([dbfHeader, ...rows, Buffer.from([0x1a])]);
+  return { shp: new Uint8Array(shp), dbf: new Uint8Array(dbf) };
+}
+
+/** A county and a city in it, around a made-up point near Delaware, Ohio; plus an Indiana county the conversion must drop. */
+const COUNTIES = makeShapefile([
+  { rings: [square(-83.2, 40.1, -82.8, 40.5)], fields: { STATEFP: "39", GEOID: "39041", NAME: "Delaware" } },
+  { rings: [square(-85.3, 40.9, -84.9, 41.3)], fields: { STATEFP: "18", GEOID: "18003", NAME: "Allen" } },
+]);
+const PLACES = makeShapefile([
+  { rings: [square(-83.05, 40.2, -82.95, 40.3)], fields: { STATEFP: "39", GEOID: "3918000", NAME: "Columbus", CLASSFP: "C1" } },
+]);
+
+let tiger: Server;
+let tigerUrl: string;
+const served: string[] = [];
+beforeAll(async () => {
+  const files: Record<string, Uint8Array> = {
+    "/TIGER2024/COUNTY/tl_2024_us_county.zip": zipSync({ "tl_2024_us_county.shp": COUNTIES.shp, "tl_2024_us_county.dbf": COUNTIES.dbf }),
+    "/TIGER2024/PLACE/tl_2024_39_place.zip": zipSync({ "tl_2024_39_place.shp": PLACES.shp, "tl_2024_39_place.dbf": PLACES.dbf }),
+  };
+  // FAKE UPSTREAM standing in for the Census Bureau's TIGER/Line download site.
+  tiger = createServer((req, res) => {
+    served.push(req.url ?? "");
+    const file = files[req.url ?? ""];
+    if (!file) res.writeHead(404).end();
+    else res.writeHead(200, { "content-type": "application/zip" }).end(Buffer.from(file));
+  });
+  await new Promise<void>((resolve) => tiger.listen(0, "127.0.0.1", resolve));
+  tigerUrl = `http://127.0.0.1:${(tiger.address() as AddressInfo).port}`;
+});
+afterAll(() => new Promise<void>((resolve) => tiger.close(() => resolve())));
+
+describe("buckeye data fetch-geo downloads TIGER/Line zips and converts them", () => {
+  it("writes Ohio-only GeoJSON for the vintage, which the loader then finds and indexes", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "buckeye-geo-"));
+    const fetched = await fetchTiger({ vintage: 2024, baseUrl: tigerUrl, dir });
+    expect(served).toEqual(["/TIGER2024/COUNTY/tl_2024_us_county.zip", "/TIGER2024/PLACE/tl_2024_39_place.zip"]);
+    expect(fetched.counties).toEqual({ file: join(dir, "oh-counties-tiger2024.geojson"), features: 1 });
+    expect(fetched.places.features).toBe(1);
+
+    const files = findBoundaryFiles(dir);
+    expect(files).toMatchObject({ available: true, counties: { format: "geojson", vintage: 2024 }, places: { format: "geojson", vintage: 2024 } });
+    const boundaries = await loadBoundaries(files as Extract<typeof files, { available: true }>);
+    expect(locate(boundaries, -83.0, 40.25)).toEqual({ county: { geoid: "39041", name: "Delaware" }, place: { geoid: "3918000", name: "Columbus", incorporated: true } });
+    expect(locate(boundaries, -83.15, 40.45)).toEqual({ county: { geoid: "39041", name: "Delaware" }, place: null });
+    expect(locate(boundaries, -85.1, 41.1).county).toBeNull();
+  });
+
+  it("fails with a clear message when the vintage is not published (HTTP 404)", async () => {
+    await expect(fetchTiger({ vintage: 2031, baseUrl: tigerUrl, dir: mkdtempSync(join(tmpdir(), "buckeye-geo-")) })).rejects.toThrow(/HTTP 404.*may not be published yet; try --vintage 2030/);
+  });
+
+  it("fails with a clear message when there is no internet", async () => {
+    const attempt = fetchTiger({ vintage: 2024, baseUrl: "http://127.0.0.1:2", dir: mkdtempSync(join(tmpdir(), "buckeye-geo-")) });
+    await expect(attempt).rejects.toBeInstanceOf(FetchGeoError);
+    await expect(attempt).rejects.toThrow(/could not download http:\/\/127\.0\.0\.1:2\/TIGER2024\/COUNTY\/tl_2024_us_county\.zip: ECONNREFUSED\. fetch-geo needs internet access/);
+  });
+
+  it("the CLI prints that message and exits 1", () => {
+    const run = spawnSync(process.execPath, ["bin/buckeye.js", "data", "fetch-geo", "--vintage", "2024", "--dir", mkdtempSync(join(tmpdir(), "buckeye-geo-"))], {
+      env: { ...process.env, TIGER_BASE_URL: "http://127.0.0.1:2" },
+      encoding: "utf8",
+    });
+    expect(run.status).toBe(1);
+    expect(run.stderr).toMatch(/buckeye: could not download .*needs internet access to the Census Bureau's TIGER\/Line site/);
+    expect(run.stderr).not.toMatch(/at .*\.ts:\d+/);
+  });
+});
+
+describe("GEO_DATA_DIR may hold the unzipped TIGER/Line shapefiles themselves", () => {
+  it("reads them, preferring the newest vintage, and serves coordinate lookups from them through the worker pool", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "buckeye-geo-"));
+    await fetchTiger({ vintage: 2024, baseUrl: tigerUrl, dir });
+    writeFileSync(join(dir, "tl_2025_us_county.shp"), COUNTIES.shp);
+    writeFileSync(join(dir, "tl_2025_us_county.dbf"), COUNTIES.dbf);
+    writeFileSync(join(dir, "tl_2025_39_place.shp"), PLACES.shp);
+    writeFileSync(join(dir, "tl_2025_39_place.dbf"), PLACES.dbf);
+    expect(findBoundaryFiles(dir)).toMatchObject({ counties: { format: "shapefile", vintage: 2025 }, places: { format: "shapefile", vintage: 2025 } });
+
+    const api = await startTestService({ GEO_DATA_DIR: dir });
+    try {
+      const res = await api.get("/api/v1/rates?lat=40.25&lon=-83.0&date=2026-06-01");
+      const body = (await res.json()) as Record<string, any>;
+      expect(res.status).toBe(200);
+      expect(body).toMatchObject({ county: "Delaware", resolved_by: "coordinates", combined_rate: 0.08 });
+      expect(body.note).toMatch(/TIGER\/Line 2025 place boundaries/);
+      await api.service.context.lookups.pool.warm();
+      const ready = (await (await api.get("/readyz", {})).json()) as Record<string, any>;
+      expect(ready.checks.boundaries).toMatch(/counties TIGER\/Line 2025, places 2025/);
+    } finally {
+      await api.close();
+    }
+  });
+});

@@ -1,0 +1,92 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { checkKeyShape, issueKey } from "../src/auth/api-key.ts";
+import { createKey } from "../src/auth/key-service.ts";
+import { revokeApiKey } from "../src/store/api-keys.repository.ts";
+import { setOrganizationStatus, createOrganization } from "../src/store/organizations.repository.ts";
+import { startTestService, type TestService } from "./_setup.ts";
+
+let api: TestService;
+beforeAll(async () => {
+  api = await startTestService();
+});
+afterAll(() => api.close());
+
+const RATES = "/api/v1/rates?county=franklin";
+
+async function problemFor(headers: Record<string, string>) {
+  const res = await api.get(RATES, headers);
+  return { res, body: (await res.json()) as Record<string, any> };
+}
+
+describe("authentication (spec §5)", () => {
+  it("a missing Authorization header is 401 unauthorized, title API Key Required", async () => {
+    const { res, body } = await problemFor({});
+    expect(res.status).toBe(401);
+    expect(body).toMatchObject({ type: expect.stringMatching(/\/unauthorized$/), title: "API Key Required", status: 401 });
+    expect(res.headers.get("www-authenticate")).toMatch(/^Bearer/);
+  });
+
+  it("a header without a Bearer key starting tax_live_ or tax_test_ is 401 unauthorized", async () => {
+    for (const authorization of ["Basic dXNlcjpwYXNz", "Bearer sk_live_abc", "Bearer", api.liveKey, "Token " + api.liveKey]) {
+      const { res, body } = await problemFor({ authorization });
+      expect(res.status, authorization).toBe(401);
+      expect(body.type, authorization).toMatch(/\/unauthorized$/);
+    }
+  });
+
+  it("live and test keys both authenticate", async () => {
+    expect((await api.get(RATES, { authorization: `Bearer ${api.liveKey}` })).status).toBe(200);
+    expect((await api.get(RATES, { authorization: `Bearer ${api.testKey}` })).status).toBe(200);
+  });
+
+  it("a mistyped key fails its checksum: 401 invalid-api-key, title Invalid or Revoked API Key", async () => {
+    const last = api.liveKey.at(-1) === "a" ? "b" : "a";
+    const typo = api.liveKey.slice(0, -1) + last;
+    expect(checkKeyShape(typo).ok).toBe(false);
+    const { res, body } = await problemFor({ authorization: `Bearer ${typo}` });
+    expect(res.status).toBe(401);
+    expect(body).toMatchObject({ type: expect.stringMatching(/\/invalid-api-key$/), title: "Invalid or Revoked API Key" });
+  });
+
+  it("a well-formed key that was never issued is 401 invalid-api-key", async () => {
+    const { res, body } = await problemFor({ authorization: `Bearer ${issueKey("live").key}` });
+    expect(res.status).toBe(401);
+    expect(body.type).toMatch(/\/invalid-api-key$/);
+  });
+
+  it("a revoked key is refused on the very next request (spec §3.1, §5.7)", async () => {
+    const created = await createKey(api.service.store.db, api.orgId, "to revoke", "live");
+    const headers = { authorization: `Bearer ${created.key}` };
+    expect((await api.get(RATES, headers)).status).toBe(200);
+    await revokeApiKey(api.service.store.db, created.prefix);
+    const { res, body } = await problemFor(headers);
+    expect(res.status).toBe(401);
+    expect(body.type).toMatch(/\/invalid-api-key$/);
+  });
+
+  it("a key of a suspended organization is refused, and works again once reactivated", async () => {
+    const db = api.service.store.db;
+    const org = await createOrganization(db, "Suspended Co");
+    const created = await createKey(db, org.id, "suspended org key", "test");
+    const headers = { authorization: `Bearer ${created.key}` };
+    expect((await api.get(RATES, headers)).status).toBe(200);
+    await setOrganizationStatus(db, org.id, "suspended");
+    expect((await problemFor(headers)).body.type).toMatch(/\/invalid-api-key$/);
+    await setOrganizationStatus(db, org.id, "active");
+    expect((await api.get(RATES, headers)).status).toBe(200);
+  });
+
+  it("only the SHA-256 of a key and its 16-character public prefix are stored", async () => {
+    const created = await createKey(api.service.store.db, api.orgId, "storage check", "live");
+    const row = await api.service.store.db.selectFrom("api_keys").selectAll().where("id", "=", created.id).executeTakeFirstOrThrow();
+    expect(row.prefix).toBe(created.key.slice(0, 16));
+    expect(row.key_hash).toMatch(/^[0-9a-f]{64}$/);
+    expect(JSON.stringify(row)).not.toContain(created.key.slice(16));
+  });
+
+  it("keys carry about 190 bits of randomness and never repeat", () => {
+    const keys = new Set(Array.from({ length: 2000 }, () => issueKey("test").key));
+    expect(keys.size).toBe(2000);
+    for (const key of keys) expect(key).toMatch(/^tax_test_[0-9A-Za-z]{38}$/);
+  });
+});

@@ -1,0 +1,233 @@
+/**
+ * Asynchronous batch jobs (/api/v1/batches): upload, progress, results by Accept, organization
+ * scoping, and a restart in the middle of a job that neither loses nor doubles a row. Real
+ * worker threads; the geocoder is a FAKE UPSTREAM (test/fake-census-geocoder.ts).
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createKey } from "../src/auth/key-service.ts";
+import { createService, type Service } from "../src/service.ts";
+import { claimChunk, completeChunk, findBatchJob, insertBatchJob } from "../src/store/batch-jobs.repository.ts";
+import { createOrganization } from "../src/store/organizations.repository.ts";
+import { FAKE_ADDRESSES, oneLine, startFakeCensusGeocoder, type FakeCensusGeocoder } from "./fake-census-geocoder.ts";
+import { startTestService, testConfig, type TestService } from "./_setup.ts";
+
+let fake: FakeCensusGeocoder;
+let api: TestService;
+beforeAll(async () => {
+  fake = await startFakeCensusGeocoder();
+  api = await startTestService({ CENSUS_GEOCODER_URL: fake.url, BATCH_CHUNK_ROWS: "4", BATCH_POLL_MS: "20" });
+});
+afterAll(async () => {
+  await api?.close();
+  await fake?.close();
+});
+
+function call(service: Service, key: string, path: string, init: { method?: string; body?: string; headers?: Record<string, string> } = {}) {
+  return service.app.fetch(new Request(`http://buckeye.test${path}`, { ...init, headers: { authorization: `Bearer ${key}`, ...init.headers } }));
+}
+
+async function submit(service: Service, key: string, body: string, contentType: string) {
+  const res = await call(service, key, "/api/v1/batches", { method: "POST", body, headers: { "content-type": contentType } });
+  return { res, body: (await res.json()) as Record<string, any> };
+}
+
+/** Polls the job's status until it is completed (a wait, not a timed assertion). */
+async function completed(service: Service, key: string, location: string): Promise<Record<string, any>> {
+  for (;;) {
+    const job = (await (await call(service, key, location)).json()) as Record<string, any>;
+    if (job.status === "completed") return job;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+const CSV = [
+  "id,address,zip,county,lat,lon,date",
+  `r1,"${oneLine("reynoldsburgInLicking")}",,,,,2026-06-01`,
+  "r2,,43402,,,,2026-06-01",
+  "r3,,,Franklin,,,",
+  `r4,,,,${FAKE_ADDRESSES.rossford.lat},${FAKE_ADDRESSES.rossford.lon},2026-06-01`,
+  "r5,,4321,,,,",
+  'r6,"1 Nowhere Ln, Dublin, OH 43017",,,,,',
+  "r7,somewhere unknown,,,,,",
+].join("\n");
+
+describe("POST /api/v1/batches accepts a CSV or NDJSON file and answers 202 with Location", () => {
+  let location: string;
+
+  it("answers 202, a Location, and the job's status", async () => {
+    const { res, body } = await submit(api.service, api.liveKey, CSV, "text/csv");
+    expect(res.status).toBe(202);
+    location = res.headers.get("location")!;
+    expect(location).toMatch(/^\/api\/v1\/batches\/bat_/);
+    expect(body).toMatchObject({ id: location.split("/").pop(), total: 7, format: "csv", links: { self: location, results: `${location}/results` } });
+    expect(["queued", "running", "completed"]).toContain(body.status);
+  });
+
+  it("GET /api/v1/batches/{id} reports total, done, failed and timestamps once completed", async () => {
+    const job = await completed(api.service, api.liveKey, location);
+    expect(job).toMatchObject({ total: 7, done: 7, failed: 2, started_at: expect.any(String), completed_at: expect.any(String), created_at: expect.any(String) });
+  });
+
+  it("GET …/results gives CSV for Accept: text/csv, one line per row in input order", async () => {
+    const res = await call(api.service, api.liveKey, `${location}/results`, { headers: { accept: "text/csv" } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toMatch(/^text\/csv/);
+    const lines = (await res.text()).trim().split("\n");
+    expect(lines[0]).toMatch(/^row,id,status,county,fips,combined_rate,/);
+    expect(lines.slice(1).map((line) => line.split(",").slice(0, 4).join(","))).toEqual([
+      "1,r1,200,Licking", "2,r2,200,Wood", "3,r3,200,Franklin", "4,r4,200,Wood", "5,r5,400,", "6,r6,200,", "7,r7,422,",
+    ]);
+    expect(lines[1]).toContain("inside,address_geocoding");
+    expect(lines[5]).toContain("/bad-request");
+    expect(lines[6]).toContain("39049 39041 39159");
+  });
+
+  it("GET …/results gives NDJSON for Accept: application/x-ndjson, with full records and problem objects", async () => {
+    const res = await call(api.service, api.liveKey, `${location}/results`, { headers: { accept: "application/x-ndjson" } });
+    expect(res.headers.get("content-type")).toBe("application/x-ndjson");
+    const rows = (await res.text()).trim().split("\n").map((line) => JSON.parse(line));
+    expect(rows.map((r) => r.row)).toEqual([1, 2, 3, 4, 5, 6, 7]);
+    expect(rows[0].body).toMatchObject({ county: "Licking", resolved_by: "address_geocoding", combined_rate: 0.0825 });
+    expect(rows[3].body).toMatchObject({ resolved_by: "coordinates" });
+    expect(rows[6]).toMatchObject({ id: "r7", status: 422, body: { type: expect.stringMatching(/\/address-not-resolved$/), status: 422 } });
+  });
+
+  it("406 not-acceptable for a results format it does not make", async () => {
+    const res = await call(api.service, api.liveKey, `${location}/results`, { headers: { accept: "application/pdf" } });
+    expect(res.status).toBe(406);
+  });
+
+  it("reads NDJSON uploads, and a line that is not JSON fails only that row", async () => {
+    const ndjson = [JSON.stringify({ id: "n1", zip: "43215" }), "{not json", JSON.stringify({ id: "n3", county: "wood" })].join("\n");
+    const { res } = await submit(api.service, api.liveKey, ndjson, "application/x-ndjson");
+    const job = await completed(api.service, api.liveKey, res.headers.get("location")!);
+    expect(job).toMatchObject({ total: 3, done: 3, failed: 1, format: "ndjson" });
+    const results = await call(api.service, api.liveKey, `${job.links.results}`);
+    const rows = (await results.text()).trim().split("\n").map((line) => JSON.parse(line));
+    expect(rows.map((r) => r.status)).toEqual([200, 400, 200]);
+  });
+});
+
+describe("batch jobs belong to the organization that submitted them", () => {
+  it("another organization's key gets 404 batch-not-found for the job and its results", async () => {
+    const { res } = await submit(api.service, api.liveKey, "zip\n43215\n", "text/csv");
+    const location = res.headers.get("location")!;
+    const other = await createOrganization(api.service.store.db, "Other Org");
+    const otherKey = (await createKey(api.service.store.db, other.id, "other", "live")).key;
+    for (const path of [location, `${location}/results`]) {
+      const answer = await call(api.service, otherKey, path);
+      expect(answer.status).toBe(404);
+      expect(((await answer.json()) as any).type).toMatch(/\/batch-not-found$/);
+    }
+  });
+});
+
+describe("POST /api/v1/batches refuses what it cannot run", () => {
+  it("415 for a content type other than CSV or NDJSON", async () => {
+    const { res } = await submit(api.service, api.liveKey, "{}", "application/json");
+    expect(res.status).toBe(415);
+  });
+
+  it("400 for a CSV with an unknown column, or no rows", async () => {
+    const unknown = await submit(api.service, api.liveKey, "zip,colour\n43215,blue\n", "text/csv");
+    expect(unknown.res.status).toBe(400);
+    expect(unknown.body.detail).toMatch(/colour/);
+    expect((await submit(api.service, api.liveKey, "zip\n", "text/csv")).res.status).toBe(400);
+  });
+
+  it("413 batch-too-large over 100,000 rows", async () => {
+    const { res, body } = await submit(api.service, api.liveKey, `zip\n${"43215\n".repeat(100_001)}`, "text/csv");
+    expect(res.status).toBe(413);
+    expect(body.detail).toMatch(/100001 rows/);
+  });
+
+  it("409 batch-not-finished for results asked for before the job is done", async () => {
+    fake.setMode("hold");
+    try {
+      const { res } = await submit(api.service, api.liveKey, `address\n"${oneLine("carroll").replace("10 ", "12 ")}"\n`, "text/csv");
+      const early = await call(api.service, api.liveKey, `${res.headers.get("location")}/results`);
+      expect(early.status).toBe(409);
+      expect(early.headers.get("retry-after")).toBe("2");
+    } finally {
+      fake.release();
+    }
+  });
+});
+
+describe("a job interrupted by a restart resumes without losing or doubling a row", () => {
+  it("finishes on a new service over the same database after the first stopped mid-job", async () => {
+    const upstream = await startFakeCensusGeocoder();
+    const { config, cleanup } = testConfig({ CENSUS_GEOCODER_URL: upstream.url, BATCH_CHUNK_ROWS: "20", BATCH_POLL_MS: "20", WORKER_THREADS: "1", GEOCODER_CONCURRENCY: "4" });
+    const first = await createService(config);
+    let second: Service | undefined;
+    try {
+      const org = await createOrganization(first.store.db, "Restart Org");
+      const key = (await createKey(first.store.db, org.id, "restart", "live")).key;
+      const rows = 300;
+      const ndjson = Array.from({ length: rows }, (_, i) => JSON.stringify({ id: `r${i + 1}`, address: `${i + 1} Bench St, Columbus, OH 43215`, date: "2026-06-01" })).join("\n");
+      const { res } = await submit(first, key, ndjson, "application/x-ndjson");
+      const location = res.headers.get("location")!;
+      const jobId = location.split("/").pop()!;
+
+      // Let some chunks finish, then hold the upstream so others are caught mid-flight, and stop.
+      for (;;) {
+        const job = await findBatchJob(first.store.db, org.id, jobId);
+        if (job!.done >= 60) break;
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      upstream.setMode("hold");
+      const heldAt = upstream.requests.length;
+      while (upstream.requests.length === heldAt) await new Promise((resolve) => setTimeout(resolve, 10));
+      await first.close();
+      second = await createService(config);
+      // The upstream is still held, so the new service cannot have moved the job on yet.
+      const halfway = (await findBatchJob(second.store.db, org.id, jobId))!;
+      expect(halfway.status).toBe("running");
+      expect(halfway.done).toBeGreaterThanOrEqual(60);
+      expect(halfway.done).toBeLessThan(rows);
+      upstream.release();
+
+      // The old process's leases run for BATCH_LEASE_MS (60 s); the new one's clock is past them.
+      second.context.now = () => new Date(Date.now() + 5 * 60_000);
+      const job = await completed(second, key, location);
+      expect(job).toMatchObject({ total: rows, done: rows, failed: 0 });
+
+      const results = await call(second, key, `${location}/results`);
+      const lines = (await results.text()).trim().split("\n").map((line) => JSON.parse(line));
+      expect(lines).toHaveLength(rows);
+      expect(lines.map((l) => l.row)).toEqual(Array.from({ length: rows }, (_, i) => i + 1));
+      expect(lines.map((l) => l.id)).toEqual(Array.from({ length: rows }, (_, i) => `r${i + 1}`));
+      expect(lines.every((l) => l.status === 200 && l.body.resolved_by === "address_geocoding")).toBe(true);
+      const redone = await second.store.db.selectFrom("batch_chunks").select("seq").where("job_id", "=", jobId).where("attempts", ">", 1).execute();
+      expect(redone.length).toBeGreaterThan(0);
+    } finally {
+      await second?.close();
+      await upstream.close();
+      await cleanup();
+    }
+  }, 120_000);
+});
+
+describe("chunk leases: a worker that lost its lease cannot write", () => {
+  it("keeps the results of the worker that holds the lease, and counts the rows once", async () => {
+    const own = await startTestService();
+    try {
+      // The service's own runner is stopped first, so only the two owners below ever hold this chunk.
+      await own.service.context.lookups.runner.stop();
+      const { db, dialect } = own.service.store;
+      const id = "bat_lease_test";
+      await insertBatchJob(db, { id, organizationId: own.orgId, apiKeyId: "key_x", requestId: "req_x", format: "csv", today: "2026-06-01", total: 2, chunks: [JSON.stringify([{ zip: "43215" }, { zip: "43402" }])], chunkRows: 2 }, new Date());
+      const t0 = new Date("2030-01-01T00:00:00Z");
+      const a = await claimChunk(db, dialect, "owner-a", t0, 1000);
+      expect(a).toMatchObject({ jobId: id, seq: 0 });
+      expect(await claimChunk(db, dialect, "owner-b", new Date(t0.getTime() + 500), 1000)).toBeNull();
+      const b = await claimChunk(db, dialect, "owner-b", new Date(t0.getTime() + 2000), 1000);
+      expect(b).toMatchObject({ jobId: id, seq: 0 });
+      expect(await completeChunk(db, a!, "owner-a", "[]", { done: 2, failed: 0 }, t0)).toBe(false);
+      expect(await completeChunk(db, b!, "owner-b", "[]", { done: 2, failed: 0 }, t0)).toBe(true);
+      expect(await findBatchJob(db, own.orgId, id)).toMatchObject({ done: 2, status: "completed" });
+    } finally {
+      await own.close();
+    }
+  });
+});

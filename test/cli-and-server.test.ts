@@ -1,0 +1,101 @@
+/**
+ * The operator's path, end to end over real processes: the `buckeye` CLI against a fresh database
+ * (a SQLite file, or a PostgreSQL schema under TEST_DATABASE_URL), and `buckeye serve` answering on
+ * a real socket while the CLI revokes and suspends.
+ */
+import { execFile, spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freshDatabase } from "./_setup.ts";
+
+const run = promisify(execFile);
+const BIN = new URL("../bin/buckeye.js", import.meta.url).pathname;
+const dir = mkdtempSync(join(tmpdir(), "buckeye-cli-"));
+const database = freshDatabase(dir, "cli");
+const env = { ...process.env, DATABASE_URL: database.url, PORT: "0", LOG_LEVEL: "silent" };
+
+async function buckeye(...args: string[]): Promise<any> {
+  const { stdout } = await run(process.execPath, [BIN, ...args, "--json"], { env });
+  return JSON.parse(stdout);
+}
+
+let server: ChildProcess;
+let baseUrl: string;
+
+beforeAll(async () => {
+  const first = await buckeye("migrate");
+  expect(first.applied).toContain("2026-11-21-001-organizations-and-api-keys");
+  expect(await buckeye("migrate")).toEqual({ applied: [] });
+  server = spawn(process.execPath, [BIN, "serve"], { env, stdio: ["ignore", "ignore", "pipe"] });
+  baseUrl = await new Promise<string>((resolve, reject) => {
+    let log = "";
+    server.stderr!.on("data", (chunk) => {
+      log += chunk;
+      const match = /"url":"([^"]+)"/.exec(log);
+      if (match) resolve(match[1]!);
+    });
+    server.once("exit", (code) => reject(new Error(`serve exited with ${code}: ${log}`)));
+  });
+});
+
+afterAll(async () => {
+  server?.kill("SIGKILL");
+  rmSync(dir, { recursive: true, force: true });
+  await database.drop();
+});
+
+async function get(path: string, key: string) {
+  const res = await fetch(`${baseUrl}${path}`, { headers: { authorization: `Bearer ${key}` } });
+  return { res, body: (await res.json()) as Record<string, any> };
+}
+
+describe("buckeye org / key commands (--json)", () => {
+  it("org create prints {id, name, status: active}; key create prints the full key once with its 16-character prefix", async () => {
+    const org = await buckeye("org", "create", "--name", "Acme Hardware");
+    expect(org).toEqual({ id: expect.stringMatching(/^org_/), name: "Acme Hardware", status: "active" });
+    const key = await buckeye("key", "create", "--org", org.id, "--label", "checkout", "--env", "test");
+    expect(key).toMatchObject({ id: expect.stringMatching(/^key_/), prefix: key.key.slice(0, 16), label: "checkout", env: "test" });
+    expect(key.key).toMatch(/^tax_test_/);
+    const listed = await buckeye("key", "list", "--org", org.id);
+    expect(listed).toHaveLength(1);
+    expect(JSON.stringify(listed)).not.toContain(key.key);
+    expect(listed[0]).toMatchObject({ prefix: key.prefix, label: "checkout", status: "active" });
+  });
+
+  it("refuses a key for an organization that does not exist, with exit code 1", async () => {
+    await expect(run(process.execPath, [BIN, "key", "create", "--org", "org_nope", "--label", "x"], { env })).rejects.toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining("no organization org_nope"),
+    });
+  });
+});
+
+describe("buckeye serve over a real socket", () => {
+  it("answers /api/v1/rates and /api/v1/counties, and a key revoked by the CLI is refused on the next request", async () => {
+    const org = await buckeye("org", "create", "--name", "Socket Co");
+    const key = await buckeye("key", "create", "--org", org.id, "--label", "socket test");
+    const rates = await get("/api/v1/rates?county=franklin&date=2025-04-01", key.key);
+    expect(rates.res.status).toBe(200);
+    expect(rates.body.combined_rate).toBe(0.08);
+    expect(rates.res.headers.get("ratelimit-limit")).toBe("10");
+    expect((await get("/api/v1/counties", key.key)).body.total).toBe(88);
+
+    await buckeye("key", "revoke", key.prefix);
+    const after = await get("/api/v1/rates?county=franklin", key.key);
+    expect(after.res.status).toBe(401);
+    expect(after.body.type).toMatch(/\/invalid-api-key$/);
+  });
+
+  it("a key of an organization suspended by the CLI is refused, and accepted after activate", async () => {
+    const org = await buckeye("org", "create", "--name", "Suspend Co");
+    const key = await buckeye("key", "create", "--org", org.id, "--label", "suspend test");
+    expect((await get("/api/v1/rates?zip=43215", key.key)).res.status).toBe(200);
+    expect(await buckeye("org", "suspend", org.id)).toMatchObject({ status: "suspended" });
+    expect((await get("/api/v1/rates?zip=43215", key.key)).res.status).toBe(401);
+    await buckeye("org", "activate", org.id);
+    expect((await get("/api/v1/rates?zip=43215", key.key)).res.status).toBe(200);
+  });
+});

@@ -1,0 +1,70 @@
+/**
+ * `npm start` runs the compiled JavaScript (`npm run build`), not the TypeScript sources through
+ * tsx. This builds it into a folder of its own and checks the compiled service end to end: it
+ * finds its shipped data and dashboard assets, its worker threads load the compiled task file,
+ * and it answers the API.
+ */
+import { execFile, spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freshDatabase } from "./_setup.ts";
+
+const run = promisify(execFile);
+const ROOT = new URL("..", import.meta.url).pathname;
+const OUT = join(ROOT, "var", `compiled-${process.pid}`);
+const dir = mkdtempSync(join(tmpdir(), "buckeye-compiled-"));
+const database = freshDatabase(dir, "compiled");
+const env = { ...process.env, DATABASE_URL: database.url, PORT: "0", LOG_LEVEL: "silent" };
+
+let server: ChildProcess;
+let baseUrl: string;
+let key: string;
+
+beforeAll(async () => {
+  await run(process.execPath, [join(ROOT, "node_modules/typescript/bin/tsc"), "-p", join(ROOT, "tsconfig.build.json"), "--outDir", OUT]);
+  const cli = async (...args: string[]) => JSON.parse((await run(process.execPath, [join(OUT, "src/cli.js"), ...args, "--json"], { env })).stdout);
+  const org = await cli("org", "create", "--name", "Compiled Co");
+  key = (await cli("key", "create", "--org", org.id, "--label", "compiled build")).key;
+  server = spawn(process.execPath, [join(OUT, "src/cli.js"), "serve"], { env, stdio: ["ignore", "ignore", "pipe"] });
+  baseUrl = await new Promise<string>((resolve, reject) => {
+    let log = "";
+    server.stderr!.on("data", (chunk) => {
+      log += chunk;
+      const match = /"url":"([^"]+)"/.exec(log);
+      if (match) resolve(match[1]!);
+    });
+    server.once("exit", (code) => reject(new Error(`compiled serve exited with ${code}: ${log}`)));
+  });
+}, 120_000);
+
+afterAll(async () => {
+  server?.kill("SIGKILL");
+  rmSync(dir, { recursive: true, force: true });
+  rmSync(OUT, { recursive: true, force: true });
+  await database.drop();
+});
+
+async function get(path: string) {
+  return fetch(`${baseUrl}${path}`, { headers: { authorization: `Bearer ${key}` } });
+}
+
+describe("the compiled build that npm start runs", () => {
+  it("answers county and coordinate lookups (worker threads on the compiled task file) and serves the dashboard's assets", async () => {
+    const county = await get("/api/v1/rates?county=franklin&date=2025-04-01");
+    expect(county.status).toBe(200);
+    expect(await county.json()).toMatchObject({ county: "Franklin", combined_rate: 0.08 });
+    const point = await get("/api/v1/rates?lat=39.9612&lon=-82.9988&date=2026-01-01");
+    expect(await point.json()).toMatchObject({ county: "Franklin", resolved_by: "coordinates" });
+    // /readyz turns 200 once the database, the data and the boundary indexes in the worker threads are in.
+    let ready = await fetch(`${baseUrl}/readyz`);
+    for (let tries = 0; ready.status !== 200 && tries < 100; tries++) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      ready = await fetch(`${baseUrl}/readyz`);
+    }
+    expect(await ready.json()).toMatchObject({ status: "ready" });
+    expect((await fetch(`${baseUrl}/dashboard/assets/dashboard.css`)).status).toBe(200);
+  });
+});

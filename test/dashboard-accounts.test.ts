@@ -1,0 +1,195 @@
+/**
+ * The dashboard's parts that need no browser: the operator CLI creating an owner, passwords,
+ * cookies behind TLS, the sign-in throttle's clock, the html escaping helper, and the usage
+ * recorder counting API requests without a database write per request.
+ */
+import { execFile } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { sql } from "kysely";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { checkSignIn } from "../src/dashboard/accounts.ts";
+import { escapeHtml, html } from "../src/dashboard/html.ts";
+import { hashPassword, verifyPassword } from "../src/dashboard/password.ts";
+import { SignInThrottle } from "../src/dashboard/sign-in-throttle.ts";
+import { openStore } from "../src/store/connect.ts";
+import { listApiKeys } from "../src/store/api-keys.repository.ts";
+import { UsageRecorder } from "../src/usage/usage-recorder.ts";
+import { startTestService, type TestService } from "./_setup.ts";
+
+const run = promisify(execFile);
+const BIN = new URL("../bin/buckeye.js", import.meta.url).pathname;
+
+describe("buckeye org create --email --password creates the organization's owner", () => {
+  const dir = mkdtempSync(join(tmpdir(), "buckeye-dashboard-cli-"));
+  const databaseUrl = `sqlite:${join(dir, "cli.sqlite")}`;
+  const env = { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: "silent" };
+  const buckeye = (...args: string[]) => run(process.execPath, [BIN, ...args], { env });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("prints the same JSON keys (id, name, status), and the owner can sign in", async () => {
+    const { stdout } = await buckeye("org", "create", "--name", "Buckeye Books", "--email", "Owner@Books.example", "--password", "a long passphrase", "--json");
+    const org = JSON.parse(stdout);
+    expect(org).toEqual({ id: expect.stringMatching(/^org_/), name: "Buckeye Books", status: "active" });
+    const store = openStore(databaseUrl);
+    try {
+      const result = await checkSignIn(store.db, "owner@books.example", "a long passphrase");
+      expect(result).toMatchObject({ ok: true, organization: { id: org.id }, user: { email: "owner@books.example", role: "owner" } });
+      expect((await checkSignIn(store.db, "owner@books.example", "a wrong passphrase")).ok).toBe(false);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it("refuses --email without --password, a short password and a taken email, with exit code 1", async () => {
+    await expect(buckeye("org", "create", "--name", "Half", "--email", "half@example.com")).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining("--email and --password go together") });
+    await expect(buckeye("org", "create", "--name", "Short", "--email", "short@example.com", "--password", "short")).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining("at least 10 characters") });
+    await expect(buckeye("org", "create", "--name", "Again", "--email", "owner@books.example", "--password", "another passphrase")).rejects.toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining("already exists"),
+    });
+  });
+});
+
+describe("passwords are hashed with scrypt", () => {
+  it("stores scrypt$N$r$p$salt$hash with a fresh salt, and verifies only the right password", async () => {
+    const first = await hashPassword("correct horse battery");
+    const second = await hashPassword("correct horse battery");
+    expect(first).toMatch(/^scrypt\$32768\$8\$1\$[\w-]{22}\$[\w-]{43}$/);
+    expect(second).not.toBe(first);
+    expect(await verifyPassword("correct horse battery", first)).toBe(true);
+    expect(await verifyPassword("correct horse batterY", first)).toBe(false);
+    expect(await verifyPassword("correct horse battery", "plain-text")).toBe(false);
+  });
+});
+
+describe("sign-in throttle", () => {
+  it("locks an email after 5 failures in 15 minutes and lifts the lock 15 minutes later (injected clock)", () => {
+    let now = Date.parse("2026-11-21T12:00:00Z");
+    const throttle = new SignInThrottle(() => new Date(now));
+    for (let i = 0; i < 4; i++) throttle.recordFailure("a@example.com", "10.0.0.1");
+    expect(throttle.retryAfterSeconds("a@example.com", "10.0.0.1")).toBe(0);
+    throttle.recordFailure("a@example.com", "10.0.0.1");
+    expect(throttle.retryAfterSeconds("a@example.com", "10.0.0.2")).toBe(900);
+    expect(throttle.retryAfterSeconds("b@example.com", "10.0.0.1")).toBe(0);
+    now += 15 * 60_000;
+    expect(throttle.retryAfterSeconds("a@example.com", "10.0.0.1")).toBe(0);
+  });
+
+  it("locks a client address after 20 failures across any emails", () => {
+    const throttle = new SignInThrottle(() => new Date("2026-11-21T12:00:00Z"));
+    for (let i = 0; i < 20; i++) throttle.recordFailure(`user${i}@example.com`, "10.0.0.9");
+    expect(throttle.retryAfterSeconds("fresh@example.com", "10.0.0.9")).toBe(900);
+  });
+});
+
+describe("html`` escapes what users typed", () => {
+  it("escapes interpolated text, keeps nested html`` markup, joins lists and drops null and booleans", () => {
+    const label = `<script>alert("x")</script> & 'y'`;
+    expect(html`<td title="${label}">${label}</td>`.markup).toBe(
+      '<td title="&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &#39;y&#39;">&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &#39;y&#39;</td>',
+    );
+    expect(html`<ul>${["a<", "b"].map((x) => html`<li>${x}</li>`)}</ul>`.markup).toBe("<ul><li>a&lt;</li><li>b</li></ul>");
+    expect(html`${null}${undefined}${false}${true}${0}`.markup).toBe("0");
+    expect(escapeHtml(`"'<>&`)).toBe("&quot;&#39;&lt;&gt;&amp;");
+  });
+});
+
+describe("session cookies: HttpOnly, SameSite=Lax, Secure behind TLS", () => {
+  let service: TestService;
+  beforeAll(async () => {
+    service = await startTestService();
+  });
+  afterAll(() => service.close());
+
+  async function signUp(headers: Record<string, string>): Promise<string> {
+    const form = await service.service.app.fetch(new Request("http://buckeye.test/dashboard/sign-up", { headers }));
+    const formCookie = form.headers.getSetCookie()[0]!.split(";")[0]!;
+    const token = /name="_csrf" value="([^"]+)"/.exec(await form.text())![1]!;
+    const email = `owner-${Math.random().toString(36).slice(2)}@example.com`;
+    const res = await service.service.app.fetch(
+      new Request("http://buckeye.test/dashboard/sign-up", {
+        method: "POST",
+        headers: { ...headers, cookie: formCookie, "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ _csrf: token, organization: "Cookie Co", email, password: "cookie passphrase" }),
+      }),
+    );
+    expect(res.status).toBe(303);
+    return res.headers.getSetCookie().find((c) => c.startsWith("buckeye_session="))!;
+  }
+
+  it("over plain http: HttpOnly; SameSite=Lax; Path=/dashboard, not Secure", async () => {
+    const cookie = await signUp({});
+    expect(cookie).toMatch(/; HttpOnly/);
+    expect(cookie).toMatch(/; SameSite=Lax/);
+    expect(cookie).toMatch(/; Path=\/dashboard/);
+    expect(cookie).not.toMatch(/; Secure/);
+  });
+
+  it("behind a TLS proxy (X-Forwarded-Proto: https): also Secure", async () => {
+    expect(await signUp({ "x-forwarded-proto": "https" })).toMatch(/; Secure/);
+  });
+});
+
+describe("usage recorder: requests per key per day, counted in memory and written in batches", () => {
+  let service: TestService;
+  beforeAll(async () => {
+    service = await startTestService({ RATE_LIMIT_PER_SECOND: "2", USAGE_FLUSH_MS: "3600000" });
+    // A still clock: the bucket of 2 never refills between the requests, however slow the machine.
+    service.service.context.now = () => new Date("2026-11-21T15:00:00Z");
+  });
+  afterAll(() => service.close());
+
+  const usageRows = () => service.service.store.db.selectFrom("api_key_usage").selectAll().orderBy("day").execute();
+
+  it("counts allowed API requests only, with no database write until the flush", async () => {
+    const codes: number[] = [];
+    for (let i = 0; i < 3; i++) codes.push((await service.get("/api/v1/rates?county=franklin")).status);
+    codes.push((await service.get("/api/v1/rates?county=franklin", { authorization: "Bearer tax_live_nope" })).status);
+    expect(codes).toEqual([200, 200, 429, 401]);
+    expect(await usageRows()).toEqual([]);
+
+    await service.service.context.usage!.flush();
+    const liveKey = (await listApiKeys(service.service.store.db, service.orgId)).find((k) => k.env === "live")!;
+    expect(await usageRows()).toEqual([{ key_id: liveKey.id, day: "2026-11-21", count: 2 }]);
+    expect(liveKey.last_used_at).toBe("2026-11-21T15:00:00.000Z");
+  });
+
+  it("adds to the stored counts, splits at midnight in Ohio (not UTC), and writes what is left on stop", async () => {
+    const db = service.service.store.db;
+    await db.deleteFrom("api_key_usage").execute();
+    let now = new Date("2026-11-21T04:59:00Z"); // 23:59 in Ohio (EST, UTC−5)
+    const recorder = new UsageRecorder(db, { flushIntervalMs: 3_600_000, now: () => now });
+    recorder.record("key_a");
+    recorder.record("key_a");
+    await recorder.flush();
+    recorder.record("key_a");
+    now = new Date("2026-11-21T05:00:00Z"); // 00:00 in Ohio, the next day
+    recorder.record("key_a");
+    await recorder.stop();
+    expect(await usageRows()).toEqual([
+      { key_id: "key_a", day: "2026-11-20", count: 3 },
+      { key_id: "key_a", day: "2026-11-21", count: 1 },
+    ]);
+  });
+
+  it("keeps the counts when a write fails, and writes them with the next flush", async () => {
+    const db = service.service.store.db;
+    await db.deleteFrom("api_key_usage").execute();
+    const logged: unknown[] = [];
+    const recorder = new UsageRecorder(db, { flushIntervalMs: 3_600_000, now: () => new Date("2026-11-21T15:00:00Z"), log: (entry) => logged.push(entry) });
+    recorder.record("key_b");
+    await sql`ALTER TABLE api_key_usage RENAME TO api_key_usage_away`.execute(db);
+    try {
+      await recorder.flush();
+    } finally {
+      await sql`ALTER TABLE api_key_usage_away RENAME TO api_key_usage`.execute(db);
+    }
+    expect(logged).toHaveLength(1);
+    recorder.record("key_b");
+    await recorder.flush();
+    expect(await usageRows()).toEqual([{ key_id: "key_b", day: "2026-11-21", count: 2 }]);
+  });
+});

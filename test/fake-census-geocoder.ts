@@ -1,0 +1,202 @@
+/**
+ * FAKE UPSTREAM, for tests and benchmarks only: a local HTTP server that speaks the US Census
+ * Geocoder's `geographies/onelineaddress` and `geographies/address` JSON exactly as the real
+ * responses in ../shared/data/geo/census-geocoder-examples/ do (result.input, addressMatches[]
+ * with matchedAddress, coordinates {x, y}, tigerLine, addressComponents and geographies keyed
+ * by layer name; an empty addressMatches for no match; `{"status": "Layer query encountered an
+ * error…"}` in place of a layer's features).
+ *
+ * It knows the Ohio addresses below, each with coordinates chosen inside the right county and
+ * place of the TIGER/Line polygons (found by point-in-polygon, a few hundred metres from any
+ * boundary). Streets matching `<n> BENCH ST` are answered from the same places in turn, for
+ * benchmarks that need many distinct addresses. No test may reach the real geocoder.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+
+interface Area {
+  geoid: string;
+  name: string;
+}
+
+export interface FakeAddress {
+  street: string;
+  city: string;
+  zip: string;
+  lon: number;
+  lat: number;
+  county: Area;
+  /** The Census Bureau's current incorporated place; null for an unincorporated point. */
+  place: Area | null;
+  /** Answer the places layer with the error object the real service sometimes returns. */
+  placeLayerError?: boolean;
+}
+
+const FRANKLIN = { geoid: "39049", name: "Franklin County" };
+const DELAWARE = { geoid: "39041", name: "Delaware County" };
+const FAIRFIELD = { geoid: "39045", name: "Fairfield County" };
+const LICKING = { geoid: "39089", name: "Licking County" };
+const UNION = { geoid: "39159", name: "Union County" };
+const WOOD = { geoid: "39173", name: "Wood County" };
+const COLUMBUS = { geoid: "3918000", name: "Columbus city" };
+const WESTERVILLE = { geoid: "3983342", name: "Westerville city" };
+const DUBLIN = { geoid: "3922694", name: "Dublin city" };
+const REYNOLDSBURG = { geoid: "3966390", name: "Reynoldsburg city" };
+const ROSSFORD = { geoid: "3968686", name: "Rossford city" };
+
+/** The addresses the fake upstream can match, by the key tests use to name them. */
+export const FAKE_ADDRESSES = {
+  statehouse: { street: "1 Capitol Sq", city: "Columbus", zip: "43215", lon: -82.9988, lat: 39.9612, county: FRANKLIN, place: COLUMBUS },
+  columbusInDelaware: { street: "100 Polaris Pkwy", city: "Columbus", zip: "43240", lon: -83.01604, lat: 40.14285, county: DELAWARE, place: COLUMBUS },
+  westervilleInDelaware: { street: "500 Worthington Rd", city: "Westerville", zip: "43082", lon: -82.94709, lat: 40.14302, county: DELAWARE, place: WESTERVILLE },
+  dublinInDelaware: { street: "7000 Sawmill Pkwy", city: "Dublin", zip: "43017", lon: -83.13549, lat: 40.15314, county: DELAWARE, place: DUBLIN },
+  delawareCity: { street: "1 N Sandusky St", city: "Delaware", zip: "43015", lon: -83.0921, lat: 40.31855, county: DELAWARE, place: { geoid: "3921434", name: "Delaware city" } },
+  /** Unincorporated in the 2019 polygons, but the Census Bureau's current layer says Columbus: an annexation. */
+  annexedToColumbus: { street: "9000 Annexed Way", city: "Lewis Center", zip: "43035", lon: -83.04604, lat: 40.14285, county: DELAWARE, place: COLUMBUS },
+  columbusInFairfield: { street: "6000 Winchester Pike", city: "Columbus", zip: "43110", lon: -82.80146, lat: 39.91795, county: FAIRFIELD, place: COLUMBUS },
+  reynoldsburgInFairfield: { street: "7000 Taylor Rd", city: "Reynoldsburg", zip: "43068", lon: -82.80943, lat: 39.93399, county: FAIRFIELD, place: REYNOLDSBURG },
+  carroll: { street: "10 Center St", city: "Carroll", zip: "43112", lon: -82.7071, lat: 39.80181, county: FAIRFIELD, place: { geoid: "3912252", name: "Carroll village" } },
+  reynoldsburgInLicking: { street: "8000 E Main St", city: "Reynoldsburg", zip: "43068", lon: -82.76217, lat: 39.95401, county: LICKING, place: REYNOLDSBURG },
+  pataskala: { street: "100 S Main St", city: "Pataskala", zip: "43062", lon: -82.7365, lat: 40.03324, county: LICKING, place: { geoid: "3961112", name: "Pataskala city" } },
+  dublinInUnion: { street: "8000 Avery Rd", city: "Dublin", zip: "43016", lon: -83.17522, lat: 40.11865, county: UNION, place: DUBLIN },
+  marysville: { street: "100 E 5th St", city: "Marysville", zip: "43040", lon: -83.34909, lat: 40.22023, county: UNION, place: { geoid: "3948160", name: "Marysville city" } },
+  rossford: { street: "300 Dixie Hwy", city: "Rossford", zip: "43460", lon: -83.57404, lat: 41.6118, county: WOOD, place: ROSSFORD },
+  /** Same city, but the places layer errors: our own polygons must decide. */
+  rossfordLayerError: { street: "302 Dixie Hwy", city: "Rossford", zip: "43460", lon: -83.58179, lat: 41.56042, county: WOOD, place: ROSSFORD, placeLayerError: true },
+  bowlingGreen: { street: "100 N Main St", city: "Bowling Green", zip: "43402", lon: -83.69305, lat: 41.36842, county: WOOD, place: { geoid: "3907972", name: "Bowling Green city" } },
+  fortWayne: { street: "1 E Main St", city: "Fort Wayne", zip: "46802", lon: -85.139, lat: 41.079, county: { geoid: "18003", name: "Allen County" }, place: { geoid: "1825000", name: "Fort Wayne city" } },
+} satisfies Record<string, FakeAddress>;
+
+export type FakeAddressName = keyof typeof FAKE_ADDRESSES;
+
+/** "100 Polaris Pkwy, Columbus, OH 43240": how a client would write one of the fake's addresses. */
+export function oneLine(name: FakeAddressName): string {
+  const a: FakeAddress = FAKE_ADDRESSES[name];
+  return `${a.street}, ${a.city}, ${a.county.geoid.startsWith("39") ? "OH" : "IN"} ${a.zip}`;
+}
+
+/** What the fake does with each request: answer, fail with 500, never answer, or wait for release(). */
+export type FakeMode = "normal" | "error" | "hang" | "hold";
+
+export interface FakeCensusGeocoder {
+  url: string;
+  /** Requests received, by path and query. */
+  requests: URL[];
+  setMode(mode: FakeMode): void;
+  /** Lets held requests through, in normal mode from now on. */
+  release(): void;
+  close(): Promise<void>;
+}
+
+const BENCHMARK = { id: "4", benchmarkName: "Public_AR_Current", benchmarkDescription: "Public Address Ranges - Current Benchmark", isDefault: false };
+const VINTAGE = { id: "4", vintageName: "Current_Current", vintageDescription: "Current Vintage - Current Benchmark", isDefault: true };
+const LAYER_ERROR = [{ status: "Layer query encountered an error: java.lang.RuntimeException: Failed to return" }];
+
+const normalise = (text: string) => text.toUpperCase().replace(/[.,]/g, " ").replace(/\s+/g, " ").trim();
+const BOOK = new Map(Object.values(FAKE_ADDRESSES).map((a: FakeAddress) => [normalise(a.street), a]));
+const BENCH_PLACES = Object.values(FAKE_ADDRESSES).filter((a: FakeAddress) => a.county.geoid.startsWith("39") && !a.placeLayerError);
+const BENCH_STREET = /^(\d+) BENCH ST$/;
+
+function countyFeature(area: Area, a: FakeAddress) {
+  return {
+    OID: 27590331264532, STATE: area.geoid.slice(0, 2), FUNCSTAT: "A", AREAWATER: 0, NAME: area.name, LSADC: "06",
+    CENTLON: String(a.lon), BASENAME: area.name.replace(/ County$/, ""), INTPTLAT: String(a.lat), COUNTYCC: "H1", MTFCC: "G4020",
+    COUNTY: area.geoid.slice(2), GEOID: area.geoid, CENTLAT: String(a.lat), INTPTLON: String(a.lon), AREALAND: 1, COUNTYNS: "01074033", OBJECTID: 1,
+  };
+}
+
+function placeFeature(area: Area, a: FakeAddress) {
+  return {
+    OID: 28090331264532, STATE: area.geoid.slice(0, 2), PLACE: area.geoid.slice(2), FUNCSTAT: "A", AREAWATER: 0, NAME: area.name, LSADC: "25",
+    CENTLON: String(a.lon), BASENAME: area.name.replace(/ (city|village)$/, ""), INTPTLAT: String(a.lat), PLACECC: "C1", MTFCC: "G4110",
+    GEOID: area.geoid, CENTLAT: String(a.lat), INTPTLON: String(a.lon), AREALAND: 1, PLACENS: "01086101", OBJECTID: 1,
+  };
+}
+
+function match(a: FakeAddress, street: string) {
+  const state = a.county.geoid.startsWith("39") ? "OH" : "IN";
+  return {
+    tigerLine: { tigerLineId: "76225813", side: "L" },
+    geographies: {
+      Counties: [countyFeature(a.county, a)],
+      "Incorporated Places": a.placeLayerError ? LAYER_ERROR : a.place ? [placeFeature(a.place, a)] : [],
+    },
+    matchedAddress: `${normalise(street)}, ${a.city.toUpperCase()}, ${state}, ${a.zip}`,
+    coordinates: { x: a.lon, y: a.lat },
+    addressComponents: {
+      zip: a.zip, city: a.city.toUpperCase(), state, preDirection: "", preType: "", streetName: normalise(street).replace(/^\d+ /, ""),
+      suffixType: "", suffixDirection: "", suffixQualifier: "", fromAddress: "1", toAddress: "99", preQualifier: "",
+    },
+  };
+}
+
+function lookUp(street: string): FakeAddress | undefined {
+  const key = normalise(street);
+  const bench = BENCH_STREET.exec(key);
+  if (bench) return BENCH_PLACES[Number(bench[1]) % BENCH_PLACES.length];
+  return BOOK.get(key);
+}
+
+function answer(url: URL): { status: number; body: unknown } {
+  const q = url.searchParams;
+  const missing = ["benchmark", "vintage"].filter((name) => !q.get(name));
+  if (missing.length > 0 || q.get("format") !== "json") {
+    return { status: 400, body: { errors: missing.map((name) => `${name} is required`).concat(q.get("format") === "json" ? [] : ["format must be json"]), status: "400" } };
+  }
+  let street: string;
+  let input: Record<string, string>;
+  if (url.pathname === "/geocoder/geographies/onelineaddress") {
+    const address = q.get("address") ?? "";
+    street = address.split(",")[0] ?? "";
+    input = { address };
+  } else if (url.pathname === "/geocoder/geographies/address") {
+    street = q.get("street") ?? "";
+    input = Object.fromEntries(["street", "city", "state", "zip"].filter((k) => q.has(k)).map((k) => [k, q.get(k)!]));
+  } else {
+    return { status: 404, body: { errors: ["unknown path"], status: "404" } };
+  }
+  const found = lookUp(street);
+  return { status: 200, body: { result: { input: { address: input, benchmark: BENCHMARK, vintage: VINTAGE }, addressMatches: found ? [match(found, street)] : [] } } };
+}
+
+export async function startFakeCensusGeocoder(): Promise<FakeCensusGeocoder> {
+  let mode: FakeMode = "normal";
+  const held: Array<() => void> = [];
+  const requests: URL[] = [];
+  const reply = (req: IncomingMessage, res: ServerResponse) => {
+    const url = new URL(req.url ?? "/", "http://fake.census.test");
+    if (mode === "error") {
+      res.writeHead(500, { "content-type": "text/html" }).end("<html><body>Internal Server Error</body></html>");
+      return;
+    }
+    const { status, body } = answer(url);
+    res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(body));
+  };
+  const server = createServer((req, res) => {
+    requests.push(new URL(req.url ?? "/", "http://fake.census.test"));
+    if (mode === "hang") return;
+    if (mode === "hold") {
+      held.push(() => reply(req, res));
+      return;
+    }
+    reply(req, res);
+  });
+  server.keepAliveTimeout = 30_000;
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    setMode: (next) => {
+      mode = next;
+    },
+    release: () => {
+      mode = "normal";
+      for (const go of held.splice(0)) go();
+    },
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}

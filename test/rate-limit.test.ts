@@ -1,0 +1,62 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { MemoryRateLimiter } from "../src/http/rate-limit.ts";
+import { startTestService, type TestService } from "./_setup.ts";
+
+describe("token bucket (DESIGN §3: 10 per second per key)", () => {
+  it("allows a burst of 10, refuses the 11th, and refills at 10 per second", () => {
+    const limiter = new MemoryRateLimiter(10);
+    const t0 = 1_000_000;
+    const burst = Array.from({ length: 11 }, () => limiter.consume("k", t0));
+    expect(burst.filter((d) => d.allowed)).toHaveLength(10);
+    expect(burst[10]).toMatchObject({ allowed: false, remaining: 0, retryAfterSeconds: 1 });
+    expect(limiter.consume("k", t0 + 100).allowed).toBe(true);
+    expect(limiter.consume("k", t0 + 100).allowed).toBe(false);
+    expect(limiter.consume("other", t0).allowed).toBe(true);
+  });
+
+  it("holds a sustained rate to the limit: 10 seconds of requests every 10 ms admit about 100 + 10", () => {
+    const limiter = new MemoryRateLimiter(10);
+    let admitted = 0;
+    for (let t = 0; t < 10_000; t += 10) if (limiter.consume("k", t).allowed) admitted += 1;
+    expect(admitted).toBeGreaterThanOrEqual(105);
+    expect(admitted).toBeLessThanOrEqual(110);
+  });
+});
+
+describe("rate limit over HTTP (spec §7, §8)", () => {
+  let api: TestService;
+  let clock = Date.parse("2026-01-05T15:00:00Z");
+  beforeAll(async () => {
+    api = await startTestService({ RATE_LIMIT_PER_SECOND: "10" });
+    api.service.context.now = () => new Date(clock);
+  });
+  afterAll(() => api.close());
+
+  it("sends RateLimit-Limit, -Remaining and -Reset on every response", async () => {
+    const res = await api.get("/api/v1/rates?county=adams");
+    expect(res.headers.get("ratelimit-limit")).toBe("10");
+    expect(res.headers.get("ratelimit-remaining")).toBe("9");
+    expect(Number(res.headers.get("ratelimit-reset"))).toBeGreaterThanOrEqual(0);
+  });
+
+  it("the 11th request within a second is 429 rate-limit-exceeded with Retry-After, and counts are per key", async () => {
+    clock += 5_000;
+    const statuses: number[] = [];
+    let last: Response | undefined;
+    for (let i = 0; i < 11; i++) {
+      last = await api.get("/api/v1/rates?county=adams");
+      statuses.push(last.status);
+    }
+    expect(statuses.slice(0, 10).every((s) => s === 200)).toBe(true);
+    expect(statuses[10]).toBe(429);
+    const body = (await last!.json()) as Record<string, any>;
+    expect(body).toMatchObject({ type: expect.stringMatching(/\/rate-limit-exceeded$/), title: "Too Many Requests", status: 429 });
+    expect(last!.headers.get("retry-after")).toBe("1");
+    expect(last!.headers.get("ratelimit-remaining")).toBe("0");
+    expect(last!.headers.get("content-type")).toBe("application/problem+json");
+    const otherKey = await api.get("/api/v1/rates?county=adams", { authorization: `Bearer ${api.testKey}` });
+    expect(otherKey.status).toBe(200);
+    clock += 1_000;
+    expect((await api.get("/api/v1/rates?county=adams")).status).toBe(200);
+  });
+});

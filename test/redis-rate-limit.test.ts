@@ -1,0 +1,144 @@
+/**
+ * Rate limits shared through Redis (DESIGN §3 rate limit scope, §4 scale): several instances
+ * draw from one bucket per key; when Redis cannot be reached each instance keeps limiting on its
+ * own and says so in a warning, and the shared buckets return when Redis does. Needs the Redis on
+ * 127.0.0.1:6379 that .ci/start-services.sh starts (or REDIS_URL). The outage is made by a
+ * labelled fake network: a TCP relay in front of the real Redis that the test cuts and restores.
+ */
+import { randomBytes } from "node:crypto";
+import { createServer, connect, type Server, type Socket } from "node:net";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { RedisRateLimiter } from "../src/http/redis-rate-limiter.ts";
+import { startTestService } from "./_setup.ts";
+
+const REDIS = new URL(process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379");
+
+/** Fake network between the service and Redis: relays bytes until cut. */
+class Relay {
+  #server: Server | undefined;
+  #sockets = new Set<Socket>();
+  port = 0;
+
+  async up(): Promise<void> {
+    const server = createServer((client) => {
+      const upstream = connect(Number(REDIS.port || 6379), REDIS.hostname);
+      for (const socket of [client, upstream]) {
+        this.#sockets.add(socket);
+        socket.on("error", () => {});
+        socket.on("close", () => {
+          this.#sockets.delete(socket);
+          client.destroy();
+          upstream.destroy();
+        });
+      }
+      client.pipe(upstream).pipe(client);
+    });
+    await new Promise<void>((resolve) => server.listen(this.port, "127.0.0.1", resolve));
+    this.port = (server.address() as { port: number }).port;
+    this.#server = server;
+  }
+
+  async cut(): Promise<void> {
+    const server = this.#server;
+    this.#server = undefined;
+    for (const socket of this.#sockets) socket.destroy();
+    if (server) await new Promise((resolve) => server.close(resolve));
+  }
+
+  get url(): string {
+    return `redis://127.0.0.1:${this.port}`;
+  }
+}
+
+async function until(condition: () => boolean, what: string, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+const prefix = () => `buckeye-test:${randomBytes(6).toString("hex")}:`;
+const open: RedisRateLimiter[] = [];
+function limiter(url: string, keyPrefix: string, log: (entry: Record<string, unknown>) => void = () => {}): RedisRateLimiter {
+  const created = new RedisRateLimiter({ url, keyPrefix, limitPerSecond: 10, log });
+  open.push(created);
+  return created;
+}
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((l) => l.close()));
+});
+
+describe("shared rate limits: REDIS_URL (DESIGN §4)", () => {
+  it("two instances draw from one bucket per key: 20 requests at once through both get 10 in total, the rest refused", async () => {
+    const keyPrefix = prefix();
+    const a = limiter(REDIS.href, keyPrefix);
+    const b = limiter(REDIS.href, keyPrefix);
+    await until(() => a.shared && b.shared, "both limiters to connect");
+    const started = performance.now();
+    const decisions = await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 ? a : b).consume("key_one", Date.now())));
+    // One bucket: 10, plus one per 100 ms these took (refill on Redis's clock); two buckets would allow all 20.
+    const refill = Math.ceil((performance.now() - started) / 100);
+    const allowed = decisions.filter((d) => d.allowed).length;
+    expect(allowed).toBeGreaterThanOrEqual(10);
+    expect(allowed).toBeLessThanOrEqual(10 + refill);
+    const refused = decisions.find((d) => !d.allowed)!;
+    expect(refused).toMatchObject({ allowed: false, limit: 10, remaining: 0, retryAfterSeconds: 1 });
+    expect((await a.consume("key_two", Date.now())).allowed).toBe(true);
+  });
+
+  it("when Redis becomes unreachable, each instance limits on its own and logs one warning; the shared bucket returns with Redis", async () => {
+    const relay = new Relay();
+    await relay.up();
+    const logs: Array<Record<string, unknown>> = [];
+    const a = limiter(relay.url, prefix(), (entry) => logs.push(entry));
+    await until(() => a.shared, "the limiter to connect through the relay");
+    expect((await a.consume("key_outage", Date.now())).allowed).toBe(true);
+
+    await relay.cut();
+    const during = [];
+    // The local bucket runs on the caller's clock: one instant, so no refill however slow this is.
+    const instant = Date.now();
+    for (let i = 0; i < 12; i++) during.push(await a.consume("key_outage", instant));
+    expect(during.slice(0, 10).every((d) => d.allowed)).toBe(true);
+    expect(during[11]!.allowed).toBe(false);
+    const warnings = () => logs.filter((entry) => entry.level === "warn");
+    await until(() => warnings().length > 0, "the warning");
+    expect(warnings()).toHaveLength(1);
+    expect(warnings()[0]!.msg).toMatch(/redis unreachable/);
+
+    await relay.up();
+    await until(() => a.shared, "the limiter to reconnect");
+    expect(logs.at(-1)).toMatchObject({ level: "info", msg: expect.stringMatching(/redis reachable again/) });
+    // Back on the shared bucket, which still holds the 9 tokens left before the outage.
+    const after = await a.consume("key_outage", Date.now());
+    expect(after.allowed).toBe(true);
+    await relay.cut();
+  });
+});
+
+describe("shared rate limits over HTTP while Redis is down", () => {
+  const relay = new Relay();
+  afterAll(() => relay.cut());
+
+  it("the API answers 200 with RateLimit headers, never 500, and 429 past the per-instance limit", async () => {
+    await relay.up();
+    const api = await startTestService({ REDIS_URL: relay.url, REDIS_KEY_PREFIX: prefix(), RATE_LIMIT_PER_SECOND: "10" });
+    try {
+      // The per-instance bucket refills from the service's clock: hold it still, so slow requests cannot refill it.
+      const frozen = new Date();
+      api.service.context.now = () => frozen;
+      await relay.cut();
+      const statuses = [];
+      for (let i = 0; i < 11; i++) {
+        const res = await api.get("/api/v1/rates?county=franklin&date=2025-04-01");
+        expect(res.headers.get("ratelimit-limit")).toBe("10");
+        statuses.push(res.status);
+      }
+      expect(statuses.slice(0, 10)).toEqual(Array(10).fill(200));
+      expect(statuses[10]).toBe(429);
+    } finally {
+      await api.close();
+    }
+  });
+});
