@@ -322,3 +322,62 @@ describe("SSRF guard at delivery time", () => {
     await call(api, "DELETE", `/api/v1/webhooks/${row.id}`);
   });
 });
+
+describe("redelivery: POST /api/v1/webhooks/{id}/deliveries/{delivery_id}/redeliver", () => {
+  it("replays a failed event to a webhook set active again, with the same X-Webhook-ID, and leaves the failed delivery as it was", async () => {
+    receiver = await startReceiver(() => ({ status: 503 }));
+    const webhook = await register(["filing.due"]);
+    const event = await publishFilingDue(webhook.id);
+    const failed = await waitForDelivery(webhook.id, (d) => d.status !== "pending");
+    expect(failed).toMatchObject({ status: "failed", attempt_count: 4 });
+    const path = `/api/v1/webhooks/${webhook.id}/deliveries/${failed.id}/redeliver`;
+
+    const whileDisabled = await call(api, "POST", path, { key: api.testKey });
+    expect(whileDisabled.res.status).toBe(409);
+    expect(whileDisabled.res.headers.get("content-type")).toMatch(/^application\/problem\+json/);
+    expect(whileDisabled.body).toMatchObject({ type: expect.stringMatching(/\/webhook-disabled$/), status: 409 });
+    expect(await deliveriesOf(webhook.id)).toHaveLength(1);
+
+    expect((await call(api, "PATCH", `/api/v1/webhooks/${webhook.id}`, { key: api.testKey, body: { status: "active" } })).res.status).toBe(200);
+    // Slow enough that the second click below lands while the replay is still in flight.
+    receiver.respond = () => ({ status: 200, delayMs: 300 });
+    const queued = await call(api, "POST", path, { key: api.testKey });
+    expect(queued.res.status).toBe(202);
+    expect(queued.body.delivery).toMatchObject({ event_id: event.id, event_type: "filing.due", status: "pending", attempt_count: 0, attempts: [] });
+    expect(queued.body.delivery.id).not.toBe(failed.id);
+
+    const again = await call(api, "POST", path, { key: api.testKey });
+    expect(again.res.status).toBe(409);
+    expect(again.body).toMatchObject({ type: expect.stringMatching(/\/delivery-pending$/), detail: expect.stringContaining(queued.body.delivery.id) });
+
+    const replayed = await waitForDelivery(webhook.id, (d) => d.id === queued.body.delivery.id && d.status !== "pending");
+    expect(replayed).toMatchObject({ status: "delivered", attempt_count: 1 });
+    const [, stillFailed] = await deliveriesOf(webhook.id);
+    expect(stillFailed).toMatchObject({ id: failed.id, status: "failed", attempt_count: 4 });
+
+    const last = receiver.received.at(-1)!;
+    expect(receiver.received).toHaveLength(5);
+    expect(last.headers["x-webhook-id"]).toBe(event.id);
+    expect(verify(last, webhook.secret)).toEqual(event);
+  });
+
+  it("a delivery that is not this webhook's, or does not exist, is 404 delivery-not-found and queues nothing", async () => {
+    receiver = await startReceiver();
+    const first = await register(["filing.due"]);
+    const second = await register(["filing.due"]);
+    await publishFilingDue(first.id);
+    const delivered = await waitForDelivery(first.id, (d) => d.status === "delivered");
+
+    for (const [webhookId, deliveryId] of [
+      [second.id, delivered.id],
+      [first.id, "dlv_00000000000000000000000000"],
+    ]) {
+      const answer = await call(api, "POST", `/api/v1/webhooks/${webhookId}/deliveries/${deliveryId}/redeliver`, { key: api.testKey });
+      expect(answer.res.status).toBe(404);
+      expect(answer.body).toMatchObject({ type: expect.stringMatching(/\/delivery-not-found$/), status: 404 });
+    }
+    expect(await deliveriesOf(first.id)).toHaveLength(1);
+    expect(await deliveriesOf(second.id)).toHaveLength(0);
+    expect(receiver.received).toHaveLength(1);
+  });
+});

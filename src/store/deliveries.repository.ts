@@ -160,6 +160,56 @@ export async function markCancelled(db: Db, deliveryId: string, reason: string, 
     .execute();
 }
 
+export type Redelivery =
+  | { outcome: "queued"; delivery: DeliveryWithAttempts }
+  | { outcome: "not-found" }
+  | { outcome: "already-pending"; pending: Delivery };
+
+/**
+ * Queues the event of a settled delivery (delivered, failed or cancelled) for this webhook again,
+ * as a new delivery with a fresh retry schedule: the same event, so the same payload and the same
+ * X-Webhook-ID a receiver deduplicates by. Refused while any delivery of that event to this
+ * webhook is still pending, so repeated clicks queue it once.
+ */
+export async function redeliver(db: Db, webhookId: string, deliveryId: string, now: Date): Promise<Redelivery> {
+  return db.transaction().execute(async (trx) => {
+    const original = await trx
+      .selectFrom("deliveries")
+      .innerJoin("events", "events.id", "deliveries.event_id")
+      .select(["deliveries.event_id", "events.type as event_type"])
+      .where("deliveries.id", "=", deliveryId)
+      .where("deliveries.webhook_id", "=", webhookId)
+      .executeTakeFirst();
+    if (!original) return { outcome: "not-found" };
+    const pending = await trx
+      .selectFrom("deliveries")
+      .selectAll()
+      .where("event_id", "=", original.event_id)
+      .where("webhook_id", "=", webhookId)
+      .where("status", "=", "pending")
+      .executeTakeFirst();
+    if (pending) return { outcome: "already-pending", pending };
+    const at = now.toISOString();
+    const delivery: Delivery = {
+      id: newId("dlv"),
+      event_id: original.event_id,
+      webhook_id: webhookId,
+      status: "pending",
+      attempts: 0,
+      next_attempt_at: at,
+      claimed_by: null,
+      claimed_until: null,
+      last_status_code: null,
+      last_error: null,
+      created_at: at,
+      updated_at: at,
+      delivered_at: null,
+    };
+    await trx.insertInto("deliveries").values(delivery).execute();
+    return { outcome: "queued", delivery: { ...delivery, event_type: original.event_type, attempt_log: [] } };
+  });
+}
+
 export interface DeliveryWithAttempts extends Delivery {
   event_type: string;
   attempt_log: DeliveryAttempt[];

@@ -1,11 +1,11 @@
 /**
  * /api/v1/webhooks (spec §4.3, DESIGN §3): register, list, read, update, delete, rotate the
- * secret, send a test event, list deliveries. Every operation is scoped to the organization of
+ * secret, send a test event, list deliveries and redeliver one. Every operation is scoped to the organization of
  * the calling key; another organization's webhook is simply not found.
  */
 import { getRouterParam, noContent, type H3Event } from "h3";
 import { z } from "zod";
-import { listDeliveries, type DeliveryWithAttempts } from "../../store/deliveries.repository.ts";
+import { listDeliveries, redeliver, type DeliveryWithAttempts } from "../../store/deliveries.repository.ts";
 import {
   deleteWebhook,
   findWebhook,
@@ -180,5 +180,34 @@ export function getDeliveries(ctx: ApiContext) {
     const current = await requireWebhook(ctx, event);
     const rows = await listDeliveries(ctx.db, current.id, Number(query.limit ?? 50));
     return { webhook_id: current.id, deliveries: rows.map(deliveryRecord) };
+  };
+}
+
+/**
+ * POST /api/v1/webhooks/{id}/deliveries/{delivery_id}/redeliver: after a receiver is fixed, its
+ * customer replays what it missed. Only a settled delivery is replayed, and only to an active
+ * webhook, since a disabled one would have the new delivery cancelled at once.
+ */
+export function redeliverDelivery(ctx: ApiContext) {
+  return async (event: H3Event) => {
+    const current = await requireWebhook(ctx, event);
+    const deliveryId = getRouterParam(event, "delivery_id") ?? "";
+    if (current.status === "disabled") {
+      throw problem("webhook-disabled", `Webhook ${current.id} is disabled (${current.disabled_reason ?? "no reason recorded"}). Set its status to active with PATCH first.`);
+    }
+    const result = await redeliver(ctx.db, current.id, deliveryId, ctx.now());
+    if (result.outcome === "not-found") throw problem("delivery-not-found", `No delivery ${deliveryId} for webhook ${current.id}.`);
+    if (result.outcome === "already-pending") {
+      throw problem(
+        "delivery-pending",
+        `Event ${result.pending.event_id} is already queued for this webhook as delivery ${result.pending.id}, next attempt at ${result.pending.next_attempt_at}.`,
+      );
+    }
+    ctx.wakeDeliveries();
+    event.res.status = 202;
+    return {
+      delivery: deliveryRecord(result.delivery),
+      message: "The event is queued again with the same X-Webhook-ID and a fresh retry schedule. GET this webhook's deliveries to follow it.",
+    };
   };
 }
