@@ -266,6 +266,45 @@ describe("webhooks page (spec §1.7, §2.7)", () => {
     await shot(ownerPage, "webhook-deliveries");
   });
 
+  it("a failed delivery has a Redeliver button: once the receiver is fixed, the same event arrives again and is listed as delivered", async () => {
+    receiver.respond = () => ({ status: 500 });
+    try {
+      await ownerPage.getByRole("button", { name: "Send test event" }).click();
+      await ownerPage.waitForURL(/\?sent=1$/);
+      await receiver.waitFor((r) => r.length >= 2);
+      const newest = ownerPage.locator("table.deliveries tbody tr").first();
+      await expect
+        .poll(async () => {
+          await ownerPage.getByRole("link", { name: "Refresh" }).click();
+          return newest.locator('td[data-label="Result"]').textContent();
+        })
+        .toMatch(/^FailedHTTP 500Redeliver$/);
+      expect(await ownerPage.getByRole("button", { name: /^Redeliver/ }).count()).toBe(1);
+      await shot(ownerPage, "webhook-failed-delivery");
+
+      receiver.respond = () => ({ status: 200 });
+      await ownerPage.getByRole("button", { name: "Redeliver this webhook.test event" }).click();
+      await ownerPage.waitForURL(/\?redelivered=1$/);
+      expect(await ownerPage.getByText("Event queued again.").isVisible()).toBe(true);
+      await receiver.waitFor((r) => r.length >= 3);
+      const [failed, replayed] = receiver.received.slice(1);
+      expect(replayed!.headers["x-webhook-id"]).toBe(failed!.headers["x-webhook-id"]);
+      expect(replayed!.body).toBe(failed!.body);
+      const timestamp = Number(replayed!.headers["x-webhook-timestamp"]);
+      expect(stripe.webhooks.constructEvent(replayed!.body, String(replayed!.headers["x-webhook-signature"]), secret, 300, undefined, timestamp * 1000).type).toBe(
+        "webhook.test",
+      );
+      await expect
+        .poll(async () => {
+          await ownerPage.getByRole("link", { name: "Refresh" }).click();
+          return newest.locator('td[data-label="Result"]').textContent();
+        })
+        .toBe("Delivered");
+    } finally {
+      receiver.respond = () => ({ status: 200 });
+    }
+  });
+
   it("a live endpoint must use https: the form says so and nothing is registered", async () => {
     await ownerPage.goto("/dashboard/webhooks");
     await ownerPage.getByLabel("Endpoint URL").fill(`${receiver.url}/live`);

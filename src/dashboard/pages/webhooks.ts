@@ -1,7 +1,7 @@
 /**
  * Webhooks, as the organization manages them in the dashboard: register (URL, events, the signing
  * secret shown once), send a test event, rotate the secret, delete, and each endpoint's recent
- * delivery attempts. The work is done by the webhooks room (src/webhooks, its repositories and
+ * delivery attempts, with a Redeliver button on those that failed. The work is done by the webhooks room (src/webhooks, its repositories and
  * its URL rules); this file only turns forms into those calls and the results into pages.
  *
  * The dashboard acts for the organization rather than for a key, so the form asks which
@@ -12,7 +12,7 @@
 import { getRouterParam, type H3 } from "h3";
 import { ROTATION_GRACE_MS } from "../../http/routes/webhooks.ts";
 import type { KeyEnv } from "../../store/database.ts";
-import { listDeliveries, type DeliveryWithAttempts } from "../../store/deliveries.repository.ts";
+import { listDeliveries, redeliver, type DeliveryWithAttempts } from "../../store/deliveries.repository.ts";
 import type { SessionView } from "../../store/sessions.repository.ts";
 import type { Webhook } from "../../store/webhooks-and-jobs.tables.ts";
 import { deleteWebhook, findWebhook, insertWebhook, listWebhooks, rotateWebhookSecret, updateWebhook } from "../../store/webhooks.repository.ts";
@@ -155,7 +155,13 @@ function secretPanel(secret: string, heading: string, extra: HtmlValue): SafeHtm
 </section>`;
 }
 
-function attemptRows(deliveries: DeliveryWithAttempts[]): SafeHtml[] {
+/** Shown on the newest row of a delivery that failed or was cancelled: replays its event. */
+function redeliverButton(session: SessionView, delivery: DeliveryWithAttempts): HtmlValue {
+  if (delivery.status !== "failed" && delivery.status !== "cancelled") return "";
+  return html`<form method="post" action="/dashboard/webhooks/${delivery.webhook_id}/deliveries/${delivery.id}/redeliver" class="inline-form">${csrfField(session)}<button class="btn btn-secondary btn-small" type="submit" aria-label="Redeliver this ${delivery.event_type} event">Redeliver</button></form>`;
+}
+
+function attemptRows(session: SessionView, deliveries: DeliveryWithAttempts[]): SafeHtml[] {
   const rows: SafeHtml[] = [];
   for (const delivery of deliveries) {
     if (delivery.attempt_log.length === 0) {
@@ -165,11 +171,11 @@ function attemptRows(deliveries: DeliveryWithAttempts[]): SafeHtml[] {
       <td data-label="Status code" class="num">–</td>
       <td data-label="Latency" class="num">–</td>
       <td data-label="Attempt" class="num">–</td>
-      <td data-label="Result">${delivery.status === "pending" ? badge("gray", "Queued") : badge("gray", delivery.status === "cancelled" ? "Cancelled" : delivery.status)}</td>
+      <td data-label="Result"><div>${delivery.status === "pending" ? badge("gray", "Queued") : badge("gray", delivery.status === "cancelled" ? "Cancelled" : delivery.status)}${redeliverButton(session, delivery)}</div></td>
     </tr>`);
       continue;
     }
-    for (const attempt of [...delivery.attempt_log].reverse()) {
+    for (const [index, attempt] of [...delivery.attempt_log].reverse().entries()) {
       const result =
         attempt.outcome === "delivered"
           ? badge("green", "Delivered")
@@ -182,19 +188,19 @@ function attemptRows(deliveries: DeliveryWithAttempts[]): SafeHtml[] {
       <td data-label="Status code" class="num">${attempt.status_code ?? html`<span class="muted">none</span>`}</td>
       <td data-label="Latency" class="num">${attempt.latency_ms.toLocaleString("en-US")} ms</td>
       <td data-label="Attempt" class="num">${attempt.number}</td>
-      <td data-label="Result"><div>${result}${attempt.error && attempt.outcome !== "delivered" ? html`<br><span class="hint">${attempt.error}</span>` : ""}</div></td>
+      <td data-label="Result"><div>${result}${attempt.error && attempt.outcome !== "delivered" ? html`<br><span class="hint">${attempt.error}</span>` : ""}${index === 0 ? redeliverButton(session, delivery) : ""}</div></td>
     </tr>`);
     }
   }
   return rows;
 }
 
-function deliveriesTable(deliveries: DeliveryWithAttempts[]): SafeHtml {
+function deliveriesTable(session: SessionView, deliveries: DeliveryWithAttempts[]): SafeHtml {
   if (deliveries.length === 0) return html`<p class="empty">Nothing sent yet. Send a test event to check your receiver.</p>`;
   return html`<div class="table-wrap"><table class="table responsive deliveries">
   <caption class="visually-hidden">Recent delivery attempts to this endpoint, newest first</caption>
   <thead><tr><th scope="col">Time</th><th scope="col">Event</th><th scope="col" class="num">Status code</th><th scope="col" class="num">Latency</th><th scope="col" class="num">Attempt</th><th scope="col">Result</th></tr></thead>
-  <tbody>${attemptRows(deliveries)}</tbody>
+  <tbody>${attemptRows(session, deliveries)}</tbody>
 </table></div>`;
 }
 
@@ -243,7 +249,7 @@ ${view.secret ? secretPanel(view.secret.value, view.secret.heading, view.secret.
     <h2 id="deliveries-heading">Recent deliveries</h2>
     <a class="btn btn-quiet btn-small" href="/dashboard/webhooks/${row.id}">Refresh</a>
   </div>
-  ${deliveriesTable(deliveries)}
+  ${deliveriesTable(session, deliveries)}
 </section>`,
   });
 }
@@ -295,6 +301,14 @@ const DETAIL_MESSAGES: Record<string, () => HtmlValue> = {
   sent: () =>
     notice("success", "Test event queued.", html`<p>A <code>webhook.test</code> event is on its way; its attempt appears under Recent deliveries within seconds. Use Refresh to update the list.</p>`),
   enabled: () => notice("success", "Endpoint re-enabled.", html`<p>New events are delivered to it again.</p>`),
+  redelivered: () =>
+    notice(
+      "success",
+      "Event queued again.",
+      html`<p>It goes out with the same <code>X-Webhook-ID</code>, so a receiver that already has it can drop the copy. Use Refresh to follow the attempt.</p>`,
+    ),
+  pending: () => notice("info", "That event is already queued for this endpoint.", html`<p>Nothing more was queued. Its next attempt appears under Recent deliveries.</p>`),
+  disabled: () => notice("warning", "The endpoint is disabled.", html`<p>Re-enable it first, then redeliver the event.</p>`),
 };
 
 export function webhookRoutes(app: H3, deps: DashboardDeps): void {
@@ -365,7 +379,7 @@ export function webhookRoutes(app: H3, deps: DashboardDeps): void {
     async (event) => {
       const session = event.context.session!;
       const row = await requireWebhook(session.organizationId, getRouterParam(event, "id") ?? "");
-      const flag = event.url.searchParams.has("sent") ? "sent" : event.url.searchParams.has("enabled") ? "enabled" : "";
+      const flag = Object.keys(DETAIL_MESSAGES).find((name) => event.url.searchParams.has(name)) ?? "";
       return sendPage(event, await showDetail(session, row, { message: DETAIL_MESSAGES[flag]?.() }));
     },
     signedIn,
@@ -403,6 +417,22 @@ export function webhookRoutes(app: H3, deps: DashboardDeps): void {
       const row = await requireWebhook(session.organizationId, getRouterParam(event, "id") ?? "");
       await updateWebhook(deps.db, session.organizationId, row.id, { status: "active" }, deps.now());
       return redirectTo(event, `/dashboard/webhooks/${row.id}?enabled=1`);
+    },
+    signedIn,
+  );
+
+  app.post(
+    "/dashboard/webhooks/:id/deliveries/:delivery_id/redeliver",
+    async (event) => {
+      const session = event.context.session!;
+      await assertSessionToken(event, session.csrfToken);
+      const row = await requireWebhook(session.organizationId, getRouterParam(event, "id") ?? "");
+      if (row.status === "disabled") return redirectTo(event, `/dashboard/webhooks/${row.id}?disabled=1`);
+      const result = await redeliver(deps.db, row.id, getRouterParam(event, "delivery_id") ?? "", deps.now());
+      if (result.outcome === "not-found") throw dashboardError(404, "Delivery not found", "That delivery is not one of this endpoint's.");
+      if (result.outcome === "already-pending") return redirectTo(event, `/dashboard/webhooks/${row.id}?pending=1`);
+      deps.wakeDeliveries();
+      return redirectTo(event, `/dashboard/webhooks/${row.id}?redelivered=1`);
     },
     signedIn,
   );
