@@ -8,6 +8,7 @@ import * as webhooksOutboxJobs from "./2026-11-21-010-webhooks-outbox-jobs.ts";
 import * as batchJobs from "./2026-11-21-020-batch-jobs.ts";
 import * as usersSessionsUsage from "./2026-11-21-030-users-sessions-usage.ts";
 import * as jobRuns from "./2026-11-21-040-job-runs.ts";
+import * as signInCountersFormTokens from "./2026-11-22-050-sign-in-counters-form-tokens.ts";
 
 export const migrations: Record<string, Migration> = {
   "2026-11-21-001-organizations-and-api-keys": organizationsAndApiKeys,
@@ -15,4 +16,5 @@ export const migrations: Record<string, Migration> = {
   "2026-11-21-020-batch-jobs": batchJobs,
   "2026-11-21-030-users-sessions-usage": usersSessionsUsage,
   "2026-11-21-040-job-runs": jobRuns,
+  "2026-11-22-050-sign-in-counters-form-tokens": signInCountersFormTokens,
 };

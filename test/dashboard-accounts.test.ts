@@ -14,6 +14,7 @@ import { checkSignIn } from "../src/dashboard/accounts.ts";
 import { escapeHtml, html } from "../src/dashboard/html.ts";
 import { hashPassword, verifyPassword } from "../src/dashboard/password.ts";
 import { SignInThrottle } from "../src/dashboard/sign-in-throttle.ts";
+import { SubmitOnce } from "../src/dashboard/submit-once.ts";
 import { openStore } from "../src/store/connect.ts";
 import { listApiKeys } from "../src/store/api-keys.repository.ts";
 import { UsageRecorder } from "../src/usage/usage-recorder.ts";
@@ -65,23 +66,72 @@ describe("passwords are hashed with scrypt", () => {
   });
 });
 
-describe("sign-in throttle", () => {
-  it("locks an email after 5 failures in 15 minutes and lifts the lock 15 minutes later (injected clock)", () => {
+describe("sign-in throttle: counters in the database, shared by every instance", () => {
+  let service: TestService;
+  beforeAll(async () => {
+    service = await startTestService();
+  });
+  afterAll(() => service.close());
+  const db = () => service.service.store.db;
+
+  it("locks an email after 5 failures in 15 minutes and lifts the lock 15 minutes later (injected clock)", async () => {
     let now = Date.parse("2026-11-21T12:00:00Z");
-    const throttle = new SignInThrottle(() => new Date(now));
-    for (let i = 0; i < 4; i++) throttle.recordFailure("a@example.com", "10.0.0.1");
-    expect(throttle.retryAfterSeconds("a@example.com", "10.0.0.1")).toBe(0);
-    throttle.recordFailure("a@example.com", "10.0.0.1");
-    expect(throttle.retryAfterSeconds("a@example.com", "10.0.0.2")).toBe(900);
-    expect(throttle.retryAfterSeconds("b@example.com", "10.0.0.1")).toBe(0);
+    const throttle = new SignInThrottle(db(), () => new Date(now));
+    for (let i = 0; i < 4; i++) await throttle.recordFailure("a@example.com", "10.0.0.1");
+    expect(await throttle.retryAfterSeconds("a@example.com", "10.0.0.1")).toBe(0);
+    await throttle.recordFailure("a@example.com", "10.0.0.1");
+    expect(await throttle.retryAfterSeconds("a@example.com", "10.0.0.2")).toBe(900);
+    expect(await throttle.retryAfterSeconds("b@example.com", "10.0.0.1")).toBe(0);
     now += 15 * 60_000;
-    expect(throttle.retryAfterSeconds("a@example.com", "10.0.0.1")).toBe(0);
+    expect(await throttle.retryAfterSeconds("a@example.com", "10.0.0.1")).toBe(0);
   });
 
-  it("locks a client address after 20 failures across any emails", () => {
-    const throttle = new SignInThrottle(() => new Date("2026-11-21T12:00:00Z"));
-    for (let i = 0; i < 20; i++) throttle.recordFailure(`user${i}@example.com`, "10.0.0.9");
-    expect(throttle.retryAfterSeconds("fresh@example.com", "10.0.0.9")).toBe(900);
+  it("failures older than the 15-minute window are not counted; a right password clears the email's count", async () => {
+    let now = Date.parse("2026-11-21T13:00:00Z");
+    const throttle = new SignInThrottle(db(), () => new Date(now));
+    for (let i = 0; i < 4; i++) await throttle.recordFailure("c@example.com", "10.0.1.1");
+    now += 16 * 60_000;
+    await throttle.recordFailure("c@example.com", "10.0.1.1");
+    expect(await throttle.retryAfterSeconds("c@example.com", "10.0.1.1")).toBe(0);
+    for (let i = 0; i < 3; i++) await throttle.recordFailure("c@example.com", "10.0.1.1");
+    await throttle.recordSuccess("c@example.com");
+    await throttle.recordFailure("c@example.com", "10.0.1.1");
+    expect(await throttle.retryAfterSeconds("c@example.com", "10.0.1.1")).toBe(0);
+  });
+
+  it("locks a client address after 20 failures across any emails", async () => {
+    const throttle = new SignInThrottle(db(), () => new Date("2026-11-21T14:00:00Z"));
+    for (let i = 0; i < 20; i++) await throttle.recordFailure(`user${i}@example.com`, "10.0.0.9");
+    expect(await throttle.retryAfterSeconds("fresh@example.com", "10.0.0.9")).toBe(900);
+  });
+
+  it("two instances on one database share the count: 3 failures on one and 2 on the other lock the email on both", async () => {
+    const clock = () => new Date("2026-11-21T15:00:00Z");
+    const [first, second] = [new SignInThrottle(db(), clock), new SignInThrottle(db(), clock)];
+    await Promise.all([
+      ...Array.from({ length: 3 }, () => first.recordFailure("d@example.com", "10.0.2.1")),
+      ...Array.from({ length: 2 }, () => second.recordFailure("d@example.com", "10.0.2.2")),
+    ]);
+    expect(await first.retryAfterSeconds("d@example.com", "10.0.2.3")).toBe(900);
+    expect(await second.retryAfterSeconds("d@example.com", "10.0.2.3")).toBe(900);
+  });
+});
+
+describe("one-time form tokens: in the database, shared by every instance", () => {
+  let service: TestService;
+  beforeAll(async () => {
+    service = await startTestService();
+  });
+  afterAll(() => service.close());
+
+  it("a token is accepted once, whichever instance sees it first, and by no other session's check", async () => {
+    const clock = () => new Date("2026-11-21T16:00:00Z");
+    const [first, second] = [new SubmitOnce(service.service.store.db, clock), new SubmitOnce(service.service.store.db, clock)];
+    const token = first.newToken();
+    const answers = await Promise.all([first.first("ses_a", token), second.first("ses_a", token), first.first("ses_a", token)]);
+    expect(answers.filter(Boolean)).toHaveLength(1);
+    expect(await second.first("ses_a", token)).toBe(false);
+    expect(await second.first("ses_b", token)).toBe(true);
   });
 });
 

@@ -37,8 +37,8 @@ export function registerDashboard(app: H3, ctx: ApiContext, log: Log = () => {})
     now: () => ctx.now(),
     rateLimitPerSecond: ctx.config.rateLimitPerSecond,
     usage: ctx.usage,
-    throttle: new SignInThrottle(() => ctx.now()),
-    once: new SubmitOnce(),
+    throttle: new SignInThrottle(ctx.db, () => ctx.now()),
+    once: new SubmitOnce(ctx.db, () => ctx.now()),
     wakeDeliveries: () => ctx.wakeDeliveries(),
     log,
   };

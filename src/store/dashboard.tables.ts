@@ -1,6 +1,6 @@
 /**
- * Row shapes of the tables added by migration 2026-11-21-030 (dashboard accounts and per-key
- * usage). Listed in the `Database` interface of database.ts.
+ * Row shapes of the tables added by migrations 2026-11-21-030 (dashboard accounts and per-key
+ * usage) and 2026-11-22-050 (sign-in counters and one-time form tokens). Listed in the `Database` interface of database.ts.
  */
 import type { Selectable } from "kysely";
 
@@ -33,6 +33,20 @@ export interface ApiKeyUsageTable {
   /** Ohio calendar date (DESIGN §2), YYYY-MM-DD. */
   day: string;
   count: number;
+}
+
+export interface SignInCountersTable {
+  /** `e:<email>` or `a:<client address>`. */
+  key: string;
+  failures: number;
+  window_start: string;
+  locked_until: string | null;
+}
+
+export interface FormTokensTable {
+  session_id: string;
+  token: string;
+  used_at: string;
 }
 
 export type User = Selectable<UsersTable>;

@@ -13,7 +13,7 @@ import type {
   RecordedRatePeriodsTable,
   WebhooksTable,
 } from "./webhooks-and-jobs.tables.ts";
-import type { ApiKeyUsageTable, SessionsTable, UsersTable } from "./dashboard.tables.ts";
+import type { ApiKeyUsageTable, FormTokensTable, SessionsTable, SignInCountersTable, UsersTable } from "./dashboard.tables.ts";
 import type { JobRunsTable } from "./job-runs.table.ts";
 
 export type OrganizationStatus = "active" | "suspended";
@@ -58,6 +58,8 @@ export interface Database {
   sessions: SessionsTable;
   api_key_usage: ApiKeyUsageTable;
   job_runs: JobRunsTable;
+  sign_in_counters: SignInCountersTable;
+  form_tokens: FormTokensTable;
 }
 
 export type Db = Kysely<Database>;

@@ -90,7 +90,7 @@ export function accountRoutes(app: H3, deps: DashboardDeps): void {
     const next = field(form, "next");
     const address = getRequestIP(event) ?? "unknown";
 
-    const wait = deps.throttle.retryAfterSeconds(email, address);
+    const wait = await deps.throttle.retryAfterSeconds(email, address);
     if (wait > 0) {
       event.res.headers.set("retry-after", String(wait));
       const message = notice(
@@ -103,10 +103,10 @@ export function accountRoutes(app: H3, deps: DashboardDeps): void {
 
     const result = await checkSignIn(deps.db, email, password);
     if (!result.ok && result.reason === "wrong-credentials") {
-      deps.throttle.recordFailure(email, address);
+      await deps.throttle.recordFailure(email, address);
       return sendPage(event, signInForm(event, { email, next, message: notice("danger", "That email and password do not match an account.") }), 401);
     }
-    deps.throttle.recordSuccess(email);
+    await deps.throttle.recordSuccess(email);
     if (!result.ok) {
       const message = notice(
         "danger",

@@ -171,7 +171,7 @@ export function keyRoutes(app: H3, deps: DashboardDeps): void {
         sendPage(event, keysPage(session, { keys: await listApiKeys(deps.db, session.organizationId), once: deps.once.newToken(), label, error }), 422);
       if (env !== "live" && env !== "test") return again("Choose Live or Test.");
       if (!label) return again("Enter a label that says where the key will be used.");
-      if (!deps.once.first(session.sessionId, field(form, ONCE_FIELD))) return redirectTo(event, "/dashboard/keys?repeated=1");
+      if (!(await deps.once.first(session.sessionId, field(form, ONCE_FIELD)))) return redirectTo(event, "/dashboard/keys?repeated=1");
       let created: CreatedKey;
       try {
         created = await createKey(deps.db, session.organizationId, label, env);

@@ -363,7 +363,7 @@ export function webhookRoutes(app: H3, deps: DashboardDeps): void {
         const rows = await listWebhooks(deps.db, session.organizationId);
         return sendPage(event, listPage(session, rows, { ...view, errors, message: notice("danger", "The endpoint was not added.", html`<p>Please correct the highlighted fields.</p>`) }), 422);
       }
-      if (!deps.once.first(session.sessionId, field(form, ONCE_FIELD))) return redirectTo(event, "/dashboard/webhooks?repeated=1");
+      if (!(await deps.once.first(session.sessionId, field(form, ONCE_FIELD)))) return redirectTo(event, "/dashboard/webhooks?repeated=1");
       const row = await insertWebhook(deps.db, { organizationId: session.organizationId, env: view.env!, url, events, secret: newWebhookSecret() }, deps.now());
       const page = await showDetail(session, row, {
         message: notice("success", "Endpoint added."),
