@@ -6,6 +6,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { strToU8, zipSync } from "fflate";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createService } from "../src/service.ts";
 import { reconcile } from "../src/jobs/reconcile.ts";
@@ -222,6 +223,40 @@ describe("reconcile: a malformed or partial file changes nothing and is reported
   it("a file that cannot be read is reported the same way", async () => {
     const result = await reconcileWith(api, join(scratch, "OHR2027Q1DEC01.csv"));
     expect(result).toMatchObject({ status: "failed", error: expect.stringMatching(/could not read/) });
+  });
+});
+
+describe("reconcile: the rate file posted as a ZIP archive", () => {
+  let api: TestService;
+  beforeAll(async () => {
+    api = await startTestService();
+  });
+  afterAll(() => api.close());
+
+  const archive = (name: string, entries: Record<string, string>) => {
+    const path = join(scratch, name);
+    writeFileSync(path, zipSync(Object.fromEntries(Object.entries(entries).map(([entry, text]) => [entry, strToU8(text)]))));
+    return path;
+  };
+
+  it("an archive holding two CSV files, or a damaged one, fails and changes nothing", async () => {
+    const csv = readFileSync(FUTURE_CHANGE, "utf8");
+    const two = await reconcileWith(api, archive("OHR2027Q1NOV29.zip", { "a.csv": csv, "b.csv": csv }));
+    expect(two).toMatchObject({ status: "failed", periodsRecorded: 0, error: expect.stringMatching(/holds 2 CSV files \(a\.csv, b\.csv\)/) });
+    const damaged = join(scratch, "OHR2027Q1NOV28.zip");
+    writeFileSync(damaged, Buffer.from(readFileSync(archive("whole.zip", { "OHR2027Q1NOV28.csv": csv })).subarray(0, 200)));
+    expect(await reconcileWith(api, damaged)).toMatchObject({ status: "failed", error: expect.stringMatching(/could not read the rate file: the ZIP archive/) });
+    expect(await api.service.store.db.selectFrom("recorded_rate_periods").selectAll().execute()).toEqual([]);
+    expect(await eventsOf(api, "rate.announced")).toEqual([]);
+  });
+
+  it("is read like the CSV inside it: the enacted change is recorded and announced as of the archive's posting date", async () => {
+    const path = archive("OHR2027Q1NOV30.zip", { "README.txt": "rates", "OHR2027Q1NOV30.csv": readFileSync(FUTURE_CHANGE, "utf8") });
+    const result = await reconcileWith(api, path);
+    expect(result).toMatchObject({ status: "succeeded", file: "OHR2027Q1NOV30.zip (OHR2027Q1NOV30.csv)", periodsRecorded: 1, eventsEmitted: 1 });
+    const [announced] = await eventsOf(api, "rate.announced");
+    expect(JSON.parse(announced!.payload).data).toMatchObject({ county: "Wayne", new_rate: 0.07, effective_date: "2027-01-01", announced_date: "2026-11-30" });
+    expect(await rate(api, "county=wayne&date=2026-12-01")).toMatchObject({ has_upcoming_change: true, upcoming: { effective_date: "2027-01-01", combined_rate: 0.07 } });
   });
 });
 

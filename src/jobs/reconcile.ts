@@ -1,7 +1,8 @@
 /**
- * The reconcile job: read the state's SST rate file from RECONCILE_SOURCE (a URL or a path),
- * compare it with our periods, and in one transaction log the run, record newly enacted future
- * periods and publish one rate.announced per county and date they change. A file that is
+ * The reconcile job: read the state's SST rate file from RECONCILE_SOURCE (a URL or a path; CSV,
+ * or a ZIP archive holding it), compare it with our periods, and in one transaction log the run,
+ * record newly enacted future periods and publish one rate.announced per county and date they
+ * change. A file that is
  * malformed or partial changes nothing: the failure is logged in the reconciliation log alone.
  */
 import { readFile } from "node:fs/promises";
@@ -15,6 +16,7 @@ import { compareWithTable, countyCodes, type Discrepancy } from "./compare-rates
 import { mergeTable } from "../rates/overlay-periods.ts";
 import { toRatePeriod, type RateData } from "./rate-data.ts";
 import { describeChange } from "./rate-change-data.ts";
+import { sstTextFrom } from "./sst-download.ts";
 import { parseSstRateFile, postingDate } from "./sst-rate-file.ts";
 
 export interface ReconcileDeps {
@@ -38,12 +40,21 @@ export interface ReconcileResult {
 }
 
 async function readSource(source: string, timeoutMs: number): Promise<{ text: string; name: string }> {
+  let bytes: Uint8Array;
+  let name: string;
   if (/^https?:\/\//i.test(source)) {
     const response = await fetch(source, { signal: AbortSignal.timeout(timeoutMs), headers: { "user-agent": "Buckeye/1.0 (rate reconciliation)" } });
     if (!response.ok) throw new Error(`GET ${source} answered ${response.status}`);
-    return { text: await response.text(), name: basename(new URL(source).pathname) };
+    bytes = new Uint8Array(await response.arrayBuffer());
+    name = basename(new URL(source).pathname);
+  } else {
+    bytes = await readFile(source);
+    name = basename(source);
   }
-  return { text: await readFile(source, "utf8"), name: basename(source) };
+  const read = sstTextFrom(bytes);
+  if (!read.ok) throw new Error(read.error);
+  // The archive's own name carries the posting date; the entry is logged beside it.
+  return { text: read.text, name: read.entry === null ? name : `${name} (${read.entry})` };
 }
 
 export async function reconcile(deps: ReconcileDeps, at: Date): Promise<ReconcileResult> {
