@@ -10,6 +10,7 @@
  * picks the database (default a fresh SQLite file); WEBHOOK_CONCURRENCY as in production (16).
  * Figures go to bench/results-webhooks.json.
  */
+import { randomBytes } from "node:crypto";
 import { createServer } from "node:http";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import type { AddressInfo } from "node:net";
@@ -21,6 +22,7 @@ import { migrateToLatest } from "../src/store/migrate.ts";
 import { createOrganization } from "../src/store/organizations.repository.ts";
 import { insertWebhook } from "../src/store/webhooks.repository.ts";
 import { DeliveryActor } from "../src/webhooks/delivery-actor.ts";
+import { SecretBox } from "../src/webhooks/secret-box.ts";
 import { publishEvent } from "../src/webhooks/outbox.ts";
 import { newWebhookSecret } from "../src/webhooks/sign.ts";
 
@@ -46,8 +48,10 @@ await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
 const port = (receiver.address() as AddressInfo).port;
 
 const org = await createOrganization(store.db, "Bench Org");
+// Sealed, as a deployment with SECRETS_KEY stores them: each attempt pays for opening the secret.
+const secrets = new SecretBox(randomBytes(32));
 for (let i = 0; i < ENDPOINTS; i++) {
-  await insertWebhook(store.db, { organizationId: org.id, env: "test", url: `http://127.0.0.1:${port}/endpoint/${i}`, events: ["*"], secret: newWebhookSecret() }, new Date());
+  await insertWebhook(store.db, { organizationId: org.id, env: "test", url: `http://127.0.0.1:${port}/endpoint/${i}`, events: ["*"], secret: newWebhookSecret() }, new Date(), secrets);
 }
 // All events are in the outbox before the clock starts: the figure is delivery, not publishing.
 await store.db.transaction().execute(async (trx) => {
@@ -65,6 +69,7 @@ const actor = new DeliveryActor({
   db: store.db,
   dialect: store.dialect,
   settings: { timeoutMs: 10_000, retrySchedule: [5_000], concurrency: CONCURRENCY, pollIntervalMs: 50, leaseMs: 60_000 },
+  secrets,
 });
 const started = performance.now();
 actor.start();

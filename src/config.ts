@@ -54,6 +54,10 @@ const schema = z.object({
   WEBHOOK_POLL_MS: positiveInt.default(1000),
   WEBHOOK_LEASE_MS: positiveInt.default(60_000),
   RECONCILE_SOURCE: z.string().min(1).optional(),
+  SECRETS_KEY: z
+    .string()
+    .regex(/^[0-9a-fA-F]{64}$/, "must be 64 hex characters (32 bytes), e.g. from `openssl rand -hex 32`")
+    .optional(),
   SCHEDULE_RECONCILE: scheduleEnv("30 5 * * *"),
   SCHEDULE_RATE_CHANGES: scheduleEnv("5 0 * * *"),
   SCHEDULE_FILING_REMINDERS: scheduleEnv("0 8 * * *"),
@@ -86,6 +90,8 @@ export type Config = Readonly<{
   shutdownGraceMs: number;
   /** Webhook delivery (src/webhooks/delivery-actor.ts). */
   webhooks: DeliverySettings;
+  /** Hex AES-256 key sealing webhook signing secrets at rest (src/webhooks/secret-box.ts); null: stored as they are. */
+  secretsKey: string | null;
   /** Scheduled jobs (src/jobs/): the rate file to reconcile with and each job's cron pattern. */
   jobs: JobsConfig;
 }>;
@@ -133,6 +139,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     redis: e.REDIS_URL ? Object.freeze({ url: e.REDIS_URL, keyPrefix: e.REDIS_KEY_PREFIX }) : null,
     slowRequestMs: e.SLOW_REQUEST_MS,
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
+    secretsKey: e.SECRETS_KEY ?? null,
     webhooks: Object.freeze({
       timeoutMs: e.WEBHOOK_TIMEOUT_MS,
       retrySchedule: Object.freeze(e.WEBHOOK_RETRY_SCHEDULE),

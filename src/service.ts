@@ -15,6 +15,8 @@ import { loadShippedData } from "./load-data.ts";
 import { createKeyFinder } from "./store/api-keys.repository.ts";
 import { openStore, type Store } from "./store/connect.ts";
 import { migrateToLatest } from "./store/migrate.ts";
+import { sealStoredSecrets } from "./store/webhooks.repository.ts";
+import { secretBoxFrom } from "./webhooks/secret-box.ts";
 import { UsageRecorder } from "./usage/usage-recorder.ts";
 
 export interface Service {
@@ -42,6 +44,9 @@ export async function createService(config: Config, log: Logger = jsonLogger(con
   const data = loadShippedData(config.dataDir);
   const store = openStore(config.databaseUrl);
   await migrateToLatest(store.db);
+  const secrets = secretBoxFrom(config);
+  const sealed = await sealStoredSecrets(store.db, secrets);
+  if (sealed > 0) log({ level: "info", msg: "sealed stored webhook signing secrets with SECRETS_KEY", count: sealed });
   const limits = createRateLimiter(config, log);
   const usage = new UsageRecorder(store.db, { flushIntervalMs: config.usageFlushMs, log, now: () => context.now() });
   const context: ApiContext = {
@@ -52,6 +57,7 @@ export async function createService(config: Config, log: Logger = jsonLogger(con
     findKeys: createKeyFinder(store),
     limiter: limits.limiter,
     usage,
+    secrets,
     now: () => new Date(),
     lastReconciled: () => background.rateData.lastReconciled(),
     wakeDeliveries: () => background.actor.wake(),

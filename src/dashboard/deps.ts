@@ -1,6 +1,7 @@
 /** What the dashboard's handlers are given: the store, the clock and the few services they call. */
 import type { Db } from "../store/database.ts";
 import type { UsageRecorder } from "../usage/usage-recorder.ts";
+import type { SecretBox } from "../webhooks/secret-box.ts";
 import type { SignInThrottle } from "./sign-in-throttle.ts";
 import type { SubmitOnce } from "./submit-once.ts";
 
@@ -14,6 +15,8 @@ export interface DashboardDeps {
   usage?: UsageRecorder;
   throttle: SignInThrottle;
   once: SubmitOnce;
+  /** Seals webhook signing secrets as they are written (SECRETS_KEY). */
+  secrets: SecretBox;
   /** Tells the webhook delivery actor that an event was just published. */
   wakeDeliveries: () => void;
   log: Log;

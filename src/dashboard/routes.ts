@@ -39,6 +39,7 @@ export function registerDashboard(app: H3, ctx: ApiContext, log: Log = () => {})
     usage: ctx.usage,
     throttle: new SignInThrottle(ctx.db, () => ctx.now()),
     once: new SubmitOnce(ctx.db, () => ctx.now()),
+    secrets: ctx.secrets,
     wakeDeliveries: () => ctx.wakeDeliveries(),
     log,
   };

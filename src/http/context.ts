@@ -9,6 +9,7 @@ import type { KeyFinder } from "../store/api-keys.repository.ts";
 import type { Db } from "../store/database.ts";
 import type { UsageRecorder } from "../usage/usage-recorder.ts";
 import type { RateLimiter } from "./rate-limit.ts";
+import type { SecretBox } from "../webhooks/secret-box.ts";
 
 export interface ApiContext {
   config: Pick<Config, "errorsUrl" | "rateLimitPerSecond">;
@@ -21,6 +22,8 @@ export interface ApiContext {
   usage?: UsageRecorder;
   now: () => Date;
   lastReconciled: () => IsoDate | Promise<IsoDate>;
+  /** Seals webhook signing secrets as they are written (SECRETS_KEY). */
+  secrets: SecretBox;
   /** Tells the webhook delivery actor that events were just published, so it need not wait for its next poll. */
   wakeDeliveries: () => void;
   /** Address, coordinate and batch lookups: the geo worker pool, the geocoder, the batch job runner. */

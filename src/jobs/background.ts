@@ -10,6 +10,7 @@ import type { RateTable } from "../rates/rate-table.ts";
 import type { Dialect } from "../store/connect.ts";
 import type { Db } from "../store/database.ts";
 import { DeliveryActor, type DeliverySettings, type Log } from "../webhooks/delivery-actor.ts";
+import { secretBoxFrom, type SecretBox } from "../webhooks/secret-box.ts";
 import { publishCertificateReminders } from "./certificate-expiry.ts";
 import { publishFilingReminders } from "./filing-reminders.ts";
 import { publishRateChanges } from "./rate-changes.ts";
@@ -35,6 +36,8 @@ export interface BackgroundOptions {
   shipped: RateTable;
   shippedLastReconciled: IsoDate;
   deliveries: DeliverySettings;
+  /** Opens the stored signing secrets for the delivery actor. */
+  secrets: SecretBox;
   jobs: JobsConfig;
   /** Called with each rebuilt rate table, to swap it into the API context. */
   onTable: (table: RateTable) => void;
@@ -44,7 +47,7 @@ export interface BackgroundOptions {
 
 /** The options every caller takes the same way from configuration, the store and the shipped data. */
 export function backgroundOptionsFrom(
-  config: Pick<Config, "dataDir" | "webhooks" | "jobs">,
+  config: Pick<Config, "dataDir" | "webhooks" | "jobs" | "secretsKey">,
   store: { db: Db; dialect: Dialect },
   shipped: ShippedData,
 ): Omit<BackgroundOptions, "onTable" | "clock" | "log"> {
@@ -55,6 +58,7 @@ export function backgroundOptionsFrom(
     shipped: shipped.table,
     shippedLastReconciled: shipped.meta.last_reconciled,
     deliveries: config.webhooks,
+    secrets: secretBoxFrom(config),
     jobs: config.jobs,
   };
 }
@@ -76,7 +80,7 @@ function readDistrictCodes(dataDir: string): Map<string, string> {
 export function createBackground(options: BackgroundOptions): Background {
   const { db, clock, log } = options;
   const rateData = new RateData({ db, shipped: options.shipped, shippedLastReconciled: options.shippedLastReconciled, onTable: options.onTable });
-  const actor = new DeliveryActor({ db, dialect: options.dialect, settings: options.deliveries, ...(log && { log }), ...(clock && { now: () => clock.now() }) });
+  const actor = new DeliveryActor({ db, dialect: options.dialect, settings: options.deliveries, secrets: options.secrets, ...(log && { log }), ...(clock && { now: () => clock.now() }) });
   const districtCodes = readDistrictCodes(options.dataDir);
   const published = <R>(run: JobRun<R>): JobRun<R> => async (at) => {
     const result = await run(at);

@@ -1,5 +1,10 @@
-/** Webhook registrations, always scoped to the organization that owns them. */
+/**
+ * Webhook registrations, always scoped to the organization that owns them. Signing secrets are
+ * written through a SecretBox (sealed when SECRETS_KEY is set); the rows these functions return
+ * carry the secret itself, for the one answer that shows it.
+ */
 import { newId } from "../ids.ts";
+import { SecretBox } from "../webhooks/secret-box.ts";
 import type { Db } from "./database.ts";
 import type { Webhook, WebhookStatus } from "./webhooks-and-jobs.tables.ts";
 
@@ -11,7 +16,7 @@ export interface NewWebhookFields {
   secret: string;
 }
 
-export async function insertWebhook(db: Db, fields: NewWebhookFields, now: Date): Promise<Webhook> {
+export async function insertWebhook(db: Db, fields: NewWebhookFields, now: Date, box: SecretBox): Promise<Webhook> {
   const at = now.toISOString();
   const row: Webhook = {
     id: newId("wh"),
@@ -27,7 +32,7 @@ export async function insertWebhook(db: Db, fields: NewWebhookFields, now: Date)
     created_at: at,
     updated_at: at,
   };
-  await db.insertInto("webhooks").values(row).execute();
+  await db.insertInto("webhooks").values({ ...row, secret: box.seal(row.secret) }).execute();
   return row;
 }
 
@@ -85,13 +90,14 @@ export async function rotateWebhookSecret(
   secret: string,
   previousUntil: Date,
   now: Date,
+  box: SecretBox,
 ): Promise<Webhook | undefined> {
   const current = await findWebhook(db, organizationId, id);
   if (!current) return undefined;
-  return db
+  const row = await db
     .updateTable("webhooks")
     .set({
-      secret,
+      secret: box.seal(secret),
       previous_secret: current.secret,
       previous_secret_expires_at: previousUntil.toISOString(),
       updated_at: now.toISOString(),
@@ -99,6 +105,26 @@ export async function rotateWebhookSecret(
     .where("id", "=", id)
     .returningAll()
     .executeTakeFirst();
+  return row && { ...row, secret };
+}
+
+/**
+ * Seals every secret still stored as it is, once SECRETS_KEY is set. Each row is updated only if
+ * it still holds the value read, so instances starting together do not seal a secret twice.
+ */
+export async function sealStoredSecrets(db: Db, box: SecretBox): Promise<number> {
+  if (!box.sealing) return 0;
+  const rows = await db.selectFrom("webhooks").select(["id", "secret", "previous_secret"]).execute();
+  let sealed = 0;
+  for (const row of rows) {
+    for (const column of ["secret", "previous_secret"] as const) {
+      const stored = row[column];
+      if (stored === null || SecretBox.isSealed(stored)) continue;
+      const result = await db.updateTable("webhooks").set({ [column]: box.seal(stored) }).where("id", "=", row.id).where(column, "=", stored).executeTakeFirst();
+      sealed += Number(result.numUpdatedRows);
+    }
+  }
+  return sealed;
 }
 
 /** Deletes the webhook with its deliveries and their attempts; returns false if there was none. */

@@ -21,11 +21,13 @@ import {
   recordAttempt,
   releaseClaims,
   type AttemptRecord,
+  type DeliveryWork,
 } from "../store/deliveries.repository.ts";
 import type { Delivery } from "../store/webhooks-and-jobs.tables.ts";
 import { disableWebhook } from "../store/webhooks.repository.ts";
 import { postJson, type PostResult } from "./post.ts";
 import { parseRetryAfter, withJitter } from "./retry-schedule.ts";
+import type { SecretBox } from "./secret-box.ts";
 import { activeSecrets, signatureHeader } from "./sign.ts";
 
 export const USER_AGENT = "Buckeye-Webhook/1.0";
@@ -46,6 +48,7 @@ export interface DeliveryActorDeps {
   db: Db;
   dialect: Dialect;
   settings: DeliverySettings;
+  secrets: SecretBox;
   log?: Log;
   now?: () => Date;
   random?: () => number;
@@ -157,7 +160,7 @@ export class DeliveryActor {
   }
 
   async #attempt(delivery: Delivery): Promise<void> {
-    const { db, settings, log, now } = this.#deps;
+    const { db, settings, secrets, log, now } = this.#deps;
     const work = await loadDeliveryWork(db, delivery);
     const attemptedAt = now();
     if (!work.webhook) {
@@ -166,19 +169,24 @@ export class DeliveryActor {
     }
     const timestamp = Math.floor(attemptedAt.getTime() / 1000);
     const number = delivery.attempts + 1;
-    const result = await postJson(
-      work.webhook.url,
-      work.payload,
-      {
-        "content-type": "application/json",
-        "user-agent": USER_AGENT,
-        "x-webhook-id": work.eventId,
-        "x-webhook-timestamp": String(timestamp),
-        "x-webhook-signature": signatureHeader(activeSecrets(work.webhook, attemptedAt), timestamp, work.payload),
-        "x-webhook-attempt": String(number),
-      },
-      { timeoutMs: settings.timeoutMs, publicOnly: work.webhook.env === "live" },
-    );
+    const signing = this.#signingSecrets(work.webhook, secrets, attemptedAt);
+    // A secret that cannot be opened (SECRETS_KEY missing or changed) is a failed attempt, retried
+    // on the schedule like any other, so the delivery goes out once the key is put right.
+    const result: PostResult = signing.ok
+      ? await postJson(
+          work.webhook.url,
+          work.payload,
+          {
+            "content-type": "application/json",
+            "user-agent": USER_AGENT,
+            "x-webhook-id": work.eventId,
+            "x-webhook-timestamp": String(timestamp),
+            "x-webhook-signature": signatureHeader(signing.secrets, timestamp, work.payload),
+            "x-webhook-attempt": String(number),
+          },
+          { timeoutMs: settings.timeoutMs, publicOnly: work.webhook.env === "live" },
+        )
+      : { statusCode: null, retryAfter: null, error: `not sent: ${signing.error}`, latencyMs: 0 };
     const finishedAt = now();
     const verdict = this.#judge(result, number, work.eventType === "webhook.test", finishedAt);
     const webhookId = work.webhook.id;
@@ -199,6 +207,14 @@ export class DeliveryActor {
       if (verdict.disableReason) await disableWebhook(trx, webhookId, verdict.disableReason, finishedAt);
     });
     if (verdict.disableReason) log({ level: "warn", msg: "webhook disabled", webhook_id: webhookId, reason: verdict.disableReason });
+  }
+
+  #signingSecrets(webhook: NonNullable<DeliveryWork["webhook"]>, box: SecretBox, at: Date): { ok: true; secrets: string[] } | { ok: false; error: string } {
+    try {
+      return { ok: true, secrets: activeSecrets(webhook, at).map((stored) => box.open(stored)) };
+    } catch (error) {
+      return { ok: false, error: error instanceof Error ? error.message : String(error) };
+    }
   }
 
   /**

@@ -364,7 +364,7 @@ export function webhookRoutes(app: H3, deps: DashboardDeps): void {
         return sendPage(event, listPage(session, rows, { ...view, errors, message: notice("danger", "The endpoint was not added.", html`<p>Please correct the highlighted fields.</p>`) }), 422);
       }
       if (!(await deps.once.first(session.sessionId, field(form, ONCE_FIELD)))) return redirectTo(event, "/dashboard/webhooks?repeated=1");
-      const row = await insertWebhook(deps.db, { organizationId: session.organizationId, env: view.env!, url, events, secret: newWebhookSecret() }, deps.now());
+      const row = await insertWebhook(deps.db, { organizationId: session.organizationId, env: view.env!, url, events, secret: newWebhookSecret() }, deps.now(), deps.secrets);
       const page = await showDetail(session, row, {
         message: notice("success", "Endpoint added."),
         secret: { value: row.secret, heading: "Your signing secret", extra: "Send a test event below to check your receiver end to end." },
@@ -456,7 +456,7 @@ export function webhookRoutes(app: H3, deps: DashboardDeps): void {
       await assertSessionToken(event, session.csrfToken);
       const current = await requireWebhook(session.organizationId, getRouterParam(event, "id") ?? "");
       const now = deps.now();
-      const row = await rotateWebhookSecret(deps.db, session.organizationId, current.id, newWebhookSecret(), new Date(now.getTime() + ROTATION_GRACE_MS), now);
+      const row = await rotateWebhookSecret(deps.db, session.organizationId, current.id, newWebhookSecret(), new Date(now.getTime() + ROTATION_GRACE_MS), now, deps.secrets);
       if (!row) throw dashboardError(404, "Endpoint not found", "The endpoint was deleted while the secret was being rotated.");
       const page = await showDetail(session, row, {
         secret: { value: row.secret, heading: "Your new signing secret", extra: "The previous secret keeps signing alongside it for 24 hours." },

@@ -56,6 +56,7 @@ export function createWebhook(ctx: ApiContext) {
       ctx.db,
       { organizationId: principal.organizationId, env: principal.env, url: body.url, events: body.events, secret: newWebhookSecret() },
       now,
+      ctx.secrets,
     );
     event.res.status = 201;
     event.res.headers.set("location", `/api/v1/webhooks/${row.id}`);
@@ -111,6 +112,7 @@ export function rotateSecret(ctx: ApiContext) {
       newWebhookSecret(),
       new Date(now.getTime() + ROTATION_GRACE_MS),
       now,
+      ctx.secrets,
     );
     if (!row) throw problem("webhook-not-found", `No webhook ${current.id} in this organization.`);
     return {
