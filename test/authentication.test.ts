@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checkKeyShape, issueKey } from "../src/auth/api-key.ts";
 import { createKey } from "../src/auth/key-service.ts";
-import { revokeApiKey } from "../src/store/api-keys.repository.ts";
+import { insertApiKey, revokeApiKey } from "../src/store/api-keys.repository.ts";
+import { openStore } from "../src/store/connect.ts";
 import { setOrganizationStatus, createOrganization } from "../src/store/organizations.repository.ts";
 import { startTestService, type TestService } from "./_setup.ts";
 
@@ -74,6 +75,32 @@ describe("authentication (spec §5)", () => {
     expect((await problemFor(headers)).body.type).toMatch(/\/invalid-api-key$/);
     await setOrganizationStatus(db, org.id, "active");
     expect((await api.get(RATES, headers)).status).toBe(200);
+  });
+
+  it("a change committed through another connection (another process, such as the CLI) is seen by the very next request, both ways", async () => {
+    // A second connection to the same database, as `buckeye key revoke` in another process opens.
+    const other = openStore(api.config.databaseUrl);
+    try {
+      const created = await createKey(api.service.store.db, api.orgId, "revoked elsewhere", "live");
+      const headers = { authorization: `Bearer ${created.key}` };
+      for (let i = 0; i < 3; i++) expect((await api.get(RATES, headers)).status).toBe(200);
+      await revokeApiKey(other.db, created.prefix);
+      expect((await problemFor(headers)).body.detail).toMatch(/revoked/);
+
+      // And the other way: a key refused as unknown is accepted once another connection has stored it.
+      const issued = issueKey("test");
+      const later = { authorization: `Bearer ${issued.key}` };
+      expect((await problemFor(later)).body.detail).toBe("No such API key.");
+      await insertApiKey(other.db, { organizationId: api.orgId, label: "stored elsewhere", env: "test", prefix: issued.prefix, keyHash: issued.hash });
+      expect((await api.get(RATES, later)).status).toBe(200);
+
+      await setOrganizationStatus(other.db, api.orgId, "suspended");
+      expect((await problemFor(later)).body.detail).toMatch(/suspended/);
+      await setOrganizationStatus(other.db, api.orgId, "active");
+      expect((await api.get(RATES, later)).status).toBe(200);
+    } finally {
+      await other.close();
+    }
   });
 
   it("only the SHA-256 of a key and its 16-character public prefix are stored", async () => {
