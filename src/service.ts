@@ -47,7 +47,7 @@ export async function createService(config: Config, log: Logger = jsonLogger(con
   const secrets = secretBoxFrom(config);
   const sealed = await sealStoredSecrets(store.db, secrets);
   if (sealed > 0) log({ level: "info", msg: "sealed stored webhook signing secrets with SECRETS_KEY", count: sealed });
-  const limits = createRateLimiter(config, log);
+  const limits = await createRateLimiter(config, log);
   const usage = new UsageRecorder(store.db, { flushIntervalMs: config.usageFlushMs, log, now: () => context.now() });
   const context: ApiContext = {
     config,

@@ -7,7 +7,6 @@ import { createWriteStream } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { once } from "node:events";
 import { extname } from "node:path";
-import { SingleBar } from "cli-progress";
 import { type Command, Option } from "commander";
 import { loadConfig } from "../config.ts";
 import { defaultVintage, fetchTiger, FetchGeoError } from "../geo/fetch-tiger.ts";
@@ -64,6 +63,8 @@ async function runBatch(input: string, opts: { out: string; format?: string; out
     };
     if (outFormat === "csv") await write(RESULT_HEADER);
 
+    // Loaded here, not at the top: `buckeye serve` shares this module graph and never draws a bar.
+    const { SingleBar } = await import("cli-progress");
     const bar = new SingleBar({
       format: "{bar} {percentage}% | {value}/{total} rows | {speed} rows/s | ETA {eta_formatted}",
       stream: process.stderr,

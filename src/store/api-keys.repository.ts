@@ -66,7 +66,7 @@ export function createKeyFinder(store: Store): KeyFinder {
   if (store.postgres) {
     const pool = store.postgres;
     // A named statement: each connection parses and plans it once, not on every request.
-    return async (prefix) => (await pool.query<KeyCandidate>({ name: "buckeye_keys_by_prefix", text: sql, values: [prefix] })).rows;
+    return async (prefix) => (await (await pool()).query<KeyCandidate>({ name: "buckeye_keys_by_prefix", text: sql, values: [prefix] })).rows;
   }
   return async (prefix) => (await store.db.executeQuery<KeyCandidate>(CompiledQuery.raw(sql, [prefix]))).rows;
 }

@@ -1,12 +1,13 @@
 /**
  * Opens the database named by DATABASE_URL: `sqlite:PATH` (the embedded default) or
- * `postgres://…`. The only place that knows which dialect is in use.
+ * `postgres://…`. The only place that knows which dialect is in use. The PostgreSQL driver is
+ * loaded with the first query, so the embedded default never holds it in memory.
  */
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import SQLite from "better-sqlite3";
 import { Kysely, PostgresDialect, SqliteDialect } from "kysely";
-import pg from "pg";
+import type pg from "pg";
 import type { Database, Db } from "./database.ts";
 
 export type Dialect = "sqlite" | "postgres";
@@ -16,8 +17,8 @@ export interface Store {
   dialect: Dialect;
   /** The raw SQLite handle, for statements prepared once on hot paths (see api-keys.repository.ts). */
   sqlite?: SQLite.Database;
-  /** The PostgreSQL pool, for named statements on hot paths; used only after the first kysely query. */
-  postgres?: pg.Pool;
+  /** The PostgreSQL pool, for named statements on hot paths: created (once) by the first call. */
+  postgres?: () => Promise<pg.Pool>;
   close(): Promise<void>;
 }
 
@@ -55,18 +56,31 @@ function openPostgres(url: string): Store {
   if (schema !== null && !SCHEMA_NAME.test(schema)) {
     throw new Error(`DATABASE_URL ?schema= must be a lower-case SQL identifier (a-z, 0-9, _), got ${JSON.stringify(schema)}`);
   }
-  const pool = new pg.Pool({
-    connectionString: parsed.toString(),
-    max: 10,
-    ...(schema && { options: `-c search_path=${schema}` }),
-  });
-  // kysely calls the pool factory once, before the first query, so the schema exists before any migration runs.
-  const preparedPool = async () => {
-    if (schema) await ensureSchema(pool, schema);
-    return pool;
+  const createPool = async () => {
+    const { default: driver } = await import("pg");
+    const created = new driver.Pool({
+      connectionString: parsed.toString(),
+      max: 10,
+      ...(schema && { options: `-c search_path=${schema}` }),
+    });
+    try {
+      if (schema) await ensureSchema(created, schema);
+    } catch (error) {
+      await created.end();
+      throw error;
+    }
+    return created;
   };
+  let pool: Promise<pg.Pool> | undefined;
+  // kysely calls the pool factory once, before its first query, so the schema exists before any migration runs.
+  // A failed start is not kept: the next query tries again.
+  const preparedPool = () =>
+    (pool ??= createPool().catch((error: unknown) => {
+      pool = undefined;
+      throw error;
+    }));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: preparedPool }) });
-  return { db, dialect: "postgres", postgres: pool, close: () => db.destroy() };
+  return { db, dialect: "postgres", postgres: preparedPool, close: () => db.destroy() };
 }
 
 export function openStore(databaseUrl: string): Store {
