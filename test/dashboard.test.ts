@@ -367,6 +367,52 @@ describe("settings page: organization name and filing frequency", () => {
   });
 });
 
+describe("settings page: changing the password", () => {
+  it("needs the current password and a valid new one; then other devices are signed out and only the new password signs in", async () => {
+    const email = "rotate@acme.example";
+    await createOrganizationWithOwner(service.service.store.db, { organizationName: "Password Co", email, password: PASSWORD });
+    const laptop = await freshPage();
+    const phone = await freshPage(PHONE);
+    try {
+      for (const { page } of [laptop, phone]) {
+        await signIn(page, email);
+        await page.waitForURL("**/dashboard/keys");
+      }
+      const page = laptop.page;
+      await page.goto("/dashboard/settings");
+      await page.getByLabel("Current password").fill("not my password at all");
+      await page.getByLabel("New password").fill("a brand new passphrase");
+      await page.getByRole("button", { name: "Change password" }).click();
+      expect(await page.locator("#f-current_password-error").textContent()).toBe("This is not your current password.");
+      await page.getByLabel("Current password").fill(PASSWORD);
+      await page.getByLabel("New password").fill("short");
+      await page.getByRole("button", { name: "Change password" }).click();
+      expect(await page.locator("#f-new_password-error").textContent()).toMatch(/at least 10 characters/);
+      await shot(page, "settings-password-invalid");
+
+      await page.getByLabel("Current password").fill(PASSWORD);
+      await page.getByLabel("New password").fill("a brand new passphrase");
+      await page.getByRole("button", { name: "Change password" }).click();
+      await page.waitForURL(/\/dashboard\/settings\?password=1/);
+      expect(await page.getByText("Password changed.").isVisible()).toBe(true);
+
+      // The other device's session ended with the change; this one goes on.
+      await phone.page.goto("/dashboard/keys");
+      expect(new URL(phone.page.url()).pathname).toBe("/dashboard/sign-in");
+      await page.goto("/dashboard/keys");
+      expect(new URL(page.url()).pathname).toBe("/dashboard/keys");
+
+      await signIn(phone.page, email);
+      expect(await phone.page.getByText("That email and password do not match an account.").isVisible()).toBe(true);
+      await signIn(phone.page, email, "a brand new passphrase");
+      await phone.page.waitForURL("**/dashboard/keys");
+    } finally {
+      await laptop.context.close();
+      await phone.context.close();
+    }
+  });
+});
+
 describe("sign-in is throttled after repeated failures", () => {
   it("after 5 wrong passwords the account is paused for 15 minutes, even for the right one", async () => {
     await createOrganizationWithOwner(service.service.store.db, { organizationName: "Target Co", email: "target@example.com", password: PASSWORD });

@@ -1,12 +1,13 @@
 /**
  * Accounts: an organization and its owner created together (sign-up and `buckeye org create
- * --email --password`), and checking a sign-in. Input rules live here so the dashboard and the
+ * --email --password`), checking a sign-in, and changing a password. Input rules live here so the dashboard and the
  * CLI refuse the same things.
  */
 import type { Db, Organization } from "../store/database.ts";
 import type { User } from "../store/dashboard.tables.ts";
 import { createOrganization } from "../store/organizations.repository.ts";
-import { emailTaken, findUserByEmail, insertUser } from "../store/users.repository.ts";
+import { deleteOtherSessions } from "../store/sessions.repository.ts";
+import { emailTaken, findUserByEmail, findUserById, insertUser, setPasswordHash } from "../store/users.repository.ts";
 import { decoyHash, hashPassword, passwordProblem, verifyPassword } from "./password.ts";
 
 export class AccountError extends Error {
@@ -65,6 +66,29 @@ export async function createOrganizationWithOwner(db: Db, input: NewAccount, now
     if (await emailTaken(db, email)) throw new AccountError("email", "An account with this email already exists. Sign in instead.");
     throw error;
   }
+}
+
+export type PasswordChange = { ok: true; signedOut: number } | { ok: false; field: "current_password" | "new_password"; message: string };
+
+/**
+ * Changes a signed-in user's password: the current one must be given, the new one must meet the
+ * sign-up rules, and every other session of the user ends, so a device that was signed in
+ * without the owner's knowledge is signed out with the old password.
+ */
+export async function changePassword(db: Db, session: { userId: string; sessionId: string }, current: string, next: string): Promise<PasswordChange> {
+  const user = await findUserById(db, session.userId);
+  if (!user || !(await verifyPassword(current, user.password_hash))) {
+    return { ok: false, field: "current_password", message: "This is not your current password." };
+  }
+  const problem = passwordProblem(next);
+  if (problem) return { ok: false, field: "new_password", message: problem };
+  if (next === current) return { ok: false, field: "new_password", message: "Choose a password different from the current one." };
+  const passwordHash = await hashPassword(next);
+  const signedOut = await db.transaction().execute(async (trx) => {
+    await setPasswordHash(trx, user.id, passwordHash);
+    return deleteOtherSessions(trx, user.id, session.sessionId);
+  });
+  return { ok: true, signedOut };
 }
 
 export type SignInResult =

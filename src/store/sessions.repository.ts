@@ -70,3 +70,9 @@ export async function deleteSession(db: Db, id: string): Promise<void> {
 export async function deleteExpiredSessions(db: Db, now: Date): Promise<void> {
   await db.deleteFrom("sessions").where("expires_at", "<=", now.toISOString()).execute();
 }
+
+/** Ends every session of this user but one: after a password change, other devices sign in again. */
+export async function deleteOtherSessions(db: Db, userId: string, keepId: string): Promise<number> {
+  const result = await db.deleteFrom("sessions").where("user_id", "=", userId).where("id", "!=", keepId).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

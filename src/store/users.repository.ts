@@ -39,3 +39,11 @@ export async function findUserByEmail(db: Db, email: string): Promise<UserWithOr
 export async function emailTaken(db: Db, email: string): Promise<boolean> {
   return (await db.selectFrom("users").select("id").where("email", "=", email).executeTakeFirst()) !== undefined;
 }
+
+export async function findUserById(db: Db, id: string): Promise<User | undefined> {
+  return db.selectFrom("users").selectAll().where("id", "=", id).executeTakeFirst();
+}
+
+export async function setPasswordHash(db: Db, userId: string, passwordHash: string): Promise<void> {
+  await db.updateTable("users").set({ password_hash: passwordHash }).where("id", "=", userId).execute();
+}

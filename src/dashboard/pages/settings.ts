@@ -1,11 +1,14 @@
-/** Settings: the organization's name and its filing frequency (which drives filing.due reminders). */
-import type { H3 } from "h3";
+/**
+ * Settings: the organization's name and its filing frequency (which drives filing.due reminders),
+ * and the signed-in user's password.
+ */
+import { getRequestIP, type H3 } from "h3";
 import { periodDueIn } from "../../jobs/filing-reminders.ts";
 import { dateInOhio } from "../../rates/calendar.ts";
 import type { FilingFrequency } from "../../store/database.ts";
 import { setFilingFrequency, setOrganizationName } from "../../store/organizations.repository.ts";
 import type { SessionView } from "../../store/sessions.repository.ts";
-import { organizationNameProblem } from "../accounts.ts";
+import { changePassword, organizationNameProblem } from "../accounts.ts";
 import { assertSessionToken } from "../csrf.ts";
 import type { DashboardDeps } from "../deps.ts";
 import { html, type HtmlValue } from "../html.ts";
@@ -13,6 +16,7 @@ import { badge, csrfField, notice, shortDate, signedInPage, textField } from "..
 import { field, readForm, redirectTo, sendPage } from "../respond.ts";
 import { requireSession } from "../session.ts";
 import { dayLabel } from "../usage-chart.ts";
+import { MIN_PASSWORD_LENGTH } from "../password.ts";
 
 /** The next return due on or after `today` for this frequency (Ohio: the 23rd after the period). */
 function nextDue(frequency: FilingFrequency, today: string) {
@@ -28,7 +32,29 @@ interface SettingsView {
   name?: string;
   frequency?: FilingFrequency;
   error?: string | null;
+  passwordErrors?: { current_password?: string; new_password?: string };
   message?: HtmlValue;
+}
+
+function passwordForm(session: SessionView, errors: SettingsView["passwordErrors"] = {}) {
+  return html`<section class="card" aria-labelledby="password-heading">
+  <h2 id="password-heading">Password</h2>
+  <form method="post" action="/dashboard/settings/password" class="stack" novalidate>
+    ${csrfField(session)}
+    ${textField({ name: "current_password", label: "Current password", type: "password", required: true, autocomplete: "current-password", error: errors.current_password })}
+    ${textField({
+      name: "new_password",
+      label: "New password",
+      type: "password",
+      required: true,
+      minlength: MIN_PASSWORD_LENGTH,
+      autocomplete: "new-password",
+      hint: `At least ${MIN_PASSWORD_LENGTH} characters. Every other device signed in to this account is signed out.`,
+      error: errors.new_password,
+    })}
+    <div><button class="btn btn-primary" type="submit">Change password</button></div>
+  </form>
+</section>`;
 }
 
 function settingsPage(session: SessionView, today: string, view: SettingsView) {
@@ -58,6 +84,7 @@ ${view.message ?? ""}
     <div><button class="btn btn-primary" type="submit">Save changes</button></div>
   </form>
 </section>
+${passwordForm(session, view.passwordErrors)}
 <section class="card" aria-labelledby="about-heading">
   <h2 id="about-heading">About this account</h2>
   <dl class="facts">
@@ -77,7 +104,11 @@ export function settingsRoutes(app: H3, deps: DashboardDeps): void {
   app.get(
     "/dashboard/settings",
     (event) => {
-      const message = event.url.searchParams.has("saved") ? notice("success", "Settings saved.") : undefined;
+      const message = event.url.searchParams.has("saved")
+        ? notice("success", "Settings saved.")
+        : event.url.searchParams.has("password")
+          ? notice("success", "Password changed.", html`<p>Other devices signed in to this account were signed out.</p>`)
+          : undefined;
       return sendPage(event, settingsPage(event.context.session!, dateInOhio(deps.now()), { message }));
     },
     signedIn,
@@ -101,6 +132,33 @@ export function settingsRoutes(app: H3, deps: DashboardDeps): void {
       await setOrganizationName(deps.db, session.organizationId, name);
       await setFilingFrequency(deps.db, session.organizationId, frequency);
       return redirectTo(event, "/dashboard/settings?saved=1");
+    },
+    signedIn,
+  );
+
+  app.post(
+    "/dashboard/settings/password",
+    async (event) => {
+      const session = event.context.session!;
+      await assertSessionToken(event, session.csrfToken);
+      const form = await readForm(event);
+      const today = dateInOhio(deps.now());
+      const address = getRequestIP(event) ?? "unknown";
+      // A wrong current password counts as a failed sign-in: a borrowed session must not become a way to guess it.
+      const wait = await deps.throttle.retryAfterSeconds(session.email, address);
+      if (wait > 0) {
+        event.res.headers.set("retry-after", String(wait));
+        const message = notice("danger", "Too many wrong passwords.", html`<p>Changing the password is paused for ${Math.ceil(wait / 60)} minutes.</p>`);
+        return sendPage(event, settingsPage(session, today, { message }), 429);
+      }
+      const result = await changePassword(deps.db, session, form.get("current_password") ?? "", form.get("new_password") ?? "");
+      if (!result.ok) {
+        if (result.field === "current_password") await deps.throttle.recordFailure(session.email, address);
+        const message = notice("danger", "The password was not changed.", html`<p>Please correct the highlighted field.</p>`);
+        return sendPage(event, settingsPage(session, today, { passwordErrors: { [result.field]: result.message }, message }), 422);
+      }
+      deps.log({ level: "info", msg: "password changed", user_id: session.userId, other_sessions_ended: result.signedOut });
+      return redirectTo(event, "/dashboard/settings?password=1#password-heading");
     },
     signedIn,
   );
