@@ -20,9 +20,9 @@ import { openStore } from "../src/store/connect.ts";
 import { countDeliveries } from "../src/store/deliveries.repository.ts";
 import { migrateToLatest } from "../src/store/migrate.ts";
 import { createOrganization } from "../src/store/organizations.repository.ts";
-import { insertWebhook } from "../src/store/webhooks.repository.ts";
 import { DeliveryActor } from "../src/webhooks/delivery-actor.ts";
 import { SecretBox } from "../src/webhooks/secret-box.ts";
+import { registerWebhook } from "../src/webhooks/webhook-secrets.ts";
 import { publishEvent } from "../src/webhooks/outbox.ts";
 import { newWebhookSecret } from "../src/webhooks/sign.ts";
 
@@ -51,7 +51,7 @@ const org = await createOrganization(store.db, "Bench Org");
 // Sealed, as a deployment with SECRETS_KEY stores them: each attempt pays for opening the secret.
 const secrets = new SecretBox(randomBytes(32));
 for (let i = 0; i < ENDPOINTS; i++) {
-  await insertWebhook(store.db, { organizationId: org.id, env: "test", url: `http://127.0.0.1:${port}/endpoint/${i}`, events: ["*"], secret: newWebhookSecret() }, new Date(), secrets);
+  await registerWebhook(store.db, { organizationId: org.id, env: "test", url: `http://127.0.0.1:${port}/endpoint/${i}`, events: ["*"], secret: newWebhookSecret() }, new Date(), secrets);
 }
 // All events are in the outbox before the clock starts: the figure is delivery, not publishing.
 await store.db.transaction().execute(async (trx) => {

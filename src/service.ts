@@ -15,8 +15,8 @@ import { loadShippedData } from "./load-data.ts";
 import { createKeyFinder } from "./store/api-keys.repository.ts";
 import { openStore, type Store } from "./store/connect.ts";
 import { migrateToLatest } from "./store/migrate.ts";
-import { sealStoredSecrets } from "./store/webhooks.repository.ts";
 import { secretBoxFrom } from "./webhooks/secret-box.ts";
+import { sealStoredSecrets } from "./webhooks/webhook-secrets.ts";
 import { UsageRecorder } from "./usage/usage-recorder.ts";
 
 export interface Service {

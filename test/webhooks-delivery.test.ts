@@ -317,7 +317,6 @@ describe("SSRF guard at delivery time", () => {
       api.service.store.db,
       { organizationId: api.orgId, env: "live", url: `${receiver.url}/hooks`, events: ["filing.due"], secret: newWebhookSecret() },
       new Date(),
-      api.service.context.secrets,
     );
     await publishFilingDue(row.id);
     const delivery = await waitForDelivery(row.id, (d) => d.attempt_count > 0);

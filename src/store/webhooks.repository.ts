@@ -1,10 +1,8 @@
 /**
- * Webhook registrations, always scoped to the organization that owns them. Signing secrets are
- * written through a SecretBox (sealed when SECRETS_KEY is set); the rows these functions return
- * carry the secret itself, for the one answer that shows it.
+ * Webhook registrations, always scoped to the organization that owns them. Secrets are stored as
+ * given: sealing them is src/webhooks/webhook-secrets.ts's business.
  */
 import { newId } from "../ids.ts";
-import { SecretBox } from "../webhooks/secret-box.ts";
 import type { Db } from "./database.ts";
 import type { Webhook, WebhookStatus } from "./webhooks-and-jobs.tables.ts";
 
@@ -16,7 +14,7 @@ export interface NewWebhookFields {
   secret: string;
 }
 
-export async function insertWebhook(db: Db, fields: NewWebhookFields, now: Date, box: SecretBox): Promise<Webhook> {
+export async function insertWebhook(db: Db, fields: NewWebhookFields, now: Date): Promise<Webhook> {
   const at = now.toISOString();
   const row: Webhook = {
     id: newId("wh"),
@@ -32,7 +30,7 @@ export async function insertWebhook(db: Db, fields: NewWebhookFields, now: Date,
     created_at: at,
     updated_at: at,
   };
-  await db.insertInto("webhooks").values({ ...row, secret: box.seal(row.secret) }).execute();
+  await db.insertInto("webhooks").values(row).execute();
   return row;
 }
 
@@ -90,14 +88,13 @@ export async function rotateWebhookSecret(
   secret: string,
   previousUntil: Date,
   now: Date,
-  box: SecretBox,
 ): Promise<Webhook | undefined> {
   const current = await findWebhook(db, organizationId, id);
   if (!current) return undefined;
-  const row = await db
+  return db
     .updateTable("webhooks")
     .set({
-      secret: box.seal(secret),
+      secret,
       previous_secret: current.secret,
       previous_secret_expires_at: previousUntil.toISOString(),
       updated_at: now.toISOString(),
@@ -105,26 +102,18 @@ export async function rotateWebhookSecret(
     .where("id", "=", id)
     .returningAll()
     .executeTakeFirst();
-  return row && { ...row, secret };
 }
 
-/**
- * Seals every secret still stored as it is, once SECRETS_KEY is set. Each row is updated only if
- * it still holds the value read, so instances starting together do not seal a secret twice.
- */
-export async function sealStoredSecrets(db: Db, box: SecretBox): Promise<number> {
-  if (!box.sealing) return 0;
-  const rows = await db.selectFrom("webhooks").select(["id", "secret", "previous_secret"]).execute();
-  let sealed = 0;
-  for (const row of rows) {
-    for (const column of ["secret", "previous_secret"] as const) {
-      const stored = row[column];
-      if (stored === null || SecretBox.isSealed(stored)) continue;
-      const result = await db.updateTable("webhooks").set({ [column]: box.seal(stored) }).where("id", "=", row.id).where(column, "=", stored).executeTakeFirst();
-      sealed += Number(result.numUpdatedRows);
-    }
-  }
-  return sealed;
+export type SecretColumn = "secret" | "previous_secret";
+
+export async function listStoredSecrets(db: Db): Promise<Array<Pick<Webhook, "id" | SecretColumn>>> {
+  return db.selectFrom("webhooks").select(["id", "secret", "previous_secret"]).execute();
+}
+
+/** Replaces a stored secret only if it still holds `from`; true when it did. */
+export async function replaceStoredSecret(db: Db, id: string, column: SecretColumn, from: string, to: string): Promise<boolean> {
+  const result = await db.updateTable("webhooks").set({ [column]: to }).where("id", "=", id).where(column, "=", from).executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
 }
 
 /** Deletes the webhook with its deliveries and their attempts; returns false if there was none. */

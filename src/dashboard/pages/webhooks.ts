@@ -15,11 +15,12 @@ import type { KeyEnv } from "../../store/database.ts";
 import { listDeliveries, redeliver, type DeliveryWithAttempts } from "../../store/deliveries.repository.ts";
 import type { SessionView } from "../../store/sessions.repository.ts";
 import type { Webhook } from "../../store/webhooks-and-jobs.tables.ts";
-import { deleteWebhook, findWebhook, insertWebhook, listWebhooks, rotateWebhookSecret, updateWebhook } from "../../store/webhooks.repository.ts";
+import { deleteWebhook, findWebhook, listWebhooks, updateWebhook } from "../../store/webhooks.repository.ts";
 import { SUBSCRIBABLE_EVENTS } from "../../webhooks/event-types.ts";
 import { publishEvent } from "../../webhooks/outbox.ts";
 import { newWebhookSecret } from "../../webhooks/sign.ts";
 import { checkWebhookUrl, createWebhookSchema } from "../../webhooks/validate-webhook.ts";
+import { registerWebhook, replaceSecret } from "../../webhooks/webhook-secrets.ts";
 import { assertSessionToken } from "../csrf.ts";
 import type { DashboardDeps } from "../deps.ts";
 import { html, type HtmlValue, type SafeHtml } from "../html.ts";
@@ -364,7 +365,7 @@ export function webhookRoutes(app: H3, deps: DashboardDeps): void {
         return sendPage(event, listPage(session, rows, { ...view, errors, message: notice("danger", "The endpoint was not added.", html`<p>Please correct the highlighted fields.</p>`) }), 422);
       }
       if (!(await deps.once.first(session.sessionId, field(form, ONCE_FIELD)))) return redirectTo(event, "/dashboard/webhooks?repeated=1");
-      const row = await insertWebhook(deps.db, { organizationId: session.organizationId, env: view.env!, url, events, secret: newWebhookSecret() }, deps.now(), deps.secrets);
+      const row = await registerWebhook(deps.db, { organizationId: session.organizationId, env: view.env!, url, events, secret: newWebhookSecret() }, deps.now(), deps.secrets);
       const page = await showDetail(session, row, {
         message: notice("success", "Endpoint added."),
         secret: { value: row.secret, heading: "Your signing secret", extra: "Send a test event below to check your receiver end to end." },
@@ -456,7 +457,7 @@ export function webhookRoutes(app: H3, deps: DashboardDeps): void {
       await assertSessionToken(event, session.csrfToken);
       const current = await requireWebhook(session.organizationId, getRouterParam(event, "id") ?? "");
       const now = deps.now();
-      const row = await rotateWebhookSecret(deps.db, session.organizationId, current.id, newWebhookSecret(), new Date(now.getTime() + ROTATION_GRACE_MS), now, deps.secrets);
+      const row = await replaceSecret(deps.db, session.organizationId, current.id, newWebhookSecret(), new Date(now.getTime() + ROTATION_GRACE_MS), now, deps.secrets);
       if (!row) throw dashboardError(404, "Endpoint not found", "The endpoint was deleted while the secret was being rotated.");
       const page = await showDetail(session, row, {
         secret: { value: row.secret, heading: "Your new signing secret", extra: "The previous secret keeps signing alongside it for 24 hours." },

@@ -6,18 +6,12 @@
 import { getRouterParam, noContent, type H3Event } from "h3";
 import { z } from "zod";
 import { listDeliveries, redeliver, type DeliveryWithAttempts } from "../../store/deliveries.repository.ts";
-import {
-  deleteWebhook,
-  findWebhook,
-  insertWebhook,
-  listWebhooks,
-  rotateWebhookSecret,
-  updateWebhook,
-} from "../../store/webhooks.repository.ts";
+import { deleteWebhook, findWebhook, listWebhooks, updateWebhook } from "../../store/webhooks.repository.ts";
 import { publishEvent } from "../../webhooks/outbox.ts";
 import { newWebhookSecret } from "../../webhooks/sign.ts";
 import { checkWebhookUrl, createWebhookSchema, updateWebhookSchema } from "../../webhooks/validate-webhook.ts";
 import { toWebhookRecord } from "../../webhooks/webhook-record.ts";
+import { registerWebhook, replaceSecret } from "../../webhooks/webhook-secrets.ts";
 import type { ApiContext } from "../context.ts";
 import { parseBody, readJsonObject } from "../json-body.ts";
 import { problem, type InvalidParam } from "../problem.ts";
@@ -52,7 +46,7 @@ export function createWebhook(ctx: ApiContext) {
     const body = parseBody(createWebhookSchema, await readJsonObject(event, "invalid-webhook"), "invalid-webhook", describe);
     await requireUsableUrl(body.url, principal.env);
     const now = ctx.now();
-    const row = await insertWebhook(
+    const row = await registerWebhook(
       ctx.db,
       { organizationId: principal.organizationId, env: principal.env, url: body.url, events: body.events, secret: newWebhookSecret() },
       now,
@@ -105,7 +99,7 @@ export function rotateSecret(ctx: ApiContext) {
   return async (event: H3Event) => {
     const current = await requireWebhook(ctx, event);
     const now = ctx.now();
-    const row = await rotateWebhookSecret(
+    const row = await replaceSecret(
       ctx.db,
       principalOf(event).organizationId,
       current.id,
