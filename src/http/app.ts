@@ -29,6 +29,7 @@ import { postRatesBatch } from "./routes/batch.ts";
 import { getBatch, getBatchResults, postBatch } from "./routes/batches.ts";
 import { getRates } from "./routes/rates.ts";
 import { getReadyz } from "./routes/readyz.ts";
+import { openApiDocument } from "./openapi.ts";
 
 export type Logger = (entry: Record<string, unknown>) => void;
 
@@ -83,6 +84,7 @@ export function createApp(ctx: ApiContext, log: Logger = () => {}, access?: Acce
 
   registerDashboard(app, ctx, log);
   app.get("/healthz", () => ({ status: "ok" }));
+  app.get("/api/v1/openapi.json", () => openApiDocument());
   app.get("/readyz", getReadyz(ctx));
   return app;
 }

@@ -4,6 +4,7 @@
  * hook) turns it into an `application/problem+json` response.
  */
 import { HTTPError } from "h3";
+import { z } from "zod";
 
 export const PROBLEMS = {
   "bad-request": { status: 400, title: "Invalid Parameters" },
@@ -37,19 +38,20 @@ export const PROBLEMS = {
 
 export type ProblemSlug = keyof typeof PROBLEMS;
 
-export interface InvalidParam {
-  name: string;
-  reason: string;
-}
+export const invalidParamSchema = z.strictObject({ name: z.string(), reason: z.string() });
+export type InvalidParam = z.infer<typeof invalidParamSchema>;
 
-export interface ProblemDetails {
-  type: string;
-  title: string;
-  status: number;
-  detail: string;
-  request_id: string;
-  invalid_params?: InvalidParam[];
-}
+export const problemDetailsSchema = z
+  .strictObject({
+    type: z.url().describe("ERRORS_URL followed by the problem's slug"),
+    title: z.string(),
+    status: z.number().int(),
+    detail: z.string(),
+    request_id: z.string(),
+    invalid_params: z.array(invalidParamSchema).optional().describe("Every bad parameter or field, each with its reason"),
+  })
+  .describe("RFC 9457 problem details, sent as application/problem+json");
+export type ProblemDetails = z.infer<typeof problemDetailsSchema>;
 
 export interface ProblemData {
   slug: ProblemSlug;

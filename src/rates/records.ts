@@ -1,10 +1,23 @@
 /**
  * The records of spec §2 as they go on the wire, and the functions that build them from
- * evaluated rates. Every response body the rate endpoints send is one of these types.
+ * evaluated rates. Every response body the rate endpoints send is one of these types; their
+ * fields are declared once, as schemas, in record-schemas.ts.
  */
+import type { z } from "zod";
 import type { IsoDate } from "./calendar.ts";
 import type { CountyRate, DistrictEvaluation, TransitStatus, Upcoming } from "./evaluate.ts";
 import { toDecimal } from "./millionths.ts";
+import type {
+  ambiguousResponseSchema,
+  candidateCountySchema,
+  countiesResponseSchema,
+  countyItemSchema,
+  rateComponentsSchema,
+  rateRecordSchema,
+  resolvedBySchema,
+  transitDistrictSchema,
+  upcomingSchema,
+} from "./record-schemas.ts";
 
 export const SOURCE = "Ohio Department of Taxation";
 export const JURISDICTION_TYPE = "County Permissive";
@@ -14,104 +27,25 @@ export const STATUTORY_SOURCING =
 export const LOWEST_RATE_BASIS =
   "Ohio Adm. Code 5703-9-51: a seller that cannot determine the address may collect the lowest rate among the candidate jurisdictions";
 
-export type ResolvedBy = "county_param" | "zip_unambiguous" | "address_geocoding" | "zip_fallback" | "coordinates";
-
+export type ResolvedBy = z.infer<typeof resolvedBySchema>;
 /** spec §2.2 */
-export interface RateComponents {
-  state: number;
-  county_permissive: number;
-  transit_authority: number;
-}
-
+export type RateComponents = z.infer<typeof rateComponentsSchema>;
 /** spec §2.3 */
-export interface TransitDistrictRecord {
-  authority: string;
-  name: string;
-  area: string;
-  combined_rate_inside: number;
-  status: TransitStatus;
-  note: string;
-}
-
+export type TransitDistrictRecord = z.infer<typeof transitDistrictSchema>;
 /** DESIGN §3: the next enacted change after the evaluated date. */
-export interface UpcomingRecord {
-  effective_date: IsoDate;
-  combined_rate: number;
-  components: RateComponents;
-  combined_rate_inside?: number;
-}
-
-/** The fields of one county's rate, shared by the rate record (spec §2.1) and each ambiguous candidate (§2.4). */
-export interface CountyRateFields {
-  county: string;
-  fips: string;
-  combined_rate: number;
-  components: RateComponents;
-  effective_from: IsoDate | null;
-  transit_district_possible: boolean;
-  transit_district: TransitDistrictRecord | null;
-  has_upcoming_change: boolean;
-  upcoming: UpcomingRecord | null;
-}
-
+export type UpcomingRecord = z.infer<typeof upcomingSchema>;
 /** spec §2.1 */
-export interface RateRecord extends CountyRateFields {
-  date_evaluated: IsoDate;
-  source: string;
-  last_reconciled: IsoDate;
-  jurisdiction_type: string;
-  statutory_sourcing: string;
-  resolved_by: ResolvedBy;
-  ambiguous: false;
-  note?: string;
-  request_id: string;
-}
-
+export type RateRecord = z.infer<typeof rateRecordSchema>;
 /** spec §2.4, one per county the ZIP spans. */
-export interface CandidateCounty extends CountyRateFields {
-  /** Share of the ZIP's land area in this county; null for a ZIP placed by its post office point. */
-  land_area_share: number | null;
-}
-
+export type CandidateCounty = z.infer<typeof candidateCountySchema>;
+/** The fields of one county's rate, shared by the rate record (spec §2.1) and each ambiguous candidate (§2.4). */
+export type CountyRateFields = Omit<CandidateCounty, "land_area_share">;
 /** spec §2.4 */
-export interface AmbiguousResponse {
-  ambiguous: true;
-  zip: string;
-  message: string;
-  candidate_counties: CandidateCounty[];
-  lowest_combined_rate: number;
-  lowest_rate_basis: string;
-  date_evaluated: IsoDate;
-  source: string;
-  last_reconciled: IsoDate;
-  note?: string;
-  request_id: string;
-}
-
+export type AmbiguousResponse = z.infer<typeof ambiguousResponseSchema>;
 /** spec §2.5 */
-export interface CountyItem {
-  county: string;
-  slug: string;
-  fips: string;
-  combined_rate: number;
-  components: { state: number; county: number; transit: number };
-  effective_from: IsoDate | null;
-  transit_district_possible: boolean;
-  transit_district: TransitDistrictRecord | null;
-  has_upcoming_change: boolean;
-  upcoming: UpcomingRecord | null;
-  source: string;
-}
-
+export type CountyItem = z.infer<typeof countyItemSchema>;
 /** spec §2.6 */
-export interface CountiesResponse {
-  total: number;
-  state_base_rate: number;
-  last_reconciled: IsoDate;
-  statutory_authority: string;
-  date_evaluated: IsoDate;
-  counties: CountyItem[];
-}
+export type CountiesResponse = z.infer<typeof countiesResponseSchema>;
 
 export interface RecordContext {
   lastReconciled: IsoDate;

@@ -1,18 +1,21 @@
 /** The webhook registration as the API shows it (spec §2.7); the secret only when just issued. */
+import { z } from "zod";
 import type { Webhook } from "../store/webhooks-and-jobs.tables.ts";
 
-export interface WebhookRecord {
-  id: string;
-  url: string;
-  secret?: string;
-  events: string[];
-  status: Webhook["status"];
-  created_at: string;
-  updated_at: string;
-  disabled_reason?: string;
-  /** While a rotated-out secret still signs alongside the new one. */
-  previous_secret_expires_at?: string;
-}
+export const webhookRecordSchema = z
+  .strictObject({
+    id: z.string().regex(/^wh_/),
+    url: z.string(),
+    secret: z.string().regex(/^whsec_[0-9a-f]{64}$/).optional().describe("Only in the answers that issue it: registration and rotation"),
+    events: z.array(z.string()),
+    status: z.enum(["active", "disabled"]),
+    created_at: z.iso.datetime(),
+    updated_at: z.iso.datetime(),
+    disabled_reason: z.string().optional(),
+    previous_secret_expires_at: z.iso.datetime().optional().describe("While a rotated-out secret still signs alongside the new one"),
+  })
+  .describe("spec §2.7");
+export type WebhookRecord = z.infer<typeof webhookRecordSchema>;
 
 export function toWebhookRecord(row: Webhook, now: Date, options: { withSecret?: boolean } = {}): WebhookRecord {
   const rotating = row.previous_secret_expires_at !== null && row.previous_secret_expires_at > now.toISOString();

@@ -19,7 +19,7 @@ const text = (max: number) =>
     .min(1, "must not be empty")
     .max(max, `must be at most ${max} characters`);
 
-const certificateSchema = z.strictObject({
+export const certificateSchema = z.strictObject({
   customer_id: text(100),
   customer_name: text(200),
   exempt_reason: text(200),

@@ -10,7 +10,7 @@ import { dateParam, searchParam, sortParam } from "../params.ts";
 import { problem } from "../problem.ts";
 import { readQuery } from "../query.ts";
 
-const COUNTIES_QUERY = { search: searchParam, sort: sortParam, date: dateParam };
+export const COUNTIES_QUERY = { search: searchParam, sort: sortParam, date: dateParam };
 
 export function getCounties(ctx: ApiContext) {
   return async (event: H3Event): Promise<CountiesResponse> => {

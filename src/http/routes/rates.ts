@@ -10,7 +10,7 @@ import { problem } from "../problem.ts";
 import { readQuery } from "../query.ts";
 import { rateByLocation } from "./rates-by-location.ts";
 
-const RATE_QUERY = { county: countyParam, zip: zipParam, address: addressParam, lat: latParam, lon: lonParam, date: dateParam };
+export const RATE_QUERY = { county: countyParam, zip: zipParam, address: addressParam, lat: latParam, lon: lonParam, date: dateParam };
 
 /** Turns a resolution into the response body, or throws the problem it stands for. */
 export async function respond(ctx: ApiContext, event: H3Event, resolution: Resolution): Promise<RateRecord | AmbiguousResponse> {

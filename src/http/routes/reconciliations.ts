@@ -8,7 +8,7 @@ import { listReconciliations } from "../../store/reconciliations.repository.ts";
 import type { ApiContext } from "../context.ts";
 import { readQuery } from "../query.ts";
 
-const RECONCILIATIONS_QUERY = {
+export const RECONCILIATIONS_QUERY = {
   limit: z
     .string()
     .regex(/^\d+$/, "must be a whole number")

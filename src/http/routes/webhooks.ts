@@ -141,7 +141,7 @@ export function sendTestEvent(ctx: ApiContext) {
   };
 }
 
-const DELIVERIES_QUERY = {
+export const DELIVERIES_QUERY = {
   limit: z
     .string()
     .regex(/^\d+$/, "must be a whole number")

@@ -1,0 +1,101 @@
+/**
+ * The records of spec §2 as zod schemas: the one place their fields are written. records.ts takes
+ * its TypeScript types from these (z.infer), the OpenAPI document (src/http/openapi.ts) its JSON
+ * Schemas, and the contract tests check real responses against that document. Objects are strict, so a
+ * field sent but not declared here fails those tests.
+ */
+import { z } from "zod";
+
+const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
+const rate = z.number().min(0).max(1);
+
+export const resolvedBySchema = z.enum(["county_param", "zip_unambiguous", "address_geocoding", "zip_fallback", "coordinates"]);
+
+export const rateComponentsSchema = z.strictObject({
+  state: rate.describe("State baseline rate, 0.0575"),
+  county_permissive: rate.describe("County permissive rate"),
+  transit_authority: rate.describe("Transit authority levy included in combined_rate; 0 where none applies"),
+}).describe("spec §2.2");
+
+export const transitDistrictSchema = z.strictObject({
+  authority: z.string().describe("COTA or TARTA"),
+  name: z.string(),
+  area: z.string().describe("The part of the county the district covers"),
+  combined_rate_inside: rate.describe("Combined rate inside the district"),
+  status: z.enum(["inside", "outside", "unknown"]),
+  note: z.string(),
+}).describe("spec §2.3: only in the counties a transit district splits");
+
+export const upcomingSchema = z.strictObject({
+  effective_date: isoDate,
+  combined_rate: rate,
+  components: rateComponentsSchema,
+  combined_rate_inside: rate.optional().describe("While the transit district is unsettled: the rate inside it from that date"),
+}).describe("The next enacted change after date_evaluated");
+
+const countyRateFields = {
+  county: z.string().describe("Canonical county name"),
+  fips: z.string().regex(/^39\d{3}$/).describe("5-digit county FIPS code"),
+  combined_rate: rate.describe("Total statutory decimal rate (0.08 means 8.00%)"),
+  components: rateComponentsSchema,
+  effective_from: isoDate.nullable().describe("Effective date of the active rate; null: in effect, start unknown"),
+  transit_district_possible: z.boolean(),
+  transit_district: transitDistrictSchema.nullable(),
+  has_upcoming_change: z.boolean(),
+  upcoming: upcomingSchema.nullable(),
+};
+
+export const rateRecordSchema = z.strictObject({
+  ...countyRateFields,
+  date_evaluated: isoDate,
+  source: z.string(),
+  last_reconciled: isoDate,
+  jurisdiction_type: z.string(),
+  statutory_sourcing: z.string(),
+  resolved_by: resolvedBySchema,
+  ambiguous: z.literal(false),
+  note: z.string().optional().describe("Why a fallback was taken, or what a caller should check"),
+  request_id: z.string(),
+}).describe("spec §2.1: an exact match");
+
+export const candidateCountySchema = z.strictObject({
+  ...countyRateFields,
+  land_area_share: z.number().min(0).max(1).nullable().describe("Share of the ZIP's land in this county; null for a ZIP placed by its post office"),
+}).describe("spec §2.4: one per county the ZIP spans");
+
+export const ambiguousResponseSchema = z.strictObject({
+  ambiguous: z.literal(true),
+  zip: z.string(),
+  message: z.string(),
+  candidate_counties: z.array(candidateCountySchema).min(2),
+  lowest_combined_rate: rate.describe("The lowest candidate rate, which a seller without the address may collect"),
+  lowest_rate_basis: z.string(),
+  date_evaluated: isoDate,
+  source: z.string(),
+  last_reconciled: isoDate,
+  note: z.string().optional(),
+  request_id: z.string(),
+}).describe("spec §2.4: a ZIP that spans several counties");
+
+export const countyItemSchema = z.strictObject({
+  county: z.string(),
+  slug: z.string(),
+  fips: z.string().regex(/^39\d{3}$/),
+  combined_rate: rate,
+  components: z.strictObject({ state: rate, county: rate, transit: rate }),
+  effective_from: isoDate.nullable(),
+  transit_district_possible: z.boolean(),
+  transit_district: transitDistrictSchema.nullable(),
+  has_upcoming_change: z.boolean(),
+  upcoming: upcomingSchema.nullable(),
+  source: z.string(),
+}).describe("spec §2.5");
+
+export const countiesResponseSchema = z.strictObject({
+  total: z.number().int(),
+  state_base_rate: rate,
+  last_reconciled: isoDate,
+  statutory_authority: z.string(),
+  date_evaluated: isoDate,
+  counties: z.array(countyItemSchema),
+}).describe("spec §2.6");

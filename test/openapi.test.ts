@@ -1,0 +1,126 @@
+/**
+ * GET /api/v1/openapi.json (DESIGN §5): generated from the service's own zod schemas, and checked
+ * here the other way round: real responses of the running service are validated against the
+ * served document with ajv, an independent JSON Schema validator.
+ */
+import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
+import addFormats from "ajv-formats";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { call } from "./_api.ts";
+import { FAKE_ADDRESSES } from "./fake-census-geocoder.ts";
+import { startTestService, type TestService } from "./_setup.ts";
+
+let api: TestService;
+let document: any;
+let ajv: Ajv2020;
+
+beforeAll(async () => {
+  api = await startTestService();
+  const res = await api.service.app.fetch(new Request("http://buckeye.test/api/v1/openapi.json"));
+  expect(res.status).toBe(200);
+  document = await res.json();
+  ajv = new Ajv2020({ strict: false, allErrors: true });
+  addFormats.default(ajv);
+  ajv.addSchema({ $id: "buckeye", components: document.components });
+});
+afterAll(() => api.close());
+
+function validator(schema: object): ValidateFunction {
+  return ajv.compile({ $ref: `buckeye#/components/schemas/${(schema as { $ref: string }).$ref.split("/").pop()}` });
+}
+
+/** The schema the document gives for this operation's answer with this status and media type. */
+function answerSchema(path: string, method: string, status: number, media = "application/json"): ValidateFunction {
+  const schema = document.paths[path]?.[method]?.responses?.[String(status)]?.content?.[media]?.schema;
+  if (!schema) throw new Error(`the document has no ${media} ${status} answer for ${method.toUpperCase()} ${path}`);
+  if (schema.$ref) return validator(schema);
+  return ajv.compile({ ...JSON.parse(JSON.stringify(schema).replaceAll('"#/components', '"buckeye#/components')) });
+}
+
+function expectValid(validate: ValidateFunction, body: unknown): void {
+  const valid = validate(body);
+  expect(valid ? [] : validate.errors).toEqual([]);
+}
+
+describe("GET /api/v1/openapi.json", () => {
+  it("is OpenAPI 3.1, served without an API key, and names the bearer key scheme", () => {
+    expect(document.openapi).toBe("3.1.0");
+    expect(document.components.securitySchemes.apiKey).toMatchObject({ type: "http", scheme: "bearer" });
+    expect(document.security).toEqual([{ apiKey: [] }]);
+  });
+
+  it("documents every route the API serves, with each method", () => {
+    const routes: Array<{ route: string; method: string }> = api.service.app["~routes" as keyof typeof api.service.app] as never;
+    const served = routes
+      .filter((r) => r.route.startsWith("/api/") || r.route === "/healthz" || r.route === "/readyz")
+      .map((r) => `${r.method.toLowerCase()} ${r.route.replace(/:(\w+)/g, "{$1}")}`)
+      .sort();
+    const documented = Object.entries(document.paths)
+      .flatMap(([path, operations]) => Object.keys(operations as object).map((method) => `${method} ${path}`))
+      .sort();
+    expect(documented).toEqual(served);
+  });
+
+  it("every $ref points at a schema the document defines", () => {
+    const refs = [...JSON.stringify(document).matchAll(/"\$ref":"([^"]+)"/g)].map((m) => m[1]!);
+    expect(refs.length).toBeGreaterThan(20);
+    for (const ref of new Set(refs)) expect(document.components.schemas[ref.replace("#/components/schemas/", "")], ref).toBeDefined();
+  });
+});
+
+describe("real answers validate against the document", () => {
+  const rates = (query: string) => call(api, "GET", `/api/v1/rates?${query}`);
+
+  it("rate records (spec §2.1): county, ZIP, a split county, a coming change, a point inside a transit district", async () => {
+    const validate = answerSchema("/api/v1/rates", "get", 200);
+    const point = FAKE_ADDRESSES.westervilleInDelaware;
+    const answers = await Promise.all([
+      rates("county=franklin"),
+      rates("zip=43215"),
+      rates("county=delaware"),
+      rates("county=franklin&date=2025-03-01"),
+      rates(`lat=${point.lat}&lon=${point.lon}`),
+    ]);
+    expect(answers.map((a) => a.res.status)).toEqual([200, 200, 200, 200, 200]);
+    expect(answers[2]!.body.transit_district.status).toBe("unknown");
+    expect(answers[3]!.body.upcoming).toMatchObject({ effective_date: "2025-04-01" });
+    expect(answers[4]!.body).toMatchObject({ resolved_by: "coordinates", transit_district: { status: "inside" } });
+    for (const { body } of answers) expectValid(validate, body);
+    // The schemas are strict: a field the contract does not declare, or a missing one, is refused.
+    const { request_id: _id, ...withoutId } = answers[0]!.body;
+    expect([validate({ ...answers[0]!.body, surcharge: 0.01 }), validate(withoutId)]).toEqual([false, false]);
+  });
+
+  it("the ambiguous response (spec §2.4), which a RateRecord schema alone would refuse", async () => {
+    const { body } = await rates("zip=43068");
+    expect(body.ambiguous).toBe(true);
+    expectValid(answerSchema("/api/v1/rates", "get", 200), body);
+    expect(validator({ $ref: "#/components/schemas/RateRecord" })(body)).toBe(false);
+  });
+
+  it("the counties response (spec §2.5, §2.6)", async () => {
+    const { body } = await call(api, "GET", "/api/v1/counties");
+    expect(body.total).toBe(88);
+    expectValid(answerSchema("/api/v1/counties", "get", 200), body);
+  });
+
+  it("problem details, with and without invalid_params", async () => {
+    const validate = answerSchema("/api/v1/rates", "get", 404, "application/problem+json");
+    const notFound = await rates("county=atlantis");
+    const badDate = await rates("county=franklin&date=2025-02-30");
+    const noKey = await api.get("/api/v1/rates?county=franklin", {});
+    expect([notFound.res.status, badDate.res.status, noKey.status]).toEqual([404, 400, 401]);
+    expect(badDate.body.invalid_params).toHaveLength(1);
+    for (const body of [notFound.body, badDate.body, await noKey.json()]) expectValid(validate, body);
+  });
+
+  it("a webhook as registered (spec §2.7) and the test event's envelope (spec §2.8)", async () => {
+    const created = await call(api, "POST", "/api/v1/webhooks", { key: api.testKey, body: { url: "http://127.0.0.1:9/hooks", events: ["rate.changed"] } });
+    expect(created.res.status).toBe(201);
+    expectValid(answerSchema("/api/v1/webhooks", "post", 201), created.body);
+    const read = await call(api, "GET", `/api/v1/webhooks/${created.body.webhook.id}`, { key: api.testKey });
+    expectValid(answerSchema("/api/v1/webhooks/{id}", "get", 200), read.body);
+    const test = await call(api, "POST", `/api/v1/webhooks/${created.body.webhook.id}/test`, { key: api.testKey });
+    expectValid(answerSchema("/api/v1/webhooks/{id}/test", "post", 202), test.body);
+  });
+});
