@@ -5,6 +5,7 @@
  */
 import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
+import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call } from "./_api.ts";
 import { FAKE_ADDRESSES } from "./fake-census-geocoder.ts";
@@ -15,7 +16,7 @@ let document: any;
 let ajv: Ajv2020;
 
 beforeAll(async () => {
-  api = await startTestService();
+  api = await startTestService({ RECONCILE_SOURCE: fileURLToPath(new URL("fixtures/sst/OHR2027Q1NOV30.csv", import.meta.url)) });
   const res = await api.service.app.fetch(new Request("http://buckeye.test/api/v1/openapi.json"));
   expect(res.status).toBe(200);
   document = await res.json();
@@ -122,5 +123,48 @@ describe("real answers validate against the document", () => {
     expectValid(answerSchema("/api/v1/webhooks/{id}", "get", 200), read.body);
     const test = await call(api, "POST", `/api/v1/webhooks/${created.body.webhook.id}/test`, { key: api.testKey });
     expectValid(answerSchema("/api/v1/webhooks/{id}/test", "post", 202), test.body);
+  });
+
+  it("an inline batch, with a record, an ambiguous answer and a problem among its results", async () => {
+    const { res, body } = await call(api, "POST", "/api/v1/rates/batch", {
+      body: { lookups: [{ id: "a", county: "franklin" }, { id: "b", zip: "43068" }, { id: "c", county: "atlantis" }] },
+    });
+    expect(res.status).toBe(200);
+    expect(body.results.map((r: any) => r.status)).toEqual([200, 200, 404]);
+    expectValid(answerSchema("/api/v1/rates/batch", "post", 200), body);
+  });
+
+  it("a batch job as submitted and as polled", async () => {
+    const submitted = await api.service.app.fetch(
+      new Request("http://buckeye.test/api/v1/batches", {
+        method: "POST",
+        headers: { authorization: `Bearer ${api.liveKey}`, "content-type": "text/csv" },
+        body: "id,county\n1,franklin\n2,wayne\n",
+      }),
+    );
+    expect(submitted.status).toBe(202);
+    const job = await submitted.json();
+    expectValid(answerSchema("/api/v1/batches", "post", 202), job);
+    const polled = await call(api, "GET", `/api/v1/batches/${job.id}`);
+    expectValid(answerSchema("/api/v1/batches/{id}", "get", 200), polled.body);
+  });
+
+  it("certificates, a webhook's deliveries, and the reconciliation log", async () => {
+    const certificate = await call(api, "POST", "/api/v1/certificates", {
+      body: { customer_id: "cust_9", customer_name: "Lima Locksmiths", exempt_reason: "resale", expires_on: "2027-03-31" },
+    });
+    expect(certificate.res.status).toBe(201);
+    expectValid(answerSchema("/api/v1/certificates", "post", 201), certificate.body);
+    expectValid(answerSchema("/api/v1/certificates", "get", 200), (await call(api, "GET", "/api/v1/certificates")).body);
+
+    const { webhooks } = (await call(api, "GET", "/api/v1/webhooks", { key: api.testKey })).body;
+    const deliveries = await call(api, "GET", `/api/v1/webhooks/${webhooks[0].id}/deliveries`, { key: api.testKey });
+    expect(deliveries.body.deliveries.length).toBeGreaterThan(0);
+    expectValid(answerSchema("/api/v1/webhooks/{id}/deliveries", "get", 200), deliveries.body);
+
+    await api.service.background.scheduler.run("reconcile", new Date("2026-12-01T10:30:00Z"));
+    const log = await call(api, "GET", "/api/v1/reconciliations");
+    expect(log.body.reconciliations).toHaveLength(1);
+    expectValid(answerSchema("/api/v1/reconciliations", "get", 200), log.body);
   });
 });

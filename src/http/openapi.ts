@@ -18,6 +18,7 @@ import {
   transitDistrictSchema,
   upcomingSchema,
 } from "../rates/record-schemas.ts";
+import { batchAnswerSchema, batchJobSchema, certificateRecordSchema, deliveryRecordSchema, reconciliationSchema } from "./answer-schemas.ts";
 import { problemDetailsSchema } from "./problem.ts";
 import { certificateSchema } from "./routes/certificates.ts";
 import { COUNTIES_QUERY } from "./routes/counties.ts";
@@ -47,8 +48,13 @@ const NAMED = {
   WebhookRecord: webhookRecordSchema,
   WebhookCreate: createWebhookSchema,
   WebhookUpdate: updateWebhookSchema,
-  Certificate: certificateSchema,
+  CertificateCreate: certificateSchema,
+  CertificateRecord: certificateRecordSchema,
   EventEnvelope: eventEnvelopeSchema,
+  BatchAnswer: batchAnswerSchema,
+  BatchJob: batchJobSchema,
+  DeliveryRecord: deliveryRecordSchema,
+  Reconciliation: reconciliationSchema,
 } as const;
 
 type JsonSchema = Record<string, unknown>;
@@ -131,19 +137,32 @@ function paths() {
     "/api/v1/rates/batch": {
       post: {
         summary: "Up to 1,000 lookups answered inline, in input order, counted as one request",
-        requestBody: { required: true, content: { "application/json": { schema: object({ lookups: { type: "array", maxItems: 1000, items: { type: "object" } } }) } } },
-        responses: { "200": json("One result per lookup: its status and its body (a rate record, an ambiguous response or a problem)", { type: "object" }), ...problems(400, 413, 415) },
+        requestBody: {
+          required: true,
+          content: {
+            "application/json": {
+              schema: object({
+                lookups: {
+                  type: "array",
+                  maxItems: 1000,
+                  items: { type: "object", description: "county, zip, address, lat, lon and date as for GET /api/v1/rates, and an optional id of yours" },
+                },
+              }),
+            },
+          },
+        },
+        responses: { "200": json("One result per lookup, in input order", ref("BatchAnswer")), ...problems(400, 413, 415) },
       },
     },
     "/api/v1/batches": {
       post: {
         summary: "Starts a batch job of up to 100,000 rows (CSV or NDJSON)",
         requestBody: { required: true, content: { "text/csv": { schema: { type: "string" } }, "application/x-ndjson": { schema: { type: "string" } } } },
-        responses: { "202": json("The job, with a Location to poll", { type: "object" }), ...problems(400, 413, 415) },
+        responses: { "202": json("The job, with a Location to poll", ref("BatchJob")), ...problems(400, 413, 415) },
       },
     },
     "/api/v1/batches/{id}": {
-      get: { summary: "A batch job's state and progress", parameters: [pathId("id", "Batch id")], responses: { "200": json("The job", { type: "object" }), ...problems(404) } },
+      get: { summary: "A batch job's state and progress", parameters: [pathId("id", "Batch id")], responses: { "200": json("The job", ref("BatchJob")), ...problems(404) } },
     },
     "/api/v1/batches/{id}/results": {
       get: {
@@ -187,33 +206,36 @@ function paths() {
       get: {
         summary: "Recent deliveries, newest first, each with every attempt (status code, latency, outcome, error)",
         parameters: [webhookId, ...queryParameters(DELIVERIES_QUERY)],
-        responses: { "200": json("The deliveries", { type: "object" }), ...problems(400, 404) },
+        responses: { "200": json("The deliveries", object({ webhook_id: { type: "string" }, deliveries: { type: "array", items: ref("DeliveryRecord") } })), ...problems(400, 404) },
       },
     },
     "/api/v1/webhooks/{id}/deliveries/{delivery_id}/redeliver": {
       post: {
         summary: "Queues a settled delivery's event again, with the same X-Webhook-ID and a fresh retry schedule",
         parameters: [webhookId, pathId("delivery_id", "Delivery id, dlv_…")],
-        responses: { "202": json("The new delivery", { type: "object" }), ...problems(404, 409) },
+        responses: { "202": json("The new delivery", object({ delivery: ref("DeliveryRecord"), message: { type: "string" } })), ...problems(404, 409) },
       },
     },
     "/api/v1/certificates": {
       post: {
         summary: "Records an exemption certificate, for expiry reminders",
-        requestBody: { required: true, content: { "application/json": { schema: ref("Certificate") } } },
-        responses: { "201": json("The certificate", { type: "object" }), ...problems(422) },
+        requestBody: { required: true, content: { "application/json": { schema: ref("CertificateCreate") } } },
+        responses: { "201": json("The certificate", object({ certificate: ref("CertificateRecord") })), ...problems(422) },
       },
-      get: { summary: "This organization's certificates", responses: { "200": json("The list", { type: "object" }), ...problems() } },
+      get: {
+        summary: "This organization's certificates",
+        responses: { "200": json("The list", object({ total: { type: "integer" }, certificates: { type: "array", items: ref("CertificateRecord") } })), ...problems() },
+      },
     },
     "/api/v1/certificates/{id}": {
-      get: { summary: "One certificate", parameters: [pathId("id", "Certificate id")], responses: { "200": json("The certificate", { type: "object" }), ...problems(404) } },
+      get: { summary: "One certificate", parameters: [pathId("id", "Certificate id")], responses: { "200": json("The certificate", object({ certificate: ref("CertificateRecord") })), ...problems(404) } },
       delete: { summary: "Deletes it", parameters: [pathId("id", "Certificate id")], responses: { "204": { description: "Deleted" }, ...problems(404) } },
     },
     "/api/v1/reconciliations": {
       get: {
         summary: "The reconciliation log, newest first",
         parameters: queryParameters(RECONCILIATIONS_QUERY),
-        responses: { "200": json("The runs, with their discrepancies", { type: "object" }), ...problems(400) },
+        responses: { "200": json("The runs, with their discrepancies", object({ total: { type: "integer" }, reconciliations: { type: "array", items: ref("Reconciliation") } })), ...problems(400) },
       },
     },
     "/healthz": { get: { summary: "The process is up", security: [], responses: { "200": json("Up", object({ status: { const: "ok" } })) } } },

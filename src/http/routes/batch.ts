@@ -10,6 +10,7 @@ import { dateInOhio } from "../../rates/calendar.ts";
 import type { ApiContext } from "../context.ts";
 import { problem } from "../problem.ts";
 import { itemAnswer, type ItemAnswer } from "./lookup-answers.ts";
+import type { BatchAnswer } from "../answer-schemas.ts";
 
 export const MAX_INLINE_LOOKUPS = 1000;
 /** 1,000 lookups of 300-character addresses fit in well under this. */
@@ -37,11 +38,12 @@ export function postRatesBatch(ctx: ApiContext) {
     if (!Array.isArray(prepared)) throw problem(prepared.slug, prepared.detail);
     const answers = await finishPrepared(ctx.lookups.pipeline, prepared, { today, context });
     const results: Array<{ id: string | null } & ItemAnswer> = answers.map(({ id, result }) => ({ id, ...itemAnswer(result, ctx.config.errorsUrl, requestId) }));
-    return {
+    const answer: BatchAnswer = {
       total: results.length,
       failed: results.filter((r) => r.status >= 400).length,
       results,
       request_id: requestId,
     };
+    return answer;
   };
 }

@@ -18,6 +18,7 @@ import type { ApiContext } from "../context.ts";
 import { problem } from "../problem.ts";
 import { readLimitedText } from "./batch.ts";
 import { problemBody } from "./lookup-answers.ts";
+import type { BatchJobAnswer } from "../answer-schemas.ts";
 
 /** 100,000 rows of full addresses stay well under this. */
 const MAX_JOB_BYTES = 64 * 1024 * 1024;
@@ -58,7 +59,7 @@ export function postBatch(ctx: ApiContext) {
       { text, format, organizationId: principal.organizationId, apiKeyId: principal.keyId, requestId, today: dateInOhio(ctx.now()) },
     );
     if (!outcome.ok) throw problem(outcome.slug, outcome.detail);
-    const view = toJobView(outcome.job);
+    const view: BatchJobAnswer = toJobView(outcome.job);
     event.res.status = 202;
     event.res.headers.set("location", view.links.self);
     return view;
@@ -66,7 +67,7 @@ export function postBatch(ctx: ApiContext) {
 }
 
 export function getBatch(ctx: ApiContext) {
-  return async (event: H3Event) => ({ ...toJobView(await ownJob(ctx, event)), request_id: event.context.requestId ?? "" });
+  return async (event: H3Event): Promise<BatchJobAnswer> => ({ ...toJobView(await ownJob(ctx, event)), request_id: event.context.requestId ?? "" });
 }
 
 export function getBatchResults(ctx: ApiContext) {

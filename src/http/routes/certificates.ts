@@ -10,6 +10,7 @@ import type { Certificate } from "../../store/webhooks-and-jobs.tables.ts";
 import type { ApiContext } from "../context.ts";
 import { parseBody, readJsonObject } from "../json-body.ts";
 import { problem, type InvalidParam } from "../problem.ts";
+import type { CertificateRecord } from "../answer-schemas.ts";
 
 const text = (max: number) =>
   z
@@ -28,7 +29,7 @@ export const certificateSchema = z.strictObject({
 
 const describe = (params: InvalidParam[]) => `The certificate is not valid: ${params.map((p) => `${p.name} ${p.reason}`).join("; ")}.`;
 
-function toRecord(row: Certificate) {
+function toRecord(row: Certificate): CertificateRecord {
   return {
     id: row.id,
     customer_id: row.customer_id,

@@ -7,6 +7,7 @@ import { z } from "zod";
 import { listReconciliations } from "../../store/reconciliations.repository.ts";
 import type { ApiContext } from "../context.ts";
 import { readQuery } from "../query.ts";
+import type { ReconciliationRecord } from "../answer-schemas.ts";
 
 export const RECONCILIATIONS_QUERY = {
   limit: z
@@ -22,7 +23,7 @@ export function getReconciliations(ctx: ApiContext) {
     const rows = await listReconciliations(ctx.db, Number(query.limit ?? 20));
     return {
       total: rows.length,
-      reconciliations: rows.map((row) => ({
+      reconciliations: rows.map((row): ReconciliationRecord => ({
         id: row.id,
         status: row.status,
         source: row.source,
@@ -31,7 +32,7 @@ export function getReconciliations(ctx: ApiContext) {
         rows: row.rows,
         periods_recorded: row.periods_recorded,
         events_emitted: row.events_emitted,
-        discrepancies: JSON.parse(row.discrepancies) as unknown[],
+        discrepancies: JSON.parse(row.discrepancies) as ReconciliationRecord["discrepancies"],
         error: row.error,
         started_at: row.started_at,
         finished_at: row.finished_at,

@@ -16,6 +16,7 @@ import type { ApiContext } from "../context.ts";
 import { parseBody, readJsonObject } from "../json-body.ts";
 import { problem, type InvalidParam } from "../problem.ts";
 import { readQuery } from "../query.ts";
+import type { DeliveryRecord } from "../answer-schemas.ts";
 
 /** How long a rotated-out secret keeps signing next to the new one. */
 export const ROTATION_GRACE_MS = 24 * 60 * 60 * 1000;
@@ -149,7 +150,7 @@ export const DELIVERIES_QUERY = {
     .optional(),
 };
 
-function deliveryRecord(row: DeliveryWithAttempts) {
+function deliveryRecord(row: DeliveryWithAttempts): DeliveryRecord {
   return {
     id: row.id,
     event_id: row.event_id,

@@ -1,0 +1,108 @@
+/**
+ * The answers of the endpoints beyond spec §2's records (batches, certificates, deliveries,
+ * reconciliations) as zod schemas: the routes type what they return with these, and the OpenAPI
+ * document (openapi.ts) is generated from them, so their fields too are written once.
+ */
+import { z } from "zod";
+import { ambiguousResponseSchema, rateRecordSchema } from "../rates/record-schemas.ts";
+import { problemDetailsSchema } from "./problem.ts";
+
+const timestamp = z.iso.datetime();
+
+export const batchItemAnswerSchema = z
+  .strictObject({
+    id: z.string().nullable().describe("The caller's id for the lookup, when it sent one"),
+    status: z.number().int().describe("The status a single lookup would have had"),
+    body: z.union([rateRecordSchema, ambiguousResponseSchema, problemDetailsSchema]),
+  })
+  .describe("One lookup of an inline batch");
+
+export const batchAnswerSchema = z.strictObject({
+  total: z.number().int(),
+  failed: z.number().int(),
+  results: z.array(batchItemAnswerSchema).describe("In input order"),
+  request_id: z.string(),
+});
+export type BatchAnswer = z.infer<typeof batchAnswerSchema>;
+
+export const batchJobSchema = z
+  .strictObject({
+    id: z.string(),
+    status: z.enum(["queued", "running", "completed"]),
+    format: z.enum(["csv", "ndjson"]),
+    total: z.number().int(),
+    done: z.number().int(),
+    failed: z.number().int(),
+    created_at: timestamp,
+    started_at: timestamp.nullable(),
+    completed_at: timestamp.nullable(),
+    links: z.strictObject({ self: z.string(), results: z.string() }),
+    request_id: z.string(),
+  })
+  .describe("An asynchronous batch job");
+export type BatchJobAnswer = z.infer<typeof batchJobSchema>;
+
+export const certificateRecordSchema = z
+  .strictObject({
+    id: z.string(),
+    customer_id: z.string(),
+    customer_name: z.string(),
+    exempt_reason: z.string(),
+    expires_on: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
+    created_at: timestamp,
+  })
+  .describe("An exemption certificate, registered for expiry reminders");
+export type CertificateRecord = z.infer<typeof certificateRecordSchema>;
+
+export const deliveryRecordSchema = z
+  .strictObject({
+    id: z.string(),
+    event_id: z.string().describe("The X-Webhook-ID of every attempt"),
+    event_type: z.string(),
+    status: z.enum(["pending", "delivered", "failed", "cancelled"]),
+    attempt_count: z.number().int(),
+    next_attempt_at: timestamp.nullable(),
+    created_at: timestamp,
+    delivered_at: timestamp.nullable(),
+    attempts: z.array(
+      z.strictObject({
+        number: z.number().int(),
+        attempted_at: timestamp,
+        status_code: z.number().int().nullable(),
+        latency_ms: z.number().int(),
+        outcome: z.enum(["delivered", "retry", "failed", "gone"]),
+        error: z.string().nullable(),
+      }),
+    ),
+  })
+  .describe("One event's delivery to one webhook, with every attempt");
+export type DeliveryRecord = z.infer<typeof deliveryRecordSchema>;
+
+export const reconciliationSchema = z
+  .strictObject({
+    id: z.string(),
+    status: z.enum(["succeeded", "failed"]),
+    source: z.string(),
+    file_name: z.string().nullable(),
+    reconciled_on: z.string(),
+    rows: z.number().int(),
+    periods_recorded: z.number().int(),
+    events_emitted: z.number().int(),
+    discrepancies: z.array(
+      z.strictObject({
+        fips: z.string().nullable(),
+        county: z.string().nullable(),
+        component: z.string().nullable(),
+        code: z.string(),
+        date: z.string().nullable(),
+        file_rate: z.string().nullable(),
+        our_rate: z.string().nullable(),
+        reason: z.string(),
+      }),
+    ),
+    error: z.string().nullable(),
+    started_at: timestamp,
+    finished_at: timestamp,
+  })
+  .describe("One run of reconciliation against the state's rate file");
+export type ReconciliationRecord = z.infer<typeof reconciliationSchema>;
