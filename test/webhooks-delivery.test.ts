@@ -5,6 +5,7 @@
 import { fileURLToPath } from "node:url";
 import Stripe from "stripe";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { recoverUndelivered } from "../src/store/deliveries.repository.ts";
 import { insertWebhook } from "../src/store/webhooks.repository.ts";
 import { publishEvent } from "../src/webhooks/outbox.ts";
 import { newWebhookSecret } from "../src/webhooks/sign.ts";
@@ -382,5 +383,77 @@ describe("redelivery: POST /api/v1/webhooks/{id}/deliveries/{delivery_id}/redeli
     expect(await deliveriesOf(first.id)).toHaveLength(1);
     expect(await deliveriesOf(second.id)).toHaveLength(0);
     expect(receiver.received).toHaveLength(1);
+  });
+});
+
+describe("recovery: POST /api/v1/webhooks/{id}/recover queues every event since a time that the webhook never received", () => {
+  it("after an outage, the events that failed or were cancelled arrive again with their own X-Webhook-IDs; a second call queues nothing", async () => {
+    receiver = await startReceiver(() => ({ status: 503 }));
+    const webhook = await register(["filing.due"]);
+    const path = `/api/v1/webhooks/${webhook.id}/recover`;
+    const since = new Date(Date.now() - 1000).toISOString();
+    const first = await publishFilingDue(webhook.id);
+    const second = await publishFilingDue(webhook.id);
+    // The first event's last failure disables the webhook, which cancels what is still queued.
+    const deadline = Date.now() + 20_000;
+    let settled: any[] = [];
+    while (Date.now() < deadline) {
+      settled = await deliveriesOf(webhook.id);
+      if (settled.length === 2 && settled.every((d) => d.status !== "pending")) break;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(settled).toHaveLength(2);
+    expect(settled.every((d) => d.status === "failed" || d.status === "cancelled")).toBe(true);
+
+    const whileDisabled = await call(api, "POST", path, { key: api.testKey, body: { since } });
+    expect(whileDisabled.body).toMatchObject({ status: 409, type: expect.stringMatching(/\/webhook-disabled$/) });
+    for (const bad of [{}, { since: "yesterday" }, { since: "2999-01-01T00:00:00Z" }, { since, extra: 1 }]) {
+      const refused = await call(api, "POST", path, { key: api.testKey, body: bad });
+      expect(refused.res.status).toBe(400);
+      expect(refused.body.invalid_params.length).toBeGreaterThan(0);
+    }
+    expect(await deliveriesOf(webhook.id)).toHaveLength(2);
+
+    await call(api, "PATCH", `/api/v1/webhooks/${webhook.id}`, { key: api.testKey, body: { status: "active" } });
+    const before = receiver.received.length;
+    receiver.respond = () => ({ status: 200 });
+    const recovered = await call(api, "POST", path, { key: api.testKey, body: { since } });
+    expect(recovered.res.status).toBe(202);
+    expect(recovered.body).toMatchObject({ queued: 2, remaining: 0 });
+    await receiver.waitFor((r) => r.length === before + 2);
+    const replayed = receiver.received.slice(before).map((r) => verify(r, webhook.secret).id);
+    expect(new Set(replayed)).toEqual(new Set([first.id, second.id]));
+
+    const settledAgain = Date.now() + 20_000;
+    while ((await deliveriesOf(webhook.id)).some((d) => d.status === "pending") && Date.now() < settledAgain) await new Promise((r) => setTimeout(r, 20));
+    expect((await call(api, "POST", path, { key: api.testKey, body: { since } })).body).toMatchObject({ queued: 0, remaining: 0 });
+    expect(receiver.received).toHaveLength(before + 2);
+  });
+
+  it("queues at most the limit per call, oldest first, and says how many remain", async () => {
+    receiver = await startReceiver();
+    const webhook = await register(["filing.due"]);
+    await api.service.background.actor.stop();
+    try {
+      const db = api.service.store.db;
+      const events = [];
+      // A second apart, so "oldest first" has one answer.
+      for (let i = 0; i < 3; i++) {
+        clock = new Date(Date.now() - (3 - i) * 1000);
+        events.push(await publishFilingDue(webhook.id));
+      }
+      clock = null;
+      await db.updateTable("deliveries").set({ status: "failed" }).where("webhook_id", "=", webhook.id).execute();
+      const since = new Date(Date.parse(events[0]!.created_at) - 1000);
+      const queuedIds = async () =>
+        (await db.selectFrom("deliveries").select("event_id").where("webhook_id", "=", webhook.id).where("status", "=", "pending").execute()).map((d) => d.event_id);
+      expect(await recoverUndelivered(db, webhook.id, since, new Date(), 2)).toEqual({ queued: 2, remaining: 1 });
+      expect(new Set(await queuedIds())).toEqual(new Set([events[0]!.id, events[1]!.id]));
+      expect(await recoverUndelivered(db, webhook.id, since, new Date(), 2)).toEqual({ queued: 1, remaining: 0 });
+      expect(await recoverUndelivered(db, webhook.id, since, new Date(), 2)).toEqual({ queued: 0, remaining: 0 });
+      expect(new Set(await queuedIds())).toEqual(new Set(events.map((e) => e.id)));
+    } finally {
+      api.service.background.actor.start();
+    }
   });
 });

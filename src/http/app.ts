@@ -20,6 +20,7 @@ import {
   getWebhook,
   getWebhooks,
   patchWebhook,
+  recoverWebhook,
   redeliverDelivery,
   removeWebhook,
   rotateSecret,
@@ -76,6 +77,7 @@ export function createApp(ctx: ApiContext, log: Logger = () => {}, access?: Acce
   app.post("/api/v1/webhooks/:id/test", sendTestEvent(ctx), { middleware: api });
   app.get("/api/v1/webhooks/:id/deliveries", getDeliveries(ctx), { middleware: api });
   app.post("/api/v1/webhooks/:id/deliveries/:delivery_id/redeliver", redeliverDelivery(ctx), { middleware: api });
+  app.post("/api/v1/webhooks/:id/recover", recoverWebhook(ctx), { middleware: api });
   app.post("/api/v1/certificates", createCertificate(ctx), { middleware: api });
   app.get("/api/v1/certificates", getCertificates(ctx), { middleware: api });
   app.get("/api/v1/certificates/:id", getCertificate(ctx), { middleware: api });

@@ -24,7 +24,7 @@ import { certificateSchema } from "./routes/certificates.ts";
 import { COUNTIES_QUERY } from "./routes/counties.ts";
 import { RATE_QUERY } from "./routes/rates.ts";
 import { RECONCILIATIONS_QUERY } from "./routes/reconciliations.ts";
-import { DELIVERIES_QUERY } from "./routes/webhooks.ts";
+import { DELIVERIES_QUERY, MAX_RECOVERED, recoverSchema } from "./routes/webhooks.ts";
 
 export const eventEnvelopeSchema = z
   .strictObject({
@@ -48,6 +48,7 @@ const NAMED = {
   WebhookRecord: webhookRecordSchema,
   WebhookCreate: createWebhookSchema,
   WebhookUpdate: updateWebhookSchema,
+  WebhookRecover: recoverSchema,
   CertificateCreate: certificateSchema,
   CertificateRecord: certificateRecordSchema,
   EventEnvelope: eventEnvelopeSchema,
@@ -214,6 +215,17 @@ function paths() {
         summary: "Queues a settled delivery's event again, with the same X-Webhook-ID and a fresh retry schedule",
         parameters: [webhookId, pathId("delivery_id", "Delivery id, dlv_…")],
         responses: { "202": json("The new delivery", object({ delivery: ref("DeliveryRecord"), message: { type: "string" } })), ...problems(404, 409) },
+      },
+    },
+    "/api/v1/webhooks/{id}/recover": {
+      post: {
+        summary: `Queues again, oldest first, up to ${MAX_RECOVERED} events since a time that this webhook never received`,
+        parameters: [webhookId],
+        requestBody: { required: true, content: { "application/json": { schema: ref("WebhookRecover") } } },
+        responses: {
+          "202": json("How many were queued, and how many remain for another call", object({ queued: { type: "integer" }, remaining: { type: "integer" }, message: { type: "string" } })),
+          ...problems(400, 404, 409),
+        },
       },
     },
     "/api/v1/certificates": {

@@ -210,6 +210,52 @@ export async function redeliver(db: Db, webhookId: string, deliveryId: string, n
   });
 }
 
+/**
+ * Queues again, oldest first, up to `limit` events published since `since` that this webhook has
+ * neither received nor still has queued (every delivery of them failed or was cancelled). Returns
+ * how many were queued and how many such events are left for another call.
+ */
+export async function recoverUndelivered(db: Db, webhookId: string, since: Date, now: Date, limit: number): Promise<{ queued: number; remaining: number }> {
+  return db.transaction().execute(async (trx) => {
+    const missed = await trx
+      .selectFrom("deliveries")
+      .innerJoin("events", "events.id", "deliveries.event_id")
+      .select(["deliveries.event_id as event_id", "events.created_at as created_at"])
+      .where("deliveries.webhook_id", "=", webhookId)
+      .where("events.created_at", ">=", since.toISOString())
+      .groupBy(["deliveries.event_id", "events.created_at"])
+      .having((eb) => eb.fn.sum<number>(eb.case().when("deliveries.status", "in", ["delivered", "pending"]).then(1).else(0).end()), "=", 0)
+      .orderBy("events.created_at")
+      .orderBy("deliveries.event_id")
+      .execute();
+    const at = now.toISOString();
+    const chosen = missed.slice(0, limit);
+    for (let start = 0; start < chosen.length; start += 500) {
+      await trx
+        .insertInto("deliveries")
+        .values(
+          chosen.slice(start, start + 500).map(({ event_id }) => ({
+            id: newId("dlv"),
+            event_id,
+            webhook_id: webhookId,
+            status: "pending" as const,
+            attempts: 0,
+            next_attempt_at: at,
+            claimed_by: null,
+            claimed_until: null,
+            last_status_code: null,
+            last_error: null,
+            created_at: at,
+            updated_at: at,
+            delivered_at: null,
+          })),
+        )
+        .execute();
+    }
+    return { queued: chosen.length, remaining: missed.length - chosen.length };
+  });
+}
+
 export interface DeliveryWithAttempts extends Delivery {
   event_type: string;
   attempt_log: DeliveryAttempt[];

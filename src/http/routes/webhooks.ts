@@ -1,11 +1,11 @@
 /**
  * /api/v1/webhooks (spec §4.3, DESIGN §3): register, list, read, update, delete, rotate the
- * secret, send a test event, list deliveries and redeliver one. Every operation is scoped to the organization of
+ * secret, send a test event, list deliveries, redeliver one or recover all missed since a time. Every operation is scoped to the organization of
  * the calling key; another organization's webhook is simply not found.
  */
 import { getRouterParam, noContent, type H3Event } from "h3";
 import { z } from "zod";
-import { listDeliveries, redeliver, type DeliveryWithAttempts } from "../../store/deliveries.repository.ts";
+import { listDeliveries, recoverUndelivered, redeliver, type DeliveryWithAttempts } from "../../store/deliveries.repository.ts";
 import { deleteWebhook, findWebhook, listWebhooks, updateWebhook } from "../../store/webhooks.repository.ts";
 import { publishEvent } from "../../webhooks/outbox.ts";
 import { newWebhookSecret } from "../../webhooks/sign.ts";
@@ -205,6 +205,46 @@ export function redeliverDelivery(ctx: ApiContext) {
     return {
       delivery: deliveryRecord(result.delivery),
       message: "The event is queued again with the same X-Webhook-ID and a fresh retry schedule. GET this webhook's deliveries to follow it.",
+    };
+  };
+}
+
+/** How many missed events one recover call queues; the answer says how many are left. */
+export const MAX_RECOVERED = 1000;
+
+export const recoverSchema = z.strictObject({
+  since: z.iso.datetime({ offset: true, error: "must be an ISO 8601 date-time, e.g. 2026-11-20T00:00:00Z" }),
+});
+
+/**
+ * POST /api/v1/webhooks/{id}/recover: after an outage, queues again every event since a time that
+ * this webhook never received (each of its deliveries failed or was cancelled), oldest first, with
+ * the same X-Webhook-ID. Events it received, or that are still queued, are left alone.
+ */
+export function recoverWebhook(ctx: ApiContext) {
+  return async (event: H3Event) => {
+    const current = await requireWebhook(ctx, event);
+    const body = parseBody(recoverSchema, await readJsonObject(event, "bad-request"), "bad-request", (params) =>
+      `The recovery request is not valid: ${params.map((p) => `${p.name} ${p.reason}`).join("; ")}.`,
+    );
+    const now = ctx.now();
+    const since = new Date(body.since);
+    if (since > now) {
+      throw problem("bad-request", "since is in the future: nothing could have been missed yet.", { invalidParams: [{ name: "since", reason: "must not be in the future" }] });
+    }
+    if (current.status === "disabled") {
+      throw problem("webhook-disabled", `Webhook ${current.id} is disabled (${current.disabled_reason ?? "no reason recorded"}). Set its status to active with PATCH first.`);
+    }
+    const { queued, remaining } = await recoverUndelivered(ctx.db, current.id, since, now, MAX_RECOVERED);
+    if (queued > 0) ctx.wakeDeliveries();
+    event.res.status = 202;
+    return {
+      queued,
+      remaining,
+      message:
+        remaining > 0
+          ? `${queued} missed events are queued again, oldest first. ${remaining} more remain: call again once these are delivered.`
+          : `${queued} missed events are queued again, oldest first, each with its original X-Webhook-ID.`,
     };
   };
 }
