@@ -58,14 +58,20 @@ const schema = z.object({
     .string()
     .regex(/^[0-9a-fA-F]{64}$/, "must be 64 hex characters (32 bytes), e.g. from `openssl rand -hex 32`")
     .optional(),
+  SECRETS_KEY_PREVIOUS: z.string().regex(/^[0-9a-fA-F]{64}$/, "must be 64 hex characters (32 bytes): the SECRETS_KEY being replaced").optional(),
   SCHEDULE_RECONCILE: scheduleEnv("30 5 * * *"),
   SCHEDULE_RATE_CHANGES: scheduleEnv("5 0 * * *"),
   SCHEDULE_FILING_REMINDERS: scheduleEnv("0 8 * * *"),
   SCHEDULE_CERTIFICATE_EXPIRY: scheduleEnv("15 8 * * *"),
-}).refine((e) => e.WEBHOOK_LEASE_MS > e.WEBHOOK_TIMEOUT_MS, {
-  path: ["WEBHOOK_LEASE_MS"],
-  message: "must be longer than WEBHOOK_TIMEOUT_MS, or a slow delivery's claim lapses while it is still being sent",
-});
+})
+  .refine((e) => e.WEBHOOK_LEASE_MS > e.WEBHOOK_TIMEOUT_MS, {
+    path: ["WEBHOOK_LEASE_MS"],
+    message: "must be longer than WEBHOOK_TIMEOUT_MS, or a slow delivery's claim lapses while it is still being sent",
+  })
+  .refine((e) => e.SECRETS_KEY_PREVIOUS === undefined || e.SECRETS_KEY !== undefined, {
+    path: ["SECRETS_KEY_PREVIOUS"],
+    message: "needs SECRETS_KEY, the key that replaces it",
+  });
 
 export type Config = Readonly<{
   port: number;
@@ -92,6 +98,8 @@ export type Config = Readonly<{
   webhooks: DeliverySettings;
   /** Hex AES-256 key sealing webhook signing secrets at rest (src/webhooks/secret-box.ts); null: stored as they are. */
   secretsKey: string | null;
+  /** The key SECRETS_KEY replaces: still opens what it sealed, which is sealed again with the new key at start-up. */
+  secretsKeyPrevious: string | null;
   /** Scheduled jobs (src/jobs/): the rate file to reconcile with and each job's cron pattern. */
   jobs: JobsConfig;
 }>;
@@ -140,6 +148,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     slowRequestMs: e.SLOW_REQUEST_MS,
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
     secretsKey: e.SECRETS_KEY ?? null,
+    secretsKeyPrevious: e.SECRETS_KEY_PREVIOUS ?? null,
     webhooks: Object.freeze({
       timeoutMs: e.WEBHOOK_TIMEOUT_MS,
       retrySchedule: Object.freeze(e.WEBHOOK_RETRY_SCHEDULE),

@@ -45,8 +45,9 @@ export async function createService(config: Config, log: Logger = jsonLogger(con
   const store = openStore(config.databaseUrl);
   await migrateToLatest(store.db);
   const secrets = secretBoxFrom(config);
-  const sealed = await sealStoredSecrets(store.db, secrets);
+  const { sealed, unreadable } = await sealStoredSecrets(store.db, secrets);
   if (sealed > 0) log({ level: "info", msg: "sealed stored webhook signing secrets with SECRETS_KEY", count: sealed });
+  if (unreadable > 0) log({ level: "error", msg: "stored webhook signing secrets that neither SECRETS_KEY nor SECRETS_KEY_PREVIOUS opens", count: unreadable });
   const limits = await createRateLimiter(config, log);
   const usage = new UsageRecorder(store.db, { flushIntervalMs: config.usageFlushMs, log, now: () => context.now() });
   const context: ApiContext = {

@@ -36,6 +36,7 @@ describe("SECRETS_KEY: 64 hex characters", () => {
       expect(() => loadConfig({ SECRETS_KEY: bad })).toThrow(/SECRETS_KEY: must be 64 hex characters/);
     }
     expect(loadConfig({ SECRETS_KEY: KEY }).secretsKey).toBe(KEY);
+    expect(() => loadConfig({ SECRETS_KEY_PREVIOUS: KEY })).toThrow(/SECRETS_KEY_PREVIOUS: needs SECRETS_KEY/);
   });
 });
 
@@ -122,5 +123,25 @@ describe("adding SECRETS_KEY to a deployment that stored secrets as they are", (
     ]);
     expect(receiver.received).toEqual([]);
     await keyless.background.actor.stop();
+  });
+
+  it("replacing the key: started with the new SECRETS_KEY and the old one as SECRETS_KEY_PREVIOUS, an instance seals every secret again with the new key", async () => {
+    const newKey = randomBytes(32).toString("hex");
+    const oldBox = new SecretBox(Buffer.from(KEY, "hex"));
+    const newBox = new SecretBox(Buffer.from(newKey, "hex"));
+    const sealedByOld = (await plain.service.store.db.selectFrom("webhooks").select(["id", "secret"]).execute()).filter((row) => SecretBox.isSealed(row.secret));
+    expect(sealedByOld.length).toBeGreaterThan(0);
+    const secrets = new Map(sealedByOld.map((row) => [row.id, oldBox.open(row.secret)]));
+
+    const rotating = await createService({ ...plain.config, secretsKey: newKey, secretsKeyPrevious: KEY });
+    try {
+      for (const [id, secret] of secrets) {
+        const row = await stored({ service: rotating }, id);
+        expect(newBox.open(row.secret)).toBe(secret);
+        expect(() => oldBox.open(row.secret)).toThrow(/another SECRETS_KEY/);
+      }
+    } finally {
+      await rotating.close();
+    }
   });
 });

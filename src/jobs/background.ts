@@ -47,7 +47,7 @@ export interface BackgroundOptions {
 
 /** The options every caller takes the same way from configuration, the store and the shipped data. */
 export function backgroundOptionsFrom(
-  config: Pick<Config, "dataDir" | "webhooks" | "jobs" | "secretsKey">,
+  config: Pick<Config, "dataDir" | "webhooks" | "jobs" | "secretsKey" | "secretsKeyPrevious">,
   store: { db: Db; dialect: Dialect },
   shipped: ShippedData,
 ): Omit<BackgroundOptions, "onTable" | "clock" | "log"> {
