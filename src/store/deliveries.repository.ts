@@ -160,6 +160,25 @@ export async function markCancelled(db: Db, deliveryId: string, reason: string, 
     .execute();
 }
 
+/** A delivery of one event to one webhook, due at `at`, not yet attempted. */
+export function newDelivery(eventId: string, webhookId: string, at: string): Delivery {
+  return {
+    id: newId("dlv"),
+    event_id: eventId,
+    webhook_id: webhookId,
+    status: "pending",
+    attempts: 0,
+    next_attempt_at: at,
+    claimed_by: null,
+    claimed_until: null,
+    last_status_code: null,
+    last_error: null,
+    created_at: at,
+    updated_at: at,
+    delivered_at: null,
+  };
+}
+
 export type Redelivery =
   | { outcome: "queued"; delivery: DeliveryWithAttempts }
   | { outcome: "not-found" }
@@ -189,22 +208,7 @@ export async function redeliver(db: Db, webhookId: string, deliveryId: string, n
       .where("status", "=", "pending")
       .executeTakeFirst();
     if (pending) return { outcome: "already-pending", pending };
-    const at = now.toISOString();
-    const delivery: Delivery = {
-      id: newId("dlv"),
-      event_id: original.event_id,
-      webhook_id: webhookId,
-      status: "pending",
-      attempts: 0,
-      next_attempt_at: at,
-      claimed_by: null,
-      claimed_until: null,
-      last_status_code: null,
-      last_error: null,
-      created_at: at,
-      updated_at: at,
-      delivered_at: null,
-    };
+    const delivery = newDelivery(original.event_id, webhookId, now.toISOString());
     await trx.insertInto("deliveries").values(delivery).execute();
     return { outcome: "queued", delivery: { ...delivery, event_type: original.event_type, attempt_log: [] } };
   });
@@ -230,26 +234,11 @@ export async function recoverUndelivered(db: Db, webhookId: string, since: Date,
       .execute();
     const at = now.toISOString();
     const chosen = missed.slice(0, limit);
+    // Chunked so a large recovery stays under SQLite's bound-parameter limit.
     for (let start = 0; start < chosen.length; start += 500) {
       await trx
         .insertInto("deliveries")
-        .values(
-          chosen.slice(start, start + 500).map(({ event_id }) => ({
-            id: newId("dlv"),
-            event_id,
-            webhook_id: webhookId,
-            status: "pending" as const,
-            attempts: 0,
-            next_attempt_at: at,
-            claimed_by: null,
-            claimed_until: null,
-            last_status_code: null,
-            last_error: null,
-            created_at: at,
-            updated_at: at,
-            delivered_at: null,
-          })),
-        )
+        .values(chosen.slice(start, start + 500).map(({ event_id }) => newDelivery(event_id, webhookId, at)))
         .execute();
     }
     return { queued: chosen.length, remaining: missed.length - chosen.length };

@@ -3,8 +3,8 @@
  * transaction together with the change that caused the event. Nothing about an event lives only
  * in memory, so a crash after commit loses nothing.
  */
-import { newId } from "../ids.ts";
 import type { Db } from "./database.ts";
+import { newDelivery } from "./deliveries.repository.ts";
 import type { EventRow } from "./webhooks-and-jobs.tables.ts";
 
 export interface OutboxEvent {
@@ -41,23 +41,7 @@ export async function insertEventWithDeliveries(db: Db, event: OutboxEvent, webh
   for (let start = 0; start < webhookIds.length; start += 500) {
     await db
       .insertInto("deliveries")
-      .values(
-        webhookIds.slice(start, start + 500).map((webhookId) => ({
-          id: newId("dlv"),
-          event_id: event.id,
-          webhook_id: webhookId,
-          status: "pending" as const,
-          attempts: 0,
-          next_attempt_at: event.createdAt,
-          claimed_by: null,
-          claimed_until: null,
-          last_status_code: null,
-          last_error: null,
-          created_at: event.createdAt,
-          updated_at: event.createdAt,
-          delivered_at: null,
-        })),
-      )
+      .values(webhookIds.slice(start, start + 500).map((webhookId) => newDelivery(event.id, webhookId, event.createdAt)))
       .execute();
   }
   return true;
