@@ -5,7 +5,7 @@
  */
 import type { z } from "zod";
 import type { IsoDate } from "./calendar.ts";
-import type { CountyRate, DistrictEvaluation, TransitStatus, Upcoming } from "./evaluate.ts";
+import type { CountyRate, DistrictEvaluation, Upcoming } from "./evaluate.ts";
 import { toDecimal } from "./millionths.ts";
 import type {
   ambiguousResponseSchema,
