@@ -94,11 +94,14 @@ describe("rate limit across instances: one bucket per key in Redis", () => {
     // One second of load first empties the bucket's burst; the next five seconds show its rate.
     await sleep(1000);
     measuring = true;
+    const started = performance.now();
     await sleep(5000);
     measuring = false;
+    // On a loaded machine the timer fires late: the rate is over the window's real length.
+    const seconds = (performance.now() - started) / 1000;
     done = true;
     await Promise.all(clients);
-    const perSecond = (accepted.a + accepted.b) / 5;
+    const perSecond = (accepted.a + accepted.b) / seconds;
     expect(perSecond).toBeGreaterThanOrEqual(9);
     expect(perSecond).toBeLessThanOrEqual(11);
     expect(accepted.a).toBeGreaterThan(0);
