@@ -46,6 +46,7 @@ const schema = z.object({
   USAGE_FLUSH_MS: z.coerce.number().int().positive().default(5000),
   REDIS_URL: z.string().regex(/^rediss?:\/\//, "must start with redis:// or rediss://").optional(),
   REDIS_KEY_PREFIX: z.string().default("buckeye:"),
+  REDIS_TIMEOUT_MS: positiveInt.default(250),
   SLOW_REQUEST_MS: z.coerce.number().int().positive().default(500),
   SHUTDOWN_GRACE_MS: z.coerce.number().int().positive().default(30_000),
   WEBHOOK_TIMEOUT_MS: positiveInt.default(10_000),
@@ -89,7 +90,7 @@ export type Config = Readonly<{
   /** How often per-key request counts are written to the database (src/usage/). */
   usageFlushMs: number;
   /** Shared rate-limit buckets for several instances; null: each instance keeps its own in memory. */
-  redis: Readonly<{ url: string; keyPrefix: string }> | null;
+  redis: Readonly<{ url: string; keyPrefix: string; commandTimeoutMs: number }> | null;
   /** Requests slower than this are logged at info level even when they succeed. */
   slowRequestMs: number;
   /** How long SIGTERM waits for in-flight requests and deliveries before exiting anyway. */
@@ -144,7 +145,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     batch: Object.freeze({ chunkRows: e.BATCH_CHUNK_ROWS, leaseMs: e.BATCH_LEASE_MS, pollMs: e.BATCH_POLL_MS }),
     tigerBaseUrl: e.TIGER_BASE_URL.replace(/\/+$/, ""),
     usageFlushMs: e.USAGE_FLUSH_MS,
-    redis: e.REDIS_URL ? Object.freeze({ url: e.REDIS_URL, keyPrefix: e.REDIS_KEY_PREFIX }) : null,
+    redis: e.REDIS_URL ? Object.freeze({ url: e.REDIS_URL, keyPrefix: e.REDIS_KEY_PREFIX, commandTimeoutMs: e.REDIS_TIMEOUT_MS }) : null,
     slowRequestMs: e.SLOW_REQUEST_MS,
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
     secretsKey: e.SECRETS_KEY ?? null,

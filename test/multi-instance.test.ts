@@ -41,6 +41,9 @@ beforeAll(async () => {
     DATABASE_URL: database.url,
     REDIS_URL: REDIS,
     REDIS_KEY_PREFIX: `buckeye-test:${randomBytes(6).toString("hex")}:`,
+    // On a machine loaded by the whole suite, a Redis answer can take longer than the 250 ms default,
+    // and the instance would then answer from its own bucket: this test is about the shared one.
+    REDIS_TIMEOUT_MS: "5000",
     RATE_LIMIT_PER_SECOND: "10",
     LOG_LEVEL: "info",
     WORKER_THREADS: "1",
@@ -102,6 +105,7 @@ describe("rate limit across instances: one bucket per key in Redis", () => {
     done = true;
     await Promise.all(clients);
     const perSecond = (accepted.a + accepted.b) / seconds;
+    expect([...a.logs, ...b.logs].filter((l) => String(l.msg).startsWith("redis unreachable"))).toEqual([]);
     expect(perSecond).toBeGreaterThanOrEqual(9);
     expect(perSecond).toBeLessThanOrEqual(11);
     expect(accepted.a).toBeGreaterThan(0);
