@@ -1,7 +1,7 @@
 /**
  * Accounts: an organization and its owner created together (sign-up and `buckeye org create
- * --email --password`), checking a sign-in, and changing a password. Input rules live here so the dashboard and the
- * CLI refuse the same things.
+ * --email --password`), checking a sign-in, and changing a password. Input rules live here so
+ * the dashboard and the CLI refuse the same things.
  */
 import type { Db, Organization } from "../store/database.ts";
 import type { User } from "../store/dashboard.tables.ts";

@@ -120,6 +120,12 @@ export function textField(f: FieldSpec): SafeHtml {
 </div>`;
 }
 
+/** A wait in whole minutes, rounded up: "1 minute", "15 minutes". */
+export function minutes(seconds: number): string {
+  const m = Math.ceil(seconds / 60);
+  return m === 1 ? "1 minute" : `${m} minutes`;
+}
+
 /** Dates as customers read them: "Nov 21, 2026" (UTC), with the exact instant in a title. */
 export function shortDate(iso: string | null): SafeHtml {
   if (!iso) return html`<span class="muted">Never</span>`;

@@ -31,7 +31,7 @@ export class SignInThrottle {
     const now = this.#now();
     await countFailure(this.#db, `e:${email}`, EMAIL_RULE, now);
     await countFailure(this.#db, `a:${address}`, ADDRESS_RULE, now);
-    await dropStaleCounters(this.#db, EMAIL_RULE.windowMs > ADDRESS_RULE.windowMs ? EMAIL_RULE : ADDRESS_RULE, now);
+    await dropStaleCounters(this.#db, Math.max(EMAIL_RULE.windowMs, ADDRESS_RULE.windowMs), now);
   }
 
   /** A correct password clears the email's count (not the address's: one good account must not launder guesses). */

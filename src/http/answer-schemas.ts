@@ -4,6 +4,7 @@
  * document (openapi.ts) is generated from them, so their fields too are written once.
  */
 import { z } from "zod";
+import { discrepancySchema } from "../jobs/compare-rates.ts";
 import { ambiguousResponseSchema, rateRecordSchema } from "../rates/record-schemas.ts";
 import { problemDetailsSchema } from "./problem.ts";
 
@@ -88,18 +89,7 @@ export const reconciliationSchema = z
     rows: z.number().int(),
     periods_recorded: z.number().int(),
     events_emitted: z.number().int(),
-    discrepancies: z.array(
-      z.strictObject({
-        fips: z.string().nullable(),
-        county: z.string().nullable(),
-        component: z.string().nullable(),
-        code: z.string(),
-        date: z.string().nullable(),
-        file_rate: z.string().nullable(),
-        our_rate: z.string().nullable(),
-        reason: z.string(),
-      }),
-    ),
+    discrepancies: z.array(discrepancySchema),
     error: z.string().nullable(),
     started_at: timestamp,
     finished_at: timestamp,

@@ -5,6 +5,7 @@
  *  - discrepancies: today's or past figures that differ. These are logged for a person to check,
  *    never applied: the shipped data cites a source for each figure.
  */
+import { z } from "zod";
 import { type IsoDate } from "../rates/calendar.ts";
 import { formatRate, type Millionths } from "../rates/millionths.ts";
 import type { RateComponent, RatePeriod, RateTable } from "../rates/rate-table.ts";
@@ -20,16 +21,18 @@ export interface CountyCodes {
   district: string | null;
 }
 
-export interface Discrepancy {
-  fips: string | null;
-  county: string | null;
-  component: RateComponent | "state" | null;
-  code: string;
-  date: IsoDate | null;
-  file_rate: string | null;
-  our_rate: string | null;
-  reason: string;
-}
+/** One figure of the state's file that differs from ours; also what GET /api/v1/reconciliations lists. */
+export const discrepancySchema = z.strictObject({
+  fips: z.string().nullable(),
+  county: z.string().nullable(),
+  component: z.enum(["county", "transit", "district", "state"]).nullable(),
+  code: z.string(),
+  date: z.string().nullable(),
+  file_rate: z.string().nullable(),
+  our_rate: z.string().nullable(),
+  reason: z.string(),
+});
+export type Discrepancy = z.infer<typeof discrepancySchema>;
 
 export type Comparison =
   | { ok: false; error: string }

@@ -2,8 +2,8 @@
  * The reconcile job: read the state's SST rate file from RECONCILE_SOURCE (a URL or a path; CSV,
  * or a ZIP archive holding it), compare it with our periods, and in one transaction log the run,
  * record newly enacted future periods and publish one rate.announced per county and date they
- * change. A file that is
- * malformed or partial changes nothing: the failure is logged in the reconciliation log alone.
+ * change. A file that is malformed or partial changes nothing: the failure is logged in the
+ * reconciliation log alone.
  */
 import { readFile } from "node:fs/promises";
 import { basename } from "node:path";

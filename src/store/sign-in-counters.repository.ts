@@ -51,11 +51,11 @@ export async function clearCounter(db: Db, key: string): Promise<void> {
   await db.deleteFrom("sign_in_counters").where("key", "=", key).execute();
 }
 
-/** Drops counters that neither count nor lock anything any more. */
-export async function dropStaleCounters(db: Db, rule: CounterRule, now: Date): Promise<void> {
+/** Drops counters whose window opened more than `windowMs` ago and that lock nothing any more. */
+export async function dropStaleCounters(db: Db, windowMs: number, now: Date): Promise<void> {
   await db
     .deleteFrom("sign_in_counters")
-    .where("window_start", "<", new Date(now.getTime() - rule.windowMs).toISOString())
+    .where("window_start", "<", new Date(now.getTime() - windowMs).toISOString())
     .where((eb) => eb.or([eb("locked_until", "is", null), eb("locked_until", "<", now.toISOString())]))
     .execute();
 }

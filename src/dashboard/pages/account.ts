@@ -4,7 +4,7 @@ import { AccountError, checkSignIn, createOrganizationWithOwner, normalizeEmail 
 import { assertSessionToken, assertSignedOutToken, CSRF_FIELD, signedOutToken } from "../csrf.ts";
 import type { DashboardDeps } from "../deps.ts";
 import { html, type HtmlValue } from "../html.ts";
-import { notice, signedOutPage, textField } from "../layout.ts";
+import { minutes, notice, signedOutPage, textField } from "../layout.ts";
 import { MIN_PASSWORD_LENGTH } from "../password.ts";
 import { field, readForm, redirectTo, sendPage } from "../respond.ts";
 import { currentSession, endSession, requireSession, startSession } from "../session.ts";
@@ -70,10 +70,6 @@ const REASONS: Record<string, () => HtmlValue> = {
     notice("danger", "Your organization is suspended.", html`<p>You were signed out. Its API keys are refused and the dashboard is closed until the organization is reactivated. Contact Buckeye support to resolve it.</p>`),
 };
 
-function minutes(seconds: number): string {
-  const m = Math.ceil(seconds / 60);
-  return m === 1 ? "1 minute" : `${m} minutes`;
-}
 
 export function accountRoutes(app: H3, deps: DashboardDeps): void {
   app.get("/dashboard/sign-in", async (event) => {

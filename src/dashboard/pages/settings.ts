@@ -12,7 +12,7 @@ import { changePassword, organizationNameProblem } from "../accounts.ts";
 import { assertSessionToken } from "../csrf.ts";
 import type { DashboardDeps } from "../deps.ts";
 import { html, type HtmlValue } from "../html.ts";
-import { badge, csrfField, notice, shortDate, signedInPage, textField } from "../layout.ts";
+import { badge, csrfField, minutes, notice, shortDate, signedInPage, textField } from "../layout.ts";
 import { field, readForm, redirectTo, sendPage } from "../respond.ts";
 import { requireSession } from "../session.ts";
 import { dayLabel } from "../usage-chart.ts";
@@ -98,17 +98,19 @@ ${passwordForm(session, view.passwordErrors)}
   });
 }
 
+const MESSAGES: Record<string, () => HtmlValue> = {
+  saved: () => notice("success", "Settings saved."),
+  password: () => notice("success", "Password changed.", html`<p>Other devices signed in to this account were signed out.</p>`),
+};
+
 export function settingsRoutes(app: H3, deps: DashboardDeps): void {
   const signedIn = { middleware: [requireSession(deps)] };
 
   app.get(
     "/dashboard/settings",
     (event) => {
-      const message = event.url.searchParams.has("saved")
-        ? notice("success", "Settings saved.")
-        : event.url.searchParams.has("password")
-          ? notice("success", "Password changed.", html`<p>Other devices signed in to this account were signed out.</p>`)
-          : undefined;
+      const flag = Object.keys(MESSAGES).find((name) => event.url.searchParams.has(name)) ?? "";
+      const message = MESSAGES[flag]?.();
       return sendPage(event, settingsPage(event.context.session!, dateInOhio(deps.now()), { message }));
     },
     signedIn,
@@ -148,7 +150,7 @@ export function settingsRoutes(app: H3, deps: DashboardDeps): void {
       const wait = await deps.throttle.retryAfterSeconds(session.email, address);
       if (wait > 0) {
         event.res.headers.set("retry-after", String(wait));
-        const message = notice("danger", "Too many wrong passwords.", html`<p>Changing the password is paused for ${Math.ceil(wait / 60)} minutes.</p>`);
+        const message = notice("danger", "Too many wrong passwords.", html`<p>Changing the password is paused for ${minutes(wait)}.</p>`);
         return sendPage(event, settingsPage(session, today, { message }), 429);
       }
       const result = await changePassword(deps.db, session, form.get("current_password") ?? "", form.get("new_password") ?? "");

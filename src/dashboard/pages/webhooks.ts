@@ -1,8 +1,9 @@
 /**
  * Webhooks, as the organization manages them in the dashboard: register (URL, events, the signing
  * secret shown once), send a test event, rotate the secret, delete, and each endpoint's recent
- * delivery attempts, with a Redeliver button on those that failed. The work is done by the webhooks room (src/webhooks, its repositories and
- * its URL rules); this file only turns forms into those calls and the results into pages.
+ * delivery attempts, with a Redeliver button on those that failed. The work is done by the
+ * webhooks room (src/webhooks, its repositories and its URL rules); this file only turns forms
+ * into those calls and the results into pages.
  *
  * The dashboard acts for the organization rather than for a key, so the form asks which
  * environment the endpoint belongs to. A test endpoint follows the rules of one registered with

@@ -1,11 +1,13 @@
 /**
  * /api/v1/webhooks (spec §4.3, DESIGN §3): register, list, read, update, delete, rotate the
- * secret, send a test event, list deliveries, redeliver one or recover all missed since a time. Every operation is scoped to the organization of
- * the calling key; another organization's webhook is simply not found.
+ * secret, send a test event, list deliveries, redeliver one or recover all missed since a time.
+ * Every operation is scoped to the organization of the calling key; another organization's
+ * webhook is simply not found.
  */
 import { getRouterParam, noContent, type H3Event } from "h3";
 import { z } from "zod";
 import { listDeliveries, recoverUndelivered, redeliver, type DeliveryWithAttempts } from "../../store/deliveries.repository.ts";
+import type { Webhook } from "../../store/webhooks-and-jobs.tables.ts";
 import { deleteWebhook, findWebhook, listWebhooks, updateWebhook } from "../../store/webhooks.repository.ts";
 import { publishEvent } from "../../webhooks/outbox.ts";
 import { newWebhookSecret } from "../../webhooks/sign.ts";
@@ -180,6 +182,13 @@ export function getDeliveries(ctx: ApiContext) {
   };
 }
 
+/** Events queued for a disabled webhook would be cancelled at once: it must be set active first. */
+function requireActive(webhook: Webhook): void {
+  if (webhook.status === "disabled") {
+    throw problem("webhook-disabled", `Webhook ${webhook.id} is disabled (${webhook.disabled_reason ?? "no reason recorded"}). Set its status to active with PATCH first.`);
+  }
+}
+
 /**
  * POST /api/v1/webhooks/{id}/deliveries/{delivery_id}/redeliver: after a receiver is fixed, its
  * customer replays what it missed. Only a settled delivery is replayed, and only to an active
@@ -189,9 +198,7 @@ export function redeliverDelivery(ctx: ApiContext) {
   return async (event: H3Event) => {
     const current = await requireWebhook(ctx, event);
     const deliveryId = getRouterParam(event, "delivery_id") ?? "";
-    if (current.status === "disabled") {
-      throw problem("webhook-disabled", `Webhook ${current.id} is disabled (${current.disabled_reason ?? "no reason recorded"}). Set its status to active with PATCH first.`);
-    }
+    requireActive(current);
     const result = await redeliver(ctx.db, current.id, deliveryId, ctx.now());
     if (result.outcome === "not-found") throw problem("delivery-not-found", `No delivery ${deliveryId} for webhook ${current.id}.`);
     if (result.outcome === "already-pending") {
@@ -232,9 +239,7 @@ export function recoverWebhook(ctx: ApiContext) {
     if (since > now) {
       throw problem("bad-request", "since is in the future: nothing could have been missed yet.", { invalidParams: [{ name: "since", reason: "must not be in the future" }] });
     }
-    if (current.status === "disabled") {
-      throw problem("webhook-disabled", `Webhook ${current.id} is disabled (${current.disabled_reason ?? "no reason recorded"}). Set its status to active with PATCH first.`);
-    }
+    requireActive(current);
     const { queued, remaining } = await recoverUndelivered(ctx.db, current.id, since, now, MAX_RECOVERED);
     if (queued > 0) ctx.wakeDeliveries();
     event.res.status = 202;
