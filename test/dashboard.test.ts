@@ -43,7 +43,13 @@ afterAll(async () => {
 });
 
 async function shot(page: Page, name: string): Promise<void> {
-  await page.screenshot({ path: `${ARTIFACTS}dashboard-${name}.png`, fullPage: true });
+  const take = () => page.screenshot({ path: `${ARTIFACTS}dashboard-${name}.png`, fullPage: true });
+  // Headless chromium now and then answers "Unable to capture screenshot" on a loaded machine; a
+  // second try succeeds. A second failure is reported.
+  await take().catch(async () => {
+    await page.waitForTimeout(250);
+    await take();
+  });
 }
 
 async function freshPage(viewport = { width: 1200, height: 900 }): Promise<{ context: BrowserContext; page: Page }> {
