@@ -88,7 +88,7 @@ exactly as in the sources, with four decimals. The \`source\` column cites each 
   snapshots), ODT GovDelivery bulletins (2025), the ODT July 2024 map, the Avalara Ohio rate-change archive, Dayton
   Daily News (Sept 2018), Fonoa US rate updates (2023), Donnellon law blog and SalesTaxHandbook (2021), Cincinnati
   Enquirer and Reinventing Metro (SORTA, 2020), Tuscarawas County auditor notices, and the third-party audit notes
-  for the 2025 Lake and Brown changes. Research: \`research/ohio-rates-report.md\` sections 4 and 5.
+  for the 2025 Lake and Brown changes, and the reporting on Laketran's 2024 levy pause. Research: \`research/ohio-rates-report.md\` sections 4 and 5.
 
 The build walks each county's changes backwards from the current rate and fails unless every change's new rate
 is the rate that follows it, every old and new combined rate in the history equals 5.75% + county + countywide
@@ -134,10 +134,16 @@ The dates above, the rate file name, the vintages and counts, for the service to
 
 - History before 2024-07 may have gaps: 2020 Q1-Q3 (other than Hamilton and Tuscarawas), 2021 Q3-Q4, 2022 Q1 and
   Q4, 2023 Q2, 2024 Q1-Q2 and Q4 were not found quarter by quarter. From 2024-07 to 2026-01 the list is complete.
-- Lake (7.25%, Laketran 0.50% from 2025-07-01) and Brown (7.00% from 2025-10-01) are medium confidence: the SST
-  file transcriptions and a third-party audit note support them, no ODT notice text. The Lake County increase
-  voted for 2023-04-01 is unresolved and not in the history; the Wayne County "6.80%" of 2019 was an ODT error
-  (the rate stayed 6.50%) and is left out.
+- Lake County (corrected 2026-11-23): the 2024-07-01 drop from 7.25% to 7.00% was Laketran pausing half of its
+  0.50% levy for 12 months (its board voted 5-4 in February 2024), not a county cut. The county rate stayed 1.00%
+  throughout, and a 2023 county increase to 1.50% was rescinded before it took effect, so it is not in the history.
+  Components: county 1.00% and Laketran 0.50% before 2024-07-01, Laketran 0.25% from 2024-07-01, 0.50% again from
+  2025-07-01 (that date is inferred from the pause length and a third-party audit note: medium confidence).
+  **Remaining gap:** Laketran was 0.25% before its 2019 levy took effect in 2020 (quarter not found), so Lake's
+  2018-2020 figures (shipped as 7.25%: county 1.00% + Laketran 0.50%) are not confirmed for those years.
+- Brown (7.00% from 2025-10-01) is medium confidence: the SST file transcriptions and a third-party audit note
+  support it, no ODT notice text. The Wayne County "6.80%" of 2019 was an ODT error (the rate stayed 6.50%) and is
+  left out.
 - Changes effective 2026-10-01 or later are unverified: a 2026 Q4 rate file (OHR2026Q4SEP17) may exist. Check the
   current ODT rate file before relying on rates after ${VERIFIED_THROUGH}.
 - Most long-standing county rates have no known start date (empty \`effective_from\`).
