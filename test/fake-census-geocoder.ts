@@ -265,7 +265,7 @@ export async function startFakeCensusGeocoder(): Promise<FakeCensusGeocoder> {
       return;
     }
     if (batch) {
-      void answerBatch(req, res, record, failures.shift());
+      answerBatch(req, res, record, failures.shift()).catch(() => res.destroy());
       return;
     }
     const { status, body } = answer(url);
