@@ -25,6 +25,7 @@ export const CENSUS_BATCH_MAX_ROWS = 10_000;
 
 export const CENSUS_BATCH_PATH = "/geocoder/geographies/addressbatch";
 
+/** One address to geocode; `id` names it in the answer. Without `state` the service searches every state. */
 export interface BatchAddress {
   readonly id: string;
   readonly street: string;
@@ -149,7 +150,7 @@ function readMatch(row: string[], line: number): BatchGeocode {
 export function readCensusBatchAnswer(text: string, sentIds: ReadonlySet<string>): Map<string, BatchGeocode> {
   let rows: string[][];
   try {
-    rows = parse(text, { relax_column_count: true, skip_empty_lines: true, bom: true, trim: false });
+    rows = parse(text, { relax_column_count: true, skip_empty_lines: true, bom: true });
   } catch (error) {
     throw new MalformedBatchAnswer(`the answer is not CSV (${(error as Error).message})`);
   }
@@ -169,7 +170,7 @@ export function readCensusBatchAnswer(text: string, sentIds: ReadonlySet<string>
 }
 
 function retryAfterMs(header: string | null): number | undefined {
-  if (header === null) return undefined;
+  if (!header) return undefined;
   const seconds = Number(header);
   if (Number.isFinite(seconds) && seconds >= 0) return seconds * 1000;
   const date = Date.parse(header);
