@@ -115,11 +115,12 @@ describe("requests: at most 10,000 rows each, one row per distinct address, boun
     expect(upstream.requests).toHaveLength(0);
   });
 
-  it("honours a smaller rowsPerRequest and refuses one above 10,000", async () => {
+  it("honours a smaller rowsPerRequest, refuses one above 10,000 and a concurrency of 0", async () => {
     const upstream = await fake();
     await geocodeBatch(benchAddresses(2_500), options(upstream, { rowsPerRequest: 1_000 }));
     expect(upstream.batchRequests.map((r) => r.rows.length)).toEqual([1_000, 1_000, 500]);
     await expect(geocodeBatch(benchAddresses(1), options(upstream, { rowsPerRequest: 10_001 }))).rejects.toThrow(RangeError);
+    await expect(geocodeBatch(benchAddresses(1), options(upstream, { concurrency: 0 }))).rejects.toThrow(/concurrency must be/);
   });
 
   it("has at most `concurrency` requests in flight", async () => {

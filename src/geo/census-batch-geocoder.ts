@@ -240,12 +240,13 @@ class GaveUp extends Error {
  * requests are stopped at once.
  */
 export async function geocodeBatch(addresses: readonly BatchAddress[], options: CensusBatchOptions): Promise<Map<string, BatchGeocode>> {
-  const rowsPerRequest = options.rowsPerRequest ?? CENSUS_BATCH_MAX_ROWS;
-  if (!Number.isInteger(rowsPerRequest) || rowsPerRequest < 1 || rowsPerRequest > CENSUS_BATCH_MAX_ROWS) {
-    throw new RangeError(`rowsPerRequest must be 1 to ${CENSUS_BATCH_MAX_ROWS}, not ${rowsPerRequest}`);
-  }
-  const retries = options.retries ?? 3;
-  const retryDelayMs = options.retryDelayMs ?? 2000;
+  const { rowsPerRequest = CENSUS_BATCH_MAX_ROWS, concurrency = 4, retries = 3, retryDelayMs = 2000 } = options;
+  const within = (name: string, value: number, min: number, max: number) => {
+    if (!Number.isInteger(value) || value < min || value > max) throw new RangeError(`${name} must be an integer from ${min} to ${max}, not ${value}`);
+  };
+  within("rowsPerRequest", rowsPerRequest, 1, CENSUS_BATCH_MAX_ROWS);
+  within("concurrency", concurrency, 1, 1000);
+  within("retries", retries, 0, 100);
   const upstream: Upstream = {
     baseUrl: options.baseUrl.replace(/\/+$/, ""),
     timeoutMs: options.timeoutMs,
@@ -310,7 +311,7 @@ export async function geocodeBatch(addresses: readonly BatchAddress[], options: 
       }
     }
   }
-  await Promise.all(Array.from({ length: Math.min(options.concurrency ?? 4, requests.length) }, runner));
+  await Promise.all(Array.from({ length: Math.min(concurrency, requests.length) }, runner));
 
   if (options.signal?.aborted) throw options.signal.reason;
   if (failure instanceof GaveUp) {
