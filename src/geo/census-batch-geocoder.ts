@@ -125,18 +125,21 @@ export function batchRequestFile(rows: readonly BatchAddress[], firstId: number)
 
 const MATCH_TYPES = { Exact: true, Non_Exact: false } as const;
 
+/** A field quoted for an error message, cut short: a wrong answer may be a whole HTML page in one field. */
+const shown = (field: string | undefined) => (field === undefined ? "nothing" : JSON.stringify(field.length > 60 ? `${field.slice(0, 60)}…` : field));
+
 function readMatch(row: string[], line: number): BatchGeocode {
   const [, , , matchType, matchedAddress, coordinates, , , stateFips, countyFips] = row;
   const fail = (why: string) => new MalformedBatchAnswer(`row ${line}: ${why}`);
-  if (matchType !== "Exact" && matchType !== "Non_Exact") throw fail(`match type ${JSON.stringify(matchType)} is neither Exact nor Non_Exact`);
+  if (matchType !== "Exact" && matchType !== "Non_Exact") throw fail(`match type ${shown(matchType)} is neither Exact nor Non_Exact`);
   // The service writes "lon,lat" (x first) in one quoted field.
   const numbers = /^\s*(-?\d+(?:\.\d+)?)\s*,\s*(-?\d+(?:\.\d+)?)\s*$/.exec(coordinates ?? "");
   const lon = Number(numbers?.[1]);
   const lat = Number(numbers?.[2]);
-  if (!numbers || Math.abs(lon) > 180 || Math.abs(lat) > 90) throw fail(`coordinates ${JSON.stringify(coordinates)} are not "lon,lat"`);
+  if (!numbers || Math.abs(lon) > 180 || Math.abs(lat) > 90) throw fail(`coordinates ${shown(coordinates)} are not "lon,lat"`);
   let county: string | null = null;
   if (stateFips || countyFips) {
-    if (!/^\d{2}$/.test(stateFips ?? "") || !/^\d{3}$/.test(countyFips ?? "")) throw fail(`state/county FIPS ${JSON.stringify([stateFips, countyFips])} are not 2 and 3 digits`);
+    if (!/^\d{2}$/.test(stateFips ?? "") || !/^\d{3}$/.test(countyFips ?? "")) throw fail(`state/county FIPS ${shown(stateFips)} and ${shown(countyFips)} are not 2 and 3 digits`);
     county = `${stateFips}${countyFips}`;
   }
   return { status: "match", lat, lon, countyFips: county, matchedAddress: matchedAddress ?? "", exact: MATCH_TYPES[matchType] };
@@ -158,12 +161,12 @@ export function readCensusBatchAnswer(text: string, sentIds: ReadonlySet<string>
   rows.forEach((row, index) => {
     const line = index + 1;
     const [id, , status] = row;
-    if (id === undefined || !sentIds.has(id)) throw new MalformedBatchAnswer(`row ${line}: id ${JSON.stringify(id)} was not sent`);
-    if (answers.has(id)) throw new MalformedBatchAnswer(`row ${line}: id ${JSON.stringify(id)} is answered twice`);
+    if (id === undefined || !sentIds.has(id)) throw new MalformedBatchAnswer(`row ${line}: id ${shown(id)} was not sent`);
+    if (answers.has(id)) throw new MalformedBatchAnswer(`row ${line}: id ${shown(id)} is answered twice`);
     if (status === "Match") answers.set(id, readMatch(row, line));
     else if (status === "No_Match") answers.set(id, { status: "no_match" });
     else if (status === "Tie") answers.set(id, { status: "tie" });
-    else throw new MalformedBatchAnswer(`row ${line}: status ${JSON.stringify(status)} is not Match, No_Match or Tie`);
+    else throw new MalformedBatchAnswer(`row ${line}: status ${shown(status)} is not Match, No_Match or Tie`);
   });
   if (answers.size !== sentIds.size) throw new MalformedBatchAnswer(`${sentIds.size - answers.size} of the ${sentIds.size} rows sent are not answered`);
   return answers;
