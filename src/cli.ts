@@ -2,6 +2,8 @@
  * `buckeye`: the operator CLI. Every command prints a human summary, or one JSON document with
  * --json for scripts. Only this entry point decides to exit the process.
  */
+// First: on an unsupported Node it stops with a clear message before any dependency loads.
+import "./require-supported-node.ts";
 import { Command, Option } from "commander";
 import { createKey, KeyError } from "./auth/key-service.ts";
 import { AccountError, createOrganizationWithOwner, normalizeEmail } from "./dashboard/accounts.ts";
