@@ -1,6 +1,6 @@
 // Prints the closing line CI reads ("N passed, N failed") from one or more vitest JSON reports,
-// summed (the suite runs once on SQLite and once on PostgreSQL). A skipped or pending test counts
-// as a failure here: a test that did not run proved nothing. So does a run that left no report.
+// summed (.ci/run makes three: Node 24 on SQLite and on PostgreSQL, then Node 22 on SQLite). A skipped
+// or pending test counts as a failure here: a test that did not run proved nothing. So does a run that left no report.
 import { existsSync, readFileSync } from "node:fs";
 
 let passed = 0;
