@@ -9,6 +9,7 @@ import { createKey, KeyError } from "./auth/key-service.ts";
 import { AccountError, createOrganizationWithOwner, normalizeEmail } from "./dashboard/accounts.ts";
 import { addBatchCommands } from "./batch/cli-commands.ts";
 import { loadConfig } from "./config.ts";
+import { addDataStatusCommand } from "./currency/cli-commands.ts";
 import { addJobCommands } from "./jobs/cli-commands.ts";
 import { exitGracefullyOnSignals } from "./graceful-shutdown.ts";
 import { jsonLogger, startService } from "./service.ts";
@@ -141,6 +142,8 @@ key
 addBatchCommands(program);
 
 addJobCommands(program);
+
+addDataStatusCommand(program);
 
 try {
   await program.parseAsync(process.argv);

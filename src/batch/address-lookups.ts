@@ -9,7 +9,7 @@ import { findBoundaryFiles } from "../geo/boundary-files.ts";
 import { CensusGeocoder } from "../geo/census-geocoder.ts";
 import type { Geocoder } from "../geo/geocoder.ts";
 import { GeoPool } from "../geo/pool.ts";
-import type { IsoDate } from "../rates/calendar.ts";
+import type { RecordCurrency } from "../rates/records.ts";
 import { NO_OVERLAY, type RatesOverlay } from "../rates/overlay-periods.ts";
 import type { Dialect } from "../store/connect.ts";
 import type { Db } from "../store/database.ts";
@@ -50,7 +50,7 @@ export function createPipeline(config: LookupsConfig, overlay: () => RatesOverla
 export function createAddressLookups(
   config: LookupsConfig,
   store: { db: Db; dialect: Dialect },
-  clock: { now: () => Date; lastReconciled: () => IsoDate | Promise<IsoDate>; overlay: () => RatesOverlay },
+  clock: { now: () => Date; currency: () => RecordCurrency | Promise<RecordCurrency>; overlay: () => RatesOverlay },
   log: (entry: Record<string, unknown>) => void,
 ): AddressLookups {
   const pipeline = createPipeline(config, clock.overlay);
@@ -63,7 +63,7 @@ export function createAddressLookups(
     // Enough chunks in flight that both the pool and the geocoder stay busy.
     loops: Math.max(2, config.workerThreads * 2),
     now: () => clock.now(),
-    lastReconciled: () => clock.lastReconciled(),
+    currency: () => clock.currency(),
     log,
   });
   runner.start();

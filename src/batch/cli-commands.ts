@@ -15,6 +15,7 @@ import { newId } from "../ids.ts";
 import { RateData } from "../jobs/rate-data.ts";
 import { loadShippedData } from "../load-data.ts";
 import { dateInOhio } from "../rates/calendar.ts";
+import { recordContext } from "../rates/records.ts";
 import { createPipeline } from "./address-lookups.ts";
 import type { ItemFailure, RowResult } from "./item-result.ts";
 import { resolveLookups } from "./pipeline.ts";
@@ -29,7 +30,7 @@ async function readRateData(config: ReturnType<typeof loadConfig>): Promise<Rate
   const store = openStore(config.databaseUrl);
   try {
     await migrateToLatest(store.db);
-    const rateData = new RateData({ db: store.db, shipped: shipped.table, shippedLastReconciled: shipped.meta.last_reconciled, onTable: () => {} });
+    const rateData = new RateData({ db: store.db, shipped: shipped.table, shippedCurrency: shipped.meta, onTable: () => {} });
     await rateData.refresh();
     return rateData;
   } finally {
@@ -72,7 +73,7 @@ async function runBatch(input: string, opts: { out: string; format?: string; out
     });
     const started = performance.now();
     bar.start(reading.total, 0, { speed: "0" });
-    const context = { lastReconciled: await rateData.lastReconciled(), requestId };
+    const context = recordContext(await rateData.currency(), requestId);
     const today = dateInOhio(new Date());
     const problemOf = (row: RowResult) => problemBody(row.result as ItemFailure, errorsUrl, requestId);
     const results: Array<RowResult[] | undefined> = [];

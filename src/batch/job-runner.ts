@@ -8,7 +8,7 @@
  */
 import { setMaxListeners } from "node:events";
 import { newId } from "../ids.ts";
-import type { IsoDate } from "../rates/calendar.ts";
+import { recordContext, type RecordCurrency } from "../rates/records.ts";
 import { claimChunk, completeChunk, extendLease, type ClaimedChunk } from "../store/batch-jobs.repository.ts";
 import type { Dialect } from "../store/connect.ts";
 import type { Db } from "../store/database.ts";
@@ -23,7 +23,7 @@ export interface JobRunnerOptions {
   pollMs: number;
   loops: number;
   now: () => Date;
-  lastReconciled: () => IsoDate | Promise<IsoDate>;
+  currency: () => RecordCurrency | Promise<RecordCurrency>;
   log: (entry: Record<string, unknown>) => void;
 }
 
@@ -96,7 +96,7 @@ export class BatchJobRunner {
     try {
       const answers = await resolveLookups(this.#options.pipeline, chunk.input, {
         today: chunk.today,
-        context: { lastReconciled: await this.#options.lastReconciled(), requestId: chunk.requestId },
+        context: recordContext(await this.#options.currency(), chunk.requestId),
         signal: this.#abort.signal,
       });
       const rows: RowResult[] = answers.map(({ id, result }, i) => ({ row: chunk.firstRow + i, id, result }));

@@ -50,7 +50,7 @@ export function resolveWithoutGeography(data: ResolverData, item: LookupItem, co
 
 export function dateProblem(data: ResolverData, item: LookupItem): ItemResult | null {
   const early = checkDate(data.table, item.date);
-  return early ? toResult(early, { lastReconciled: "", requestId: "" }) : null;
+  return early ? toResult(early, { lastReconciled: "", confirmedThrough: "", requestId: "" }) : null;
 }
 
 interface PlaceSource {

@@ -1,13 +1,13 @@
 /**
  * The rate table the API answers from: the shipped periods with the periods reconciliation
- * recorded laid over them, and the date of the last successful reconciliation. Rebuilt at
+ * recorded laid over them, and how current they are (src/currency/rates-currency.ts). Rebuilt at
  * start-up, after each reconciliation here, and when another instance's reconciliation is seen
  * (checked at most every `recheckMs`), then handed to `onTable` to swap into the API context.
  */
-import type { IsoDate } from "../rates/calendar.ts";
+import { ratesCurrency, type RatesCurrency, type ShippedCurrency } from "../currency/rates-currency.ts";
 import type { RatePeriod, RateTable } from "../rates/rate-table.ts";
 import type { Db } from "../store/database.ts";
-import { latestSuccessfulReconciliation, listRecordedPeriods } from "../store/reconciliations.repository.ts";
+import { latestSuccessfulReconciliation, listRecordedPeriods, listSuccessfulReconciliations } from "../store/reconciliations.repository.ts";
 import type { RecordedRatePeriod } from "../store/webhooks-and-jobs.tables.ts";
 import { mergeTable, NO_OVERLAY, type RatesOverlay } from "../rates/overlay-periods.ts";
 
@@ -26,8 +26,8 @@ export function toRatePeriod(row: RecordedRatePeriod): RatePeriod {
 export interface RateDataOptions {
   db: Db;
   shipped: RateTable;
-  /** data/meta.json's last_reconciled: the answer until a reconciliation succeeds here. */
-  shippedLastReconciled: IsoDate;
+  /** What data/meta.json says of the shipped rates: the answer until a reconciliation succeeds here. */
+  shippedCurrency: ShippedCurrency;
   onTable: (table: RateTable) => void;
   now?: () => number;
   recheckMs?: number;
@@ -39,14 +39,14 @@ export class RateData {
   #recorded: RecordedRatePeriod[] = [];
   #overlay: RatesOverlay = NO_OVERLAY;
   #latestId: string | null = null;
-  #lastReconciled: IsoDate;
+  #currency: RatesCurrency;
   #checkedAt = -Infinity;
   #checking: Promise<void> | null = null;
 
   constructor(options: RateDataOptions) {
     this.#options = { now: Date.now, recheckMs: 30_000, ...options };
     this.#table = options.shipped;
-    this.#lastReconciled = options.shippedLastReconciled;
+    this.#currency = ratesCurrency(options.shippedCurrency, []);
   }
 
   get table(): RateTable {
@@ -67,26 +67,27 @@ export class RateData {
     return this.#recorded;
   }
 
-  /** Reads the latest reconciliation and, if it is new, the recorded periods; rebuilds the table then. */
+  /** Reads the latest reconciliation and, if it is new, the recorded periods and the log; rebuilds the table then. */
   async refresh(): Promise<void> {
     const { db, shipped, onTable, now } = this.#options;
     const latest = await latestSuccessfulReconciliation(db);
     this.#checkedAt = now();
-    if (latest) this.#lastReconciled = latest.reconciled_on;
     const id = latest?.id ?? null;
     if (id === this.#latestId && this.#table !== shipped) return;
     this.#latestId = id;
-    this.#recorded = await listRecordedPeriods(db);
+    const [recorded, runs] = await Promise.all([listRecordedPeriods(db), listSuccessfulReconciliations(db)]);
+    this.#recorded = recorded;
+    this.#currency = ratesCurrency(this.#options.shippedCurrency, runs);
     this.#overlay = { version: id ?? NO_OVERLAY.version, periods: this.#recorded.map(toRatePeriod) };
     this.#table = mergeTable(shipped, this.#overlay.periods);
     onTable(this.#table);
   }
 
   /**
-   * The last successful reconciliation's date, checked against the database every `recheckMs`.
-   * If that check fails the date already known is served: a rate answer should not fail for it.
+   * How current the rates are, checked against the database every `recheckMs`. If that check
+   * fails what is already known is served: a rate answer should not fail for it.
    */
-  async lastReconciled(): Promise<IsoDate> {
+  async currency(): Promise<RatesCurrency> {
     if (this.#options.now() - this.#checkedAt >= this.#options.recheckMs) {
       this.#checking ??= this.refresh()
         .catch(() => {
@@ -97,6 +98,6 @@ export class RateData {
         });
       await this.#checking;
     }
-    return this.#lastReconciled;
+    return this.#currency;
   }
 }

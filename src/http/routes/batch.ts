@@ -7,6 +7,7 @@
 import type { H3Event } from "h3";
 import { finishPrepared } from "../../batch/pipeline.ts";
 import { dateInOhio } from "../../rates/calendar.ts";
+import { recordContext } from "../../rates/records.ts";
 import type { ApiContext } from "../context.ts";
 import { problem } from "../problem.ts";
 import { itemAnswer, type ItemAnswer } from "./lookup-answers.ts";
@@ -33,7 +34,7 @@ export function postRatesBatch(ctx: ApiContext) {
     const text = await readLimitedText(event, MAX_INLINE_BYTES, "The body");
     const requestId = event.context.requestId ?? "";
     const today = dateInOhio(ctx.now());
-    const context = { lastReconciled: await ctx.lastReconciled(), requestId };
+    const context = recordContext(await ctx.currency(), requestId);
     const prepared = await ctx.lookups.pool.run("prepareLookupsBody", { text, maxItems: MAX_INLINE_LOOKUPS, today, context, overlay: ctx.lookups.pipeline.overlay() });
     if (!Array.isArray(prepared)) throw problem(prepared.slug, prepared.detail);
     const answers = await finishPrepared(ctx.lookups.pipeline, prepared, { today, context });

@@ -5,7 +5,7 @@
  */
 import type { H3Event } from "h3";
 import type { IsoDate } from "../../rates/calendar.ts";
-import type { AmbiguousResponse, RateRecord } from "../../rates/records.ts";
+import { recordContext, type AmbiguousResponse, type RateRecord } from "../../rates/records.ts";
 import { resolveLookups } from "../../batch/pipeline.ts";
 import type { ApiContext } from "../context.ts";
 import { itemProblem } from "./lookup-answers.ts";
@@ -23,7 +23,7 @@ export async function rateByLocation(ctx: ApiContext, event: H3Event, query: Loc
   const item = query.address !== undefined ? { address: query.address, zip: query.zip, date } : { lat: query.lat, lon: query.lon, date };
   const [answer] = await resolveLookups(ctx.lookups.pipeline, [item], {
     today: date,
-    context: { lastReconciled: await ctx.lastReconciled(), requestId: event.context.requestId ?? "" },
+    context: recordContext(await ctx.currency(), event.context.requestId ?? ""),
   });
   const result = answer!.result;
   if (result.kind === "failure") throw itemProblem(result);

@@ -1,7 +1,7 @@
 /** GET /api/v1/rates (spec §4.1): by county, ZIP or address, at a date. */
 import type { H3Event } from "h3";
 import { dateInOhio } from "../../rates/calendar.ts";
-import { toAmbiguousResponse, toRateRecord, type AmbiguousResponse, type RateRecord } from "../../rates/records.ts";
+import { recordContext, toAmbiguousResponse, toRateRecord, type AmbiguousResponse, type RateRecord, type RecordCurrency } from "../../rates/records.ts";
 import { resolveLookup, type Resolution } from "../../rates/resolve-lookup.ts";
 import { BodyCache } from "../body-cache.ts";
 import type { ApiContext } from "../context.ts";
@@ -14,11 +14,11 @@ export const RATE_QUERY = { county: countyParam, zip: zipParam, address: address
 
 /** Turns a resolution into the response body, or throws the problem it stands for. */
 export async function respond(ctx: ApiContext, event: H3Event, resolution: Resolution): Promise<RateRecord | AmbiguousResponse> {
-  return toBody(resolution, await ctx.lastReconciled(), event.context.requestId ?? "");
+  return toBody(resolution, await ctx.currency(), event.context.requestId ?? "");
 }
 
-function toBody(resolution: Resolution, lastReconciled: string, requestId: string): RateRecord | AmbiguousResponse {
-  const context = { lastReconciled, requestId };
+function toBody(resolution: Resolution, currency: RecordCurrency, requestId: string): RateRecord | AmbiguousResponse {
+  const context = recordContext(currency, requestId);
   switch (resolution.kind) {
     case "rate":
       return toRateRecord(resolution.rate, resolution.resolvedBy, context);
@@ -44,10 +44,12 @@ export function getRates(ctx: ApiContext) {
     if (query.address !== undefined || query.lat !== undefined || query.lon !== undefined) {
       return rateByLocation(ctx, event, query, date);
     }
-    const lastReconciled = await ctx.lastReconciled();
+    const currency = await ctx.currency();
     const lookup = { county: query.county, zip: query.zip, date };
-    const body = bodies.get(ctx.table, `${lastReconciled}|${lookup.county ?? ""}|${lookup.zip ?? ""}|${date}`, event.context.requestId ?? "", (requestId) =>
-      toBody(resolveLookup(ctx.table, ctx.zips, lookup), lastReconciled, requestId),
+    // Both dates are in the body (last_reconciled, beyond_confirmed), so both are in the key.
+    const key = `${currency.lastReconciled}|${currency.confirmedThrough}|${lookup.county ?? ""}|${lookup.zip ?? ""}|${date}`;
+    const body = bodies.get(ctx.table, key, event.context.requestId ?? "", (requestId) =>
+      toBody(resolveLookup(ctx.table, ctx.zips, lookup), currency, requestId),
     );
     event.res.headers.set("content-type", "application/json; charset=utf-8");
     return body;
