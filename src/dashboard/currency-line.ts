@@ -1,0 +1,18 @@
+/**
+ * The data status (src/currency/data-status.ts) in one line for the signed-in organization: how
+ * far its rates are confirmed and when they were last reconciled, and how old the boundaries
+ * are, so an integrator knows from which date answers carry `beyond_confirmed`.
+ */
+import { ago, type DataStatus } from "../currency/data-status.ts";
+import { html, type SafeHtml } from "./html.ts";
+import { badge, shortDate } from "./layout.ts";
+
+export function currencyLine(status: DataStatus): SafeHtml {
+  const { confirmed_through: confirmed, last_reconciled: reconciled, stale } = status.rates;
+  const { counties, places, zctas, boundary_file: file } = status.boundaries;
+  const polygons = counties && places ? html`counties TIGER/Line ${counties.vintage}, places ${places.vintage}` : "county and place polygons not loaded";
+  const beyond = confirmed.age_days > 0 ? html`; answers for later dates carry <code>beyond_confirmed</code>` : "";
+  return html`<p class="data-currency" id="data-currency"><strong>Data:</strong> rates confirmed through ${shortDate(confirmed.date)} (${ago(confirmed.age_days)}${beyond}) · last reconciled with the state's rate file ${shortDate(reconciled.date)} (${ago(reconciled.age_days)})${
+    stale ? html` ${badge("amber", "Stale")}` : ""
+  } · boundaries: ${polygons}, ZIP areas ${zctas.vintage} · ${file ? html`state boundary file ${file.version} (imported ${ago(file.age_days)})` : "no state boundary file"}</p>`;
+}
