@@ -9,7 +9,7 @@ import { findBoundaryFiles } from "../geo/boundary-files.ts";
 import { readDataMeta } from "../load-data.ts";
 import { openStore } from "../store/connect.ts";
 import { migrateToLatest } from "../store/migrate.ts";
-import { listSuccessfulReconciliations } from "../store/reconciliations.repository.ts";
+import { latestSuccessfulReconciliation } from "../store/reconciliations.repository.ts";
 import { formatDataStatus } from "./data-status.ts";
 import { ratesCurrency } from "./rates-currency.ts";
 import { readDataStatus } from "./read-data-status.ts";
@@ -23,7 +23,7 @@ async function printDataStatus(opts: { json?: boolean }): Promise<void> {
     const status = await readDataStatus(
       {
         db: store.db,
-        currency: async () => ratesCurrency(meta, await listSuccessfulReconciliations(store.db)),
+        currency: async () => ratesCurrency(meta, await latestSuccessfulReconciliation(store.db)),
         polygons: findBoundaryFiles(config.geoDataDir),
         zctaVintage: meta.zcta_vintage,
         staleAfterDays: config.reconcileStaleAfterDays,

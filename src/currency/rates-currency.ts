@@ -1,13 +1,15 @@
 /**
- * How current the rates are, from the shipped data and the reconciliation log. Pure.
+ * How current the rates are, from the shipped data and the latest successful reconciliation. Pure.
  *
  * - last reconciled: the day of the latest successful reconciliation, else the shipped data's.
  * - confirmed through: the last day whose rates a source confirmed. The shipped data says it
  *   itself (data/meta.json `verified_through`). A successful reconciliation confirms the quarter
  *   its state file is for (OHR2027Q1… through 2027-03-31): the file lists every rate in force in
- *   that quarter, and the run recorded its future periods. A run that found a figure differing
- *   from ours confirms nothing: the differences wait for a person, so our answers are not the
- *   file's. The latest date any source confirmed wins.
+ *   that quarter, and the run recorded its future periods. Only the latest run counts: each run
+ *   lays its own file's future periods over ours, so an earlier run's newer file no longer speaks
+ *   for our answers. A run that found a figure differing from ours confirms nothing: the
+ *   differences wait for a person, so our answers are not the file's. The later of the shipped
+ *   date and the run's wins.
  */
 import { daysBetween, type IsoDate } from "../rates/calendar.ts";
 import { quarterEnd } from "../jobs/sst-rate-file.ts";
@@ -24,7 +26,6 @@ export interface SuccessfulRun {
   id: string;
   file_name: string | null;
   reconciled_on: IsoDate;
-  finished_at: string;
   /** JSON array of discrepancies (src/jobs/compare-rates.ts). */
   discrepancies: string;
 }
@@ -53,23 +54,18 @@ function foundDifferences(discrepancies: string): boolean {
   }
 }
 
-/** `runs` newest first, as the log lists them. */
-export function ratesCurrency(shipped: ShippedCurrency, runs: readonly SuccessfulRun[]): RatesCurrency {
+/** `latest`: the latest successful run, if there is one. */
+export function ratesCurrency(shipped: ShippedCurrency, latest: SuccessfulRun | undefined): RatesCurrency {
   const shippedSource: CurrencySource = { reconciliationId: null, file: shipped.rate_file };
-  const latest = runs[0];
-  let confirmedThrough = shipped.verified_through;
-  let confirmedBy = shippedSource;
-  for (const run of runs) {
-    const through = run.file_name === null ? null : quarterEnd(run.file_name);
-    if (through === null || through <= confirmedThrough || foundDifferences(run.discrepancies)) continue;
-    confirmedThrough = through;
-    confirmedBy = { reconciliationId: run.id, file: run.file_name };
-  }
+  if (!latest) return { lastReconciled: shipped.last_reconciled, lastReconciledBy: shippedSource, confirmedThrough: shipped.verified_through, confirmedBy: shippedSource };
+  const run: CurrencySource = { reconciliationId: latest.id, file: latest.file_name };
+  const through = latest.file_name === null ? null : quarterEnd(latest.file_name);
+  const confirms = through !== null && through > shipped.verified_through && !foundDifferences(latest.discrepancies);
   return {
-    lastReconciled: latest?.reconciled_on ?? shipped.last_reconciled,
-    lastReconciledBy: latest ? { reconciliationId: latest.id, file: latest.file_name } : shippedSource,
-    confirmedThrough,
-    confirmedBy,
+    lastReconciled: latest.reconciled_on,
+    lastReconciledBy: run,
+    confirmedThrough: confirms ? through : shipped.verified_through,
+    confirmedBy: confirms ? run : shippedSource,
   };
 }
 

@@ -7,7 +7,7 @@
 import { ratesCurrency, type RatesCurrency, type ShippedCurrency } from "../currency/rates-currency.ts";
 import type { RatePeriod, RateTable } from "../rates/rate-table.ts";
 import type { Db } from "../store/database.ts";
-import { latestSuccessfulReconciliation, listRecordedPeriods, listSuccessfulReconciliations } from "../store/reconciliations.repository.ts";
+import { latestSuccessfulReconciliation, listRecordedPeriods } from "../store/reconciliations.repository.ts";
 import type { RecordedRatePeriod } from "../store/webhooks-and-jobs.tables.ts";
 import { mergeTable, NO_OVERLAY, type RatesOverlay } from "../rates/overlay-periods.ts";
 
@@ -46,7 +46,7 @@ export class RateData {
   constructor(options: RateDataOptions) {
     this.#options = { now: Date.now, recheckMs: 30_000, ...options };
     this.#table = options.shipped;
-    this.#currency = ratesCurrency(options.shippedCurrency, []);
+    this.#currency = ratesCurrency(options.shippedCurrency, undefined);
   }
 
   get table(): RateTable {
@@ -67,7 +67,7 @@ export class RateData {
     return this.#recorded;
   }
 
-  /** Reads the latest reconciliation and, if it is new, the recorded periods and the log; rebuilds the table then. */
+  /** Reads the latest reconciliation and, if it is new, the recorded periods; rebuilds the table then. */
   async refresh(): Promise<void> {
     const { db, shipped, onTable, now } = this.#options;
     const latest = await latestSuccessfulReconciliation(db);
@@ -75,9 +75,8 @@ export class RateData {
     const id = latest?.id ?? null;
     if (id === this.#latestId && this.#table !== shipped) return;
     this.#latestId = id;
-    const [recorded, runs] = await Promise.all([listRecordedPeriods(db), listSuccessfulReconciliations(db)]);
-    this.#recorded = recorded;
-    this.#currency = ratesCurrency(this.#options.shippedCurrency, runs);
+    this.#currency = ratesCurrency(this.#options.shippedCurrency, latest);
+    this.#recorded = await listRecordedPeriods(db);
     this.#overlay = { version: id ?? NO_OVERLAY.version, periods: this.#recorded.map(toRatePeriod) };
     this.#table = mergeTable(shipped, this.#overlay.periods);
     onTable(this.#table);

@@ -26,17 +26,6 @@ export async function latestSuccessfulReconciliation(db: Db): Promise<Reconcilia
     .executeTakeFirst();
 }
 
-/** Every successful run, newest first, with what src/currency/rates-currency.ts reads of it. */
-export async function listSuccessfulReconciliations(db: Db): Promise<Pick<Reconciliation, "id" | "file_name" | "reconciled_on" | "finished_at" | "discrepancies">[]> {
-  return db
-    .selectFrom("reconciliations")
-    .select(["id", "file_name", "reconciled_on", "finished_at", "discrepancies"])
-    .where("status", "=", "succeeded")
-    .orderBy("finished_at", "desc")
-    .orderBy("id", "desc")
-    .execute();
-}
-
 export type NewRecordedPeriod = Omit<RecordedRatePeriod, "id">;
 
 /**
