@@ -78,8 +78,8 @@ describe("Lake County's components follow the sources: county 1.00% throughout, 
     ["2024-10-01", 0.01, 0.0025, 0.07],
     ["2025-08-01", 0.01, 0.005, 0.0725],
   ])("on %s: county %s, Laketran %s, combined %s, as the sources give them", async (date, county, laketran, combined) => {
-    const transitRows = history.filter((row) => row.component.startsWith("transit"));
-    const countyRows = history.filter((row) => row.component.startsWith("county"));
+    const transitRows = history.filter((row) => row.component!.startsWith("transit"));
+    const countyRows = history.filter((row) => row.component!.startsWith("county"));
     const sources = {
       county: fromSources(countyRows, date, "old_rate", "new_rate", current.county_permissive!),
       transit: fromSources(transitRows, date, "old_rate", "new_rate", current.transit_rate!),
