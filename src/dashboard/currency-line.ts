@@ -10,9 +10,10 @@ import { badge, shortDate } from "./layout.ts";
 export function currencyLine(status: DataStatus): SafeHtml {
   const { confirmed_through: confirmed, last_reconciled: reconciled, stale } = status.rates;
   const { counties, places, zctas, boundary_file: file } = status.boundaries;
-  const polygons = counties && places ? html`counties TIGER/Line ${counties.vintage}, places ${places.vintage}` : "county and place polygons not loaded";
-  const beyond = confirmed.age_days > 0 ? html`; answers for later dates carry <code>beyond_confirmed</code>` : "";
-  return html`<p class="data-currency" id="data-currency"><strong>Data:</strong> rates confirmed through ${shortDate(confirmed.date)} (${ago(confirmed.age_days)}${beyond}) · last reconciled with the state's rate file ${shortDate(reconciled.date)} (${ago(reconciled.age_days)})${
+  const polygons = counties && places ? html`TIGER/Line ${counties.vintage} counties, ${places.vintage} places` : "no county and place polygons";
+  // Answers for later dates carry beyond_confirmed; the title says so without lengthening the line.
+  const beyondTitle = `Answers for dates after ${confirmed.date} carry beyond_confirmed.`;
+  return html`<p class="data-currency" id="data-currency"><strong>Data:</strong> <span title="${beyondTitle}">rates confirmed through ${shortDate(confirmed.date)} (${ago(confirmed.age_days)})</span> · last reconciled ${shortDate(reconciled.date)} (${ago(reconciled.age_days)})${
     stale ? html` ${badge("amber", "Stale")}` : ""
-  } · boundaries: ${polygons}, ZIP areas ${zctas.vintage} · ${file ? html`state boundary file ${file.version} (imported ${ago(file.age_days)})` : "no state boundary file"}</p>`;
+  } · boundaries: ${polygons}, ${zctas.vintage} ZIP areas · ${file ? html`state boundary file ${file.version} (imported ${ago(file.age_days)})` : "no state boundary file"}</p>`;
 }
