@@ -66,7 +66,7 @@ export function recordContext(currency: RecordCurrency, requestId: string): Reco
 }
 
 /** The `beyond_confirmed` field for an answer about `date`: absent (undefined) up to the confirmed date. */
-export function beyondConfirmed(date: IsoDate, confirmedThrough: IsoDate): BeyondConfirmed | undefined {
+function beyondConfirmed(date: IsoDate, confirmedThrough: IsoDate): BeyondConfirmed | undefined {
   if (date <= confirmedThrough) return undefined;
   const days = daysBetween(confirmedThrough, date);
   return {
