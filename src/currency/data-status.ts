@@ -68,7 +68,7 @@ export interface DataStatusInputs {
 }
 
 /** Where zip-counties.csv's ZIP areas come from (data/SOURCES.md). */
-export const ZCTA_FILE = "data/zip-counties.csv (2020 ZCTA to County Relationship File)";
+const ZCTA_FILE = "data/zip-counties.csv (2020 ZCTA to County Relationship File)";
 
 function dated(date: IsoDate, source: CurrencySource, today: IsoDate): DatedItem {
   return {
