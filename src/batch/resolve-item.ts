@@ -148,6 +148,11 @@ export function resolveGeocoded(
   return rateAt(data, county, item, place, source, "address_geocoding", context, notes);
 }
 
+/** The advice when an address cannot be used: a county sent beside it was not used (the address wins), so it is asked for alone. */
+function otherWay(item: LookupItem): string {
+  return item.county === undefined ? "add its ZIP, or send the county" : `add its ZIP, or send the county (${item.county}) without the address: beside an address it is not used`;
+}
+
 /** spec §2.1 zip_fallback: the zip parameter, else the ZIP at the end of the address. */
 function zipFallback(
   data: ResolverData,
@@ -162,9 +167,9 @@ function zipFallback(
   if (!usable) {
     const zipText = zip === null ? "no ZIP was sent with it" : `ZIP ${zip} is not an Ohio ZIP code`;
     if (retryAfterSeconds !== null) {
-      return failure("geocoder-unavailable", `${why}, and ${zipText} to fall back on. Retry later, or send a ZIP or the county.`, "address", retryAfterSeconds);
+      return failure("geocoder-unavailable", `${why}, and ${zipText} to fall back on. Retry later, or ${otherWay(item)}.`, "address", retryAfterSeconds);
     }
-    return failure("address-not-resolved", `${why}, and ${zipText} to fall back on. Check the address, add its ZIP, or send the county.`, "address");
+    return failure("address-not-resolved", `${why}, and ${zipText} to fall back on. Check the address, or ${otherWay(item)}.`, "address");
   }
   const resolution = resolveZip(data.table, data.zips, zip, item.date, "zip_fallback");
   const note = `${why}, so ZIP ${zip} was used instead (resolved_by zip_fallback).`;

@@ -9,6 +9,7 @@ import { finishPrepared } from "../../batch/pipeline.ts";
 import { dateInOhio } from "../../rates/calendar.ts";
 import { recordContext } from "../../rates/records.ts";
 import type { ApiContext } from "../context.ts";
+import { sendsJson } from "../json-body.ts";
 import { problem } from "../problem.ts";
 import { itemAnswer, type ItemAnswer } from "./lookup-answers.ts";
 import type { BatchAnswer } from "../answer-schemas.ts";
@@ -27,8 +28,7 @@ export async function readLimitedText(event: H3Event, maxBytes: number, what: st
 
 export function postRatesBatch(ctx: ApiContext) {
   return async (event: H3Event) => {
-    const type = event.req.headers.get("content-type") ?? "";
-    if (!/^application\/json\b/i.test(type)) {
+    if (!sendsJson(event)) {
       throw problem("unsupported-media-type", 'Send the lookups as Content-Type: application/json, {"lookups": [...]}.');
     }
     const text = await readLimitedText(event, MAX_INLINE_BYTES, "The body");

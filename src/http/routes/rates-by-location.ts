@@ -20,7 +20,8 @@ export interface LocationQuery {
 
 /** DESIGN §3: the address wins and its zip is kept for the fallback; then coordinates; the county is not used. */
 export async function rateByLocation(ctx: ApiContext, event: H3Event, query: LocationQuery, date: IsoDate): Promise<RateRecord | AmbiguousResponse> {
-  const item = query.address !== undefined ? { address: query.address, zip: query.zip, date } : { lat: query.lat, lon: query.lon, date };
+  // The county rides along unused, so that a failure's advice knows it was sent.
+  const item = query.address !== undefined ? { address: query.address, zip: query.zip, county: query.county, date } : { lat: query.lat, lon: query.lon, date };
   const [answer] = await resolveLookups(ctx.lookups.pipeline, [item], {
     today: date,
     context: recordContext(await ctx.currency(), event.context.requestId ?? ""),

@@ -51,7 +51,8 @@ export function getRates(ctx: ApiContext) {
     const body = bodies.get(ctx.table, key, event.context.requestId ?? "", (requestId) =>
       toBody(resolveLookup(ctx.table, ctx.zips, lookup), currency, requestId),
     );
-    event.res.headers.set("content-type", "application/json; charset=utf-8");
+    // The cached body is a string: give it the Content-Type h3 gives every other JSON answer.
+    event.res.headers.set("content-type", "application/json;charset=UTF-8");
     return body;
   };
 }
