@@ -16,9 +16,8 @@ import { REPO_ROOT } from "../repo-root.ts";
 
 export const REFERENCE_PATH = "/docs";
 
-const require = createRequire(import.meta.url);
 // The package exports no path to its browser bundle: it sits beside its entry point, in dist/.
-const SCALAR_BUNDLE = join(dirname(require.resolve("@scalar/api-reference")), "browser", "standalone.js");
+const scalarBundle = () => join(dirname(createRequire(import.meta.url).resolve("@scalar/api-reference")), "browser", "standalone.js");
 
 function csp(nonce: string): string {
   return [
@@ -57,7 +56,7 @@ export function registerReference(app: H3): void {
   let files: Map<string, Buffer> | undefined;
   const asset = (name: string) => {
     files ??= new Map([
-      ["scalar.js", readFileSync(SCALAR_BUNDLE)],
+      ["scalar.js", readFileSync(scalarBundle())],
       ["csp-nonce.js", readFileSync(join(REPO_ROOT, "src", "reference", "assets", "csp-nonce.js"))],
       ["reference.js", readFileSync(join(REPO_ROOT, "src", "reference", "assets", "reference.js"))],
     ]);
