@@ -95,7 +95,6 @@ function queryParameters(query: Record<string, z.ZodType>) {
   }));
 }
 
-type JsonObject = Record<string, unknown>;
 
 const TAGS = {
   Rates: "Statutory rates by county, ZIP, street address or point, single or up to 1,000 inline, and the log of their reconciliation against the state's rate file",
@@ -127,7 +126,7 @@ const header = (name: HeaderName) => ({ $ref: `#/components/headers/${name}` });
 const RATE_LIMITED: HeaderName[] = ["X-Request-Id", "RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset"];
 
 /** An answer of an operation behind the API key: it carries the request id and the key's RateLimit headers. */
-function answer(description: string, content?: JsonObject, extra: Record<string, JsonObject> = {}) {
+function answer(description: string, content?: JsonSchema, extra: Record<string, JsonSchema> = {}) {
   return {
     description,
     headers: { ...Object.fromEntries(RATE_LIMITED.map((name) => [name, header(name)])), ...extra },
@@ -137,11 +136,11 @@ function answer(description: string, content?: JsonObject, extra: Record<string,
 
 const pathId = (name: string, description: string) => ({ name, in: "path", required: true, description, schema: { type: "string" } });
 const ref = (id: keyof typeof NAMED) => ({ $ref: `#/components/schemas/${id}` });
-const jsonContent = (schema: JsonObject) => ({ "application/json": { schema } });
-const json = (description: string, schema: JsonObject, extra: Record<string, JsonObject> = {}) => answer(description, jsonContent(schema), extra);
-const created = (description: string, schema: JsonObject) => json(description, schema, { Location: header("Location") });
-const object = (properties: Record<string, JsonObject>) => ({ type: "object", properties, required: Object.keys(properties) });
-const jsonBody = (schema: JsonObject) => ({ required: true, content: jsonContent(schema) });
+const jsonContent = (schema: JsonSchema) => ({ "application/json": { schema } });
+const json = (description: string, schema: JsonSchema, extra: Record<string, JsonSchema> = {}) => answer(description, jsonContent(schema), extra);
+const created = (description: string, schema: JsonSchema) => json(description, schema, { Location: header("Location") });
+const object = (properties: Record<string, JsonSchema>) => ({ type: "object", properties, required: Object.keys(properties) });
+const jsonBody = (schema: JsonSchema) => ({ required: true, content: jsonContent(schema) });
 
 const PROBLEM_WHEN: Record<number, string> = {
   400: "Invalid or conflicting parameters",
@@ -159,7 +158,7 @@ const PROBLEM_WHEN: Record<number, string> = {
 const problemContent = { "application/problem+json": { schema: ref("ProblemDetails") } };
 
 /** Headers a problem carries beyond the RateLimit ones, by status. */
-const PROBLEM_HEADERS: Record<number, Record<string, JsonObject>> = {
+const PROBLEM_HEADERS: Record<number, Record<string, JsonSchema>> = {
   409: { "Retry-After": { description: "For a batch that is not finished: seconds until it is worth polling again", required: false, schema: { type: "integer", minimum: 1 } } },
   429: { "Retry-After": header("Retry-After") },
   503: { "Retry-After": { description: "For geocoder-unavailable: seconds until the geocoder is tried again", required: false, schema: { type: "integer", minimum: 1 } } },
@@ -184,16 +183,16 @@ interface Operation {
   tags: [Tag];
   summary: string;
   description: string;
-  parameters?: JsonObject[];
-  requestBody?: JsonObject;
-  responses: Record<string, JsonObject>;
+  parameters?: JsonSchema[];
+  requestBody?: JsonSchema;
+  responses: Record<string, JsonSchema>;
   security?: [];
 }
 
 const operation = (tag: Tag, operationId: string, rest: Omit<Operation, "tags" | "operationId">): Operation => ({ operationId, tags: [tag], ...rest });
 
 /** The operations that need no API key: only the request id is added to their answers. */
-function open(tag: Tag, operationId: string, summary: string, description: string, responses: Record<string, { description: string; schema: JsonObject }>): Operation {
+function open(tag: Tag, operationId: string, summary: string, description: string, responses: Record<string, { description: string; schema: JsonSchema }>): Operation {
   const answers = Object.fromEntries(
     Object.entries(responses).map(([status, { description: said, schema }]) => [status, { description: said, headers: { "X-Request-Id": header("X-Request-Id") }, content: jsonContent(schema) }]),
   );
