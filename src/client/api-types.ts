@@ -224,6 +224,14 @@ export interface components {
       date_evaluated: string;
       source: string;
       last_reconciled: string;
+      /** @description Present only when date_evaluated is after the date the rates are confirmed through: a change the state enacted for that date may not be in the answer yet. Absent: the rates for date_evaluated are confirmed. */
+      beyond_confirmed?: {
+        /** @description The last day whose rates a source confirmed against the state's rate file */
+        confirmed_through: string;
+        /** @description Days from confirmed_through to date_evaluated */
+        days_beyond: number;
+        message: string;
+      };
       jurisdiction_type: string;
       statutory_sourcing: string;
       /** @enum {string} */
@@ -247,6 +255,14 @@ export interface components {
       date_evaluated: string;
       source: string;
       last_reconciled: string;
+      /** @description Present only when date_evaluated is after the date the rates are confirmed through: a change the state enacted for that date may not be in the answer yet. Absent: the rates for date_evaluated are confirmed. */
+      beyond_confirmed?: {
+        /** @description The last day whose rates a source confirmed against the state's rate file */
+        confirmed_through: string;
+        /** @description Days from confirmed_through to date_evaluated */
+        days_beyond: number;
+        message: string;
+      };
       note?: string;
       request_id: string;
     };
@@ -321,6 +337,14 @@ export interface components {
       total: number;
       state_base_rate: number;
       last_reconciled: string;
+      /** @description Present only when date_evaluated is after the date the rates are confirmed through: a change the state enacted for that date may not be in the answer yet. Absent: the rates for date_evaluated are confirmed. */
+      beyond_confirmed?: {
+        /** @description The last day whose rates a source confirmed against the state's rate file */
+        confirmed_through: string;
+        /** @description Days from confirmed_through to date_evaluated */
+        days_beyond: number;
+        message: string;
+      };
       statutory_authority: string;
       date_evaluated: string;
       counties: components["schemas"]["CountyItem"][];
