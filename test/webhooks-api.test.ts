@@ -116,6 +116,10 @@ describe("POST /api/v1/webhooks (spec §4.3, §2.7)", () => {
       "https://[fd00::5]/hooks",
       "https://[::ffff:127.0.0.1]/hooks",
       "https://0.0.0.0/hooks",
+      "https://[::7f00:1]/hooks",
+      "https://[2002:7f00:1::]/hooks",
+      "https://[64:ff9b::a9fe:a9fe]/hooks",
+      "https://[2001:0:4136:e378:8000:0:80ff:fffe]/hooks",
     ])("%s", async (url) => {
       const { res, body } = await register({ url, events: ["*"] });
       expect(res.status).toBe(422);

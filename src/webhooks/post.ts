@@ -6,7 +6,7 @@
 import http from "node:http";
 import https from "node:https";
 import { isIP } from "node:net";
-import { isNonPublicAddress, publicOnlyLookup } from "./address-guard.ts";
+import { guardedLookup, isAllowedAddress } from "./address-guard.ts";
 
 export interface PostResult {
   statusCode: number | null;
@@ -46,7 +46,7 @@ export function postJson(target: string, body: string, headers: Record<string, s
       return resolve(done(null, null, "invalid URL"));
     }
     const host = url.hostname.replace(/^\[|\]$/g, "");
-    if (options.publicOnly && isIP(host) && isNonPublicAddress(host)) {
+    if (options.publicOnly && isIP(host) && !isAllowedAddress(host, new Set())) {
       return resolve(done(null, null, `refused: ${host} is not a public address`));
     }
     const client = url.protocol === "https:" ? https : http;
@@ -62,7 +62,7 @@ export function postJson(target: string, body: string, headers: Record<string, s
       method: "POST",
       agent,
       headers: { ...headers, "content-length": String(Buffer.byteLength(body)) },
-      ...(options.publicOnly && { lookup: publicOnlyLookup }),
+      ...(options.publicOnly && { lookup: guardedLookup(new Set()) }),
     });
     const timer = setTimeout(() => {
       finish(done(null, null, `timed out after ${options.timeoutMs} ms`));

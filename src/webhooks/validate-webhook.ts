@@ -7,7 +7,7 @@ import { lookup } from "node:dns/promises";
 import { isIP } from "node:net";
 import { z } from "zod";
 import type { KeyEnv } from "../store/database.ts";
-import { isLoopbackHost, isNonPublicAddress } from "./address-guard.ts";
+import { isAllowedAddress, isLoopbackHost } from "./address-guard.ts";
 import { SUBSCRIBABLE_EVENTS } from "./event-types.ts";
 
 export interface InvalidParam {
@@ -71,7 +71,7 @@ export async function checkWebhookUrl(text: string, env: KeyEnv, resolve: Resolv
       return bad(`host ${host} does not resolve`);
     }
   }
-  const blocked = addresses.find(isNonPublicAddress);
+  const blocked = addresses.find((address) => !isAllowedAddress(address, new Set()));
   if (blocked) return bad(`resolves to ${blocked}, which is not a public address; live webhooks must reach the public internet`);
   return [];
 }
