@@ -11,6 +11,7 @@ import { retryScheduleEnv, scheduleEnv } from "./jobs/env-schemas.ts";
 import type { DeliverySettings } from "./webhooks/delivery-actor.ts";
 import { REPO_ROOT } from "./repo-root.ts";
 import { DEFAULT_RETRY_SCHEDULE } from "./webhooks/retry-schedule.ts";
+import { PRIVATE_TARGET_KINDS, type PrivateTargetKind } from "./webhooks/address-guard.ts";
 
 const repoRoot = `${REPO_ROOT}/`;
 
@@ -58,6 +59,13 @@ const schema = z.object({
   WEBHOOK_CONCURRENCY: positiveInt.max(1000).default(16),
   WEBHOOK_POLL_MS: positiveInt.default(1000),
   WEBHOOK_LEASE_MS: positiveInt.default(60_000),
+  // Off by default: a webhook reaching loopback, private or link-local addresses makes the service a port scanner for anyone who can sign up.
+  WEBHOOK_PRIVATE_TARGETS: z
+    .string()
+    .default("")
+    .transform((list) => list.split(",").map((kind) => kind.trim().toLowerCase()).filter(Boolean))
+    .pipe(z.array(z.enum(PRIVATE_TARGET_KINDS, { error: `each entry must be one of ${PRIVATE_TARGET_KINDS.join(", ")}` }))),
+  SIGN_UP_LIMIT: positiveInt.default(10),
   RECONCILE_SOURCE: z.string().min(1).optional(),
   RECONCILE_STALE_AFTER_DAYS: z.coerce.number().int().min(0).default(100),
   SECRETS_KEY: z
@@ -100,6 +108,8 @@ export type Config = Readonly<{
   slowRequestMs: number;
   /** How long SIGTERM waits for in-flight requests and deliveries before exiting anyway. */
   shutdownGraceMs: number;
+  /** Dashboard sign-up attempts allowed from one client address within 15 minutes, across every instance; the next waits an hour. */
+  signUpLimit: number;
   /** Webhook delivery (src/webhooks/delivery-actor.ts). */
   webhooks: DeliverySettings;
   /** Hex AES-256 key sealing webhook signing secrets at rest (src/webhooks/secret-box.ts); null: stored as they are. */
@@ -166,6 +176,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     redis: e.REDIS_URL ? Object.freeze({ url: e.REDIS_URL, keyPrefix: e.REDIS_KEY_PREFIX, commandTimeoutMs: e.REDIS_TIMEOUT_MS }) : null,
     slowRequestMs: e.SLOW_REQUEST_MS,
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
+    signUpLimit: e.SIGN_UP_LIMIT,
     secretsKey: e.SECRETS_KEY ?? null,
     secretsKeyPrevious: e.SECRETS_KEY_PREVIOUS ?? null,
     webhooks: Object.freeze({
@@ -174,6 +185,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       concurrency: e.WEBHOOK_CONCURRENCY,
       pollIntervalMs: e.WEBHOOK_POLL_MS,
       leaseMs: e.WEBHOOK_LEASE_MS,
+      privateTargets: new Set<PrivateTargetKind>(e.WEBHOOK_PRIVATE_TARGETS),
     }),
     reconcileStaleAfterDays: e.RECONCILE_STALE_AFTER_DAYS,
     jobs: Object.freeze({

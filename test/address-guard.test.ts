@@ -1,3 +1,4 @@
+import { createServer, type AddressInfo } from "node:net";
 import { describe, expect, it } from "vitest";
 import { classifyAddress, isAllowedAddress } from "../src/webhooks/address-guard.ts";
 import { postJson } from "../src/webhooks/post.ts";
@@ -59,9 +60,32 @@ describe("webhook address guard: an IPv6 form carrying an IPv4 address is judged
   it.each(["https://[::7f00:1]:9/hooks", "https://[2002:7f00:1::]:9/hooks", "https://[64:ff9b::7f00:1]:9/", "https://[2001:0:4136:e378:8000:0:80ff:fffe]:9/"])(
     "delivery refuses %s before connecting when only public targets are allowed",
     async (url) => {
-      const result = await postJson(url, "{}", {}, { timeoutMs: 2000, publicOnly: true });
+      const result = await postJson(url, "{}", {}, { timeoutMs: 2000, allowed: new Set() });
       expect(result.statusCode).toBeNull();
       expect(result.error).toMatch(/^refused: .* is not a public address$/);
     },
   );
+});
+
+describe("a refused or failed connection is logged to the customer without revealing what answered (issue 10, item 2)", () => {
+  it("a closed port and a port that accepts then resets read the same in the delivery log; the code goes to the operator only", async () => {
+    // A real listener that accepts and drops every connection (ECONNRESET), and a port nothing listens on (ECONNREFUSED).
+    const resetting = createServer((socket) => socket.resetAndDestroy());
+    await new Promise<void>((resolve) => resetting.listen(0, "127.0.0.1", resolve));
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
+    const closedPort = (closed.address() as AddressInfo).port;
+    await new Promise((resolve) => closed.close(resolve));
+    try {
+      const options = { timeoutMs: 2000, allowed: new Set(["loopback"] as const) };
+      const reset = await postJson(`http://127.0.0.1:${(resetting.address() as AddressInfo).port}/`, "{}", {}, options);
+      const refused = await postJson(`http://127.0.0.1:${closedPort}/`, "{}", {}, options);
+      expect(reset.cause).toMatch(/ECONNRESET/);
+      expect(refused.cause).toMatch(/ECONNREFUSED/);
+      expect(reset.error).toBe(refused.error);
+      expect(reset.error).toBe("connection failed before an HTTP answer");
+    } finally {
+      await new Promise((resolve) => resetting.close(resolve));
+    }
+  });
 });

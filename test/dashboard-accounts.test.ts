@@ -18,6 +18,7 @@ import { SubmitOnce } from "../src/dashboard/submit-once.ts";
 import { openStore } from "../src/store/connect.ts";
 import { listApiKeys } from "../src/store/api-keys.repository.ts";
 import { UsageRecorder } from "../src/usage/usage-recorder.ts";
+import { startService, type RunningService } from "../src/service.ts";
 import { startTestService, type TestService } from "./_setup.ts";
 
 const run = promisify(execFile);
@@ -241,5 +242,46 @@ describe("usage recorder: requests per key per day, counted in memory and writte
     recorder.record("key_b");
     await recorder.flush();
     expect(await usageRows()).toEqual([{ key_id: "key_b", day: "2026-11-21", count: 2 }]);
+  });
+});
+
+describe("sign-up is throttled per client address, across instances (issue 10, item 2)", () => {
+  let a: TestService & { url?: string };
+  let b: RunningService;
+  beforeAll(async () => {
+    a = await startTestService({ SIGN_UP_LIMIT: "3" }, true);
+    // A second instance on the same database: the count must be shared, not per process.
+    b = await startService(a.config);
+  });
+  afterAll(async () => {
+    await b.close();
+    await a.close();
+  });
+
+  async function signUpOver(base: string, n: number): Promise<Response> {
+    const form = await fetch(`${base}/dashboard/sign-up`);
+    const formCookie = form.headers.getSetCookie()[0]!.split(";")[0]!;
+    const token = /name="_csrf" value="([^"]+)"/.exec(await form.text())![1]!;
+    return fetch(`${base}/dashboard/sign-up`, {
+      method: "POST",
+      redirect: "manual",
+      // A forwarded address is not believed: the socket's address is the client's.
+      headers: { cookie: formCookie, "content-type": "application/x-www-form-urlencoded", "x-forwarded-for": `203.0.113.${n}` },
+      body: new URLSearchParams({ _csrf: token, organization: `Flood ${n}`, email: `flood-${n}@example.com`, password: "vermilion otter cartography" }),
+    });
+  }
+
+  it("after SIGN_UP_LIMIT sign-ups from one address within 15 minutes, the next is 429 with Retry-After and creates nothing", async () => {
+    const organizations = () => a.service.store.db.selectFrom("organizations").select("name").execute();
+    const before = (await organizations()).length;
+    for (let n = 1; n <= 3; n++) expect((await signUpOver(n % 2 ? a.url! : b.url, n)).status).toBe(303);
+    const refused = await signUpOver(b.url, 4);
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(3000);
+    expect(await refused.text()).toContain("Too many sign-ups from your network.");
+    expect((await signUpOver(a.url!, 5)).status).toBe(429);
+    const names = (await organizations()).map((o) => o.name);
+    expect(names.length).toBe(before + 3);
+    expect(names).not.toContain("Flood 4");
   });
 });

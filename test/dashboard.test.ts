@@ -27,7 +27,7 @@ let receiver: Receiver;
 
 beforeAll(async () => {
   mkdirSync(ARTIFACTS, { recursive: true });
-  service = await startTestService({ WEBHOOK_POLL_MS: "100" }, true);
+  service = await startTestService({ WEBHOOK_POLL_MS: "100", WEBHOOK_PRIVATE_TARGETS: "loopback" }, true);
   base = service.url!;
   receiver = await startReceiver();
   // playwright's launch() gives the browser a fresh temporary user-data dir and removes it on close.

@@ -50,7 +50,7 @@ afterAll(async () => {
 
 function serve(): Promise<ServeProcess> {
   return startServe({
-    env: { DATABASE_URL: database.url, CENSUS_GEOCODER_URL: geocoder.url, WORKER_THREADS: "1", LOG_LEVEL: "info", WEBHOOK_POLL_MS: "100" },
+    env: { DATABASE_URL: database.url, CENSUS_GEOCODER_URL: geocoder.url, WORKER_THREADS: "1", LOG_LEVEL: "info", WEBHOOK_POLL_MS: "100", WEBHOOK_PRIVATE_TARGETS: "loopback" },
   });
 }
 

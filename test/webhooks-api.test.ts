@@ -1,17 +1,24 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createKey } from "../src/auth/key-service.ts";
+import { loadConfig } from "../src/config.ts";
 import { createOrganization } from "../src/store/organizations.repository.ts";
 import { call } from "./_api.ts";
 import { startTestService, type TestService } from "./_setup.ts";
 
 let api: TestService;
+/** A service whose operator lets test-key webhooks reach loopback, as the README's local quick start does. */
+let local: TestService;
 let otherOrgKey: string;
 beforeAll(async () => {
   api = await startTestService();
+  local = await startTestService({ WEBHOOK_PRIVATE_TARGETS: "loopback" });
   const other = await createOrganization(api.service.store.db, "Other Org");
   otherOrgKey = (await createKey(api.service.store.db, other.id, "other org", "test")).key;
 });
-afterAll(() => api.close());
+afterAll(async () => {
+  await api.close();
+  await local.close();
+});
 
 const RECEIVER = "https://93.184.216.34/hooks/tax";
 const register = (body: unknown, key?: string) => call(api, "POST", "/api/v1/webhooks", { body, ...(key && { key }) });
@@ -88,9 +95,9 @@ describe("POST /api/v1/webhooks (spec §4.3, §2.7)", () => {
       }
     });
 
-    it("a test key may register plain http to 127.0.0.1, localhost or [::1]", async () => {
+    it("a test key may register plain http to 127.0.0.1, localhost or [::1] when the operator allows loopback targets", async () => {
       for (const url of ["http://127.0.0.1:8080/hooks", "http://localhost:8080/hooks", "http://[::1]:8080/hooks"]) {
-        const { res } = await register({ url, events: ["*"] }, api.testKey);
+        const { res } = await call(local, "POST", "/api/v1/webhooks", { body: { url, events: ["*"] }, key: local.testKey });
         expect(res.status, url).toBe(201);
       }
     });
@@ -99,6 +106,39 @@ describe("POST /api/v1/webhooks (spec §4.3, §2.7)", () => {
       const { res, body } = await register({ url: "http://93.184.216.34/hooks", events: ["*"] }, api.testKey);
       expect(res.status).toBe(422);
       expect(reasons(body).url).toMatch(/loopback/);
+    });
+  });
+
+  describe("private, loopback and link-local targets only when the operator allows them (WEBHOOK_PRIVATE_TARGETS, off by default)", () => {
+    it.each([
+      "http://127.0.0.1:6379/",
+      "http://localhost:8080/hooks",
+      "http://[::1]:8080/hooks",
+      "https://127.0.0.1/",
+      "https://169.254.169.254/",
+      "https://10.0.0.1/",
+      "https://[fd00::1]/",
+      "https://[::7f00:1]/",
+    ])("by default a test key may not register %s", async (url) => {
+      const { res, body } = await register({ url, events: ["*"] }, api.testKey);
+      expect(res.status).toBe(422);
+      expect(reasons(body).url).toMatch(/public address/);
+    });
+
+    it("allowing loopback opens loopback alone, and only to test keys", async () => {
+      for (const url of ["https://10.0.0.1/", "https://169.254.169.254/", "https://[fd00::1]/"]) {
+        const { res } = await call(local, "POST", "/api/v1/webhooks", { body: { url, events: ["*"] }, key: local.testKey });
+        expect(res.status, url).toBe(422);
+      }
+      const live = await call(local, "POST", "/api/v1/webhooks", { body: { url: "https://127.0.0.1/hooks", events: ["*"] } });
+      expect(live.res.status).toBe(422);
+      expect((await call(local, "POST", "/api/v1/webhooks", { body: { url: "https://127.0.0.1/hooks", events: ["*"] }, key: local.testKey })).res.status).toBe(201);
+    });
+
+    it("the setting names only loopback, private and link-local", () => {
+      expect(loadConfig({}).webhooks.privateTargets.size).toBe(0);
+      expect([...loadConfig({ WEBHOOK_PRIVATE_TARGETS: "loopback, link-local" }).webhooks.privateTargets]).toEqual(["loopback", "link-local"]);
+      expect(() => loadConfig({ WEBHOOK_PRIVATE_TARGETS: "loopback,everything" })).toThrow(/WEBHOOK_PRIVATE_TARGETS/);
     });
   });
 

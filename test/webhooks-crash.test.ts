@@ -44,6 +44,8 @@ const env = {
   WEBHOOK_TIMEOUT_MS: "1000",
   WEBHOOK_LEASE_MS: "2000",
   WEBHOOK_RETRY_SCHEDULE: "100ms,200ms,400ms,800ms,1s,1s,1s,1s,1s,1s",
+  // The test receiver listens on loopback, which webhooks may reach only when the operator allows it.
+  WEBHOOK_PRIVATE_TARGETS: "loopback",
   SCHEDULE_RECONCILE: "off",
   SCHEDULE_RATE_CHANGES: "off",
   SCHEDULE_FILING_REMINDERS: "off",

@@ -32,6 +32,8 @@ beforeAll(async () => {
     WEBHOOK_TIMEOUT_MS: String(TIMEOUT_MS),
     WEBHOOK_LEASE_MS: "3000",
     WEBHOOK_POLL_MS: "50",
+    // The test receiver listens on loopback, which webhooks may reach only when the operator allows it.
+    WEBHOOK_PRIVATE_TARGETS: "loopback",
     RECONCILE_SOURCE: FUTURE_CHANGE,
   });
   // The injected clock: real time unless a test pins it.

@@ -14,7 +14,7 @@ import { startReceiver, type Receiver, type Received } from "./_receiver.ts";
 import { startTestService, type TestService } from "./_setup.ts";
 
 const KEY = randomBytes(32).toString("hex");
-const DELIVERY = { WEBHOOK_POLL_MS: "50", WEBHOOK_TIMEOUT_MS: "2000", WEBHOOK_LEASE_MS: "3000", WEBHOOK_RETRY_SCHEDULE: "100ms,100ms" };
+const DELIVERY = { WEBHOOK_POLL_MS: "50", WEBHOOK_TIMEOUT_MS: "2000", WEBHOOK_LEASE_MS: "3000", WEBHOOK_RETRY_SCHEDULE: "100ms,100ms", WEBHOOK_PRIVATE_TARGETS: "loopback" };
 // Stripe's constructor wants an API key; nothing here touches the network.
 const stripe = new Stripe("sk_test_verification_only");
 

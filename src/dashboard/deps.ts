@@ -3,7 +3,9 @@ import type { DataStatus } from "../currency/data-status.ts";
 import type { Db } from "../store/database.ts";
 import type { UsageRecorder } from "../usage/usage-recorder.ts";
 import type { SecretBox } from "../webhooks/secret-box.ts";
+import type { AllowedTargets } from "../webhooks/address-guard.ts";
 import type { SignInThrottle } from "./sign-in-throttle.ts";
+import type { SignUpThrottle } from "./sign-up-throttle.ts";
 import type { SubmitOnce } from "./submit-once.ts";
 
 export type Log = (entry: Record<string, unknown>) => void;
@@ -15,6 +17,9 @@ export interface DashboardDeps {
   rateLimitPerSecond: number;
   usage?: UsageRecorder;
   throttle: SignInThrottle;
+  signUps: SignUpThrottle;
+  /** Non-public address kinds webhooks may reach (WEBHOOK_PRIVATE_TARGETS). */
+  webhookTargets: AllowedTargets;
   once: SubmitOnce;
   /** Seals webhook signing secrets as they are written (SECRETS_KEY). */
   secrets: SecretBox;

@@ -18,6 +18,7 @@ import { webhookRoutes } from "./pages/webhooks.ts";
 import { dashboardError, redirectTo } from "./respond.ts";
 import { currentSession } from "./session.ts";
 import { SignInThrottle } from "./sign-in-throttle.ts";
+import { SignUpThrottle } from "./sign-up-throttle.ts";
 import { SubmitOnce } from "./submit-once.ts";
 
 const ASSETS: Record<string, string> = {
@@ -38,6 +39,8 @@ export function registerDashboard(app: H3, ctx: ApiContext, log: Log = () => {})
     rateLimitPerSecond: ctx.config.rateLimitPerSecond,
     usage: ctx.usage,
     throttle: new SignInThrottle(ctx.db, () => ctx.now()),
+    signUps: new SignUpThrottle(ctx.db, () => ctx.now(), ctx.config.signUpLimit),
+    webhookTargets: ctx.config.webhooks.privateTargets,
     once: new SubmitOnce(ctx.db, () => ctx.now()),
     secrets: ctx.secrets,
     wakeDeliveries: () => ctx.wakeDeliveries(),

@@ -13,7 +13,7 @@ import type { RateLimiter } from "./rate-limit.ts";
 import type { SecretBox } from "../webhooks/secret-box.ts";
 
 export interface ApiContext {
-  config: Pick<Config, "errorsUrl" | "rateLimitPerSecond" | "reconcileStaleAfterDays">;
+  config: Pick<Config, "errorsUrl" | "rateLimitPerSecond" | "reconcileStaleAfterDays" | "signUpLimit"> & { webhooks: Pick<Config["webhooks"], "privateTargets"> };
   table: RateTable;
   zips: ZipIndex;
   db: Db;

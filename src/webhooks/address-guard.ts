@@ -1,6 +1,7 @@
 /**
  * Outbound SSRF guard. A webhook may only reach public addresses unless the operator allows some
- * non-public kinds (WEBHOOK_PRIVATE_TARGETS: loopback, private, link-local). The check runs on
+ * non-public kinds to test-key webhooks (WEBHOOK_PRIVATE_TARGETS: loopback, private, link-local;
+ * off by default, since open sign-up would otherwise make the service a port scanner). The check runs on
  * the URL's addresses at registration and again on the address actually connected to at delivery,
  * so a DNS answer that changes later (rebinding) cannot reach inside either.
  *
@@ -76,6 +77,11 @@ export function classifyAddress(text: string): AddressKind {
   const inner = embeddedIpv4(v6);
   if (inner) return worst(inner.map((v4) => IPV4_KINDS[v4.range()] ?? "reserved"));
   return IPV6_KINDS[v6.range()] ?? "reserved";
+}
+
+/** Live webhooks reach public addresses only, whatever the setting: it is for development and test receivers. */
+export function allowedTargetsFor(env: "live" | "test", privateTargets: AllowedTargets): AllowedTargets {
+  return env === "live" ? new Set() : privateTargets;
 }
 
 /** True when a webhook may connect to this address under the operator's setting. */

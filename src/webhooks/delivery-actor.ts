@@ -25,6 +25,7 @@ import {
 } from "../store/deliveries.repository.ts";
 import type { Delivery } from "../store/webhooks-and-jobs.tables.ts";
 import { disableWebhook } from "../store/webhooks.repository.ts";
+import { allowedTargetsFor, type AllowedTargets } from "./address-guard.ts";
 import { postJson, type PostResult } from "./post.ts";
 import { parseRetryAfter, withJitter } from "./retry-schedule.ts";
 import type { SecretBox } from "./secret-box.ts";
@@ -40,6 +41,8 @@ export interface DeliverySettings {
   pollIntervalMs: number;
   /** How long a claim holds; longer than timeoutMs so a live attempt is never taken over. */
   leaseMs: number;
+  /** Non-public address kinds test-key webhooks may reach (WEBHOOK_PRIVATE_TARGETS); empty: public addresses only. */
+  privateTargets: AllowedTargets;
 }
 
 export type Log = (entry: Record<string, unknown>) => void;
@@ -184,9 +187,10 @@ export class DeliveryActor {
             "x-webhook-signature": signatureHeader(signing.secrets, timestamp, work.payload),
             "x-webhook-attempt": String(number),
           },
-          { timeoutMs: settings.timeoutMs, publicOnly: work.webhook.env === "live" },
+          { timeoutMs: settings.timeoutMs, allowed: allowedTargetsFor(work.webhook.env, settings.privateTargets) },
         )
-      : { statusCode: null, retryAfter: null, error: `not sent: ${signing.error}`, latencyMs: 0 };
+      : { statusCode: null, retryAfter: null, error: `not sent: ${signing.error}`, cause: null, latencyMs: 0 };
+    if (result.cause) this.#deps.log({ level: "info", msg: "delivery attempt failed", delivery_id: delivery.id, cause: result.cause });
     const finishedAt = now();
     const verdict = this.#judge(result, number, work.eventType === "webhook.test", finishedAt);
     const webhookId = work.webhook.id;

@@ -6,19 +6,22 @@
 import http from "node:http";
 import https from "node:https";
 import { isIP } from "node:net";
-import { guardedLookup, isAllowedAddress } from "./address-guard.ts";
+import { guardedLookup, isAllowedAddress, type AllowedTargets } from "./address-guard.ts";
 
 export interface PostResult {
   statusCode: number | null;
   retryAfter: string | null;
+  /** What the customer's delivery log shows. */
   error: string | null;
+  /** The socket error's code, for the operator's log only: to a customer it would tell open ports from closed ones. */
+  cause: string | null;
   latencyMs: number;
 }
 
 export interface PostOptions {
   timeoutMs: number;
-  /** Refuse non-public addresses (webhooks of live keys). */
-  publicOnly: boolean;
+  /** Non-public address kinds that may be reached; every other non-public address is refused. */
+  allowed: AllowedTargets;
 }
 
 // Keep-alive agents: a receiver gets many deliveries, and a new TLS handshake for each is waste.
@@ -32,10 +35,11 @@ const MAX_RESPONSE_BYTES = 64 * 1024;
 
 export function postJson(target: string, body: string, headers: Record<string, string>, options: PostOptions): Promise<PostResult> {
   const started = performance.now();
-  const done = (statusCode: number | null, retryAfter: string | null, error: string | null): PostResult => ({
+  const done = (statusCode: number | null, retryAfter: string | null, error: string | null, cause: string | null = null): PostResult => ({
     statusCode,
     retryAfter,
     error,
+    cause,
     latencyMs: performance.now() - started,
   });
   return new Promise((resolve) => {
@@ -46,7 +50,7 @@ export function postJson(target: string, body: string, headers: Record<string, s
       return resolve(done(null, null, "invalid URL"));
     }
     const host = url.hostname.replace(/^\[|\]$/g, "");
-    if (options.publicOnly && isIP(host) && !isAllowedAddress(host, new Set())) {
+    if (isIP(host) && !isAllowedAddress(host, options.allowed)) {
       return resolve(done(null, null, `refused: ${host} is not a public address`));
     }
     const client = url.protocol === "https:" ? https : http;
@@ -62,7 +66,7 @@ export function postJson(target: string, body: string, headers: Record<string, s
       method: "POST",
       agent,
       headers: { ...headers, "content-length": String(Buffer.byteLength(body)) },
-      ...(options.publicOnly && { lookup: guardedLookup(new Set()) }),
+      lookup: guardedLookup(options.allowed),
     });
     const timer = setTimeout(() => {
       finish(done(null, null, `timed out after ${options.timeoutMs} ms`));
@@ -83,8 +87,10 @@ export function postJson(target: string, body: string, headers: Record<string, s
       response.on("error", complete);
     });
     request.on("error", (error: NodeJS.ErrnoException) => {
-      const reason = error.code === "EBLOCKED" ? `refused: ${error.message}` : `${error.code ?? "error"}: ${error.message}`;
-      finish(done(null, null, reason));
+      if (error.code === "EBLOCKED") return finish(done(null, null, `refused: ${error.message}`));
+      if (error.code === "ENOTFOUND") return finish(done(null, null, `${url.hostname} does not resolve`, error.code));
+      // Refused, reset, TLS failure or anything else before an HTTP answer: one wording for all.
+      finish(done(null, null, "connection failed before an HTTP answer", `${error.code ?? "error"}: ${error.message}`));
     });
     request.end(body);
   });

@@ -1,13 +1,14 @@
 /**
  * Validation of webhook bodies (DESIGN §3): `url` must be https, or plain http to a loopback host
- * for a tax_test_ key; a live key's URL must resolve only to public addresses; `events` lists
- * names from spec §6 or "*". Every problem is reported at once, as invalid_params.
+ * for a tax_test_ key where the operator allows loopback targets; every URL must resolve only to
+ * public addresses or, for a test key, to the non-public kinds the operator allows (WEBHOOK_PRIVATE_TARGETS);
+ * `events` lists names from spec §6 or "*". Every problem is reported at once, as invalid_params.
  */
 import { lookup } from "node:dns/promises";
 import { isIP } from "node:net";
 import { z } from "zod";
 import type { KeyEnv } from "../store/database.ts";
-import { isAllowedAddress, isLoopbackHost } from "./address-guard.ts";
+import { allowedTargetsFor, isAllowedAddress, isLoopbackHost, type AllowedTargets } from "./address-guard.ts";
 import { SUBSCRIBABLE_EVENTS } from "./event-types.ts";
 
 export interface InvalidParam {
@@ -44,7 +45,8 @@ export const updateWebhookSchema = z
   .refine((body) => Object.keys(body).length > 0, "send at least one of url, events, status");
 
 /** Returns the problems with a destination URL for a key of this environment; empty when it is fine. */
-export async function checkWebhookUrl(text: string, env: KeyEnv, resolve: Resolver = systemResolver): Promise<InvalidParam[]> {
+export async function checkWebhookUrl(text: string, env: KeyEnv, privateTargets: AllowedTargets, resolve: Resolver = systemResolver): Promise<InvalidParam[]> {
+  const allowed = allowedTargetsFor(env, privateTargets);
   const bad = (reason: string) => [{ name: "url", reason }];
   let url: URL;
   try {
@@ -58,10 +60,8 @@ export async function checkWebhookUrl(text: string, env: KeyEnv, resolve: Resolv
   if (url.protocol === "http:") {
     if (env !== "test") return bad("must use https; plain http is allowed only to loopback with a tax_test_ key");
     if (!isLoopbackHost(host)) return bad("plain http is allowed only to a loopback host (localhost, 127.0.0.1, [::1]); use https");
-    return [];
-  }
-  if (url.protocol !== "https:") return bad("must use https");
-  if (env === "test") return [];
+    if (!allowed.has("loopback")) return bad("must not be a loopback address: this server delivers only to public addresses");
+  } else if (url.protocol !== "https:") return bad("must use https");
   let addresses: string[];
   if (isIP(host)) addresses = [host];
   else {
@@ -71,7 +71,7 @@ export async function checkWebhookUrl(text: string, env: KeyEnv, resolve: Resolv
       return bad(`host ${host} does not resolve`);
     }
   }
-  const blocked = addresses.find((address) => !isAllowedAddress(address, new Set()));
-  if (blocked) return bad(`resolves to ${blocked}, which is not a public address; live webhooks must reach the public internet`);
+  const blocked = addresses.find((address) => !isAllowedAddress(address, allowed));
+  if (blocked) return bad(`resolves to ${blocked}, which is not a public address; webhooks must reach the public internet`);
   return [];
 }

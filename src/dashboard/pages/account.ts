@@ -42,6 +42,7 @@ interface SignUpView {
   name?: string;
   email?: string;
   error?: AccountError;
+  message?: HtmlValue;
 }
 
 function signUpForm(event: H3Event, view: SignUpView) {
@@ -51,7 +52,7 @@ function signUpForm(event: H3Event, view: SignUpView) {
     html`<section class="card auth-card" aria-labelledby="heading">
   <h1 id="heading">Create your Buckeye account</h1>
   <p class="lede">Set up your organization to get API keys for Ohio sales tax rates.</p>
-  ${view.error ? notice("danger", "Please correct the highlighted field.") : ""}
+  ${view.message ?? (view.error ? notice("danger", "Please correct the highlighted field.") : "")}
   <form method="post" action="/dashboard/sign-up" novalidate>
     <input type="hidden" name="${CSRF_FIELD}" value="${signedOutToken(event)}">
     ${textField({ name: "organization", label: "Organization name", value: view.name ?? "", autocomplete: "organization", required: true, maxlength: 100, error: errorFor("name"), autofocus: true })}
@@ -124,6 +125,14 @@ export function accountRoutes(app: H3, deps: DashboardDeps): void {
     await assertSignedOutToken(event);
     const form = await readForm(event);
     const view = { name: field(form, "organization"), email: field(form, "email") };
+    const address = getRequestIP(event) ?? "unknown";
+    const wait = await deps.signUps.retryAfterSeconds(address);
+    if (wait > 0) {
+      event.res.headers.set("retry-after", String(wait));
+      const message = notice("danger", "Too many sign-ups from your network.", html`<p>Creating accounts is paused for your address. Try again in ${minutes(wait)}.</p>`);
+      return sendPage(event, signUpForm(event, { ...view, message }), 429);
+    }
+    await deps.signUps.recordAttempt(address);
     try {
       const { owner } = await createOrganizationWithOwner(deps.db, { organizationName: view.name, email: view.email, password: form.get("password") ?? "" }, deps.now());
       await startSession(event, deps, owner.id);

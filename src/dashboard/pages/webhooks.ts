@@ -358,7 +358,7 @@ export function webhookRoutes(app: H3, deps: DashboardDeps): void {
         errors.url = "Live endpoints must use https. For a receiver on your own machine, choose Test.";
       }
       if (!errors.url) {
-        const problems = await checkWebhookUrl(url, view.env!);
+        const problems = await checkWebhookUrl(url, view.env!, deps.webhookTargets);
         if (problems.length > 0) errors.url = `This URL ${problems.map((p) => p.reason).join("; ")}.`;
       }
       if (errors.url || errors.events) {

@@ -31,8 +31,8 @@ function principalOf(event: H3Event) {
 
 const describe = (params: InvalidParam[]) => `The webhook is not valid: ${params.map((p) => `${p.name} ${p.reason}`).join("; ")}.`;
 
-async function requireUsableUrl(url: string, env: "live" | "test"): Promise<void> {
-  const invalid = await checkWebhookUrl(url, env);
+async function requireUsableUrl(ctx: ApiContext, url: string, env: "live" | "test"): Promise<void> {
+  const invalid = await checkWebhookUrl(url, env, ctx.config.webhooks.privateTargets);
   if (invalid.length > 0) throw problem("invalid-webhook", describe(invalid), { invalidParams: invalid });
 }
 
@@ -47,7 +47,7 @@ export function createWebhook(ctx: ApiContext) {
   return async (event: H3Event) => {
     const principal = principalOf(event);
     const body = parseBody(createWebhookSchema, await readJsonObject(event, "invalid-webhook"), "invalid-webhook", describe);
-    await requireUsableUrl(body.url, principal.env);
+    await requireUsableUrl(ctx, body.url, principal.env);
     const now = ctx.now();
     const row = await registerWebhook(
       ctx.db,
@@ -82,7 +82,7 @@ export function patchWebhook(ctx: ApiContext) {
     const current = await requireWebhook(ctx, event);
     const body = parseBody(updateWebhookSchema, await readJsonObject(event, "invalid-webhook"), "invalid-webhook", describe);
     // A URL is judged by the key that registered the webhook, so a test key cannot point a live webhook at loopback.
-    if (body.url !== undefined) await requireUsableUrl(body.url, principal.env === "live" || current.env === "live" ? "live" : "test");
+    if (body.url !== undefined) await requireUsableUrl(ctx, body.url, principal.env === "live" || current.env === "live" ? "live" : "test");
     const now = ctx.now();
     const row = await updateWebhook(ctx.db, principal.organizationId, current.id, body, now);
     if (!row) throw problem("webhook-not-found", `No webhook ${current.id} in this organization.`);
