@@ -65,7 +65,7 @@ org
   .command("create")
   .requiredOption("--name <name>", "organization name")
   .option("--email <email>", "also create its owner, who signs in to the dashboard with this email")
-  .option("--password <password>", "the owner's password, at least 10 characters (with --email)")
+  .option("--password <password>", "the owner's password, at least 12 characters and not a common one (with --email)")
   .addOption(jsonOption)
   .action(async (opts: { name: string; email?: string; password?: string; json?: boolean }) => {
     const name = opts.name.trim();

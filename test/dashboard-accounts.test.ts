@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checkSignIn } from "../src/dashboard/accounts.ts";
 import { escapeHtml, html } from "../src/dashboard/html.ts";
 import { hashPassword, verifyPassword } from "../src/dashboard/password.ts";
+import { passwordProblem } from "../src/dashboard/password-policy.ts";
 import { SignInThrottle } from "../src/dashboard/sign-in-throttle.ts";
 import { SubmitOnce } from "../src/dashboard/submit-once.ts";
 import { openStore } from "../src/store/connect.ts";
@@ -47,7 +48,7 @@ describe("buckeye org create --email --password creates the organization's owner
 
   it("refuses --email without --password, a short password and a taken email, with exit code 1", async () => {
     await expect(buckeye("org", "create", "--name", "Half", "--email", "half@example.com")).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining("--email and --password go together") });
-    await expect(buckeye("org", "create", "--name", "Short", "--email", "short@example.com", "--password", "short")).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining("at least 10 characters") });
+    await expect(buckeye("org", "create", "--name", "Short", "--email", "short@example.com", "--password", "short")).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining("at least 12 characters") });
     await expect(buckeye("org", "create", "--name", "Again", "--email", "owner@books.example", "--password", "another passphrase")).rejects.toMatchObject({
       code: 1,
       stderr: expect.stringContaining("already exists"),
@@ -283,5 +284,57 @@ describe("sign-up is throttled per client address, across instances (issue 10, i
     const names = (await organizations()).map((o) => o.name);
     expect(names.length).toBe(before + 3);
     expect(names).not.toContain("Flood 4");
+  });
+});
+
+describe("passwords follow NIST SP 800-63B: 12 code points, no common or breached passwords, no composition rules (issue 10, item 4)", () => {
+  it.each([
+    ["password12", /at least 12 characters/],
+    ["aaaaaaaaaa", /at least 12 characters/],
+    [" ".repeat(10), /at least 12 characters/],
+    // Six emoji are twelve UTF-16 units but six characters.
+    ["🦌🌰🏈🌽🚜🌾", /at least 12 characters/],
+    ["password1234", /commonly used password/],
+    ["aaaaaaaaaaaa", /Repeated characters/],
+    [" ".repeat(12), /Repeated characters/],
+    ["qwertyuiop12", /commonly used password/],
+    ["iloveyou1234", /commonly used password/],
+  ])("refuses %j", (password, reason) => {
+    expect(passwordProblem(password)).toMatch(reason);
+  });
+
+  it("refuses a password made of the account's own email or organization name", () => {
+    expect(passwordProblem("pemberton@ledger.example", ["pemberton@ledger.example", "Ledger Works"])).toMatch(/Do not build it from your email address or organization name/);
+    expect(passwordProblem("LedgerWorks2026", ["pemberton@ledger.example", "Ledger Works"])).toMatch(/Do not build it from your email address or organization name/);
+    expect(passwordProblem("pemberton@ledger.example")).toBeNull();
+  });
+
+  it("accepts long passphrases of lowercase words without digits or symbols, and counts code points up to the maximum", () => {
+    expect(passwordProblem("vermilion otter cartography")).toBeNull();
+    expect(passwordProblem("🦌🌰🏈🌽🚜🌾🦃🍎🚂🎻🧭🪕")).toBeNull();
+    expect(passwordProblem("é".repeat(100) + "🦌".repeat(100))).toMatch(/Repeated/);
+    expect(passwordProblem("🦌".repeat(201))).toMatch(/at most 200 characters/);
+  });
+
+  it("sign-up over HTTP refuses a common password with the reason at the field, and creates nothing", async () => {
+    const service = await startTestService();
+    try {
+      const form = await service.service.app.fetch(new Request("http://buckeye.test/dashboard/sign-up"));
+      const formCookie = form.headers.getSetCookie()[0]!.split(";")[0]!;
+      const token = /name="_csrf" value="([^"]+)"/.exec(await form.text())![1]!;
+      const res = await service.service.app.fetch(
+        new Request("http://buckeye.test/dashboard/sign-up", {
+          method: "POST",
+          headers: { cookie: formCookie, "content-type": "application/x-www-form-urlencoded" },
+          body: new URLSearchParams({ _csrf: token, organization: "Common Co", email: "common@example.com", password: "password1234" }),
+        }),
+      );
+      expect(res.status).toBe(422);
+      expect(await res.text()).toContain("This is similar to a commonly used password.");
+      const names = (await service.service.store.db.selectFrom("organizations").select("name").execute()).map((o) => o.name);
+      expect(names).not.toContain("Common Co");
+    } finally {
+      await service.close();
+    }
   });
 });

@@ -437,7 +437,11 @@ describe("settings page: changing the password", () => {
       await page.getByLabel("Current password").fill(PASSWORD);
       await page.getByLabel("New password").fill("short");
       await page.getByRole("button", { name: "Change password" }).click();
-      expect(await page.locator("#f-new_password-error").textContent()).toMatch(/at least 10 characters/);
+      expect(await page.locator("#f-new_password-error").textContent()).toMatch(/at least 12 characters/);
+      await page.getByLabel("Current password").fill(PASSWORD);
+      await page.getByLabel("New password").fill("password1234");
+      await page.getByRole("button", { name: "Change password" }).click();
+      expect(await page.locator("#f-new_password-error").textContent()).toMatch(/commonly used password.*no digits or symbols are required/);
       await shot(page, "settings-password-invalid");
 
       await page.getByLabel("Current password").fill(PASSWORD);

@@ -8,7 +8,8 @@ import type { User } from "../store/dashboard.tables.ts";
 import { createOrganization } from "../store/organizations.repository.ts";
 import { deleteOtherSessions } from "../store/sessions.repository.ts";
 import { emailTaken, findUserByEmail, findUserById, insertUser, setPasswordHash } from "../store/users.repository.ts";
-import { decoyHash, hashPassword, passwordProblem, verifyPassword } from "./password.ts";
+import { decoyHash, hashPassword, verifyPassword } from "./password.ts";
+import { passwordProblem } from "./password-policy.ts";
 
 export class AccountError extends Error {
   constructor(
@@ -51,7 +52,7 @@ export async function createOrganizationWithOwner(db: Db, input: NewAccount, now
   if (nameIssue) throw new AccountError("name", nameIssue);
   const emailIssue = emailProblem(email);
   if (emailIssue) throw new AccountError("email", emailIssue);
-  const passwordIssue = passwordProblem(input.password);
+  const passwordIssue = passwordProblem(input.password, [email, name]);
   if (passwordIssue) throw new AccountError("password", passwordIssue);
   if (await emailTaken(db, email)) throw new AccountError("email", "An account with this email already exists. Sign in instead.");
   const passwordHash = await hashPassword(input.password);
@@ -80,7 +81,7 @@ export async function changePassword(db: Db, session: { userId: string; sessionI
   if (!user || !(await verifyPassword(current, user.password_hash))) {
     return { ok: false, field: "current_password", message: "This is not your current password." };
   }
-  const problem = passwordProblem(next);
+  const problem = passwordProblem(next, [user.email]);
   if (problem) return { ok: false, field: "new_password", message: problem };
   if (next === current) return { ok: false, field: "new_password", message: "Choose a password different from the current one." };
   const passwordHash = await hashPassword(next);

@@ -5,7 +5,7 @@ import { assertSessionToken, assertSignedOutToken, CSRF_FIELD, signedOutToken } 
 import type { DashboardDeps } from "../deps.ts";
 import { html, type HtmlValue } from "../html.ts";
 import { minutes, notice, signedOutPage, textField } from "../layout.ts";
-import { MIN_PASSWORD_LENGTH } from "../password.ts";
+import { MIN_PASSWORD_LENGTH } from "../password-policy.ts";
 import { field, readForm, redirectTo, sendPage } from "../respond.ts";
 import { currentSession, endSession, requireSession, startSession } from "../session.ts";
 
@@ -57,7 +57,7 @@ function signUpForm(event: H3Event, view: SignUpView) {
     <input type="hidden" name="${CSRF_FIELD}" value="${signedOutToken(event)}">
     ${textField({ name: "organization", label: "Organization name", value: view.name ?? "", autocomplete: "organization", required: true, maxlength: 100, error: errorFor("name"), autofocus: true })}
     ${textField({ name: "email", label: "Your work email", type: "email", value: view.email ?? "", autocomplete: "email", required: true, error: errorFor("email"), hint: "You sign in with it; you become the organization's owner." })}
-    ${textField({ name: "password", label: "Password", type: "password", autocomplete: "new-password", required: true, minlength: MIN_PASSWORD_LENGTH, error: errorFor("password"), hint: `At least ${MIN_PASSWORD_LENGTH} characters. A passphrase of a few words works well.` })}
+    ${textField({ name: "password", label: "Password", type: "password", autocomplete: "new-password", required: true, minlength: MIN_PASSWORD_LENGTH, error: errorFor("password"), hint: `At least ${MIN_PASSWORD_LENGTH} characters; common or easily guessed passwords are refused. A passphrase of a few uncommon words works well.` })}
     <button class="btn btn-primary btn-block" type="submit">Create account</button>
   </form>
   <p class="auth-switch">Already have an account? <a href="/dashboard/sign-in">Sign in</a></p>

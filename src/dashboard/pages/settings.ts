@@ -16,7 +16,7 @@ import { badge, csrfField, minutes, notice, shortDate, signedInPage, textField }
 import { field, readForm, redirectTo, sendPage } from "../respond.ts";
 import { requireSession } from "../session.ts";
 import { dayLabel } from "../usage-chart.ts";
-import { MIN_PASSWORD_LENGTH } from "../password.ts";
+import { MIN_PASSWORD_LENGTH } from "../password-policy.ts";
 
 /** The next return due on or after `today` for this frequency (Ohio: the 23rd after the period). */
 function nextDue(frequency: FilingFrequency, today: string) {
@@ -49,7 +49,7 @@ function passwordForm(session: SessionView, errors: SettingsView["passwordErrors
       required: true,
       minlength: MIN_PASSWORD_LENGTH,
       autocomplete: "new-password",
-      hint: `At least ${MIN_PASSWORD_LENGTH} characters. Every other device signed in to this account is signed out.`,
+      hint: `At least ${MIN_PASSWORD_LENGTH} characters; common or easily guessed passwords are refused. Every other device signed in to this account is signed out.`,
       error: errors.new_password,
     })}
     <div><button class="btn btn-primary" type="submit">Change password</button></div>
