@@ -8,6 +8,7 @@
  * is the one place that decides to exit the process.
  */
 import type { Logger } from "./http/app.ts";
+import { errorFields } from "./error-fields.ts";
 
 export interface Closable {
   close(): Promise<void>;
@@ -35,7 +36,7 @@ export function exitGracefullyOnSignals(service: Closable, options: { graceMs: n
         process.exit(0);
       },
       (error: unknown) => {
-        log({ level: "error", msg: "shutdown failed", error: String(error) });
+        log({ level: "error", msg: "shutdown failed", ...errorFields(error) });
         process.exit(1);
       },
     );

@@ -1,3 +1,5 @@
+import { createApp } from "../src/http/app.ts";
+import { errorFields } from "../src/error-fields.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestService, type TestService } from "./_setup.ts";
 
@@ -75,5 +77,54 @@ describe("problem details (spec §7, RFC 9457)", () => {
     } finally {
       api.service.context.currency = original;
     }
+  });
+});
+
+describe("errors are logged with their cause's message and code, never [object Object] (issue 10, item 6)", () => {
+  function capturingApp() {
+    const logs: Array<Record<string, unknown>> = [];
+    const app = createApp(api.service.context, (entry) => logs.push(entry));
+    const get = (path: string) => app.fetch(new Request(`http://buckeye.test${path}`, { headers: { authorization: `Bearer ${api.liveKey}` } }));
+    return { logs, get };
+  }
+
+  it("a 503 geocoder-unavailable is logged (level warn) with its detail", async () => {
+    const { logs, get } = capturingApp();
+    // The test config points the geocoder at a port that refuses connections, and this address has no ZIP to fall back on.
+    const res = await get(`/api/v1/rates?address=${encodeURIComponent("2 Other St, Somewhere")}`);
+    expect(res.status).toBe(503);
+    const entry = logs.find((e) => e.problem === "geocoder-unavailable");
+    expect(entry).toMatchObject({ level: "warn", error: expect.stringMatching(/geocod/i) });
+    expect(JSON.stringify(logs)).not.toContain("[object Object]");
+  });
+
+  it("a fault is logged with its message, its cause's message and the first error code", async () => {
+    const { logs, get } = capturingApp();
+    const original = api.service.context.lastReconciled;
+    api.service.context.lastReconciled = () => {
+      throw new Error("reading the reconciliation log failed", { cause: Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:5432"), { code: "ECONNREFUSED" }) });
+    };
+    try {
+      expect((await get("/api/v1/rates?county=adams")).status).toBe(500);
+    } finally {
+      api.service.context.lastReconciled = original;
+    }
+    expect(logs).toContainEqual(
+      expect.objectContaining({
+        level: "error",
+        error: "reading the reconciliation log failed: connect ECONNREFUSED 127.0.0.1:5432",
+        code: "ECONNREFUSED",
+        stack: expect.stringContaining("ECONNREFUSED"),
+      }),
+    );
+  });
+
+  it("errorFields names non-Error throws and error classes, and follows AggregateError", () => {
+    expect(errorFields({ status: 503, message: "the geocoder is down" })).toEqual({ error: "the geocoder is down" });
+    expect(errorFields("plain text")).toEqual({ error: "plain text" });
+    expect(errorFields({})).toEqual({ error: "[object Object]" });
+    expect(errorFields(new TypeError("x is not a function")).error).toBe("TypeError: x is not a function");
+    const aggregate = new AggregateError([Object.assign(new Error("connect ECONNREFUSED ::1:6379"), { code: "ECONNREFUSED" })], "all attempts failed");
+    expect(errorFields(aggregate).error).toBe("AggregateError: all attempts failed: connect ECONNREFUSED ::1:6379");
   });
 });

@@ -14,6 +14,7 @@ import type { Dialect } from "../store/connect.ts";
 import type { Db } from "../store/database.ts";
 import type { RowResult } from "./item-result.ts";
 import { resolveLookups, type Pipeline } from "./pipeline.ts";
+import { errorFields } from "../error-fields.ts";
 
 export interface JobRunnerOptions {
   db: Db;
@@ -67,7 +68,7 @@ export class BatchJobRunner {
         if (chunk) await this.#work(chunk);
       } catch (error) {
         if (this.#abort.signal.aborted) return;
-        log({ level: "error", msg: "batch chunk failed; it will be retried when its lease expires", job: chunk?.jobId, chunk: chunk?.seq, error: String(error) });
+        log({ level: "error", msg: "batch chunk failed; it will be retried when its lease expires", job: chunk?.jobId, chunk: chunk?.seq, ...errorFields(error) });
       }
       if (!chunk) await this.#idle();
     }

@@ -8,6 +8,7 @@ import { html } from "./html.ts";
 import { signedOutPage } from "./layout.ts";
 import type { DashboardErrorData } from "./respond.ts";
 import { sendPage } from "./respond.ts";
+import { errorFields } from "../error-fields.ts";
 
 const TITLES: Record<number, string> = {
   400: "That request could not be understood",
@@ -22,7 +23,7 @@ export function renderError(error: HTTPError, event: H3Event, log: Log): string 
   const data = error.data as Partial<DashboardErrorData> | undefined;
   const fault = error.unhandled || error.status >= 500;
   if (fault) {
-    log({ level: "error", request_id: requestId, path: event.url.pathname, error: String(error.cause ?? error), stack: (error.cause as Error | undefined)?.stack });
+    log({ level: "error", request_id: requestId, path: event.url.pathname, ...errorFields(error) });
   }
   const status = fault ? 500 : error.status;
   const title = fault ? "Something went wrong on our side" : (data?.dashboard && data.title) || TITLES[status] || "That request could not be handled";

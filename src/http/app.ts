@@ -6,6 +6,7 @@
 import { H3, type H3Event, type HTTPError } from "h3";
 import { registerDashboard } from "../dashboard/routes.ts";
 import { registerReference } from "../reference/routes.ts";
+import { errorFields } from "../error-fields.ts";
 import { newId } from "../ids.ts";
 import { logResponse, type AccessLogOptions } from "./access-log.ts";
 import { authenticate } from "./authenticate.ts";
@@ -39,7 +40,8 @@ function problemResponse(ctx: ApiContext, error: HTTPError, event: H3Event, log:
   const requestId = event.context.requestId ?? newId("req");
   const { headers: extra, ...body } = toProblemDetails(error, ctx.config.errorsUrl, requestId);
   if (body.status >= 500) {
-    log({ level: "error", request_id: requestId, path: event.url.pathname, error: String(error.cause ?? error), stack: (error.cause as Error | undefined)?.stack });
+    // A 503 reports a state (an upstream down), not a fault of ours, as in the access log.
+    log({ level: body.status === 503 ? "warn" : "error", request_id: requestId, path: event.url.pathname, problem: body.type.split("/").pop(), ...errorFields(error) });
   }
   const headers = new Headers(event.res.headers);
   headers.set("content-type", "application/problem+json");

@@ -5,6 +5,7 @@
  * and call advanceTo(), which runs every occurrence croner computes up to that instant, in order.
  */
 import { Cron } from "croner";
+import { errorFields } from "../error-fields.ts";
 
 export const TIMEZONE = "America/New_York";
 
@@ -98,7 +99,7 @@ export class Scheduler<N extends string> {
           this.#log({ level: "info", msg: "job finished", job: name, at: at.toISOString(), ms: Math.round(performance.now() - started), result });
           return result;
         } catch (error) {
-          this.#log({ level: "error", msg: "job failed", job: name, at: at.toISOString(), error: String(error) });
+          this.#log({ level: "error", msg: "job failed", job: name, at: at.toISOString(), ...errorFields(error) });
           throw error;
         }
       });
@@ -148,7 +149,7 @@ export class Scheduler<N extends string> {
     const ledger = this.#ledger;
     if (!ledger) return { ran: true, result: await this.run(name, at) };
     const taken = await ledger.take(name, scheduledFor).catch((error: unknown) => {
-      this.#log({ level: "error", msg: "could not take job occurrence", job: name, scheduled_for: scheduledFor.toISOString(), error: String(error) });
+      this.#log({ level: "error", msg: "could not take job occurrence", job: name, scheduled_for: scheduledFor.toISOString(), ...errorFields(error) });
       throw error;
     });
     if (!taken) {

@@ -8,6 +8,7 @@ import { dateInOhio } from "../rates/calendar.ts";
 import { touchApiKeys } from "../store/api-keys.repository.ts";
 import type { Db } from "../store/database.ts";
 import { addUsage, type UsageCount } from "../store/usage.repository.ts";
+import { errorFields } from "../error-fields.ts";
 
 export interface UsageRecorderOptions {
   flushIntervalMs: number;
@@ -83,7 +84,7 @@ export class UsageRecorder {
     } catch (error) {
       for (const [slot, count] of counts) this.#counts.set(slot, (this.#counts.get(slot) ?? 0) + count);
       for (const [keyId, ms] of lastUsed) this.#lastUsed.set(keyId, Math.max(ms, this.#lastUsed.get(keyId) ?? 0));
-      this.#options.log({ level: "error", msg: "writing API key usage failed; kept for the next flush", error: String(error) });
+      this.#options.log({ level: "error", msg: "writing API key usage failed; kept for the next flush", ...errorFields(error) });
     }
   }
 }

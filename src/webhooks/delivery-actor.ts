@@ -30,6 +30,7 @@ import { postJson, type PostResult } from "./post.ts";
 import { parseRetryAfter, withJitter } from "./retry-schedule.ts";
 import type { SecretBox } from "./secret-box.ts";
 import { activeSecrets, signatureHeader } from "./sign.ts";
+import { errorFields } from "../error-fields.ts";
 
 export const USER_AGENT = "Buckeye-Webhook/1.0";
 
@@ -110,7 +111,7 @@ export class DeliveryActor {
     await this.#polling;
     this.#queue.clear();
     await releaseClaims(this.#deps.db, this.instance, [...this.#waiting]).catch((error) =>
-      this.#deps.log({ level: "error", msg: "releasing claims failed", error: String(error) }),
+      this.#deps.log({ level: "error", msg: "releasing claims failed", ...errorFields(error) }),
     );
     this.#waiting.clear();
     await this.#queue.onIdle();
@@ -140,7 +141,7 @@ export class DeliveryActor {
       }
       if (free > 0 && claimed.length === free) this.#pollAgain = true;
     } catch (error) {
-      log({ level: "error", msg: "claiming deliveries failed", error: String(error) });
+      log({ level: "error", msg: "claiming deliveries failed", ...errorFields(error) });
     } finally {
       if (!this.#stopping) {
         this.#timer = setTimeout(() => this.wake(), settings.pollIntervalMs);
@@ -155,7 +156,7 @@ export class DeliveryActor {
       await this.#attempt(delivery);
     } catch (error) {
       // The claim lapses and another attempt follows; nothing is lost.
-      this.#deps.log({ level: "error", msg: "delivery attempt failed to run", delivery_id: delivery.id, error: String(error) });
+      this.#deps.log({ level: "error", msg: "delivery attempt failed to run", delivery_id: delivery.id, ...errorFields(error) });
     } finally {
       // Refill once half the slots are free: claims then come in batches, not one transaction per delivery.
       if (this.busy <= Math.ceil(this.#deps.settings.concurrency / 2)) this.wake();
