@@ -128,3 +128,26 @@ describe("errors are logged with their cause's message and code, never [object O
     expect(errorFields(aggregate).error).toBe("AggregateError: all attempts failed: connect ECONNREFUSED ::1:6379");
   });
 });
+
+describe("a known path with the wrong method is 405 with Allow, not 404 (issue 10, item 7)", () => {
+  it.each([
+    ["DELETE", "/api/v1/rates", "GET, HEAD"],
+    ["POST", "/api/v1/counties", "GET, HEAD"],
+    ["PUT", "/api/v1/webhooks/wh_01jz0000000000000000000000", "GET, HEAD, PATCH, DELETE"],
+    ["GET", "/api/v1/rates/batch", "POST"],
+    ["DELETE", "/healthz", "GET, HEAD"],
+  ])("%s %s → 405, Allow: %s", async (method, path, allow) => {
+    const res = await api.service.app.fetch(new Request(`http://buckeye.test${path}`, { method, headers: { authorization: `Bearer ${api.liveKey}` } }));
+    expect(res.status).toBe(405);
+    expect(res.headers.get("content-type")).toBe("application/problem+json");
+    expect(res.headers.get("allow")).toBe(allow);
+    const body = await res.json();
+    expect(body).toMatchObject({ type: expect.stringMatching(/\/method-not-allowed$/), title: "Method Not Allowed", status: 405 });
+    expect(body.detail).toContain(allow);
+  });
+
+  it("an unknown path is still 404, and HEAD still answers a GET route", async () => {
+    expect((await api.service.app.fetch(new Request("http://buckeye.test/api/v1/ratez", { method: "DELETE" }))).status).toBe(404);
+    expect((await api.service.app.fetch(new Request("http://buckeye.test/healthz", { method: "HEAD" }))).status).toBe(200);
+  });
+});

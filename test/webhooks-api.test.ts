@@ -173,6 +173,42 @@ describe("POST /api/v1/webhooks (spec §4.3, §2.7)", () => {
   });
 });
 
+describe("webhook URLs are stored as their WHATWG serialisation; what the parser would silently change is refused (issue 10, item 7)", () => {
+  it.each([
+    ["HTTPS://93.184.216.34:443/Hooks/./a/../Tax", "https://93.184.216.34/Hooks/Tax"],
+    ["https://[2606:4700:4700:0::1111]/hooks", "https://[2606:4700:4700::1111]/hooks"],
+    ["https://93.184.216.34/caf\u00e9 hooks".replace("\\u00e9", "é").replace(" ", "%20"), "https://93.184.216.34/caf%C3%A9%20hooks"],
+  ])("%s is stored as %s", async (typed, stored) => {
+    const { res, body } = await register({ url: typed, events: ["*"] });
+    expect(res.status).toBe(201);
+    expect(body.webhook.url).toBe(stored);
+    const read = await call(api, "GET", `/api/v1/webhooks/${body.webhook.id}`);
+    expect(read.body.webhook.url).toBe(stored);
+  });
+
+  it("PATCH stores the serialisation too", async () => {
+    const { body } = await register({ url: RECEIVER, events: ["*"] });
+    const updated = await call(api, "PATCH", `/api/v1/webhooks/${body.webhook.id}`, { body: { url: "HTTPS://93.184.216.34:443/V2" } });
+    expect(updated.body.webhook.url).toBe("https://93.184.216.34/V2");
+  });
+
+  it.each([
+    ["port 0", "https://93.184.216.34:0/hooks", /port 0/],
+    ["CR LF inside", "https://93.184.216.34/hooks\r\nX-Injected: 1", /control characters/],
+    ["a tab inside the host", "https://93.184.\t216.34/hooks", /control characters/],
+    ["a leading space", " https://93.184.216.34/hooks", /spaces/],
+    ["a trailing NUL", "https://93.184.216.34/hooks\u0000", /control characters/],
+    ["a backslash read as a slash", "https:\\\\93.184.216.34\\hooks", /backslashes/],
+    ["a DEL character", "https://93.184.216.34/ho\u007fks", /control characters/],
+  ])("refuses %s", async (_name, url, reason) => {
+    const before = (await call(api, "GET", "/api/v1/webhooks")).body.total;
+    const { res, body } = await register({ url, events: ["*"] });
+    expect(res.status).toBe(422);
+    expect(reasons(body).url).toMatch(reason);
+    expect((await call(api, "GET", "/api/v1/webhooks")).body.total).toBe(before);
+  });
+});
+
 describe("GET /api/v1/webhooks", () => {
   it("lists the organization's webhooks without their secrets", async () => {
     await register({ url: RECEIVER, events: ["filing.due"] });

@@ -3,12 +3,13 @@
  * rate limit → route → error hook → access log. Handlers return data or throw a problem; the
  * error hook is the one place a thrown value becomes an HTTP response.
  */
-import { H3, type H3Event, type HTTPError } from "h3";
+import { H3, type EventHandler, type H3Event, type HTTPError, type RouteOptions } from "h3";
 import { registerDashboard } from "../dashboard/routes.ts";
 import { registerReference } from "../reference/routes.ts";
 import { errorFields } from "../error-fields.ts";
 import { newId } from "../ids.ts";
 import { logResponse, type AccessLogOptions } from "./access-log.ts";
+import { AllowedMethods } from "./allowed-methods.ts";
 import { authenticate } from "./authenticate.ts";
 import type { ApiContext } from "./context.ts";
 import { limitRequests } from "./limit-requests.ts";
@@ -51,9 +52,10 @@ function problemResponse(ctx: ApiContext, error: HTTPError, event: H3Event, log:
 }
 
 export function createApp(ctx: ApiContext, log: Logger = () => {}, access?: AccessLogOptions): H3 {
+  const allowed = new AllowedMethods();
   const app = new H3({
     silent: true,
-    onError: (error, event) => problemResponse(ctx, error, event, log),
+    onError: (error, event) => problemResponse(ctx, allowed.wrongMethod(error, event) ?? error, event, log),
     ...(access && { onResponse: logResponse(log, access) }),
   });
 
@@ -65,32 +67,36 @@ export function createApp(ctx: ApiContext, log: Logger = () => {}, access?: Acce
   });
 
   const api = [authenticate(ctx), limitRequests(ctx)];
-  app.get("/api/v1/rates", getRates(ctx), { middleware: api });
-  app.post("/api/v1/rates/batch", postRatesBatch(ctx), { middleware: api });
-  app.post("/api/v1/batches", postBatch(ctx), { middleware: api });
-  app.get("/api/v1/batches/:id", getBatch(ctx), { middleware: api });
-  app.get("/api/v1/batches/:id/results", getBatchResults(ctx), { middleware: api });
-  app.get("/api/v1/counties", getCounties(ctx), { middleware: api });
-  app.post("/api/v1/webhooks", createWebhook(ctx), { middleware: api });
-  app.get("/api/v1/webhooks", getWebhooks(ctx), { middleware: api });
-  app.get("/api/v1/webhooks/:id", getWebhook(ctx), { middleware: api });
-  app.patch("/api/v1/webhooks/:id", patchWebhook(ctx), { middleware: api });
-  app.delete("/api/v1/webhooks/:id", removeWebhook(ctx), { middleware: api });
-  app.post("/api/v1/webhooks/:id/rotate-secret", rotateSecret(ctx), { middleware: api });
-  app.post("/api/v1/webhooks/:id/test", sendTestEvent(ctx), { middleware: api });
-  app.get("/api/v1/webhooks/:id/deliveries", getDeliveries(ctx), { middleware: api });
-  app.post("/api/v1/webhooks/:id/deliveries/:delivery_id/redeliver", redeliverDelivery(ctx), { middleware: api });
-  app.post("/api/v1/webhooks/:id/recover", recoverWebhook(ctx), { middleware: api });
-  app.post("/api/v1/certificates", createCertificate(ctx), { middleware: api });
-  app.get("/api/v1/certificates", getCertificates(ctx), { middleware: api });
-  app.get("/api/v1/certificates/:id", getCertificate(ctx), { middleware: api });
-  app.delete("/api/v1/certificates/:id", removeCertificate(ctx), { middleware: api });
-  app.get("/api/v1/reconciliations", getReconciliations(ctx), { middleware: api });
+  const route = (method: "GET" | "POST" | "PATCH" | "DELETE", path: string, handler: EventHandler, options?: RouteOptions) => {
+    app.on(method, path, handler, options);
+    allowed.add(method, path);
+  };
+  route("GET", "/api/v1/rates", getRates(ctx), { middleware: api });
+  route("POST", "/api/v1/rates/batch", postRatesBatch(ctx), { middleware: api });
+  route("POST", "/api/v1/batches", postBatch(ctx), { middleware: api });
+  route("GET", "/api/v1/batches/:id", getBatch(ctx), { middleware: api });
+  route("GET", "/api/v1/batches/:id/results", getBatchResults(ctx), { middleware: api });
+  route("GET", "/api/v1/counties", getCounties(ctx), { middleware: api });
+  route("POST", "/api/v1/webhooks", createWebhook(ctx), { middleware: api });
+  route("GET", "/api/v1/webhooks", getWebhooks(ctx), { middleware: api });
+  route("GET", "/api/v1/webhooks/:id", getWebhook(ctx), { middleware: api });
+  route("PATCH", "/api/v1/webhooks/:id", patchWebhook(ctx), { middleware: api });
+  route("DELETE", "/api/v1/webhooks/:id", removeWebhook(ctx), { middleware: api });
+  route("POST", "/api/v1/webhooks/:id/rotate-secret", rotateSecret(ctx), { middleware: api });
+  route("POST", "/api/v1/webhooks/:id/test", sendTestEvent(ctx), { middleware: api });
+  route("GET", "/api/v1/webhooks/:id/deliveries", getDeliveries(ctx), { middleware: api });
+  route("POST", "/api/v1/webhooks/:id/deliveries/:delivery_id/redeliver", redeliverDelivery(ctx), { middleware: api });
+  route("POST", "/api/v1/webhooks/:id/recover", recoverWebhook(ctx), { middleware: api });
+  route("POST", "/api/v1/certificates", createCertificate(ctx), { middleware: api });
+  route("GET", "/api/v1/certificates", getCertificates(ctx), { middleware: api });
+  route("GET", "/api/v1/certificates/:id", getCertificate(ctx), { middleware: api });
+  route("DELETE", "/api/v1/certificates/:id", removeCertificate(ctx), { middleware: api });
+  route("GET", "/api/v1/reconciliations", getReconciliations(ctx), { middleware: api });
 
   registerDashboard(app, ctx, log);
   registerReference(app);
-  app.get("/healthz", () => ({ status: "ok" }));
-  app.get("/api/v1/openapi.json", () => openApiDocument());
-  app.get("/readyz", getReadyz(ctx));
+  route("GET", "/healthz", () => ({ status: "ok" }));
+  route("GET", "/api/v1/openapi.json", () => openApiDocument());
+  route("GET", "/readyz", getReadyz(ctx));
   return app;
 }

@@ -44,16 +44,33 @@ export const updateWebhookSchema = z
   })
   .refine((body) => Object.keys(body).length > 0, "send at least one of url, events, status");
 
-/** Returns the problems with a destination URL for a key of this environment; empty when it is fine. */
-export async function checkWebhookUrl(text: string, env: KeyEnv, privateTargets: AllowedTargets, resolve: Resolver = systemResolver): Promise<InvalidParam[]> {
+export type UrlCheck = { ok: true; href: string } | { ok: false; problems: InvalidParam[] };
+
+// The URL parser silently drops tabs and line breaks and trims spaces and control characters, and
+// reads "\\" as "/": a URL that needed any of that is refused rather than stored as something else.
+const UNSAFE_CHARACTERS = /[\u0000-\u0020\u007f-\u009f\\]/;
+
+/**
+ * Checks a destination URL for a key of this environment. A good URL is stored as its WHATWG
+ * serialisation (`new URL(text).href`: scheme and host lower-cased, default port dropped, the
+ * host in punycode, the path percent-encoded), so what is shown and delivered to is what was checked.
+ */
+export async function checkWebhookUrl(text: string, env: KeyEnv, privateTargets: AllowedTargets, resolve: Resolver = systemResolver): Promise<UrlCheck> {
+  const problems = await urlProblems(text, env, privateTargets, resolve);
+  return problems.length > 0 ? { ok: false, problems } : { ok: true, href: new URL(text).href };
+}
+
+async function urlProblems(text: string, env: KeyEnv, privateTargets: AllowedTargets, resolve: Resolver): Promise<InvalidParam[]> {
   const allowed = allowedTargetsFor(env, privateTargets);
   const bad = (reason: string) => [{ name: "url", reason }];
+  if (UNSAFE_CHARACTERS.test(text)) return bad("must not contain spaces, control characters (such as CR or LF) or backslashes");
   let url: URL;
   try {
     url = new URL(text);
   } catch {
     return bad("must be an absolute URL such as https://example.com/hooks/tax");
   }
+  if (url.port === "0") return bad("must not use port 0");
   if (url.username || url.password) return bad("must not carry credentials; authenticate deliveries by their signature");
   if (url.hash) return bad("must not have a #fragment");
   const host = url.hostname.replace(/^\[|\]$/g, "");

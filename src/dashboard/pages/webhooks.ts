@@ -357,16 +357,18 @@ export function webhookRoutes(app: H3, deps: DashboardDeps): void {
       if (!errors.url && env === "live" && url.toLowerCase().startsWith("http:")) {
         errors.url = "Live endpoints must use https. For a receiver on your own machine, choose Test.";
       }
+      let href = url;
       if (!errors.url) {
-        const problems = await checkWebhookUrl(url, view.env!, deps.webhookTargets);
-        if (problems.length > 0) errors.url = `This URL ${problems.map((p) => p.reason).join("; ")}.`;
+        const check = await checkWebhookUrl(url, view.env!, deps.webhookTargets);
+        if (check.ok) href = check.href;
+        else errors.url = `This URL ${check.problems.map((p) => p.reason).join("; ")}.`;
       }
       if (errors.url || errors.events) {
         const rows = await listWebhooks(deps.db, session.organizationId);
         return sendPage(event, listPage(session, rows, { ...view, errors, message: notice("danger", "The endpoint was not added.", html`<p>Please correct the highlighted fields.</p>`) }), 422);
       }
       if (!(await deps.once.first(session.sessionId, field(form, ONCE_FIELD)))) return redirectTo(event, "/dashboard/webhooks?repeated=1");
-      const row = await registerWebhook(deps.db, { organizationId: session.organizationId, env: view.env!, url, events, secret: newWebhookSecret() }, deps.now(), deps.secrets);
+      const row = await registerWebhook(deps.db, { organizationId: session.organizationId, env: view.env!, url: href, events, secret: newWebhookSecret() }, deps.now(), deps.secrets);
       const page = await showDetail(session, row, {
         message: notice("success", "Endpoint added."),
         secret: { value: row.secret, heading: "Your signing secret", extra: "Send a test event below to check your receiver end to end." },

@@ -31,9 +31,11 @@ function principalOf(event: H3Event) {
 
 const describe = (params: InvalidParam[]) => `The webhook is not valid: ${params.map((p) => `${p.name} ${p.reason}`).join("; ")}.`;
 
-async function requireUsableUrl(ctx: ApiContext, url: string, env: "live" | "test"): Promise<void> {
-  const invalid = await checkWebhookUrl(url, env, ctx.config.webhooks.privateTargets);
-  if (invalid.length > 0) throw problem("invalid-webhook", describe(invalid), { invalidParams: invalid });
+/** The URL as it is stored (its WHATWG serialisation), or a 422 naming what is wrong with it. */
+async function requireUsableUrl(ctx: ApiContext, url: string, env: "live" | "test"): Promise<string> {
+  const check = await checkWebhookUrl(url, env, ctx.config.webhooks.privateTargets);
+  if (!check.ok) throw problem("invalid-webhook", describe(check.problems), { invalidParams: check.problems });
+  return check.href;
 }
 
 async function requireWebhook(ctx: ApiContext, event: H3Event) {
@@ -47,11 +49,11 @@ export function createWebhook(ctx: ApiContext) {
   return async (event: H3Event) => {
     const principal = principalOf(event);
     const body = parseBody(createWebhookSchema, await readJsonObject(event, "invalid-webhook"), "invalid-webhook", describe);
-    await requireUsableUrl(ctx, body.url, principal.env);
+    const url = await requireUsableUrl(ctx, body.url, principal.env);
     const now = ctx.now();
     const row = await registerWebhook(
       ctx.db,
-      { organizationId: principal.organizationId, env: principal.env, url: body.url, events: body.events, secret: newWebhookSecret() },
+      { organizationId: principal.organizationId, env: principal.env, url, events: body.events, secret: newWebhookSecret() },
       now,
       ctx.secrets,
     );
@@ -82,9 +84,9 @@ export function patchWebhook(ctx: ApiContext) {
     const current = await requireWebhook(ctx, event);
     const body = parseBody(updateWebhookSchema, await readJsonObject(event, "invalid-webhook"), "invalid-webhook", describe);
     // A URL is judged by the key that registered the webhook, so a test key cannot point a live webhook at loopback.
-    if (body.url !== undefined) await requireUsableUrl(ctx, body.url, principal.env === "live" || current.env === "live" ? "live" : "test");
+    const url = body.url === undefined ? undefined : await requireUsableUrl(ctx, body.url, principal.env === "live" || current.env === "live" ? "live" : "test");
     const now = ctx.now();
-    const row = await updateWebhook(ctx.db, principal.organizationId, current.id, body, now);
+    const row = await updateWebhook(ctx.db, principal.organizationId, current.id, { ...body, ...(url !== undefined && { url }) }, now);
     if (!row) throw problem("webhook-not-found", `No webhook ${current.id} in this organization.`);
     return { webhook: toWebhookRecord(row, now) };
   };
