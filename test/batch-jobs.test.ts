@@ -3,8 +3,10 @@
  * scoping, and a restart in the middle of a job that neither loses nor doubles a row. Real
  * worker threads; the geocoder is a FAKE UPSTREAM (test/fake-census-geocoder.ts).
  */
+import { parse } from "csv-parse/sync";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createKey } from "../src/auth/key-service.ts";
+import { csvLine } from "../src/batch/result-csv.ts";
 import { createService, type Service } from "../src/service.ts";
 import { claimChunk, completeChunk, findBatchJob, insertBatchJob } from "../src/store/batch-jobs.repository.ts";
 import { createOrganization } from "../src/store/organizations.repository.ts";
@@ -105,6 +107,28 @@ describe("POST /api/v1/batches accepts a CSV or NDJSON file and answers 202 with
     const results = await call(api.service, api.liveKey, `${job.links.results}`);
     const rows = (await results.text()).trim().split("\n").map((line) => JSON.parse(line));
     expect(rows.map((r) => r.status)).toEqual([200, 400, 200]);
+  });
+});
+
+describe("CSV results escape cells a spreadsheet would run as a formula (OWASP CSV injection; issue 10, item 5)", () => {
+  it("a text cell beginning with =, +, -, @, tab or CR gets a leading apostrophe; plain signed numbers and our figures are left as they are", async () => {
+    const ids = ["=cmd|'/c calc'!A1", "+1+cmd|' /C calc'!A0", "-2+3+cmd|' /C calc'!A0", "@SUM(1+1)*cmd|' /C calc'!A0", "\t=1+1", "\r=1+1", "-42", "+15551234567", "a;=1+1", "plain"];
+    const ndjson = ids.map((id) => JSON.stringify({ id, county: "Franklin", date: "2026-06-01" })).join("\n");
+    const { res } = await submit(api.service, api.liveKey, ndjson, "application/x-ndjson");
+    expect(res.status).toBe(202);
+    const location = res.headers.get("location")!;
+    await completed(api.service, api.liveKey, location);
+    const csv = await (await call(api.service, api.liveKey, `${location}/results`, { headers: { accept: "text/csv" } })).text();
+    const [header, ...rows] = parse(csv) as string[][];
+    const column = (name: string) => rows.map((row) => row[header!.indexOf(name)]!);
+    expect(column("id")).toEqual(["'=cmd|'/c calc'!A1", "'+1+cmd|' /C calc'!A0", "'-2+3+cmd|' /C calc'!A0", "'@SUM(1+1)*cmd|' /C calc'!A0", "'=1+1", "'=1+1", "-42", "+15551234567", "a;=1+1", "plain"]);
+    expect(csv).toContain('"a;=1+1"');
+    expect(new Set(column("combined_rate"))).toEqual(new Set(["0.08"]));
+    for (const row of rows) for (const value of row) expect(/^[=+\-@\t\r]/.test(value) && !/^[+-]\d+$/.test(value), value).toBe(false);
+  });
+
+  it("ids are trimmed before they reach the CSV; a cell that still begins with a tab or CR is escaped too", () => {
+    expect(csvLine(["\t=1+1", "\r=1+1", 0.0575, -1])).toBe(`'\t=1+1,"'\r=1+1",0.0575,-1\n`);
   });
 });
 

@@ -17,10 +17,23 @@ export const RESULT_COLUMNS = [
   "note", "problem_type", "problem_detail",
 ] as const;
 
+/**
+ * CSV injection (OWASP): a spreadsheet runs a cell that begins with =, +, -, @, tab or CR as a
+ * formula, and ids, notes and problem details can carry a client's text. Such a text cell gets a
+ * leading apostrophe, which spreadsheets show as text. Two kinds pass unchanged: numbers we write
+ * (rates, row numbers, statuses: never negative, and a number is never a formula) and a text that
+ * is a plain signed number such as an id of "-42" or "+15551234567", which a spreadsheet reads as
+ * a number, not a formula. A cell with a semicolon is quoted too, so that a spreadsheet in a locale
+ * that separates by ";" cannot split it into a cell that begins with "=".
+ */
+const FORMULA_START = /^[=+\-@\t\r]/;
+const SIGNED_NUMBER = /^[+-]\d+(\.\d+)?$/;
+
 function cell(value: unknown): string {
   if (value === null || value === undefined) return "";
-  const text = String(value);
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+  let text = String(value);
+  if (typeof value === "string" && FORMULA_START.test(text) && !SIGNED_NUMBER.test(text)) text = `'${text}`;
+  return /[",;\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
 export function csvLine(values: readonly unknown[]): string {
