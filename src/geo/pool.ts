@@ -30,6 +30,16 @@ type TaskName = keyof GeoTasks;
 type TaskInput<N extends TaskName> = Parameters<GeoTasks[N]>[0];
 type TaskOutput<N extends TaskName> = Awaited<ReturnType<GeoTasks[N]>>;
 
+/**
+ * V8 heap ceilings per thread, so one task that runs away (a huge batch file) fails that task with
+ * ERR_WORKER_OUT_OF_MEMORY and a fresh thread, not the whole process: Node's default lets each thread
+ * grow to a share of the machine's memory. A pool thread holds the polygon indexes in
+ * SharedArrayBuffers (outside its heap) and at most one 64 MiB batch file with its parsed rows; the
+ * loader parses the 13 MB of GeoJSON once.
+ */
+const POOL_THREAD_LIMITS = { maxOldGenerationSizeMb: 1024, maxYoungGenerationSizeMb: 64 };
+const LOADER_THREAD_LIMITS = { maxOldGenerationSizeMb: 2048, maxYoungGenerationSizeMb: 64 };
+
 /** Deno runs workers/geo.ts itself; tsx's loader hooks, registered in a Deno worker, break its module loading. */
 const IN_DENO = "Deno" in globalThis;
 const TASK_FILE = new URL(
@@ -62,7 +72,7 @@ export class GeoPool {
    */
   async #loadShared(workerData: GeoWorkerData): Promise<BoundariesData | null> {
     if (!workerData.boundaryFiles.available) return null;
-    const loader = new Piscina({ filename: TASK_FILE.href, minThreads: 1, maxThreads: 1, workerData });
+    const loader = new Piscina({ filename: TASK_FILE.href, minThreads: 1, maxThreads: 1, workerData, resourceLimits: LOADER_THREAD_LIMITS });
     try {
       return (await loader.run(undefined, { name: "loadShared" })) as BoundariesData;
     } catch {
@@ -80,6 +90,7 @@ export class GeoPool {
         minThreads: this.#options.threads,
         maxThreads: this.#options.threads,
         idleTimeout: Number.POSITIVE_INFINITY,
+        resourceLimits: POOL_THREAD_LIMITS,
         workerData: { ...workerData, shared: await this.#loadShared(workerData) } satisfies GeoWorkerData,
       });
     })();

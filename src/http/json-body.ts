@@ -1,10 +1,12 @@
 /**
  * Reads a JSON object body for the resource endpoints. A body sent with another Content-Type is a
- * 415, as on POST /api/v1/rates/batch; a JSON body that is not an object is the same client error
- * as a wrong field: 422 with the endpoint's slug and an invalid_params entry.
+ * 415, as on POST /api/v1/rates/batch; one over 64 KiB is a 413 (by Content-Length before reading,
+ * else while reading); a JSON body that is not an object is the same client error as a wrong field:
+ * 422 with the endpoint's slug and an invalid_params entry.
  */
 import type { H3Event } from "h3";
 import type { z } from "zod";
+import { readCapped } from "./body-guard.ts";
 import { problem, type InvalidParam, type ProblemSlug } from "./problem.ts";
 
 const MAX_BODY_BYTES = 64 * 1024;
@@ -16,9 +18,11 @@ export function sendsJson(event: H3Event): boolean {
 
 export async function readJsonObject(event: H3Event, slug: ProblemSlug): Promise<Record<string, unknown>> {
   if (!sendsJson(event)) throw problem("unsupported-media-type", "Send the body as JSON, with Content-Type: application/json.");
-  const text = await event.req.text();
+  const bytes = await readCapped(event, MAX_BODY_BYTES, (declared) =>
+    problem("body-too-large", `The request body${declared === null ? "" : ` is ${declared} bytes; it`} must be at most ${MAX_BODY_BYTES} bytes.`),
+  );
+  const text = bytes.toString("utf8");
   const refuse = (reason: string) => problem(slug, `The request body ${reason}.`, { invalidParams: [{ name: "body", reason }] });
-  if (Buffer.byteLength(text) > MAX_BODY_BYTES) throw refuse(`must be at most ${MAX_BODY_BYTES} bytes`);
   let value: unknown;
   try {
     value = JSON.parse(text);

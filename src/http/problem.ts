@@ -27,6 +27,7 @@ export const PROBLEMS = {
   "batch-not-found": { status: 404, title: "Batch Not Found" },
   "batch-not-finished": { status: 409, title: "Batch Not Finished" },
   "batch-too-large": { status: 413, title: "Batch Too Large" },
+  "body-too-large": { status: 413, title: "Request Body Too Large" },
   "date-out-of-range": { status: 422, title: "Date Out of Range" },
   "address-not-resolved": { status: 422, title: "Address Not Resolved" },
   "outside-ohio": { status: 422, title: "Location Outside Ohio" },

@@ -10,6 +10,7 @@ import { dateInOhio } from "../../rates/calendar.ts";
 import { recordContext } from "../../rates/records.ts";
 import type { ApiContext } from "../context.ts";
 import { sendsJson } from "../json-body.ts";
+import { readCapped } from "../body-guard.ts";
 import { problem } from "../problem.ts";
 import { itemAnswer, type ItemAnswer } from "./lookup-answers.ts";
 import type { BatchAnswer } from "../answer-schemas.ts";
@@ -18,12 +19,10 @@ export const MAX_INLINE_LOOKUPS = 1000;
 /** 1,000 lookups of 300-character addresses fit in well under this. */
 const MAX_INLINE_BYTES = 1_048_576;
 
-export async function readLimitedText(event: H3Event, maxBytes: number, what: string): Promise<string> {
-  const declared = Number(event.req.headers.get("content-length") ?? "0");
-  if (declared > maxBytes) throw problem("batch-too-large", `${what} is ${declared} bytes; the limit is ${maxBytes}.`);
-  const text = await event.req.text();
-  if (Buffer.byteLength(text) > maxBytes) throw problem("batch-too-large", `${what} is over the limit of ${maxBytes} bytes.`);
-  return text;
+async function readLimitedText(event: H3Event, maxBytes: number, what: string): Promise<string> {
+  const tooLarge = (declared: number | null) =>
+    problem("batch-too-large", declared === null ? `${what} is over the limit of ${maxBytes} bytes.` : `${what} is ${declared} bytes; the limit is ${maxBytes}.`);
+  return (await readCapped(event, maxBytes, tooLarge)).toString("utf8");
 }
 
 export function postRatesBatch(ctx: ApiContext) {

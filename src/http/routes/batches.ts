@@ -8,7 +8,7 @@
  * Only the organization that submitted a job sees it; to anyone else it does not exist.
  */
 import { getRouterParam, type H3Event } from "h3";
-import { submitBatchJob, toJobView } from "../../batch/batch-jobs.ts";
+import { MAX_JOB_ROWS, submitBatchJob, toJobView } from "../../batch/batch-jobs.ts";
 import type { RowResult } from "../../batch/item-result.ts";
 import { RESULT_HEADER, resultCsvLine } from "../../batch/result-csv.ts";
 import { dateInOhio } from "../../rates/calendar.ts";
@@ -16,19 +16,20 @@ import { findBatchJob, readChunkOutputs, type BatchJob } from "../../store/batch
 import type { BatchFileFormat } from "../../store/batch-jobs.table.ts";
 import type { ApiContext } from "../context.ts";
 import { problem } from "../problem.ts";
-import { readLimitedText } from "./batch.ts";
+import { RowCounter } from "../../batch/row-counter.ts";
+import { mediaType, readCapped } from "../body-guard.ts";
 import { problemBody } from "./lookup-answers.ts";
 import type { BatchJobAnswer } from "../answer-schemas.ts";
 
 /** 100,000 rows of full addresses stay well under this. */
 const MAX_JOB_BYTES = 64 * 1024 * 1024;
-const NDJSON_TYPES = /^application\/(x-ndjson|ndjson|jsonl|x-jsonlines)\b/i;
+const NDJSON_TYPES = ["application/x-ndjson", "application/ndjson", "application/jsonl", "application/x-jsonlines"];
 const CONTENT_TYPES: Record<BatchFileFormat, string> = { csv: "text/csv; charset=utf-8", ndjson: "application/x-ndjson" };
 
 function uploadFormat(event: H3Event): BatchFileFormat {
-  const type = event.req.headers.get("content-type") ?? "";
-  if (/^text\/csv\b/i.test(type)) return "csv";
-  if (NDJSON_TYPES.test(type)) return "ndjson";
+  const type = mediaType(event);
+  if (type === "text/csv") return "csv";
+  if (NDJSON_TYPES.includes(type)) return "ndjson";
   throw problem("unsupported-media-type", "Send the file as Content-Type: text/csv (with a header row) or application/x-ndjson (one JSON lookup per line).");
 }
 
@@ -48,10 +49,31 @@ async function ownJob(ctx: ApiContext, event: H3Event): Promise<BatchJob> {
   return job;
 }
 
+/**
+ * Reads the upload while counting its rows: at row 100,001 (after a CSV's header) reading stops and
+ * the 413 goes out at once, so a file of millions of short rows costs a few hundred kilobytes, not
+ * its whole size parsed in memory.
+ */
+async function readUpload(event: H3Event, format: BatchFileFormat): Promise<string> {
+  const counter = new RowCounter(format);
+  const maxRecords = MAX_JOB_ROWS + (format === "csv" ? 1 : 0);
+  const bytes = await readCapped(
+    event,
+    MAX_JOB_BYTES,
+    (declared) => problem("batch-too-large", `The file is ${declared === null ? "over the limit of" : `${declared} bytes; the limit is`} ${MAX_JOB_BYTES} bytes.`),
+    (chunk) => {
+      if (counter.push(chunk) > maxRecords) {
+        throw problem("batch-too-large", `The batch has at least ${MAX_JOB_ROWS + 1} rows; a job takes at most ${MAX_JOB_ROWS}. Split the file.`);
+      }
+    },
+  );
+  return bytes.toString("utf8");
+}
+
 export function postBatch(ctx: ApiContext) {
   return async (event: H3Event) => {
     const format = uploadFormat(event);
-    const text = await readLimitedText(event, MAX_JOB_BYTES, "The file");
+    const text = await readUpload(event, format);
     const principal = event.context.principal!;
     const requestId = event.context.requestId ?? "";
     const outcome = await submitBatchJob(

@@ -1,0 +1,56 @@
+/**
+ * What every request body passes before it is read (after its media type, json-body.ts sendsJson
+ * or the batch upload's own check): a declared Content-Length over the limit is refused before a
+ * byte is read (413), and a body sent without one is read only up to the limit. `readCapped`
+ * hands each chunk to a check that may stop the upload early (the batch endpoint stops at row
+ * 100,001), so no body is ever held whole before it is judged.
+ */
+import type { H3Event, HTTPError } from "h3";
+
+/** The media type without parameters, lower-cased: "application/json" for "Application/JSON; charset=utf-8". */
+export function mediaType(event: H3Event): string {
+  return (event.req.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
+}
+
+/**
+ * Reads the body, at most `maxBytes` of it. `tooLarge` builds the 413; `inspect` sees each chunk as
+ * it arrives and throws to refuse the upload there. Reading stops (and the stream is cancelled) at
+ * the first refusal.
+ */
+export async function readCapped(event: H3Event, maxBytes: number, tooLarge: (bytes: number | null) => HTTPError, inspect?: (chunk: Uint8Array) => void): Promise<Buffer> {
+  const declared = event.req.headers.get("content-length");
+  // Refused unread: Node discards a body nobody reads once the answer is sent, keeping the connection usable.
+  if (declared !== null && Number(declared) > maxBytes) throw tooLarge(Number(declared));
+  const body = event.req.body;
+  if (!body) return Buffer.alloc(0);
+  const reader = body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > maxBytes) throw tooLarge(null);
+      inspect?.(value);
+      chunks.push(value);
+    }
+  } catch (error) {
+    chunks.length = 0;
+    discardRest(reader);
+    throw error;
+  }
+  return Buffer.concat(chunks, size);
+}
+
+/**
+ * The rest of a refused body is read and dropped while the answer goes out, holding nothing: left
+ * unread, it would be parsed as the connection's next request. (Cancelling the stream stops
+ * reading without draining the socket; closing the connection trips listhen's shutdown tracker.)
+ * Node's requestTimeout still ends a client that never stops sending.
+ */
+function discardRest(reader: ReadableStreamDefaultReader<Uint8Array>): void {
+  void (async () => {
+    while (!(await reader.read()).done);
+  })().catch(() => {});
+}
