@@ -100,14 +100,14 @@ describe("errors are logged with their cause's message and code, never [object O
 
   it("a fault is logged with its message, its cause's message and the first error code", async () => {
     const { logs, get } = capturingApp();
-    const original = api.service.context.lastReconciled;
-    api.service.context.lastReconciled = () => {
+    const original = api.service.context.currency;
+    api.service.context.currency = () => {
       throw new Error("reading the reconciliation log failed", { cause: Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:5432"), { code: "ECONNREFUSED" }) });
     };
     try {
       expect((await get("/api/v1/rates?county=adams")).status).toBe(500);
     } finally {
-      api.service.context.lastReconciled = original;
+      api.service.context.currency = original;
     }
     expect(logs).toContainEqual(
       expect.objectContaining({
