@@ -16,7 +16,8 @@ let document: any;
 let ajv: Ajv2020;
 
 beforeAll(async () => {
-  api = await startTestService({ RECONCILE_SOURCE: fileURLToPath(new URL("fixtures/sst/OHR2027Q1NOV30.csv", import.meta.url)) });
+  // WEBHOOK_PRIVATE_TARGETS: a test webhook below targets loopback, which the operator must allow.
+  api = await startTestService({ RECONCILE_SOURCE: fileURLToPath(new URL("fixtures/sst/OHR2027Q1NOV30.csv", import.meta.url)), WEBHOOK_PRIVATE_TARGETS: "loopback" });
   const res = await api.service.app.fetch(new Request("http://buckeye.test/api/v1/openapi.json"));
   expect(res.status).toBe(200);
   document = await res.json();

@@ -17,7 +17,8 @@ let buckeye: ReturnType<typeof createBuckeyeClient>;
 
 beforeAll(async () => {
   fake = await startFakeCensusGeocoder();
-  api = await startTestService({ CENSUS_GEOCODER_URL: fake.url }, true);
+  // WEBHOOK_PRIVATE_TARGETS: the sandbox webhook below targets loopback, which the operator must allow.
+  api = await startTestService({ CENSUS_GEOCODER_URL: fake.url, WEBHOOK_PRIVATE_TARGETS: "loopback" }, true);
   buckeye = createBuckeyeClient({ baseUrl: api.url!, apiKey: api.liveKey });
 });
 afterAll(async () => {
