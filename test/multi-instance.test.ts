@@ -50,7 +50,7 @@ beforeAll(async () => {
     WEBHOOK_POLL_MS: "100",
     WEBHOOK_TIMEOUT_MS: "2000",
     WEBHOOK_LEASE_MS: "3000",
-  // The test receiver listens on loopback, which webhooks may reach only when the operator allows it.
+    // The test receiver listens on loopback, which webhooks may reach only when the operator allows it.
     WEBHOOK_PRIVATE_TARGETS: "loopback",
     // Every two seconds, so the test sees several occurrences; the other jobs stay quiet.
     SCHEDULE_RECONCILE: "*/2 * * * * *",
