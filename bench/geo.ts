@@ -16,9 +16,10 @@ import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import autocannon from "autocannon";
 import { createKey } from "../src/auth/key-service.ts";
-import { createPipeline } from "../src/batch/address-lookups.ts";
-import { resolveLookups } from "../src/batch/pipeline.ts";
 import { loadConfig } from "../src/config.ts";
+import { loadShippedData } from "../src/load-data.ts";
+import { createPipeline } from "../src/lookup/lookups.ts";
+import { resolveLookups } from "../src/lookup/pipeline.ts";
 import { openStore } from "../src/store/connect.ts";
 import { migrateToLatest } from "../src/store/migrate.ts";
 import { createOrganization } from "../src/store/organizations.repository.ts";
@@ -41,7 +42,8 @@ function points(count: number): Array<{ lat: number; lon: number }> {
 
 async function latLonPoints() {
   const config = loadConfig({ ...process.env, LOG_LEVEL: "silent" });
-  const pipeline = createPipeline(config);
+  const shipped = loadShippedData(config.dataDir);
+  const pipeline = createPipeline(config, () => shipped);
   try {
     const warmStarted = performance.now();
     await pipeline.pool.warm();

@@ -5,7 +5,7 @@
 import { Command, Option } from "commander";
 import { createKey, KeyError } from "./auth/key-service.ts";
 import { AccountError, createOrganizationWithOwner, normalizeEmail } from "./dashboard/accounts.ts";
-import { addBatchCommands } from "./batch/cli-commands.ts";
+import { addBatchCommands } from "./cli/batch-commands.ts";
 import { loadConfig } from "./config.ts";
 import { addJobCommands } from "./jobs/cli-commands.ts";
 import { exitGracefullyOnSignals } from "./graceful-shutdown.ts";

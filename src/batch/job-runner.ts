@@ -12,8 +12,8 @@ import type { IsoDate } from "../rates/calendar.ts";
 import { claimChunk, completeChunk, extendLease, type ClaimedChunk } from "../store/batch-jobs.repository.ts";
 import type { Dialect } from "../store/connect.ts";
 import type { Db } from "../store/database.ts";
-import type { RowResult } from "./item-result.ts";
-import { resolveLookups, type Pipeline } from "./pipeline.ts";
+import type { RowResult } from "../lookup/item-result.ts";
+import { resolveLookups, type Pipeline } from "../lookup/pipeline.ts";
 
 export interface JobRunnerOptions {
   db: Db;

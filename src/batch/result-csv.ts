@@ -2,7 +2,7 @@
  * Batch results as CSV, one line per input row in input order: the figures a back office
  * needs in columns, and the full record in the NDJSON form for anything more.
  */
-import type { RowResult } from "./item-result.ts";
+import type { RowResult } from "../lookup/item-result.ts";
 
 /** The parts of a problem object (spec §7) a CSV line shows. */
 export interface ProblemSummary {

@@ -1,5 +1,5 @@
 /**
- * `buckeye batch INPUT --out OUTPUT`: the batch pipeline run locally on a file, with a progress
+ * `buckeye batch INPUT --out OUTPUT`: the lookup pipeline run locally on a file, with a progress
  * bar (rows/s, ETA) on stderr; and `buckeye data fetch-geo [--vintage YEAR]`, which refreshes
  * the boundary polygons from the Census Bureau's TIGER/Line site.
  */
@@ -14,18 +14,17 @@ import { problemBody } from "../http/routes/lookup-answers.ts";
 import { newId } from "../ids.ts";
 import { RateData } from "../jobs/rate-data.ts";
 import { loadShippedData } from "../load-data.ts";
+import type { ItemFailure, RowResult } from "../lookup/item-result.ts";
+import { createPipeline } from "../lookup/lookups.ts";
+import { resolveLookups } from "../lookup/pipeline.ts";
+import type { BatchFormat } from "../lookup/read-batch-file.ts";
 import { dateInOhio } from "../rates/calendar.ts";
-import { createPipeline } from "./address-lookups.ts";
-import type { ItemFailure, RowResult } from "./item-result.ts";
-import { resolveLookups } from "./pipeline.ts";
-import type { BatchFormat } from "./read-batch-file.ts";
-import { RESULT_HEADER, resultCsvLine } from "./result-csv.ts";
+import { RESULT_HEADER, resultCsvLine } from "../batch/result-csv.ts";
 import { openStore } from "../store/connect.ts";
 import { migrateToLatest } from "../store/migrate.ts";
 
 /** The rate data the API would answer from: shipped, with what reconciliation recorded in DATABASE_URL. */
-async function readRateData(config: ReturnType<typeof loadConfig>): Promise<RateData> {
-  const shipped = loadShippedData(config.dataDir);
+async function readRateData(config: ReturnType<typeof loadConfig>, shipped: ReturnType<typeof loadShippedData>): Promise<RateData> {
   const store = openStore(config.databaseUrl);
   try {
     await migrateToLatest(store.db);
@@ -49,8 +48,9 @@ function fail(message: string): void {
 
 async function runBatch(input: string, opts: { out: string; format?: string; outputFormat?: string }): Promise<void> {
   const config = loadConfig();
-  const rateData = await readRateData(config);
-  const pipeline = createPipeline(config, () => rateData.overlay);
+  const shipped = loadShippedData(config.dataDir);
+  const rateData = await readRateData(config, shipped);
+  const pipeline = createPipeline(config, () => ({ table: rateData.table, zips: shipped.zips }));
   const requestId = newId("req");
   const errorsUrl = config.errorsUrl;
   try {

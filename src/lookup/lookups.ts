@@ -1,0 +1,34 @@
+/**
+ * The lookup pipeline assembled from configuration: the worker pool, the geocoder provider with
+ * its shared concurrency limit, and where the live rates come from. The service, the CLI and the
+ * benchmarks all build it here.
+ */
+import PQueue from "p-queue";
+import type { Config } from "../config.ts";
+import { findBoundaryFiles } from "../geo/boundary-files.ts";
+import { CensusGeocoder } from "../geo/census-geocoder.ts";
+import type { Pipeline } from "./pipeline.ts";
+import type { ResolverData } from "./resolve-item.ts";
+import { GeoPool } from "./worker-pool.ts";
+
+export type LookupsConfig = Pick<Config, "geoDataDir" | "workerThreads" | "geocoder">;
+
+export function createGeocoder(config: LookupsConfig): CensusGeocoder {
+  return new CensusGeocoder({
+    baseUrl: config.geocoder.censusUrl,
+    timeoutMs: config.geocoder.timeoutMs,
+    cacheSize: config.geocoder.cacheSize,
+    failureThreshold: config.geocoder.failureThreshold,
+    cooldownMs: config.geocoder.cooldownMs,
+    maxSockets: config.geocoder.concurrency,
+  });
+}
+
+export function createPipeline(config: LookupsConfig, rates: () => ResolverData): Pipeline {
+  return {
+    pool: new GeoPool({ threads: config.workerThreads, boundaryFiles: findBoundaryFiles(config.geoDataDir) }),
+    geocoder: createGeocoder(config),
+    geocodeQueue: new PQueue({ concurrency: config.geocoder.concurrency }),
+    rates,
+  };
+}
