@@ -9,6 +9,7 @@ import type { CountyRate, DistrictEvaluation, Upcoming } from "./evaluate.ts";
 import { toDecimal } from "./millionths.ts";
 import type {
   ambiguousResponseSchema,
+  boundaryRecordSchema,
   candidateCountySchema,
   countiesResponseSchema,
   countyItemSchema,
@@ -28,6 +29,8 @@ export const LOWEST_RATE_BASIS =
   "Ohio Adm. Code 5703-9-51: a seller that cannot determine the address may collect the lowest rate among the candidate jurisdictions";
 
 export type ResolvedBy = z.infer<typeof resolvedBySchema>;
+/** The boundary file record behind an address_range or zip4_range answer. */
+export type BoundaryRecordAudit = z.infer<typeof boundaryRecordSchema>;
 /** spec §2.2 */
 export type RateComponents = z.infer<typeof rateComponentsSchema>;
 /** spec §2.3 */
@@ -122,6 +125,7 @@ export function toRateRecord(
   resolvedBy: ResolvedBy,
   context: RecordContext,
   note?: string,
+  boundaryRecord?: BoundaryRecordAudit,
 ): RateRecord {
   const { county, fips, ...fields } = rateFields(rate);
   return {
@@ -134,6 +138,7 @@ export function toRateRecord(
     jurisdiction_type: JURISDICTION_TYPE,
     statutory_sourcing: STATUTORY_SOURCING,
     resolved_by: resolvedBy,
+    ...(boundaryRecord !== undefined && { boundary_record: boundaryRecord }),
     ambiguous: false,
     ...(note !== undefined && { note }),
     request_id: context.requestId,
