@@ -39,6 +39,10 @@ const schema = z.object({
   GEOCODER_FAILURE_THRESHOLD: positiveInt.default(5),
   GEOCODER_COOLDOWN_MS: positiveInt.default(30_000),
   GEOCODER_CONCURRENCY: positiveInt.max(1000).default(16),
+  GEOCODER_BATCH_ROWS: positiveInt.max(10_000).default(10_000),
+  GEOCODER_BATCH_CONCURRENCY: positiveInt.max(16).default(4),
+  GEOCODER_BATCH_TIMEOUT_MS: positiveInt.default(600_000),
+  GEOCODER_BATCH_RETRIES: z.coerce.number().int().min(0).max(10).default(3),
   BATCH_CHUNK_ROWS: positiveInt.max(10_000).default(500),
   BATCH_LEASE_MS: positiveInt.default(60_000),
   BATCH_POLL_MS: positiveInt.default(1000),
@@ -112,6 +116,8 @@ export type GeocoderConfig = Readonly<{
   failureThreshold: number;
   cooldownMs: number;
   concurrency: number;
+  /** The Census batch endpoint (src/geo/census-batch-geocoder.ts): rows per request, requests in flight, per-request timeout, retries. */
+  batch: Readonly<{ rowsPerRequest: number; concurrency: number; timeoutMs: number; retries: number }>;
 }>;
 
 export type BatchConfig = Readonly<{ chunkRows: number; leaseMs: number; pollMs: number }>;
@@ -141,6 +147,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       failureThreshold: e.GEOCODER_FAILURE_THRESHOLD,
       cooldownMs: e.GEOCODER_COOLDOWN_MS,
       concurrency: e.GEOCODER_CONCURRENCY,
+      batch: Object.freeze({
+        rowsPerRequest: e.GEOCODER_BATCH_ROWS,
+        concurrency: e.GEOCODER_BATCH_CONCURRENCY,
+        timeoutMs: e.GEOCODER_BATCH_TIMEOUT_MS,
+        retries: e.GEOCODER_BATCH_RETRIES,
+      }),
     }),
     batch: Object.freeze({ chunkRows: e.BATCH_CHUNK_ROWS, leaseMs: e.BATCH_LEASE_MS, pollMs: e.BATCH_POLL_MS }),
     tigerBaseUrl: e.TIGER_BASE_URL.replace(/\/+$/, ""),

@@ -6,6 +6,14 @@
  * by layer name; an empty addressMatches for no match; `{"status": "Layer query encountered an
  * error…"}` in place of a layer's features).
  *
+ * It also speaks the batch endpoint, `POST geographies/addressbatch` (multipart `addressFile`,
+ * `benchmark`, `vintage`; at most 10,000 rows `id,street,city,state,zip`), answering the CSV of
+ * the real batch-geographies-response.csv: every field quoted, rows in another order than sent
+ * (reversed here), `Match` with Exact/Non_Exact, "lon,lat" and state/county/tract/block, else
+ * `No_Match` or `Tie`. A street found as it is matches Exact; one found only without its
+ * directional ("100 Main St" for "100 S Main St") matches Non_Exact when one address fits (the
+ * ZIP or city decides between several), and is a Tie when several do.
+ *
  * It knows the Ohio addresses below, each with coordinates chosen inside the right county and
  * place of the TIGER/Line polygons (found by point-in-polygon, a few hundred metres from any
  * boundary). Streets matching `<n> BENCH ST` are answered from the same places in turn, for
@@ -13,6 +21,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { parse } from "csv-parse/sync";
 
 interface Area {
   geoid: string;
@@ -78,10 +87,24 @@ export function oneLine(name: FakeAddressName): string {
 /** What the fake does with each request: answer, fail with 500, never answer, or wait for release(). */
 export type FakeMode = "normal" | "error" | "hang" | "hold";
 
+/** How a batch request can fail: HTTP 500, the connection dropped unanswered, no answer ever, or a 200 whose body is not the batch CSV. */
+export type FakeBatchFailure = "http-500" | "disconnect" | "hang" | "malformed";
+
+export interface FakeBatchRequest {
+  /** The uploaded file's rows as the fake read them (empty when the upload could not be read). */
+  rows: string[][];
+  /** How the fake answered: the batch CSV, a refusal of the request (HTTP 400), or an injected failure. */
+  answer: "csv" | "refused" | FakeBatchFailure;
+}
+
 export interface FakeCensusGeocoder {
   url: string;
   /** Requests received, by path and query. */
   requests: URL[];
+  /** Batch requests received, in order, failed ones included. */
+  batchRequests: FakeBatchRequest[];
+  /** The next `count` batch requests fail as `how` says; later ones are answered again. */
+  failBatches(count: number, how?: FakeBatchFailure): void;
   setMode(mode: FakeMode): void;
   /** Lets held requests through, in normal mode from now on. */
   release(): void;
@@ -137,6 +160,73 @@ function lookUp(street: string): FakeAddress | undefined {
   return BOOK.get(key);
 }
 
+const withoutDirectional = (street: string) => normalise(street).replace(/^(\d+) (?:[NSEW]|NORTH|SOUTH|EAST|WEST) /, "$1 ");
+const stateOf = (a: FakeAddress) => (a.county.geoid.startsWith("39") ? "OH" : "IN");
+
+type BatchAnswer = { kind: "Match"; exact: boolean; address: FakeAddress; street: string } | { kind: "No_Match" | "Tie" };
+
+function lookUpBatchRow(street: string, city: string, zip: string): BatchAnswer {
+  const exact = lookUp(street);
+  if (exact) return { kind: "Match", exact: true, address: exact, street };
+  const key = withoutDirectional(street);
+  let candidates = Object.values(FAKE_ADDRESSES).filter((a: FakeAddress) => withoutDirectional(a.street) === key);
+  if (zip) candidates = candidates.filter((a: FakeAddress) => a.zip === zip.slice(0, 5));
+  else if (city) candidates = candidates.filter((a: FakeAddress) => a.city.toUpperCase() === normalise(city));
+  const [only, ...others] = candidates;
+  if (!only) return { kind: "No_Match" };
+  return others.length > 0 ? { kind: "Tie" } : { kind: "Match", exact: false, address: only, street: only.street };
+}
+
+const quoted = (fields: string[]) => fields.map((field) => `"${field.replaceAll('"', '""')}"`).join(",");
+
+/** One answer row, as the real service writes it (every field quoted, the input echoed as "street, city, state, zip"). */
+function batchRow([id = "", street = "", city = "", state = "", zip = ""]: string[]): string {
+  const input = `${street}, ${city}, ${state}, ${zip}`;
+  const found = lookUpBatchRow(street, city, zip);
+  if (found.kind !== "Match") return quoted([id, input, found.kind]);
+  const a = found.address;
+  const matched = `${normalise(found.street)}, ${a.city.toUpperCase()}, ${stateOf(a)}, ${a.zip}`;
+  return quoted([id, input, "Match", found.exact ? "Exact" : "Non_Exact", matched, `${a.lon},${a.lat}`, "76225813", "L", a.county.geoid.slice(0, 2), a.county.geoid.slice(2), "000100", "1000"]);
+}
+
+const BATCH_LIMIT = 10_000;
+
+/** Reads the multipart upload and answers it; `record` is the log entry tests see. */
+async function answerBatch(req: IncomingMessage, res: ServerResponse, record: FakeBatchRequest, failure: FakeBatchFailure | undefined): Promise<void> {
+  const refuse = (why: string) => {
+    record.answer = "refused";
+    res.writeHead(400, { "content-type": "text/plain" }).end(why);
+  };
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  const form = await new Request("http://fake.census.test/", { method: "POST", headers: { "content-type": req.headers["content-type"] ?? "" }, body: Buffer.concat(chunks) })
+    .formData()
+    .catch(() => null);
+  const file = form?.get("addressFile");
+  if (!form || !(file instanceof Blob)) return refuse("addressFile is required");
+  const missing = ["benchmark", "vintage"].filter((name) => !form.get(name));
+  if (missing.length > 0) return refuse(`${missing.join(" and ")} required`);
+  let rows: string[][];
+  try {
+    rows = parse(await file.text(), { skip_empty_lines: true });
+  } catch {
+    return refuse("the address file is not CSV");
+  }
+  record.rows = rows;
+  if (rows.length > BATCH_LIMIT) return refuse(`there is an upper limit of ${BATCH_LIMIT} records per batch file`);
+  if (rows.some((row) => row.length !== 5)) return refuse("each record must be: Unique ID, Street address, City, State, ZIP");
+  if (failure) {
+    record.answer = failure;
+    if (failure === "hang") return;
+    if (failure === "disconnect") req.socket.destroy();
+    else if (failure === "http-500") res.writeHead(500, { "content-type": "text/html" }).end("<html><body>Internal Server Error</body></html>");
+    else res.writeHead(200, { "content-type": "text/html" }).end("<html><body><h1>An error has occurred</h1>\n<p>Please try again later.</p></body></html>");
+    return;
+  }
+  res.writeHead(200, { "content-type": "text/plain", "content-disposition": "attachment; filename=GeocodeResults.csv" });
+  res.end(rows.map(batchRow).reverse().join("\n") + "\n");
+}
+
 function answer(url: URL): { status: number; body: unknown } {
   const q = url.searchParams;
   const missing = ["benchmark", "vintage"].filter((name) => !q.get(name));
@@ -163,10 +253,19 @@ export async function startFakeCensusGeocoder(): Promise<FakeCensusGeocoder> {
   let mode: FakeMode = "normal";
   const held: Array<() => void> = [];
   const requests: URL[] = [];
+  const batchRequests: FakeBatchRequest[] = [];
+  const failures: FakeBatchFailure[] = [];
   const reply = (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? "/", "http://fake.census.test");
+    const batch = req.method === "POST" && url.pathname === "/geocoder/geographies/addressbatch";
+    const record: FakeBatchRequest = { rows: [], answer: mode === "error" ? "http-500" : "csv" };
+    if (batch) batchRequests.push(record);
     if (mode === "error") {
       res.writeHead(500, { "content-type": "text/html" }).end("<html><body>Internal Server Error</body></html>");
+      return;
+    }
+    if (batch) {
+      answerBatch(req, res, record, failures.shift()).catch(() => res.destroy());
       return;
     }
     const { status, body } = answer(url);
@@ -187,6 +286,10 @@ export async function startFakeCensusGeocoder(): Promise<FakeCensusGeocoder> {
   return {
     url: `http://127.0.0.1:${port}`,
     requests,
+    batchRequests,
+    failBatches: (count, how = "http-500") => {
+      failures.push(...Array<FakeBatchFailure>(count).fill(how));
+    },
     setMode: (next) => {
       mode = next;
     },

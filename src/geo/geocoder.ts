@@ -27,3 +27,20 @@ export type GeocodeOutcome =
 export interface Geocoder {
   geocode(address: ParsedAddress, signal?: AbortSignal): Promise<GeocodeOutcome>;
 }
+
+/**
+ * The `unavailable` outcome as an error, for calls that answer many addresses at once (the Census
+ * batch endpoint): one outage there fails a whole request, so it is thrown rather than repeated in
+ * every row. Same facts as the outcome, so callers answer it the same way (503 geocoder-unavailable).
+ */
+export class GeocoderUnavailableError extends Error {
+  override readonly name = "GeocoderUnavailableError";
+
+  constructor(
+    readonly reason: string,
+    readonly retryAfterSeconds: number,
+    options?: ErrorOptions,
+  ) {
+    super(`the geocoder is unavailable: ${reason}`, options);
+  }
+}
