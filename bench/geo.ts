@@ -43,7 +43,7 @@ function points(count: number): Array<{ lat: number; lon: number }> {
 async function latLonPoints() {
   const config = loadConfig({ ...process.env, LOG_LEVEL: "silent" });
   const shipped = loadShippedData(config.dataDir);
-  const pipeline = createPipeline(config, () => shipped);
+  const pipeline = createPipeline(config, () => shipped, null);
   try {
     const warmStarted = performance.now();
     await pipeline.pool.warm();
@@ -59,7 +59,7 @@ async function latLonPoints() {
     let outside = 0;
     const loop = async () => {
       while (next < chunks.length) {
-        const answers = await resolveLookups(pipeline, chunks[next++]!, { today: "2026-06-01", context });
+        const answers = await resolveLookups(pipeline, chunks[next++]!, { today: "2026-06-01", context, geocoding: "batch" });
         answered += answers.length;
         outside += answers.filter((a) => a.result.kind === "failure").length;
       }

@@ -65,7 +65,7 @@ export async function createService(config: Config, log: Logger = jsonLogger(con
     lookups: undefined as never,
   };
   // The clock is read through the context, so a test that moves context.now moves the batch leases too.
-  context.lookups = createAddressLookups(config, store, { now: () => context.now(), lastReconciled: () => context.lastReconciled(), rates: () => context }, log);
+  context.lookups = createAddressLookups(config, store, { now: () => context.now(), lastReconciled: () => context.lastReconciled(), rates: () => context }, null, log);
   usage.start();
   const background = createBackground({
     ...backgroundOptionsFrom(config, store, data),

@@ -4,6 +4,7 @@
  */
 import type { Config } from "../config.ts";
 import type { GeoPool } from "../lookup/worker-pool.ts";
+import type { BoundaryIndex } from "../boundaries/probe.ts";
 import type { Geocoder } from "../geo/geocoder.ts";
 import { createPipeline, type LookupsConfig } from "../lookup/lookups.ts";
 import type { Pipeline } from "../lookup/pipeline.ts";
@@ -26,9 +27,10 @@ export function createAddressLookups(
   config: LookupsConfig & Pick<Config, "batch">,
   store: { db: Db; dialect: Dialect },
   clock: { now: () => Date; lastReconciled: () => IsoDate | Promise<IsoDate>; rates: () => ResolverData },
+  boundaries: BoundaryIndex | null,
   log: (entry: Record<string, unknown>) => void,
 ): AddressLookups {
-  const pipeline = createPipeline(config, clock.rates);
+  const pipeline = createPipeline(config, clock.rates, boundaries);
   const runner = new BatchJobRunner({
     db: store.db,
     dialect: store.dialect,
@@ -37,6 +39,7 @@ export function createAddressLookups(
     pollMs: config.batch.pollMs,
     // Enough chunks in flight that both the pool and the geocoder stay busy.
     loops: Math.max(2, config.workerThreads * 2),
+    groupRows: config.geocoder.batch.rowsPerRequest,
     now: () => clock.now(),
     lastReconciled: () => clock.lastReconciled(),
     log,

@@ -50,11 +50,13 @@ async function runBatch(input: string, opts: { out: string; format?: string; out
   const config = loadConfig();
   const shipped = loadShippedData(config.dataDir);
   const rateData = await readRateData(config, shipped);
-  const pipeline = createPipeline(config, () => ({ table: rateData.table, zips: shipped.zips }));
+  const pipeline = createPipeline(config, () => ({ table: rateData.table, zips: shipped.zips }), null);
   const requestId = newId("req");
   const errorsUrl = config.errorsUrl;
+  // As large as one Census batch request: the rows the boundary file cannot settle cost one upstream request per chunk.
+  const chunkRows = config.geocoder.batch.rowsPerRequest;
   try {
-    const reading = await pipeline.pool.run("readBatchFile", { text: await readFile(input, "utf8"), format: formatOf(input, opts.format), maxRows: Number.MAX_SAFE_INTEGER, chunkRows: config.batch.chunkRows });
+    const reading = await pipeline.pool.run("readBatchFile", { text: await readFile(input, "utf8"), format: formatOf(input, opts.format), maxRows: Number.MAX_SAFE_INTEGER, chunkRows });
     if (!reading.ok) return fail(`${input}: ${reading.detail}`);
     const outFormat = formatOf(opts.out, opts.outputFormat);
     const out = createWriteStream(opts.out);
@@ -84,8 +86,8 @@ async function runBatch(input: string, opts: { out: string; format?: string; out
     const worker = async () => {
       while (next < reading.chunks.length) {
         const seq = next++;
-        const answers = await resolveLookups(pipeline, reading.chunks[seq]!, { today, context });
-        const firstRow = seq * config.batch.chunkRows + 1;
+        const answers = await resolveLookups(pipeline, reading.chunks[seq]!, { today, context, geocoding: "batch" });
+        const firstRow = seq * chunkRows + 1;
         results[seq] = answers.map(({ id, result }, i) => ({ row: firstRow + i, id, result }));
         rowsDone += answers.length;
         failed += answers.filter((a) => a.result.kind === "failure").length;

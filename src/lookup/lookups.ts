@@ -1,11 +1,13 @@
 /**
- * The lookup pipeline assembled from configuration: the worker pool, the geocoder provider with
- * its shared concurrency limit, and where the live rates come from. The service, the CLI and the
+ * The lookup pipeline assembled from configuration: the worker pool, the geocoders (single, with
+ * its shared concurrency limit, and batch), the boundary file index, and where the live rates come from. The service, the CLI and the
  * benchmarks all build it here.
  */
 import PQueue from "p-queue";
+import type { BoundaryIndex } from "../boundaries/probe.ts";
 import type { Config } from "../config.ts";
 import { findBoundaryFiles } from "../geo/boundary-files.ts";
+import { censusBatchOptions, geocodeBatch } from "../geo/census-batch-geocoder.ts";
 import { CensusGeocoder } from "../geo/census-geocoder.ts";
 import type { Pipeline } from "./pipeline.ts";
 import type { ResolverData } from "./resolve-item.ts";
@@ -24,11 +26,14 @@ export function createGeocoder(config: LookupsConfig): CensusGeocoder {
   });
 }
 
-export function createPipeline(config: LookupsConfig, rates: () => ResolverData): Pipeline {
+export function createPipeline(config: LookupsConfig, rates: () => ResolverData, boundaries: BoundaryIndex | null): Pipeline {
+  const batchOptions = censusBatchOptions(config.geocoder);
   return {
     pool: new GeoPool({ threads: config.workerThreads, boundaryFiles: findBoundaryFiles(config.geoDataDir) }),
     geocoder: createGeocoder(config),
     geocodeQueue: new PQueue({ concurrency: config.geocoder.concurrency }),
+    geocodeBatch: (addresses, signal) => geocodeBatch(addresses, { ...batchOptions, ...(signal && { signal }) }),
+    boundaries,
     rates,
   };
 }

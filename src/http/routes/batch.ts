@@ -38,7 +38,7 @@ export function postRatesBatch(ctx: ApiContext) {
     // At most 1 MB: parsed here in a few milliseconds, and only point-in-polygon goes to the pool.
     const body = readLookupsBody(text, MAX_INLINE_LOOKUPS);
     if (!body.ok) throw problem(body.slug, body.detail);
-    const answers = await resolveLookups(ctx.lookups.pipeline, body.items, { today, context });
+    const answers = await resolveLookups(ctx.lookups.pipeline, body.items, { today, context, geocoding: "batch" });
     const results: Array<{ id: string | null } & ItemAnswer> = answers.map(({ id, result }) => ({ id, ...itemAnswer(result, ctx.config.errorsUrl, requestId) }));
     const answer: BatchAnswer = {
       total: results.length,

@@ -40,7 +40,8 @@ export function getRates(ctx: ApiContext) {
     const item = combineFields(query, dateInOhio(ctx.now()));
     if ("kind" in item) throw itemProblem(item);
     const { date } = item;
-    if (item.address !== undefined || item.lat !== undefined) return rateByLocation(ctx, event, item);
+    // A ZIP+4 alone climbs the ladder (the boundary file's ZIP+4 ranges); with a county, the county decides.
+    if (item.address !== undefined || item.lat !== undefined || (item.zip4 !== undefined && item.county === undefined)) return rateByLocation(ctx, event, item);
     const lastReconciled = await ctx.lastReconciled();
     const lookup = { county: item.county, zip: item.zip, date };
     const body = bodies.get(ctx.table, `${lastReconciled}|${lookup.county ?? ""}|${lookup.zip ?? ""}|${date}`, event.context.requestId ?? "", (requestId) =>
