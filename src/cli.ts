@@ -6,6 +6,7 @@ import { Command, Option } from "commander";
 import { createKey, KeyError } from "./auth/key-service.ts";
 import { AccountError, createOrganizationWithOwner, normalizeEmail } from "./dashboard/accounts.ts";
 import { addBatchCommands } from "./cli/batch-commands.ts";
+import { addBoundaryCommands } from "./boundaries/cli-commands.ts";
 import { loadConfig } from "./config.ts";
 import { addJobCommands } from "./jobs/cli-commands.ts";
 import { exitGracefullyOnSignals } from "./graceful-shutdown.ts";
@@ -139,6 +140,8 @@ key
 addBatchCommands(program);
 
 addJobCommands(program);
+
+addBoundaryCommands(program);
 
 try {
   await program.parseAsync(process.argv);
