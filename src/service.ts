@@ -6,6 +6,7 @@ import type { H3 } from "h3";
 import { toNodeHandler } from "h3/node";
 import { listen, type Listener } from "listhen";
 import { createAddressLookups } from "./batch/address-lookups.ts";
+import { openBoundaryIndex } from "./boundaries/probe.ts";
 import type { Config } from "./config.ts";
 import { createApp, type Logger } from "./http/app.ts";
 import type { ApiContext } from "./http/context.ts";
@@ -64,8 +65,11 @@ export async function createService(config: Config, log: Logger = jsonLogger(con
     wakeDeliveries: () => background.actor.wake(),
     lookups: undefined as never,
   };
+  // The state's boundary file, when one is imported: the first rungs of every address lookup's ladder.
+  const boundaries = openBoundaryIndex(store);
+  await boundaries.refresh();
   // The clock is read through the context, so a test that moves context.now moves the batch leases too.
-  context.lookups = createAddressLookups(config, store, { now: () => context.now(), lastReconciled: () => context.lastReconciled(), rates: () => context }, null, log);
+  context.lookups = createAddressLookups(config, store, { now: () => context.now(), lastReconciled: () => context.lastReconciled(), rates: () => context }, boundaries, log);
   usage.start();
   const background = createBackground({
     ...backgroundOptionsFrom(config, store, data),
@@ -81,6 +85,7 @@ export async function createService(config: Config, log: Logger = jsonLogger(con
     await background.stop();
     await usage.stop();
     await context.lookups.close();
+    await boundaries.close();
     await limits.close();
     await store.close();
   };

@@ -8,6 +8,7 @@ import { readFile } from "node:fs/promises";
 import { once } from "node:events";
 import { extname } from "node:path";
 import { type Command, Option } from "commander";
+import { openBoundaryIndex } from "../boundaries/probe.ts";
 import { loadConfig } from "../config.ts";
 import { defaultVintage, fetchTiger, FetchGeoError } from "../geo/fetch-tiger.ts";
 import { problemBody } from "../http/routes/lookup-answers.ts";
@@ -20,20 +21,14 @@ import { resolveLookups } from "../lookup/pipeline.ts";
 import type { BatchFormat } from "../lookup/read-batch-file.ts";
 import { dateInOhio } from "../rates/calendar.ts";
 import { RESULT_HEADER, resultCsvLine } from "../batch/result-csv.ts";
-import { openStore } from "../store/connect.ts";
+import { openStore, type Store } from "../store/connect.ts";
 import { migrateToLatest } from "../store/migrate.ts";
 
 /** The rate data the API would answer from: shipped, with what reconciliation recorded in DATABASE_URL. */
-async function readRateData(config: ReturnType<typeof loadConfig>, shipped: ReturnType<typeof loadShippedData>): Promise<RateData> {
-  const store = openStore(config.databaseUrl);
-  try {
-    await migrateToLatest(store.db);
-    const rateData = new RateData({ db: store.db, shipped: shipped.table, shippedLastReconciled: shipped.meta.last_reconciled, onTable: () => {} });
-    await rateData.refresh();
-    return rateData;
-  } finally {
-    await store.close();
-  }
+async function readRateData(store: Store, shipped: ReturnType<typeof loadShippedData>): Promise<RateData> {
+  const rateData = new RateData({ db: store.db, shipped: shipped.table, shippedLastReconciled: shipped.meta.last_reconciled, onTable: () => {} });
+  await rateData.refresh();
+  return rateData;
 }
 
 function formatOf(path: string, given: string | undefined): BatchFormat {
@@ -49,8 +44,12 @@ function fail(message: string): void {
 async function runBatch(input: string, opts: { out: string; format?: string; outputFormat?: string }): Promise<void> {
   const config = loadConfig();
   const shipped = loadShippedData(config.dataDir);
-  const rateData = await readRateData(config, shipped);
-  const pipeline = createPipeline(config, () => ({ table: rateData.table, zips: shipped.zips }), null);
+  // DATABASE_URL gives what the API would answer from: recorded rate periods and the active boundary file.
+  const store = openStore(config.databaseUrl);
+  await migrateToLatest(store.db);
+  const rateData = await readRateData(store, shipped);
+  const boundaries = openBoundaryIndex(store);
+  const pipeline = createPipeline(config, () => ({ table: rateData.table, zips: shipped.zips }), boundaries);
   const requestId = newId("req");
   const errorsUrl = config.errorsUrl;
   // As large as one Census batch request: the rows the boundary file cannot settle cost one upstream request per chunk.
@@ -108,6 +107,8 @@ async function runBatch(input: string, opts: { out: string; format?: string; out
     process.stderr.write(`${reading.total} rows in ${seconds.toFixed(1)} s (${Math.round(reading.total / seconds)} rows/s): ${reading.total - failed} answered, ${failed} problems → ${opts.out}\n`);
   } finally {
     await pipeline.pool.close();
+    await boundaries.close();
+    await store.close();
   }
 }
 

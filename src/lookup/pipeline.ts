@@ -127,7 +127,6 @@ export async function resolveEntries(pipeline: Pipeline, entries: readonly Entry
   const items = entries.map((e) => ("kind" in e.item ? null : e.item));
   const parts = new Map<number, AddressParts>();
   const index = pipeline.boundaries;
-  const probing = index !== null && index.activeVersion() !== null;
   const probes: Array<{ at: number; query: BoundaryQuery }> = [];
 
   items.forEach((item, at) => {
@@ -141,7 +140,8 @@ export async function resolveEntries(pipeline: Pipeline, entries: readonly Entry
     if (address) parts.set(at, address);
     // DESIGN §3: a county wins over a ZIP, so only an address, or a ZIP+4 alone, asks the file.
     const asks = address !== null || (item.lat === undefined && item.county === undefined && item.zip4 !== undefined);
-    const query = probing && asks ? probeQuery(item, address) : null;
+    // Without an active version the index answers every probe with null, from its cached pointer.
+    const query = index !== null && asks ? probeQuery(item, address) : null;
     if (query) probes.push({ at, query });
   });
 
