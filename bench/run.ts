@@ -95,6 +95,7 @@ const output: Record<string, unknown> = {
 
 for (const [name, script, file] of [
   ["address_and_batch", "bench/geo.ts", "bench/results-geo.json"],
+  ["boundary_file_lookups", "bench/lookups.ts", "bench/results-lookups.json"],
   ["webhooks", "bench/webhooks.ts", "bench/results-webhooks.json"],
   ["scale_out", "bench/scale.ts", "bench/results-scale.json"],
 ] as const) {
