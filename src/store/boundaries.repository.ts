@@ -74,6 +74,9 @@ export async function swapToPrevious(db: Db, at: Date): Promise<BoundaryPointer 
   return db.transaction().execute(async (trx) => {
     const pointer = await readPointer(trx);
     if (pointer.previousVersion === null) return null;
+    // A previous version whose re-import was refused has lost its rows: there is nothing to go back to.
+    const previous = await trx.selectFrom("boundary_versions").select("status").where("version", "=", pointer.previousVersion).executeTakeFirst();
+    if (previous?.status !== "ready") return null;
     const switchedAt = at.toISOString();
     await trx
       .updateTable("boundary_pointer")
@@ -174,7 +177,7 @@ function postgresWriter(db: Db): RecordWriter {
   };
 }
 
-export function recordWriter(store: Store): RecordWriter {
+export function recordWriter(store: Pick<Store, "db" | "sqlite">): RecordWriter {
   return store.sqlite ? sqliteWriter(store.sqlite) : postgresWriter(store.db);
 }
 
@@ -270,6 +273,6 @@ function postgresFinder(db: Db): CandidateFinder {
   };
 }
 
-export function candidateFinder(store: Store): CandidateFinder {
+export function candidateFinder(store: Pick<Store, "db" | "sqlite">): CandidateFinder {
   return store.sqlite ? sqliteFinder(store.sqlite) : postgresFinder(store.db);
 }
