@@ -1,6 +1,6 @@
 // Prints the closing line CI reads ("N passed, N failed") from one or more vitest JSON reports,
-// summed (the suite runs once on SQLite and once on PostgreSQL). A skipped or pending test counts
-// as a failure here: a test that did not run proved nothing. So does a run that left no report.
+// summed (.ci/run makes three: Node 24 on SQLite and on PostgreSQL, then Node 22 on SQLite). A skipped
+// or pending test counts as a failure here: a test that did not run proved nothing. So does a run that left no report.
 import { existsSync, readFileSync } from "node:fs";
 
 let passed = 0;
@@ -13,7 +13,10 @@ for (const file of process.argv.slice(2)) {
   }
   const report = JSON.parse(readFileSync(file, "utf8"));
   const skipped = report.numPendingTests + report.numTodoTests;
-  const runFailed = report.numFailedTests + skipped + (report.numFailedTestSuites ?? 0);
+  // A file that failed without a failing test (it did not load, or a hook threw) counts once. vitest's
+  // numFailedTestSuites also counts every describe around a failing test, so it would count that test twice.
+  const brokenFiles = report.testResults.filter((f) => f.status === "failed" && !f.assertionResults.some((a) => a.status === "failed")).length;
+  const runFailed = report.numFailedTests + skipped + brokenFiles;
   if (skipped > 0) console.log(`${file}: ${skipped} test(s) were skipped or todo; they count as failures.`);
   console.log(`${file}: ${report.numPassedTests} passed, ${runFailed} failed`);
   passed += report.numPassedTests;

@@ -52,7 +52,7 @@ async function latLonPoints() {
     const all = points(POINTS);
     const chunks: string[] = [];
     for (let i = 0; i < all.length; i += chunkRows) chunks.push(JSON.stringify(all.slice(i, i + chunkRows).map((p) => ({ ...p, date: "2026-06-01" }))));
-    const context = { lastReconciled: "2026-08-18", requestId: "req_bench" };
+    const context = { lastReconciled: "2026-08-18", confirmedThrough: "2026-09-30", requestId: "req_bench" };
     const started = performance.now();
     let next = 0;
     let answered = 0;

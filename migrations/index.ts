@@ -2,7 +2,7 @@
  * Every migration, in order. Listed statically (not discovered from the file system) so the
  * same set runs under tsx, vitest, compiled JS and Deno. Migrations import nothing from src/.
  */
-import type { Migration } from "kysely";
+import type { Migration } from "kysely/migration";
 import * as organizationsAndApiKeys from "./2026-11-21-001-organizations-and-api-keys.ts";
 import * as webhooksOutboxJobs from "./2026-11-21-010-webhooks-outbox-jobs.ts";
 import * as batchJobs from "./2026-11-21-020-batch-jobs.ts";

@@ -2,12 +2,15 @@
  * `buckeye`: the operator CLI. Every command prints a human summary, or one JSON document with
  * --json for scripts. Only this entry point decides to exit the process.
  */
+// First: on an unsupported Node it stops with a clear message before any dependency loads.
+import "./require-supported-node.ts";
 import { Command, Option } from "commander";
 import { createKey, KeyError } from "./auth/key-service.ts";
 import { AccountError, createOrganizationWithOwner, normalizeEmail } from "./dashboard/accounts.ts";
 import { addBatchCommands } from "./cli/batch-commands.ts";
 import { addBoundaryCommands } from "./boundaries/cli-commands.ts";
 import { loadConfig } from "./config.ts";
+import { addDataStatusCommand } from "./currency/cli-commands.ts";
 import { addJobCommands } from "./jobs/cli-commands.ts";
 import { exitGracefullyOnSignals } from "./graceful-shutdown.ts";
 import { jsonLogger, startService } from "./service.ts";
@@ -142,6 +145,8 @@ addBatchCommands(program);
 addJobCommands(program);
 
 addBoundaryCommands(program);
+
+addDataStatusCommand(program);
 
 try {
   await program.parseAsync(process.argv);

@@ -60,6 +60,7 @@ const schema = z.object({
   WEBHOOK_LEASE_MS: positiveInt.default(60_000),
   RECONCILE_SOURCE: z.string().min(1).optional(),
   BOUNDARY_SOURCE: z.string().min(1).optional(),
+  RECONCILE_STALE_AFTER_DAYS: z.coerce.number().int().min(0).default(100),
   SECRETS_KEY: z
     .string()
     .regex(/^[0-9a-fA-F]{64}$/, "must be 64 hex characters (32 bytes), e.g. from `openssl rand -hex 32`")
@@ -109,6 +110,11 @@ export type Config = Readonly<{
   secretsKeyPrevious: string | null;
   /** Scheduled jobs (src/jobs/): the rate file to reconcile with and each job's cron pattern. */
   jobs: JobsConfig;
+  /**
+   * /readyz reports `stale` (still 200) when the last successful reconciliation is more days old
+   * than this. 100 by default: the state posts a file each quarter it changes anything.
+   */
+  reconcileStaleAfterDays: number;
 }>;
 
 export type GeocoderConfig = Readonly<{
@@ -171,6 +177,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       pollIntervalMs: e.WEBHOOK_POLL_MS,
       leaseMs: e.WEBHOOK_LEASE_MS,
     }),
+    reconcileStaleAfterDays: e.RECONCILE_STALE_AFTER_DAYS,
     jobs: Object.freeze({
       reconcileSource: e.RECONCILE_SOURCE ?? null,
       boundarySource: e.BOUNDARY_SOURCE ?? null,

@@ -10,7 +10,11 @@ export interface DataMeta {
   history_start: IsoDate;
   rates_as_of: IsoDate;
   last_reconciled: IsoDate;
+  /** The last day a source confirmed the shipped rates for (scripts/build/sources-doc.ts). */
+  verified_through: IsoDate;
   rate_file: string;
+  /** The 2020 ZCTA to County Relationship File behind zip-counties.csv. */
+  zcta_vintage: number;
 }
 
 export interface ShippedData {
@@ -19,9 +23,13 @@ export interface ShippedData {
   meta: DataMeta;
 }
 
+export function readDataMeta(dataDir: string): DataMeta {
+  return JSON.parse(readFileSync(join(dataDir, "meta.json"), "utf8")) as DataMeta;
+}
+
 export function loadShippedData(dataDir: string): ShippedData {
   const read = (name: string) => readFileSync(join(dataDir, name), "utf8");
-  const meta = JSON.parse(read("meta.json")) as DataMeta;
+  const meta = readDataMeta(dataDir);
   const table = parseTables({
     countiesCsv: read("counties.csv"),
     ratePeriodsCsv: read("rate-periods.csv"),

@@ -8,6 +8,8 @@ import { listen, type Listener } from "listhen";
 import { createAddressLookups } from "./batch/address-lookups.ts";
 import { openBoundaryIndex } from "./boundaries/probe.ts";
 import type { Config } from "./config.ts";
+import { readDataStatus } from "./currency/read-data-status.ts";
+import { findBoundaryFiles } from "./geo/boundary-files.ts";
 import { createApp, type Logger } from "./http/app.ts";
 import type { ApiContext } from "./http/context.ts";
 import { createRateLimiter } from "./http/create-rate-limiter.ts";
@@ -50,6 +52,8 @@ export async function createService(config: Config, log: Logger = jsonLogger(con
   if (sealed > 0) log({ level: "info", msg: "sealed stored webhook signing secrets with SECRETS_KEY", count: sealed });
   if (unreadable > 0) log({ level: "error", msg: "stored webhook signing secrets that neither SECRETS_KEY nor SECRETS_KEY_PREVIOUS opens", count: unreadable });
   const limits = await createRateLimiter(config, log);
+  // The polygon files the worker threads load, as `data status` reports their vintages.
+  const polygons = findBoundaryFiles(config.geoDataDir);
   const usage = new UsageRecorder(store.db, { flushIntervalMs: config.usageFlushMs, log, now: () => context.now() });
   const context: ApiContext = {
     config,
@@ -61,7 +65,12 @@ export async function createService(config: Config, log: Logger = jsonLogger(con
     usage,
     secrets,
     now: () => new Date(),
-    lastReconciled: () => background.rateData.lastReconciled(),
+    currency: () => background.rateData.currency(),
+    dataStatus: () =>
+      readDataStatus(
+        { db: store.db, currency: () => background.rateData.currency(), polygons, zctaVintage: data.meta.zcta_vintage, staleAfterDays: config.reconcileStaleAfterDays },
+        context.now(),
+      ),
     wakeDeliveries: () => background.actor.wake(),
     lookups: undefined as never,
   };
@@ -69,7 +78,7 @@ export async function createService(config: Config, log: Logger = jsonLogger(con
   const boundaries = openBoundaryIndex(store);
   await boundaries.refresh();
   // The clock is read through the context, so a test that moves context.now moves the batch leases too.
-  context.lookups = createAddressLookups(config, store, { now: () => context.now(), lastReconciled: () => context.lastReconciled(), rates: () => context }, boundaries, log);
+  context.lookups = createAddressLookups(config, store, { now: () => context.now(), currency: () => context.currency(), rates: () => context }, boundaries, log);
   usage.start();
   const background = createBackground({
     ...backgroundOptionsFrom(config, store, data),

@@ -10,7 +10,7 @@ export const ROOT = new URL("..", import.meta.url).pathname;
 
 /**
  * PostgreSQL for tests that need it in every run of the suite (several instances on one database;
- * Deno, which cannot load better-sqlite3): TEST_DATABASE_URL when that is a postgres:// URL, else
+ * the Deno smoke test's PostgreSQL half): TEST_DATABASE_URL when that is a postgres:// URL, else
  * the local one .ci/start-services.sh starts.
  */
 export const POSTGRES_URL = /^postgres(ql)?:\/\//.test(process.env.TEST_DATABASE_URL ?? "")

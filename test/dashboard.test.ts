@@ -3,11 +3,13 @@
  * against a real Buckeye service on a real socket, with a real webhook receiver on loopback.
  * Every page visited is saved as a screenshot under test/artifacts/ for review.
  */
-import { mkdirSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import Stripe from "stripe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createOrganizationWithOwner } from "../src/dashboard/accounts.ts";
+import { reconcile } from "../src/jobs/reconcile.ts";
+import { dateInOhio, daysBetween } from "../src/rates/calendar.ts";
 import { setOrganizationStatus } from "../src/store/organizations.repository.ts";
 import { startReceiver, type Receiver } from "./_receiver.ts";
 import { startTestService, type TestService } from "./_setup.ts";
@@ -190,6 +192,48 @@ describe("API keys page (spec §3.1, §5.4)", () => {
     expect(dialogs).toEqual([]);
     await ownerPage.goto("/dashboard/usage");
     expect(await ownerPage.evaluate(() => (window as unknown as { __xss?: number }).__xss)).toBeUndefined();
+  });
+});
+
+describe("API keys page: the data currency in one line (rates confirmed through, last reconciled, boundary vintages)", () => {
+  const meta = JSON.parse(readFileSync(new URL("../data/meta.json", import.meta.url), "utf8")) as { last_reconciled: string; verified_through: string };
+  const day = (iso: string) => new Date(iso).toLocaleDateString("en-US", { month: "short", day: "numeric", year: "numeric", timeZone: "UTC" });
+  const ago = (days: number) => (days === 0 ? "today" : days === 1 ? "1 day ago" : `${days} days ago`);
+
+  it("states the shipped data's dates with their ages, the polygons' vintages and that no state boundary file is loaded", async () => {
+    await ownerPage.goto("/dashboard/keys");
+    const line = ownerPage.locator("#data-currency");
+    const today = dateInOhio(new Date());
+    const confirmedAge = daysBetween(meta.verified_through, today);
+    const text = (await line.textContent())!.replace(/\s+/g, " ");
+    expect(text).toContain(`rates confirmed through ${day(meta.verified_through)} (${ago(confirmedAge)})`);
+    expect(await line.getByTitle(/beyond_confirmed/).getAttribute("title")).toBe(`Answers for dates after ${meta.verified_through} carry beyond_confirmed.`);
+    expect(text).toContain(`last reconciled ${day(meta.last_reconciled)} (${ago(daysBetween(meta.last_reconciled, today))})`);
+    expect(text).toContain("boundaries: TIGER/Line 2020 counties, 2019 places, 2020 ZIP areas · no state boundary file");
+    expect(await line.locator("time").first().getAttribute("datetime")).toBe(meta.verified_through);
+    expect(await line.locator(".badge").count()).toBe(daysBetween(meta.last_reconciled, today) > 100 ? 1 : 0);
+  });
+
+  it("marks the rates Stale once the last successful reconciliation is older than RECONCILE_STALE_AFTER_DAYS (100 days)", async () => {
+    // A reconciliation dated long ago, with the SST fixture built from our own data (test/fixtures/sst/).
+    const districts = JSON.parse(readFileSync(new URL("../data/transit-districts.json", import.meta.url), "utf8")) as Array<{ fips: string; sst_code: string }>;
+    const result = await reconcile(
+      {
+        db: service.service.store.db,
+        rateData: service.service.background.rateData,
+        districtCodes: new Map(districts.map((d) => [d.fips, d.sst_code])),
+        source: new URL("fixtures/sst/OHR2026Q1NOV28.csv", import.meta.url).pathname,
+      },
+      new Date("2026-01-02T15:00:00Z"),
+    );
+    expect(result.status).toBe("succeeded");
+    await ownerPage.goto("/dashboard/keys");
+    const line = ownerPage.locator("#data-currency");
+    const age = daysBetween("2026-01-02", dateInOhio(new Date()));
+    expect(age).toBeGreaterThan(100);
+    expect((await line.textContent())!.replace(/\s+/g, " ")).toContain(`last reconciled Jan 2, 2026 (${age} days ago) Stale`);
+    expect(await line.locator(".badge").textContent()).toBe("Stale");
+    await shot(ownerPage, "keys-stale-data");
   });
 });
 

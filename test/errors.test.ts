@@ -58,8 +58,8 @@ describe("problem details (spec §7, RFC 9457)", () => {
   });
 
   it("a server fault is 500 internal-error with no stack trace or internal message", async () => {
-    const original = api.service.context.lastReconciled;
-    api.service.context.lastReconciled = () => {
+    const original = api.service.context.currency;
+    api.service.context.currency = () => {
       throw new Error("secret internal detail at /srv/app/db.ts:42");
     };
     try {
@@ -73,7 +73,7 @@ describe("problem details (spec §7, RFC 9457)", () => {
       expect(text).not.toContain("db.ts");
       expect(body.stack).toBeUndefined();
     } finally {
-      api.service.context.lastReconciled = original;
+      api.service.context.currency = original;
     }
   });
 });

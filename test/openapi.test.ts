@@ -62,10 +62,55 @@ describe("GET /api/v1/openapi.json", () => {
     expect(documented).toEqual(served);
   });
 
+  it("every operation, in paths and in webhooks, has a unique camelCase operationId, one declared tag, a summary and a description", () => {
+    const operations = [...Object.values<Record<string, any>>(document.paths), ...Object.values<Record<string, any>>(document.webhooks)].flatMap((item) => Object.values<any>(item));
+    expect(operations.length).toBeGreaterThan(25);
+    const ids = operations.map((o) => o.operationId);
+    expect(ids.filter((id) => !/^[a-z][a-zA-Z0-9]*$/.test(id))).toEqual([]);
+    expect(new Set(ids).size).toBe(ids.length);
+    const tags = new Set(document.tags.map((t: { name: string }) => t.name));
+    expect([...tags]).toEqual(["Rates", "Counties", "Batches", "Webhooks", "Certificates", "Health"]);
+    for (const operation of operations) {
+      expect(operation.tags, operation.operationId).toHaveLength(1);
+      expect(tags.has(operation.tags[0]), operation.operationId).toBe(true);
+      expect(operation.summary.length, operation.operationId).toBeGreaterThan(5);
+      expect(operation.description.length, operation.operationId).toBeGreaterThan(10);
+    }
+    expect(document.paths["/api/v1/rates"].get.operationId).toBe("getRate");
+    expect(document.paths["/api/v1/counties"].get.operationId).toBe("listCounties");
+    expect(document.paths["/api/v1/webhooks"].post.operationId).toBe("createWebhook");
+  });
+
+  it("names its servers, contact and license", () => {
+    expect(document.servers).toEqual([expect.objectContaining({ url: "/" })]);
+    expect(document.info.contact).toMatchObject({ name: "Buckeye", url: expect.stringMatching(/^https:\/\//) });
+    expect(document.info.license).toEqual({ name: "MIT", identifier: "MIT" });
+  });
+
+  it("operations behind the API key document the RateLimit headers and X-Request-Id on every answer, WWW-Authenticate on 401 and Retry-After on 429", () => {
+    for (const [path, operations] of Object.entries<Record<string, any>>(document.paths)) {
+      for (const [method, operation] of Object.entries<any>(operations)) {
+        if (operation.security?.length === 0) continue;
+        for (const [status, answer] of Object.entries<any>(operation.responses)) {
+          const headers = Object.keys(answer.headers ?? {});
+          const where = `${method} ${path} ${status}`;
+          expect(headers, where).toContain("X-Request-Id");
+          if (status === "401") expect(headers, where).toContain("WWW-Authenticate");
+          else expect(headers, where).toEqual(expect.arrayContaining(["RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset"]));
+          if (status === "429") expect(answer.headers["Retry-After"], where).toEqual({ $ref: "#/components/headers/Retry-After" });
+          if (status === "201") expect(headers, where).toContain("Location");
+        }
+      }
+    }
+  });
+
   it("every $ref points at a schema the document defines", () => {
     const refs = [...JSON.stringify(document).matchAll(/"\$ref":"([^"]+)"/g)].map((m) => m[1]!);
     expect(refs.length).toBeGreaterThan(20);
-    for (const ref of new Set(refs)) expect(document.components.schemas[ref.replace("#/components/schemas/", "")], ref).toBeDefined();
+    for (const ref of new Set(refs)) {
+      const [, section, name] = /^#\/components\/(schemas|headers)\/(.+)$/.exec(ref) ?? [];
+      expect(section && document.components[section][name!], ref).toBeDefined();
+    }
   });
 });
 

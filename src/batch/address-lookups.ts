@@ -9,7 +9,7 @@ import type { Geocoder } from "../geo/geocoder.ts";
 import { createPipeline, type LookupsConfig } from "../lookup/lookups.ts";
 import type { Pipeline } from "../lookup/pipeline.ts";
 import type { ResolverData } from "../lookup/resolve-item.ts";
-import type { IsoDate } from "../rates/calendar.ts";
+import type { RecordCurrency } from "../rates/records.ts";
 import type { Dialect } from "../store/connect.ts";
 import type { Db } from "../store/database.ts";
 import { BatchJobRunner } from "./job-runner.ts";
@@ -26,7 +26,7 @@ export interface AddressLookups {
 export function createAddressLookups(
   config: LookupsConfig & Pick<Config, "batch">,
   store: { db: Db; dialect: Dialect },
-  clock: { now: () => Date; lastReconciled: () => IsoDate | Promise<IsoDate>; rates: () => ResolverData },
+  clock: { now: () => Date; currency: () => RecordCurrency | Promise<RecordCurrency>; rates: () => ResolverData },
   boundaries: BoundaryIndex | null,
   log: (entry: Record<string, unknown>) => void,
 ): AddressLookups {
@@ -41,7 +41,7 @@ export function createAddressLookups(
     loops: Math.max(2, config.workerThreads * 2),
     groupRows: config.geocoder.batch.rowsPerRequest,
     now: () => clock.now(),
-    lastReconciled: () => clock.lastReconciled(),
+    currency: () => clock.currency(),
     log,
   });
   runner.start();

@@ -11,7 +11,7 @@
  */
 import { setMaxListeners } from "node:events";
 import { newId } from "../ids.ts";
-import type { IsoDate } from "../rates/calendar.ts";
+import { recordContext, type RecordCurrency } from "../rates/records.ts";
 import { claimChunk, completeChunk, extendLease, type ClaimedChunk } from "../store/batch-jobs.repository.ts";
 import type { Dialect } from "../store/connect.ts";
 import type { Db } from "../store/database.ts";
@@ -28,7 +28,7 @@ export interface JobRunnerOptions {
   /** Rows claimed and resolved together. */
   groupRows: number;
   now: () => Date;
-  lastReconciled: () => IsoDate | Promise<IsoDate>;
+  currency: () => RecordCurrency | Promise<RecordCurrency>;
   log: (entry: Record<string, unknown>) => void;
 }
 
@@ -125,8 +125,8 @@ export class BatchJobRunner {
     }, Math.max(1000, Math.floor(leaseMs / 3)));
     heartbeat.unref();
     try {
-      const lastReconciled = await this.#options.lastReconciled();
-      const read = group.map(({ chunk, raws }) => ({ chunk, rows: readLookups(raws, chunk.today), context: { lastReconciled, requestId: chunk.requestId } }));
+      const currency = await this.#options.currency();
+      const read = group.map(({ chunk, raws }) => ({ chunk, rows: readLookups(raws, chunk.today), context: recordContext(currency, chunk.requestId) }));
       const results = await resolveEntries(
         this.#options.pipeline,
         read.flatMap(({ rows, context }) => rows.map(({ item }) => ({ item, context }))),

@@ -20,13 +20,14 @@ import { createPipeline } from "../lookup/lookups.ts";
 import { resolveLookups } from "../lookup/pipeline.ts";
 import type { BatchFormat } from "../lookup/read-batch-file.ts";
 import { dateInOhio } from "../rates/calendar.ts";
+import { recordContext } from "../rates/records.ts";
 import { RESULT_HEADER, resultCsvLine } from "../batch/result-csv.ts";
 import { openStore, type Store } from "../store/connect.ts";
 import { migrateToLatest } from "../store/migrate.ts";
 
 /** The rate data the API would answer from: shipped, with what reconciliation recorded in DATABASE_URL. */
 async function readRateData(store: Store, shipped: ReturnType<typeof loadShippedData>): Promise<RateData> {
-  const rateData = new RateData({ db: store.db, shipped: shipped.table, shippedLastReconciled: shipped.meta.last_reconciled, onTable: () => {} });
+  const rateData = new RateData({ db: store.db, shipped: shipped.table, shippedCurrency: shipped.meta, onTable: () => {} });
   await rateData.refresh();
   return rateData;
 }
@@ -73,7 +74,7 @@ async function runBatch(input: string, opts: { out: string; format?: string; out
     });
     const started = performance.now();
     bar.start(reading.total, 0, { speed: "0" });
-    const context = { lastReconciled: await rateData.lastReconciled(), requestId };
+    const context = recordContext(await rateData.currency(), requestId);
     const today = dateInOhio(new Date());
     const problemOf = (row: RowResult) => problemBody(row.result as ItemFailure, errorsUrl, requestId);
     const results: Array<RowResult[] | undefined> = [];

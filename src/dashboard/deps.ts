@@ -1,4 +1,5 @@
 /** What the dashboard's handlers are given: the store, the clock and the few services they call. */
+import type { DataStatus } from "../currency/data-status.ts";
 import type { Db } from "../store/database.ts";
 import type { UsageRecorder } from "../usage/usage-recorder.ts";
 import type { SecretBox } from "../webhooks/secret-box.ts";
@@ -19,5 +20,7 @@ export interface DashboardDeps {
   secrets: SecretBox;
   /** Tells the webhook delivery actor that an event was just published. */
   wakeDeliveries: () => void;
+  /** How current the rates and boundaries are, for the currency line. */
+  dataStatus: () => Promise<DataStatus>;
   log: Log;
 }

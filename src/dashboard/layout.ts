@@ -1,4 +1,5 @@
 /** The page shells: the signed-in frame with its navigation, and the signed-out card. */
+import { REFERENCE_PATH } from "../reference/routes.ts";
 import type { SessionView } from "../store/sessions.repository.ts";
 import { CSRF_FIELD } from "./csrf.ts";
 import { html, trustedHtml, type HtmlValue, type SafeHtml } from "./html.ts";
@@ -66,7 +67,7 @@ export function signedInPage({ title, section, session, body }: SignedInPage): S
 <main id="main" class="page" tabindex="-1">
 ${body}
 </main>
-<footer class="footer"><p>Buckeye · Ohio sales tax rates · <a href="/healthz">Service status</a></p></footer>
+<footer class="footer"><p>Buckeye · Ohio sales tax rates · <a href="${REFERENCE_PATH}">API reference</a> · <a href="/healthz">Service status</a></p></footer>
 </body>
 </html>`;
 }

@@ -41,6 +41,7 @@ export function registerDashboard(app: H3, ctx: ApiContext, log: Log = () => {})
     once: new SubmitOnce(ctx.db, () => ctx.now()),
     secrets: ctx.secrets,
     wakeDeliveries: () => ctx.wakeDeliveries(),
+    dataStatus: () => ctx.dataStatus(),
     log,
   };
 

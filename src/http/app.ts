@@ -5,6 +5,7 @@
  */
 import { H3, type H3Event, type HTTPError } from "h3";
 import { registerDashboard } from "../dashboard/routes.ts";
+import { registerReference } from "../reference/routes.ts";
 import { newId } from "../ids.ts";
 import { logResponse, type AccessLogOptions } from "./access-log.ts";
 import { authenticate } from "./authenticate.ts";
@@ -85,6 +86,7 @@ export function createApp(ctx: ApiContext, log: Logger = () => {}, access?: Acce
   app.get("/api/v1/reconciliations", getReconciliations(ctx), { middleware: api });
 
   registerDashboard(app, ctx, log);
+  registerReference(app);
   app.get("/healthz", () => ({ status: "ok" }));
   app.get("/api/v1/openapi.json", () => openApiDocument());
   app.get("/readyz", getReadyz(ctx));

@@ -3,7 +3,8 @@ import type { Principal } from "../auth/key-service.ts";
 import type { AddressLookups } from "../batch/address-lookups.ts";
 import type { Config } from "../config.ts";
 import type { ZipIndex } from "../geo/zip-index.ts";
-import type { IsoDate } from "../rates/calendar.ts";
+import type { DataStatus } from "../currency/data-status.ts";
+import type { RatesCurrency } from "../currency/rates-currency.ts";
 import type { RateTable } from "../rates/rate-table.ts";
 import type { KeyFinder } from "../store/api-keys.repository.ts";
 import type { Db } from "../store/database.ts";
@@ -12,7 +13,7 @@ import type { RateLimiter } from "./rate-limit.ts";
 import type { SecretBox } from "../webhooks/secret-box.ts";
 
 export interface ApiContext {
-  config: Pick<Config, "errorsUrl" | "rateLimitPerSecond">;
+  config: Pick<Config, "errorsUrl" | "rateLimitPerSecond" | "reconcileStaleAfterDays">;
   table: RateTable;
   zips: ZipIndex;
   db: Db;
@@ -21,7 +22,10 @@ export interface ApiContext {
   /** Counts allowed requests per key per day for the dashboard; absent in contexts that do not count. */
   usage?: UsageRecorder;
   now: () => Date;
-  lastReconciled: () => IsoDate | Promise<IsoDate>;
+  /** How current the rates are: last reconciled, confirmed through (src/currency/rates-currency.ts). */
+  currency: () => RatesCurrency | Promise<RatesCurrency>;
+  /** The full data status the dashboard shows in one line (`buckeye data status` prints the same). */
+  dataStatus: () => Promise<DataStatus>;
   /** Seals webhook signing secrets as they are written (SECRETS_KEY). */
   secrets: SecretBox;
   /** Tells the webhook delivery actor that events were just published, so it need not wait for its next poll. */

@@ -1,6 +1,7 @@
 /**
- * Reads a JSON object body for the resource endpoints. A body that is not a JSON object is the
- * same client error as a wrong field: 422 with the endpoint's slug and an invalid_params entry.
+ * Reads a JSON object body for the resource endpoints. A body sent with another Content-Type is a
+ * 415, as on POST /api/v1/rates/batch; a JSON body that is not an object is the same client error
+ * as a wrong field: 422 with the endpoint's slug and an invalid_params entry.
  */
 import type { H3Event } from "h3";
 import type { z } from "zod";
@@ -8,7 +9,13 @@ import { problem, type InvalidParam, type ProblemSlug } from "./problem.ts";
 
 const MAX_BODY_BYTES = 64 * 1024;
 
+/** application/json, with or without parameters, or a structured +json type. */
+export function sendsJson(event: H3Event): boolean {
+  return /^application\/([\w.-]+\+)?json\s*(;|$)/i.test(event.req.headers.get("content-type") ?? "");
+}
+
 export async function readJsonObject(event: H3Event, slug: ProblemSlug): Promise<Record<string, unknown>> {
+  if (!sendsJson(event)) throw problem("unsupported-media-type", "Send the body as JSON, with Content-Type: application/json.");
   const text = await event.req.text();
   const refuse = (reason: string) => problem(slug, `The request body ${reason}.`, { invalidParams: [{ name: "body", reason }] });
   if (Buffer.byteLength(text) > MAX_BODY_BYTES) throw refuse(`must be at most ${MAX_BODY_BYTES} bytes`);

@@ -95,37 +95,146 @@ function queryParameters(query: Record<string, z.ZodType>) {
   }));
 }
 
+
+const TAGS = {
+  Rates: "Statutory rates by county, ZIP, street address or point, single or up to 1,000 inline, and the log of their reconciliation against the state's rate file",
+  Counties: "The 88 counties with their rates at a date",
+  Batches: "Asynchronous batch jobs of up to 100,000 lookups, uploaded as CSV or NDJSON",
+  Webhooks: "Webhook registrations, their deliveries, and the events Buckeye posts to them",
+  Certificates: "Exemption certificates, kept for expiry reminders",
+  Health: "Liveness, readiness and this API description; no API key needed",
+} as const;
+type Tag = keyof typeof TAGS;
+
+/** Response headers, written once and referenced by every answer that carries them. */
+const HEADERS = {
+  "X-Request-Id": {
+    description: "This request's id, also in the body's request_id and in the access log: quote it when reporting a problem",
+    required: true,
+    schema: { type: "string", pattern: "^req_" },
+  },
+  "RateLimit-Limit": { description: "Requests per second this API key may make", required: true, schema: { type: "integer", minimum: 1 } },
+  "RateLimit-Remaining": { description: "Requests this key may still make now, before it has to wait", required: true, schema: { type: "integer", minimum: 0 } },
+  "RateLimit-Reset": { description: "Seconds until the key's allowance is full again", required: true, schema: { type: "integer", minimum: 0 } },
+  "Retry-After": { description: "Seconds to wait before retrying", required: true, schema: { type: "integer", minimum: 1 } },
+  Location: { description: "The path of the resource this request created", required: true, schema: { type: "string", format: "uri-reference" } },
+  "WWW-Authenticate": { description: 'The Bearer challenge (RFC 6750): `Bearer realm="buckeye"`, with `error="invalid_token"` for a key that was refused', required: true, schema: { type: "string" } },
+} as const;
+type HeaderName = keyof typeof HEADERS;
+
+const header = (name: HeaderName) => ({ $ref: `#/components/headers/${name}` });
+const RATE_LIMITED: HeaderName[] = ["X-Request-Id", "RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset"];
+
+/** An answer of an operation behind the API key: it carries the request id and the key's RateLimit headers. */
+function answer(description: string, content?: JsonSchema, extra: Record<string, JsonSchema> = {}) {
+  return {
+    description,
+    headers: { ...Object.fromEntries(RATE_LIMITED.map((name) => [name, header(name)])), ...extra },
+    ...(content && { content }),
+  };
+}
+
 const pathId = (name: string, description: string) => ({ name, in: "path", required: true, description, schema: { type: "string" } });
 const ref = (id: keyof typeof NAMED) => ({ $ref: `#/components/schemas/${id}` });
-const json = (description: string, schema: JsonSchema) => ({ description, content: { "application/json": { schema } } });
+const jsonContent = (schema: JsonSchema) => ({ "application/json": { schema } });
+const json = (description: string, schema: JsonSchema, extra: Record<string, JsonSchema> = {}) => answer(description, jsonContent(schema), extra);
+const created = (description: string, schema: JsonSchema) => json(description, schema, { Location: header("Location") });
 const object = (properties: Record<string, JsonSchema>) => ({ type: "object", properties, required: Object.keys(properties) });
+const jsonBody = (schema: JsonSchema) => ({ required: true, content: jsonContent(schema) });
 
 const PROBLEM_WHEN: Record<number, string> = {
   400: "Invalid or conflicting parameters",
   401: "No API key, or one that is unknown, mistyped, revoked or of a suspended organization",
   404: "Not found in this organization",
+  406: "The Accept header asks for a format the results are not available in",
   409: "The resource is not in a state that allows this",
-  413: "Too many items",
-  415: "Unsupported body type",
+  413: "Too many items, or too many bytes",
+  415: "The body was not sent with the Content-Type this operation reads",
   422: "The input is understood but cannot be served",
-  429: "More than the key's requests per second; see Retry-After",
-  503: "An upstream or the boundary data is unavailable; see Retry-After",
+  429: "More than the key's requests per second",
+  503: "The geocoder or the boundary data is unavailable",
 };
 
+const problemContent = { "application/problem+json": { schema: ref("ProblemDetails") } };
+
+/** Headers a problem carries beyond the RateLimit ones, by status. */
+const PROBLEM_HEADERS: Record<number, Record<string, JsonSchema>> = {
+  409: { "Retry-After": { description: "For a batch that is not finished: seconds until it is worth polling again", required: false, schema: { type: "integer", minimum: 1 } } },
+  429: { "Retry-After": header("Retry-After") },
+  503: { "Retry-After": { description: "For geocoder-unavailable: seconds until the geocoder is tried again", required: false, schema: { type: "integer", minimum: 1 } } },
+};
+
+/** The problem answers of an operation behind the API key: the statuses given, plus 401 and 429 that every such operation can answer. */
 function problems(...statuses: number[]) {
-  return Object.fromEntries(
-    [...statuses, 401, 429].map((status) => [String(status), { description: PROBLEM_WHEN[status], content: { "application/problem+json": { schema: ref("ProblemDetails") } } }]),
-  );
+  const unauthorized = {
+    description: PROBLEM_WHEN[401],
+    headers: { "X-Request-Id": header("X-Request-Id"), "WWW-Authenticate": header("WWW-Authenticate") },
+    content: problemContent,
+  };
+  return {
+    ...Object.fromEntries(statuses.map((status) => [String(status), answer(PROBLEM_WHEN[status]!, problemContent, PROBLEM_HEADERS[status])])),
+    "401": unauthorized,
+    "429": answer(PROBLEM_WHEN[429]!, problemContent, PROBLEM_HEADERS[429]),
+  };
 }
+
+interface Operation {
+  operationId: string;
+  tags: [Tag];
+  summary: string;
+  description: string;
+  parameters?: JsonSchema[];
+  requestBody?: JsonSchema;
+  responses: Record<string, JsonSchema>;
+  security?: [];
+}
+
+const operation = (tag: Tag, operationId: string, rest: Omit<Operation, "tags" | "operationId">): Operation => ({ operationId, tags: [tag], ...rest });
+
+/** The operations that need no API key: only the request id is added to their answers. */
+function open(tag: Tag, operationId: string, summary: string, description: string, responses: Record<string, { description: string; schema: JsonSchema }>): Operation {
+  const answers = Object.fromEntries(
+    Object.entries(responses).map(([status, { description: said, schema }]) => [status, { description: said, headers: { "X-Request-Id": header("X-Request-Id") }, content: jsonContent(schema) }]),
+  );
+  return { operationId, tags: [tag], summary, description, security: [], responses: answers };
+}
+
+/** One lookup of an inline batch, as readLookupItem (src/batch/lookup-item.ts) accepts it. */
+const BATCH_LOOKUP = {
+  type: "object",
+  description: "A lookup as for GET /api/v1/rates, with the same precedence, and an optional id of yours that its result repeats",
+  properties: {
+    id: { type: "string", maxLength: 100 },
+    county: { type: "string", maxLength: 64 },
+    zip: { type: "string", pattern: "^\\d{5}$" },
+    address: { type: "string", maxLength: 300 },
+    lat: { type: ["number", "string"], description: "Decimal degrees, sent with lon" },
+    lon: { type: ["number", "string"], description: "Decimal degrees, sent with lat" },
+    date: { type: "string", format: "date" },
+  },
+  additionalProperties: false,
+};
+
+const RATE_PRECEDENCE =
+  "Send `county`, `zip`, `address`, or `lat` with `lon`; when several are sent, this precedence applies. " +
+  "`address` wins: it is geocoded, and a `zip` sent with it is kept for the fallback when the address cannot be geocoded. " +
+  "Otherwise `lat` with `lon`: the point decides. A `county` sent with an address or a point is not used. " +
+  "Otherwise `county`: a `zip` sent with it must reach into that county (else 400 parameter-conflict), and the county answers. " +
+  "Otherwise `zip`: a ZIP that spans counties answers with the ambiguous response. " +
+  "Sending none of them is a 400, and so is an unknown or repeated parameter.";
 
 function paths() {
   const webhookId = pathId("id", "Webhook id, wh_…");
-  const webhookAnswer = json("The webhook and a message; the secret appears only here", object({ webhook: ref("WebhookRecord"), message: { type: "string" } }));
+  const batchId = pathId("id", "Batch id, as returned when the job was submitted");
+  const certificateId = pathId("id", "Certificate id");
+  const webhookAnswer = () => object({ webhook: ref("WebhookRecord"), message: { type: "string" } });
+  const oneWebhook = json("The webhook", object({ webhook: ref("WebhookRecord") }));
+  const oneCertificate = object({ certificate: ref("CertificateRecord") });
   return {
     "/api/v1/rates": {
-      get: {
+      get: operation("Rates", "getRate", {
         summary: "The statutory rate for a county, ZIP, street address or point, at a date",
-        description: "Send one of county, zip, address, or lat with lon. Unknown or repeated parameters are refused.",
+        description: RATE_PRECEDENCE,
         parameters: queryParameters(RATE_QUERY),
         responses: {
           "200": json("An exact match (spec §2.1), or the ambiguous response for a ZIP spanning counties (spec §2.4)", {
@@ -133,157 +242,230 @@ function paths() {
           }),
           ...problems(400, 404, 422, 503),
         },
-      },
+      }),
     },
     "/api/v1/rates/batch": {
-      post: {
+      post: operation("Rates", "getRatesBatch", {
         summary: "Up to 1,000 lookups answered inline, in input order, counted as one request",
+        description:
+          "Each lookup is answered as GET /api/v1/rates would answer it, with its status beside its body; one bad lookup never fails the others. " +
+          "Address lookups are geocoded concurrently. Larger files go to POST /api/v1/batches.",
+        requestBody: jsonBody(object({ lookups: { type: "array", minItems: 1, maxItems: 1000, items: BATCH_LOOKUP } })),
+        responses: { "200": json("One result per lookup, in input order", ref("BatchAnswer")), ...problems(400, 413, 415) },
+      }),
+    },
+    "/api/v1/batches": {
+      post: operation("Batches", "createBatch", {
+        summary: "Starts a batch job of up to 100,000 rows (CSV or NDJSON)",
+        description:
+          "CSV with a header row naming the columns id, county, zip, address, lat, lon and date, or NDJSON with one lookup object per line. " +
+          "The job runs in the background; poll the Location until its status is completed, then fetch its results.",
         requestBody: {
           required: true,
           content: {
-            "application/json": {
-              schema: object({
-                lookups: {
-                  type: "array",
-                  maxItems: 1000,
-                  items: { type: "object", description: "county, zip, address, lat, lon and date as for GET /api/v1/rates, and an optional id of yours" },
-                },
-              }),
-            },
+            "text/csv": { schema: { type: "string" } },
+            "application/x-ndjson": { schema: { type: "string" } },
           },
         },
-        responses: { "200": json("One result per lookup, in input order", ref("BatchAnswer")), ...problems(400, 413, 415) },
-      },
-    },
-    "/api/v1/batches": {
-      post: {
-        summary: "Starts a batch job of up to 100,000 rows (CSV or NDJSON)",
-        requestBody: { required: true, content: { "text/csv": { schema: { type: "string" } }, "application/x-ndjson": { schema: { type: "string" } } } },
-        responses: { "202": json("The job, with a Location to poll", ref("BatchJob")), ...problems(400, 413, 415) },
-      },
+        responses: { "202": json("The job; Location is where to poll it", ref("BatchJob"), { Location: header("Location") }), ...problems(400, 413, 415) },
+      }),
     },
     "/api/v1/batches/{id}": {
-      get: { summary: "A batch job's state and progress", parameters: [pathId("id", "Batch id")], responses: { "200": json("The job", ref("BatchJob")), ...problems(404) } },
+      get: operation("Batches", "getBatch", {
+        summary: "A batch job's state and progress",
+        description: "Only the organization that submitted a job sees it; to any other it does not exist (404).",
+        parameters: [batchId],
+        responses: { "200": json("The job", ref("BatchJob")), ...problems(404) },
+      }),
     },
     "/api/v1/batches/{id}/results": {
-      get: {
-        summary: "A finished job's results, as CSV or NDJSON (Accept)",
-        parameters: [pathId("id", "Batch id")],
-        responses: { "200": { description: "One line per row", content: { "text/csv": {}, "application/x-ndjson": {} } }, ...problems(404, 409) },
-      },
+      get: operation("Batches", "getBatchResults", {
+        summary: "A finished job's results, as CSV or NDJSON",
+        description:
+          "One line per input row, in input order. Accept chooses the format (text/csv or application/x-ndjson); with no Accept, or */*, the results come in the format that was uploaded. " +
+          "Any other Accept is a 406. Until the job is completed the answer is a 409 with Retry-After.",
+        parameters: [batchId],
+        responses: {
+          "200": answer(
+            "One line per row, streamed",
+            { "text/csv": { schema: { type: "string" } }, "application/x-ndjson": { schema: { type: "string" } } },
+            { "Content-Disposition": { description: "attachment, with a file name made of the batch id", required: true, schema: { type: "string" } } },
+          ),
+          ...problems(404, 406, 409),
+        },
+      }),
     },
     "/api/v1/counties": {
-      get: {
+      get: operation("Counties", "listCounties", {
         summary: "All 88 counties with their rates at a date",
+        description: "Filtered by the start of their name and sorted by name or by rate. Unknown or repeated parameters are refused.",
         parameters: queryParameters(COUNTIES_QUERY),
         responses: { "200": json("spec §2.6", ref("CountiesResponse")), ...problems(400, 422) },
-      },
+      }),
     },
     "/api/v1/webhooks": {
-      post: {
+      post: operation("Webhooks", "createWebhook", {
         summary: "Registers a webhook; the signing secret is shown only in this answer",
-        requestBody: { required: true, content: { "application/json": { schema: ref("WebhookCreate") } } },
-        responses: { "201": webhookAnswer, ...problems(400, 422) },
-      },
-      get: { summary: "This organization's webhooks", responses: { "200": json("The list", object({ total: { type: "integer" }, webhooks: { type: "array", items: ref("WebhookRecord") } })), ...problems() } },
+        description: "The url must be https (http is accepted for test keys), and events a non-empty list of the subscribable event types.",
+        requestBody: jsonBody(ref("WebhookCreate")),
+        responses: { "201": created("The webhook and a message; the secret appears only here", webhookAnswer()), ...problems(415, 422) },
+      }),
+      get: operation("Webhooks", "listWebhooks", {
+        summary: "This organization's webhooks",
+        description: "Every webhook of the key's organization and mode, without secrets.",
+        responses: { "200": json("The list", object({ total: { type: "integer" }, webhooks: { type: "array", items: ref("WebhookRecord") } })), ...problems() },
+      }),
     },
     "/api/v1/webhooks/{id}": {
-      get: { summary: "One webhook", parameters: [webhookId], responses: { "200": json("The webhook", object({ webhook: ref("WebhookRecord") })), ...problems(404) } },
-      patch: {
-        summary: "Changes its url, events or status (active re-enables a disabled webhook)",
+      get: operation("Webhooks", "getWebhook", { summary: "One webhook", description: "The webhook without its secret.", parameters: [webhookId], responses: { "200": oneWebhook, ...problems(404) } }),
+      patch: operation("Webhooks", "updateWebhook", {
+        summary: "Changes its url, events or status",
+        description: "Send only the fields to change. Setting status to active re-enables a webhook that was disabled after failing deliveries.",
         parameters: [webhookId],
-        requestBody: { required: true, content: { "application/json": { schema: ref("WebhookUpdate") } } },
-        responses: { "200": json("The webhook", object({ webhook: ref("WebhookRecord") })), ...problems(404, 422) },
-      },
-      delete: { summary: "Deletes it with its pending deliveries", parameters: [webhookId], responses: { "204": { description: "Deleted" }, ...problems(404) } },
+        requestBody: jsonBody(ref("WebhookUpdate")),
+        responses: { "200": oneWebhook, ...problems(404, 415, 422) },
+      }),
+      delete: operation("Webhooks", "deleteWebhook", {
+        summary: "Deletes a webhook",
+        description: "Its pending deliveries are cancelled with it.",
+        parameters: [webhookId],
+        responses: { "204": answer("Deleted"), ...problems(404) },
+      }),
     },
     "/api/v1/webhooks/{id}/rotate-secret": {
-      post: { summary: "A new secret; the old one keeps signing for 24 h", parameters: [webhookId], responses: { "200": webhookAnswer, ...problems(404) } },
+      post: operation("Webhooks", "rotateWebhookSecret", {
+        summary: "A new signing secret",
+        description: "The new secret appears only in this answer. The old one keeps signing, beside the new, for 24 hours.",
+        parameters: [webhookId],
+        responses: { "200": json("The webhook and the new secret", webhookAnswer()), ...problems(404) },
+      }),
     },
     "/api/v1/webhooks/{id}/test": {
-      post: { summary: "Queues a webhook.test event for this webhook alone", parameters: [webhookId], responses: { "202": json("The queued event", object({ event: ref("EventEnvelope"), message: { type: "string" } })), ...problems(404) } },
+      post: operation("Webhooks", "sendWebhookTest", {
+        summary: "Queues a webhook.test event for this webhook alone",
+        description: "The event is delivered as any other, whatever events the webhook subscribes to; follow it in the deliveries.",
+        parameters: [webhookId],
+        responses: { "202": json("The queued event", object({ event: ref("EventEnvelope"), message: { type: "string" } })), ...problems(404) },
+      }),
     },
     "/api/v1/webhooks/{id}/deliveries": {
-      get: {
-        summary: "Recent deliveries, newest first, each with every attempt (status code, latency, outcome, error)",
+      get: operation("Webhooks", "listWebhookDeliveries", {
+        summary: "Recent deliveries, newest first",
+        description: "Each delivery with every attempt: status code, latency, outcome and error.",
         parameters: [webhookId, ...queryParameters(DELIVERIES_QUERY)],
         responses: { "200": json("The deliveries", object({ webhook_id: { type: "string" }, deliveries: { type: "array", items: ref("DeliveryRecord") } })), ...problems(400, 404) },
-      },
+      }),
     },
     "/api/v1/webhooks/{id}/deliveries/{delivery_id}/redeliver": {
-      post: {
-        summary: "Queues a settled delivery's event again, with the same X-Webhook-ID and a fresh retry schedule",
+      post: operation("Webhooks", "redeliverWebhookDelivery", {
+        summary: "Queues a settled delivery's event again",
+        description: "With the same X-Webhook-ID, so receivers de-duplicate it, and a fresh retry schedule.",
         parameters: [webhookId, pathId("delivery_id", "Delivery id, dlv_…")],
         responses: { "202": json("The new delivery", object({ delivery: ref("DeliveryRecord"), message: { type: "string" } })), ...problems(404, 409) },
-      },
+      }),
     },
     "/api/v1/webhooks/{id}/recover": {
-      post: {
-        summary: `Queues again, oldest first, up to ${MAX_RECOVERED} events since a time that this webhook never received`,
+      post: operation("Webhooks", "recoverWebhookEvents", {
+        summary: "Queues again the events this webhook missed since a time",
+        description: `Oldest first, up to ${MAX_RECOVERED} events per call that this webhook never received; call again while remaining is above 0.`,
         parameters: [webhookId],
-        requestBody: { required: true, content: { "application/json": { schema: ref("WebhookRecover") } } },
+        requestBody: jsonBody(ref("WebhookRecover")),
         responses: {
           "202": json("How many were queued, and how many remain for another call", object({ queued: { type: "integer" }, remaining: { type: "integer" }, message: { type: "string" } })),
-          ...problems(400, 404, 409),
+          ...problems(400, 404, 409, 415),
         },
-      },
+      }),
     },
     "/api/v1/certificates": {
-      post: {
-        summary: "Records an exemption certificate, for expiry reminders",
-        requestBody: { required: true, content: { "application/json": { schema: ref("CertificateCreate") } } },
-        responses: { "201": json("The certificate", object({ certificate: ref("CertificateRecord") })), ...problems(422) },
-      },
-      get: {
+      post: operation("Certificates", "createCertificate", {
+        summary: "Records an exemption certificate",
+        description: "Buckeye sends certificate.expiring events before its expiry date.",
+        requestBody: jsonBody(ref("CertificateCreate")),
+        responses: { "201": created("The certificate", oneCertificate), ...problems(415, 422) },
+      }),
+      get: operation("Certificates", "listCertificates", {
         summary: "This organization's certificates",
+        description: "Every certificate of the key's organization and mode.",
         responses: { "200": json("The list", object({ total: { type: "integer" }, certificates: { type: "array", items: ref("CertificateRecord") } })), ...problems() },
-      },
+      }),
     },
     "/api/v1/certificates/{id}": {
-      get: { summary: "One certificate", parameters: [pathId("id", "Certificate id")], responses: { "200": json("The certificate", object({ certificate: ref("CertificateRecord") })), ...problems(404) } },
-      delete: { summary: "Deletes it", parameters: [pathId("id", "Certificate id")], responses: { "204": { description: "Deleted" }, ...problems(404) } },
+      get: operation("Certificates", "getCertificate", { summary: "One certificate", description: "As it was recorded.", parameters: [certificateId], responses: { "200": json("The certificate", oneCertificate), ...problems(404) } }),
+      delete: operation("Certificates", "deleteCertificate", {
+        summary: "Deletes a certificate",
+        description: "No reminder is sent for it afterwards.",
+        parameters: [certificateId],
+        responses: { "204": answer("Deleted"), ...problems(404) },
+      }),
     },
     "/api/v1/reconciliations": {
-      get: {
+      get: operation("Rates", "listReconciliations", {
         summary: "The reconciliation log, newest first",
+        description: "Each run against the state's rate file, with the discrepancies it found.",
         parameters: queryParameters(RECONCILIATIONS_QUERY),
         responses: { "200": json("The runs, with their discrepancies", object({ total: { type: "integer" }, reconciliations: { type: "array", items: ref("Reconciliation") } })), ...problems(400) },
-      },
+      }),
     },
-    "/healthz": { get: { summary: "The process is up", security: [], responses: { "200": json("Up", object({ status: { const: "ok" } })) } } },
+    "/healthz": {
+      get: open("Health", "getHealth", "The process is up", "Liveness: answers as long as the process serves HTTP.", {
+        "200": { description: "Up", schema: object({ status: { const: "ok" } }) },
+      }),
+    },
     "/readyz": {
-      get: {
-        summary: "Database reachable, data loaded, worker pool up",
-        security: [],
-        responses: { "200": json("Ready", { type: "object" }), "503": json("Not ready, with the reasons", { type: "object" }) },
-      },
+      get: open("Health", "getReadiness", "Database reachable, data loaded, worker pool up", "Readiness: a load balancer sends traffic only while this answers 200.", {
+        "200": { description: "Ready", schema: { type: "object" } },
+        "503": { description: "Not ready, with the reasons", schema: { type: "object" } },
+      }),
     },
-    "/api/v1/openapi.json": { get: { summary: "This document", security: [], responses: { "200": json("OpenAPI 3.1", { type: "object" }) } } },
+    "/api/v1/openapi.json": {
+      get: open("Health", "getOpenApiDocument", "This document", "The OpenAPI 3.1 description of this API, generated from the service's own schemas.", {
+        "200": { description: "OpenAPI 3.1", schema: { type: "object" } },
+      }),
+    },
   };
 }
 
+/** What Buckeye POSTs to a registered webhook for each event type. */
+function webhookDeliveries() {
+  const camel = (type: string) => type.replace(/[._](\w)/g, (_, c: string) => c.toUpperCase());
+  return Object.fromEntries(
+    [...SUBSCRIBABLE_EVENTS, "webhook.test"].map((type) => [
+      type,
+      {
+        post: {
+          operationId: `${camel(type)}Event`,
+          tags: ["Webhooks"],
+          summary: `The ${type} event, as Buckeye POSTs it to a registered webhook`,
+          description:
+            "Signed as Stripe signs: X-Webhook-Signature `t=<timestamp>,v1=<hex HMAC-SHA256 of \"<t>.<raw body>\" keyed with the whole whsec_ secret>`. " +
+            "Answer any 2xx within 10 s; anything else, or no answer in time, is retried.",
+          security: [],
+          requestBody: { required: true, content: jsonContent(ref("EventEnvelope")) },
+          responses: { "200": { description: "Any 2xx: delivered" } },
+        },
+      },
+    ]),
+  );
+}
+
 function buildDocument() {
-  const delivery = {
-    post: {
-      summary: "What Buckeye POSTs to a registered webhook",
-      description:
-        "Signed as Stripe signs: X-Webhook-Signature `t=<timestamp>,v1=<hex HMAC-SHA256 of \"<t>.<raw body>\" keyed with the whole whsec_ secret>`. Answer any 2xx within 10 s.",
-      requestBody: { content: { "application/json": { schema: ref("EventEnvelope") } } },
-      responses: { "200": { description: "Any 2xx: delivered. Anything else, or no answer in time, is retried." } },
-    },
-  };
   return {
     openapi: "3.1.0",
     info: {
       title: "Buckeye: Ohio sales tax rates",
       version: "1.0.0",
       description: "Statutory Ohio sales tax rates by county, ZIP, street address or point, for any date from 2018-01-01.",
+      contact: { name: "Buckeye", url: "https://buckeye.dev" },
+      license: { name: "MIT", identifier: "MIT" },
     },
+    servers: [{ url: "/", description: "This Buckeye instance: the paths are relative to where this document is served" }],
+    tags: Object.entries(TAGS).map(([name, description]) => ({ name, description })),
     security: [{ apiKey: [] }],
     paths: paths(),
-    webhooks: Object.fromEntries([...SUBSCRIBABLE_EVENTS, "webhook.test"].map((type) => [type, delivery])),
+    webhooks: webhookDeliveries(),
     components: {
       securitySchemes: { apiKey: { type: "http", scheme: "bearer", description: "An API key: tax_live_… or tax_test_…" } },
+      headers: HEADERS,
       schemas: componentSchemas(),
     },
   };

@@ -5,7 +5,7 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { IsoDate } from "../rates/calendar.ts";
+import type { ShippedCurrency } from "../currency/rates-currency.ts";
 import type { RateTable } from "../rates/rate-table.ts";
 import type { Dialect, Store } from "../store/connect.ts";
 import { runBoundaryImport } from "../boundaries/boundary-job.ts";
@@ -40,7 +40,8 @@ export interface BackgroundOptions {
   sqlite?: Store["sqlite"];
   dataDir: string;
   shipped: RateTable;
-  shippedLastReconciled: IsoDate;
+  /** data/meta.json's dates for the shipped rates. */
+  shippedCurrency: ShippedCurrency;
   deliveries: DeliverySettings;
   /** Opens the stored signing secrets for the delivery actor. */
   secrets: SecretBox;
@@ -63,7 +64,7 @@ export function backgroundOptionsFrom(
     ...(store.sqlite && { sqlite: store.sqlite }),
     dataDir: config.dataDir,
     shipped: shipped.table,
-    shippedLastReconciled: shipped.meta.last_reconciled,
+    shippedCurrency: shipped.meta,
     deliveries: config.webhooks,
     secrets: secretBoxFrom(config),
     jobs: config.jobs,
@@ -86,7 +87,7 @@ function readDistrictCodes(dataDir: string): Map<string, string> {
 
 export function createBackground(options: BackgroundOptions): Background {
   const { db, clock, log } = options;
-  const rateData = new RateData({ db, shipped: options.shipped, shippedLastReconciled: options.shippedLastReconciled, onTable: options.onTable });
+  const rateData = new RateData({ db, shipped: options.shipped, shippedCurrency: options.shippedCurrency, onTable: options.onTable });
   const actor = new DeliveryActor({ db, dialect: options.dialect, settings: options.deliveries, secrets: options.secrets, ...(log && { log }), ...(clock && { now: () => clock.now() }) });
   const districtCodes = readDistrictCodes(options.dataDir);
   const published = <R>(run: JobRun<R>): JobRun<R> => async (at) => {
@@ -96,7 +97,7 @@ export function createBackground(options: BackgroundOptions): Background {
   };
   const jobs: Record<JobName, JobRun> = {
     reconcile: published((at) => reconcile({ db, rateData, districtCodes, source: options.jobs.reconcileSource }, at)),
-    "rate-changes": published((at) => publishRateChanges({ db, rateData, shippedLastReconciled: options.shippedLastReconciled }, at)),
+    "rate-changes": published((at) => publishRateChanges({ db, rateData, shippedLastReconciled: options.shippedCurrency.last_reconciled }, at)),
     "filing-reminders": published((at) => publishFilingReminders(db, at)),
     "certificate-expiry": published((at) => publishCertificateReminders(db, at)),
     "boundary-import": () => runBoundaryImport({ db, sqlite: options.sqlite }, options.jobs.boundarySource),

@@ -1,10 +1,10 @@
 /**
  * The rate table the API answers from: the shipped periods with the periods reconciliation
- * recorded laid over them, and the date of the last successful reconciliation. Rebuilt at
+ * recorded laid over them, and how current they are (src/currency/rates-currency.ts). Rebuilt at
  * start-up, after each reconciliation here, and when another instance's reconciliation is seen
  * (checked at most every `recheckMs`), then handed to `onTable` to swap into the API context.
  */
-import type { IsoDate } from "../rates/calendar.ts";
+import { ratesCurrency, type RatesCurrency, type ShippedCurrency } from "../currency/rates-currency.ts";
 import type { RatePeriod, RateTable } from "../rates/rate-table.ts";
 import type { Db } from "../store/database.ts";
 import { latestSuccessfulReconciliation, listRecordedPeriods } from "../store/reconciliations.repository.ts";
@@ -26,8 +26,8 @@ export function toRatePeriod(row: RecordedRatePeriod): RatePeriod {
 export interface RateDataOptions {
   db: Db;
   shipped: RateTable;
-  /** data/meta.json's last_reconciled: the answer until a reconciliation succeeds here. */
-  shippedLastReconciled: IsoDate;
+  /** What data/meta.json says of the shipped rates: the answer until a reconciliation succeeds here. */
+  shippedCurrency: ShippedCurrency;
   onTable: (table: RateTable) => void;
   now?: () => number;
   recheckMs?: number;
@@ -38,14 +38,14 @@ export class RateData {
   #table: RateTable;
   #recorded: RecordedRatePeriod[] = [];
   #latestId: string | null = null;
-  #lastReconciled: IsoDate;
+  #currency: RatesCurrency;
   #checkedAt = -Infinity;
   #checking: Promise<void> | null = null;
 
   constructor(options: RateDataOptions) {
     this.#options = { now: Date.now, recheckMs: 30_000, ...options };
     this.#table = options.shipped;
-    this.#lastReconciled = options.shippedLastReconciled;
+    this.#currency = ratesCurrency(options.shippedCurrency, undefined);
   }
 
   get table(): RateTable {
@@ -66,20 +66,20 @@ export class RateData {
     const { db, shipped, onTable, now } = this.#options;
     const latest = await latestSuccessfulReconciliation(db);
     this.#checkedAt = now();
-    if (latest) this.#lastReconciled = latest.reconciled_on;
     const id = latest?.id ?? null;
     if (id === this.#latestId && this.#table !== shipped) return;
     this.#latestId = id;
+    this.#currency = ratesCurrency(this.#options.shippedCurrency, latest);
     this.#recorded = await listRecordedPeriods(db);
     this.#table = mergeTable(shipped, this.#recorded.map(toRatePeriod));
     onTable(this.#table);
   }
 
   /**
-   * The last successful reconciliation's date, checked against the database every `recheckMs`.
-   * If that check fails the date already known is served: a rate answer should not fail for it.
+   * How current the rates are, checked against the database every `recheckMs`. If that check
+   * fails what is already known is served: a rate answer should not fail for it.
    */
-  async lastReconciled(): Promise<IsoDate> {
+  async currency(): Promise<RatesCurrency> {
     if (this.#options.now() - this.#checkedAt >= this.#options.recheckMs) {
       this.#checking ??= this.refresh()
         .catch(() => {
@@ -90,6 +90,6 @@ export class RateData {
         });
       await this.#checking;
     }
-    return this.#lastReconciled;
+    return this.#currency;
   }
 }

@@ -120,3 +120,18 @@ export function postingDate(fileName: string): IsoDate | null {
   const iso = `${year}-${String(month).padStart(2, "0")}-${match[4]!.padStart(2, "0")}`;
   return isIsoDate(iso) ? iso : null;
 }
+
+const QUARTER_LAST_DAY = ["03-31", "06-30", "09-30", "12-31"];
+
+/**
+ * The last day of the quarter an SST file is for: OHR2027Q1NOV30 lists the rates in force from
+ * 2027-01-01 through 2027-03-31. The reconciliation log names an archive with its entry beside
+ * it ("rates.zip (OHR2027Q1NOV30.csv)"), so either name may carry the quarter.
+ */
+export function quarterEnd(loggedName: string): IsoDate | null {
+  for (const name of loggedName.split(/ \(|\)$/)) {
+    const match = /^[A-Z]{2}R(\d{4})Q([1-4])/i.exec(name.trim());
+    if (match) return `${match[1]}-${QUARTER_LAST_DAY[Number(match[2]) - 1]}`;
+  }
+  return null;
+}

@@ -47,7 +47,7 @@ export function resolveWithoutGeography(data: ResolverData, item: LookupItem, co
 
 export function dateProblem(data: ResolverData, item: LookupItem): ItemResult | null {
   const early = checkDate(data.table, item.date);
-  return early ? toResult(early, { lastReconciled: "", requestId: "" }) : null;
+  return early ? toResult(early, { lastReconciled: "", confirmedThrough: "", requestId: "" }) : null;
 }
 
 interface PlaceSource {
@@ -139,6 +139,11 @@ export function resolveUngeocoded(data: ResolverData, item: LookupItem, address:
   return zipFallback(data, item, address, context, `The address could not be geocoded (${outcome.reason})`, outcome.retryAfterSeconds);
 }
 
+/** The advice when an address cannot be used: a county sent beside it was not used (the address wins), so it is asked for alone. */
+function otherWay(item: LookupItem): string {
+  return item.county === undefined ? "add its ZIP, or send the county" : `add its ZIP, or send the county (${item.county}) without the address: beside an address it is not used`;
+}
+
 /** spec §2.1 zip_fallback: the zip parameter, else the ZIP at the end of the address. */
 function zipFallback(
   data: ResolverData,
@@ -153,9 +158,9 @@ function zipFallback(
   if (!usable) {
     const zipText = zip === null ? "no ZIP was sent with it" : `ZIP ${zip} is not an Ohio ZIP code`;
     if (retryAfterSeconds !== null) {
-      return failure("geocoder-unavailable", `${why}, and ${zipText} to fall back on. Retry later, or send a ZIP or the county.`, "address", retryAfterSeconds);
+      return failure("geocoder-unavailable", `${why}, and ${zipText} to fall back on. Retry later, or ${otherWay(item)}.`, "address", retryAfterSeconds);
     }
-    return failure("address-not-resolved", `${why}, and ${zipText} to fall back on. Check the address, add its ZIP, or send the county.`, "address");
+    return failure("address-not-resolved", `${why}, and ${zipText} to fall back on. Check the address, or ${otherWay(item)}.`, "address");
   }
   const resolution = resolveZip(data.table, data.zips, zip, item.date, "zip_fallback");
   const note = `${why}, so ZIP ${zip} was used instead (resolved_by zip_fallback).`;

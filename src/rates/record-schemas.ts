@@ -48,6 +48,14 @@ export const upcomingSchema = z.strictObject({
   combined_rate_inside: rate.optional().describe("While the transit district is unsettled: the rate inside it from that date"),
 }).describe("The next enacted change after date_evaluated");
 
+export const beyondConfirmedSchema = z.strictObject({
+  confirmed_through: isoDate.describe("The last day whose rates a source confirmed against the state's rate file"),
+  days_beyond: z.number().int().positive().describe("Days from confirmed_through to date_evaluated"),
+  message: z.string(),
+}).describe(
+  "Present only when date_evaluated is after the date the rates are confirmed through: a change the state enacted for that date may not be in the answer yet. Absent: the rates for date_evaluated are confirmed.",
+);
+
 const countyRateFields = {
   county: z.string().describe("Canonical county name"),
   fips: z.string().regex(/^39\d{3}$/).describe("5-digit county FIPS code"),
@@ -65,6 +73,7 @@ export const rateRecordSchema = z.strictObject({
   date_evaluated: isoDate,
   source: z.string(),
   last_reconciled: isoDate,
+  beyond_confirmed: beyondConfirmedSchema.optional(),
   jurisdiction_type: z.string(),
   statutory_sourcing: z.string(),
   resolved_by: resolvedBySchema,
@@ -89,6 +98,7 @@ export const ambiguousResponseSchema = z.strictObject({
   date_evaluated: isoDate,
   source: z.string(),
   last_reconciled: isoDate,
+  beyond_confirmed: beyondConfirmedSchema.optional(),
   note: z.string().optional(),
   request_id: z.string(),
 }).describe("spec §2.4: a ZIP that spans several counties");
@@ -111,6 +121,7 @@ export const countiesResponseSchema = z.strictObject({
   total: z.number().int(),
   state_base_rate: rate,
   last_reconciled: isoDate,
+  beyond_confirmed: beyondConfirmedSchema.optional(),
   statutory_authority: z.string(),
   date_evaluated: isoDate,
   counties: z.array(countyItemSchema),

@@ -4,11 +4,12 @@
  * fields are declared once, as schemas, in record-schemas.ts.
  */
 import type { z } from "zod";
-import type { IsoDate } from "./calendar.ts";
+import { daysBetween, type IsoDate } from "./calendar.ts";
 import type { CountyRate, DistrictEvaluation, Upcoming } from "./evaluate.ts";
 import { toDecimal } from "./millionths.ts";
 import type {
   ambiguousResponseSchema,
+  beyondConfirmedSchema,
   boundaryRecordSchema,
   candidateCountySchema,
   countiesResponseSchema,
@@ -49,10 +50,35 @@ export type AmbiguousResponse = z.infer<typeof ambiguousResponseSchema>;
 export type CountyItem = z.infer<typeof countyItemSchema>;
 /** spec §2.6 */
 export type CountiesResponse = z.infer<typeof countiesResponseSchema>;
+/** Present on an answer for a date after the rates are confirmed through (README "Data currency"). */
+export type BeyondConfirmed = z.infer<typeof beyondConfirmedSchema>;
 
-export interface RecordContext {
+/** How current the rates are, as every answer states it. */
+export interface RecordCurrency {
   lastReconciled: IsoDate;
+  /** The last day whose rates a source confirmed (src/currency/rates-currency.ts). */
+  confirmedThrough: IsoDate;
+}
+
+export interface RecordContext extends RecordCurrency {
   requestId: string;
+}
+
+export function recordContext(currency: RecordCurrency, requestId: string): RecordContext {
+  return { lastReconciled: currency.lastReconciled, confirmedThrough: currency.confirmedThrough, requestId };
+}
+
+/** The `beyond_confirmed` field for an answer about `date`: absent (undefined) up to the confirmed date. */
+function beyondConfirmed(date: IsoDate, confirmedThrough: IsoDate): BeyondConfirmed | undefined {
+  if (date <= confirmedThrough) return undefined;
+  const days = daysBetween(confirmedThrough, date);
+  return {
+    confirmed_through: confirmedThrough,
+    days_beyond: days,
+    message:
+      `The rates are confirmed against the state's rate file through ${confirmedThrough}; ${date} is ${days === 1 ? "1 day" : `${days} days`} later. ` +
+      "A change the state enacted for this date may not be in this answer yet: check the Ohio Department of Taxation's current rate file before relying on it.",
+  };
 }
 
 function percent(rate: number): string {
@@ -120,6 +146,12 @@ function rateFields(rate: CountyRate): CountyRateFields {
   };
 }
 
+/** Spread into a record: the field when `date` is beyond the confirmed date, nothing otherwise. */
+export function withBeyondConfirmed(date: IsoDate, currency: RecordCurrency): { beyond_confirmed?: BeyondConfirmed } {
+  const beyond = beyondConfirmed(date, currency.confirmedThrough);
+  return beyond ? { beyond_confirmed: beyond } : {};
+}
+
 export function toRateRecord(
   rate: CountyRate,
   resolvedBy: ResolvedBy,
@@ -135,6 +167,7 @@ export function toRateRecord(
     ...fields,
     source: SOURCE,
     last_reconciled: context.lastReconciled,
+    ...withBeyondConfirmed(rate.date, context),
     jurisdiction_type: JURISDICTION_TYPE,
     statutory_sourcing: STATUTORY_SOURCING,
     resolved_by: resolvedBy,
@@ -168,6 +201,7 @@ export function toAmbiguousResponse(
     date_evaluated: date,
     source: SOURCE,
     last_reconciled: context.lastReconciled,
+    ...withBeyondConfirmed(date, context),
     ...(note !== undefined && { note }),
     request_id: context.requestId,
   };

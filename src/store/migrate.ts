@@ -1,4 +1,5 @@
-import { Migrator, PostgresIntrospector, sql, type MigrationResultSet } from "kysely";
+import { PostgresIntrospector, sql } from "kysely";
+import { Migrator, type MigrationResultSet } from "kysely/migration";
 import { migrations } from "../../migrations/index.ts";
 import type { Db } from "./database.ts";
 

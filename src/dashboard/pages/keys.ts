@@ -9,6 +9,8 @@ import { listApiKeys, revokeApiKey } from "../../store/api-keys.repository.ts";
 import type { ApiKey, KeyEnv } from "../../store/database.ts";
 import type { SessionView } from "../../store/sessions.repository.ts";
 import { assertSessionToken } from "../csrf.ts";
+import type { DataStatus } from "../../currency/data-status.ts";
+import { currencyLine } from "../currency-line.ts";
 import type { DashboardDeps } from "../deps.ts";
 import { html, type HtmlValue } from "../html.ts";
 import { badge, csrfField, dateMinute, notice, shortDate, signedInPage, textField } from "../layout.ts";
@@ -18,6 +20,7 @@ import { ONCE_FIELD } from "../submit-once.ts";
 
 interface KeysView {
   keys: ApiKey[];
+  status: DataStatus;
   /** The one-time token of the create form (submit-once.ts). */
   once: string;
   created?: { key: CreatedKey; origin: string };
@@ -120,6 +123,7 @@ function keysPage(session: SessionView, view: KeysView) {
     body: html`<div class="page-head">
   <h1>API keys</h1>
   <p class="lede">Keys authenticate your calls to the Buckeye API: send one as <code>Authorization: Bearer &lt;key&gt;</code>. Each key is identified here by its public prefix, its first 16 characters.</p>
+  ${currencyLine(view.status)}
 </div>
 ${view.message ?? ""}
 ${view.created ? newKeyPanel(view.created.key, view.created.origin) : ""}
@@ -153,8 +157,8 @@ export function keyRoutes(app: H3, deps: DashboardDeps): void {
       const flag = ["welcome", "revoked", "repeated"].find((name) => event.url.searchParams.has(name)) ?? "";
       // "Last used" is how a rotation is verified: write this instance's pending counts first.
       await deps.usage?.flush();
-      const keys = await listApiKeys(deps.db, session.organizationId);
-      return sendPage(event, keysPage(session, { keys, once: deps.once.newToken(), message: MESSAGES[flag]?.() }));
+      const [keys, status] = await Promise.all([listApiKeys(deps.db, session.organizationId), deps.dataStatus()]);
+      return sendPage(event, keysPage(session, { keys, status, once: deps.once.newToken(), message: MESSAGES[flag]?.() }));
     },
     signedIn,
   );
@@ -168,7 +172,7 @@ export function keyRoutes(app: H3, deps: DashboardDeps): void {
       const label = field(form, "label");
       const env = field(form, "env");
       const again = async (error: string) =>
-        sendPage(event, keysPage(session, { keys: await listApiKeys(deps.db, session.organizationId), once: deps.once.newToken(), label, error }), 422);
+        sendPage(event, keysPage(session, { keys: await listApiKeys(deps.db, session.organizationId), status: await deps.dataStatus(), once: deps.once.newToken(), label, error }), 422);
       if (env !== "live" && env !== "test") return again("Choose Live or Test.");
       if (!label) return again("Enter a label that says where the key will be used.");
       if (!(await deps.once.first(session.sessionId, field(form, ONCE_FIELD)))) return redirectTo(event, "/dashboard/keys?repeated=1");
@@ -179,9 +183,9 @@ export function keyRoutes(app: H3, deps: DashboardDeps): void {
         if (error instanceof KeyError) return again(`${error.message[0]!.toUpperCase()}${error.message.slice(1)}.`);
         throw error;
       }
-      const keys = await listApiKeys(deps.db, session.organizationId);
+      const [keys, status] = await Promise.all([listApiKeys(deps.db, session.organizationId), deps.dataStatus()]);
       const origin = `${isSecureRequest(event) ? "https" : "http"}://${event.req.headers.get("host") ?? "localhost"}`;
-      return sendPage(event, keysPage(session, { keys, once: deps.once.newToken(), created: { key: created, origin } }), 201);
+      return sendPage(event, keysPage(session, { keys, status, once: deps.once.newToken(), created: { key: created, origin } }), 201);
     },
     signedIn,
   );

@@ -8,7 +8,9 @@ import type { H3Event } from "h3";
 import { resolveLookups } from "../../lookup/pipeline.ts";
 import { readLookupsBody } from "../../lookup/read-batch-file.ts";
 import { dateInOhio } from "../../rates/calendar.ts";
+import { recordContext } from "../../rates/records.ts";
 import type { ApiContext } from "../context.ts";
+import { sendsJson } from "../json-body.ts";
 import { problem } from "../problem.ts";
 import { itemAnswer, type ItemAnswer } from "./lookup-answers.ts";
 import type { BatchAnswer } from "../answer-schemas.ts";
@@ -27,14 +29,13 @@ export async function readLimitedText(event: H3Event, maxBytes: number, what: st
 
 export function postRatesBatch(ctx: ApiContext) {
   return async (event: H3Event) => {
-    const type = event.req.headers.get("content-type") ?? "";
-    if (!/^application\/json\b/i.test(type)) {
+    if (!sendsJson(event)) {
       throw problem("unsupported-media-type", 'Send the lookups as Content-Type: application/json, {"lookups": [...]}.');
     }
     const text = await readLimitedText(event, MAX_INLINE_BYTES, "The body");
     const requestId = event.context.requestId ?? "";
     const today = dateInOhio(ctx.now());
-    const context = { lastReconciled: await ctx.lastReconciled(), requestId };
+    const context = recordContext(await ctx.currency(), requestId);
     // At most 1 MB: parsed here in a few milliseconds, and only point-in-polygon goes to the pool.
     const body = readLookupsBody(text, MAX_INLINE_LOOKUPS);
     if (!body.ok) throw problem(body.slug, body.detail);

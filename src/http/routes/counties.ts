@@ -2,7 +2,7 @@
 import type { H3Event } from "h3";
 import { dateInOhio } from "../../rates/calendar.ts";
 import { countyKey, evaluateCounty } from "../../rates/evaluate.ts";
-import { SOURCE, toCountyItem, type CountiesResponse } from "../../rates/records.ts";
+import { SOURCE, toCountyItem, withBeyondConfirmed, type CountiesResponse } from "../../rates/records.ts";
 import { checkDate } from "../../lookup/resolve-lookup.ts";
 import { toDecimal } from "../../rates/millionths.ts";
 import type { ApiContext } from "../context.ts";
@@ -26,10 +26,12 @@ export function getCounties(ctx: ApiContext) {
       .map((county) => evaluateCounty(ctx.table, county, date));
     const direction = { name: 0, rate_asc: 1, rate_desc: -1 }[query.sort ?? "name"];
     rates.sort((a, b) => direction * (a.combined - b.combined) || a.county.name.localeCompare(b.county.name));
+    const currency = await ctx.currency();
     return {
       total: rates.length,
       state_base_rate: toDecimal(ctx.table.stateRate),
-      last_reconciled: await ctx.lastReconciled(),
+      last_reconciled: currency.lastReconciled,
+      ...withBeyondConfirmed(date, currency),
       statutory_authority: SOURCE,
       date_evaluated: date,
       counties: rates.map(toCountyItem),

@@ -5,13 +5,14 @@
 import type { H3Event } from "h3";
 import type { LookupItem } from "../../lookup/lookup-item.ts";
 import { resolveEntries } from "../../lookup/pipeline.ts";
-import type { AmbiguousResponse, RateRecord } from "../../rates/records.ts";
+import { recordContext, type AmbiguousResponse, type RateRecord } from "../../rates/records.ts";
 import type { ApiContext } from "../context.ts";
 import { itemProblem } from "./lookup-answers.ts";
 
 /** DESIGN §3: the address wins and its zip is kept for the fallback; then coordinates; the county is not used. */
 export async function rateByLocation(ctx: ApiContext, event: H3Event, item: LookupItem): Promise<RateRecord | AmbiguousResponse> {
-  const context = { lastReconciled: await ctx.lastReconciled(), requestId: event.context.requestId ?? "" };
+  // The whole item goes, a county sent beside an address too, so that a failure's advice knows it was sent.
+  const context = recordContext(await ctx.currency(), event.context.requestId ?? "");
   const [result] = await resolveEntries(ctx.lookups.pipeline, [{ item, context }], { geocoding: "single" });
   if (result!.kind === "failure") throw itemProblem(result!);
   return result!.body;

@@ -1,7 +1,7 @@
 /** GET /api/v1/rates (spec §4.1): by county, ZIP or address, at a date. */
 import type { H3Event } from "h3";
 import { dateInOhio } from "../../rates/calendar.ts";
-import { toAmbiguousResponse, toRateRecord, type AmbiguousResponse, type RateRecord } from "../../rates/records.ts";
+import { recordContext, toAmbiguousResponse, toRateRecord, type AmbiguousResponse, type RateRecord, type RecordCurrency } from "../../rates/records.ts";
 import { combineFields, FIELD_TEXT_SCHEMAS } from "../../lookup/lookup-item.ts";
 import { resolveLookup, type Resolution } from "../../lookup/resolve-lookup.ts";
 import { BodyCache } from "../body-cache.ts";
@@ -16,11 +16,11 @@ export const RATE_QUERY = FIELD_TEXT_SCHEMAS;
 
 /** Turns a resolution into the response body, or throws the problem it stands for. */
 export async function respond(ctx: ApiContext, event: H3Event, resolution: Resolution): Promise<RateRecord | AmbiguousResponse> {
-  return toBody(resolution, await ctx.lastReconciled(), event.context.requestId ?? "");
+  return toBody(resolution, await ctx.currency(), event.context.requestId ?? "");
 }
 
-function toBody(resolution: Resolution, lastReconciled: string, requestId: string): RateRecord | AmbiguousResponse {
-  const context = { lastReconciled, requestId };
+function toBody(resolution: Resolution, currency: RecordCurrency, requestId: string): RateRecord | AmbiguousResponse {
+  const context = recordContext(currency, requestId);
   switch (resolution.kind) {
     case "rate":
       return toRateRecord(resolution.rate, resolution.resolvedBy, context);
@@ -42,12 +42,15 @@ export function getRates(ctx: ApiContext) {
     const { date } = item;
     // A ZIP+4 alone climbs the ladder (the boundary file's ZIP+4 ranges); with a county, the county decides.
     if (item.address !== undefined || item.lat !== undefined || (item.zip4 !== undefined && item.county === undefined)) return rateByLocation(ctx, event, item);
-    const lastReconciled = await ctx.lastReconciled();
+    const currency = await ctx.currency();
     const lookup = { county: item.county, zip: item.zip, date };
-    const body = bodies.get(ctx.table, `${lastReconciled}|${lookup.county ?? ""}|${lookup.zip ?? ""}|${date}`, event.context.requestId ?? "", (requestId) =>
-      toBody(resolveLookup(ctx.table, ctx.zips, lookup), lastReconciled, requestId),
+    // Both dates are in the body (last_reconciled, beyond_confirmed), so both are in the key.
+    const key = `${currency.lastReconciled}|${currency.confirmedThrough}|${lookup.county ?? ""}|${lookup.zip ?? ""}|${date}`;
+    const body = bodies.get(ctx.table, key, event.context.requestId ?? "", (requestId) =>
+      toBody(resolveLookup(ctx.table, ctx.zips, lookup), currency, requestId),
     );
-    event.res.headers.set("content-type", "application/json; charset=utf-8");
+    // The cached body is a string: give it the Content-Type h3 gives every other JSON answer.
+    event.res.headers.set("content-type", "application/json;charset=UTF-8");
     return body;
   };
 }

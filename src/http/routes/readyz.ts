@@ -3,9 +3,15 @@
  * reasons, so a load balancer sends traffic elsewhere and an operator sees what to fix
  * (for example: no boundary files in GEO_DATA_DIR, run `buckeye data fetch-geo`). The first
  * call also warms the geo pool, so a readiness probe loads the polygons before traffic does.
+ *
+ * Rates whose last successful reconciliation is older than RECONCILE_STALE_AFTER_DAYS make the
+ * status `stale`, still 200: every instance shares the same data, so taking them all out of the
+ * load balancer would answer nobody; the reason tells the operator to reconcile.
  */
 import { sql } from "kysely";
 import type { H3Event } from "h3";
+import { staleness } from "../../currency/rates-currency.ts";
+import { dateInOhio } from "../../rates/calendar.ts";
 import type { ApiContext } from "../context.ts";
 
 const OHIO_COUNTIES = 88;
@@ -51,7 +57,18 @@ export function getReadyz(ctx: ApiContext) {
       reasons.push("boundaries: the worker threads are still loading the county and place polygons");
     }
     const ready = reasons.length === 0;
+    const currency = await ctx.currency();
+    const age = staleness(currency.lastReconciled, dateInOhio(ctx.now()), ctx.config.reconcileStaleAfterDays);
+    const confirmed = `confirmed through ${currency.confirmedThrough}`;
+    if (age.stale) {
+      checks.reconciliation = "stale";
+      reasons.push(
+        `rates-stale: the last successful reconciliation was on ${currency.lastReconciled}, ${age.ageDays} days ago, more than RECONCILE_STALE_AFTER_DAYS (${ctx.config.reconcileStaleAfterDays}); rates are ${confirmed}. Run \`buckeye reconcile\` against the state's current rate file.`,
+      );
+    } else {
+      checks.reconciliation = `ok (last ${currency.lastReconciled}, ${age.ageDays} days ago; ${confirmed})`;
+    }
     event.res.status = ready ? 200 : 503;
-    return { status: ready ? "ready" : "not ready", checks, reasons };
+    return { status: !ready ? "not ready" : age.stale ? "stale" : "ready", checks, reasons };
   };
 }

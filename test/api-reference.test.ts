@@ -1,0 +1,99 @@
+/**
+ * GET /docs, the API reference, in a real browser (Debian's chromium driven by playwright-core, as
+ * test/dashboard.test.ts): Scalar renders the served OpenAPI document with the bundle Buckeye
+ * serves itself, under the page's content security policy, with no console error and no request
+ * to any other host. The dashboard links to it.
+ */
+import { chromium, type Browser, type Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createOrganizationWithOwner } from "../src/dashboard/accounts.ts";
+import { startTestService, type TestService } from "./_setup.ts";
+
+const PASSWORD = "correct horse battery staple";
+
+let service: TestService & { url?: string };
+let base: string;
+let browser: Browser;
+
+beforeAll(async () => {
+  service = await startTestService({}, true);
+  base = service.url!;
+  browser = await chromium.launch({
+    executablePath: "/usr/bin/chromium",
+    headless: true,
+    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+  });
+});
+afterAll(async () => {
+  await browser?.close();
+  await service?.close();
+});
+
+/** A page that records every request it sends and every console error, CSP violations included. */
+async function watchedPage(): Promise<{ page: Page; requests: string[]; errors: string[] }> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, baseURL: base });
+  const page = await context.newPage();
+  const requests: string[] = [];
+  const errors: string[] = [];
+  page.on("request", (request) => requests.push(request.url()));
+  page.on("console", (message) => {
+    if (message.type() === "error") errors.push(message.text());
+  });
+  page.on("pageerror", (error) => errors.push(String(error)));
+  return { page, requests, errors };
+}
+
+describe("GET /docs: the API reference", () => {
+  it("loads, lists every operation of the served document, logs no console error and sends no request off the host", async () => {
+    const document = await (await fetch(`${base}/api/v1/openapi.json`)).json();
+    const summaries: string[] = Object.values<Record<string, { summary: string }>>(document.paths).flatMap((operations) => Object.values(operations).map((o) => o.summary));
+    expect(summaries.length).toBeGreaterThan(20);
+
+    const { page, requests, errors } = await watchedPage();
+    const response = await page.goto("/docs");
+    expect(response!.status()).toBe(200);
+    expect(response!.headers()["content-security-policy"]).toMatch(/script-src 'self';/);
+    await page.getByRole("heading", { name: document.info.title }).first().waitFor({ timeout: 30_000 });
+    for (const summary of summaries) {
+      expect(await page.getByText(summary, { exact: true }).count(), summary).toBeGreaterThan(0);
+    }
+    await page.waitForLoadState("networkidle");
+    expect(errors).toEqual([]);
+    expect(requests.filter((url) => new URL(url).origin !== base && !url.startsWith("data:") && !url.startsWith("blob:"))).toEqual([]);
+    expect(requests).toContain(`${base}/api/v1/openapi.json`);
+    await page.context().close();
+  }, 90_000);
+
+  it("serves Scalar's bundle from this host, and 404 for any other asset name", async () => {
+    const bundle = await fetch(`${base}/docs/assets/scalar.js`);
+    expect(bundle.headers.get("content-type")).toBe("text/javascript; charset=utf-8");
+    expect((await bundle.text()).length).toBeGreaterThan(1_000_000);
+    const missing = await fetch(`${base}/docs/assets/..%2Fpackage.json`);
+    expect(missing.status).toBe(404);
+  });
+
+  it("each page gets its own style nonce, named in both the policy and the page", async () => {
+    const [first, second] = await Promise.all([fetch(`${base}/docs`), fetch(`${base}/docs`)]);
+    const nonceOf = (policy: string | null) => /'nonce-([^']+)'/.exec(policy ?? "")?.[1];
+    const nonce = nonceOf(first.headers.get("content-security-policy"));
+    expect(nonce).toMatch(/^[A-Za-z0-9+/=]{24}$/);
+    expect(nonceOf(second.headers.get("content-security-policy"))).not.toBe(nonce);
+    expect(await first.text()).toContain(`<meta property="csp-nonce" content="${nonce}">`);
+  });
+});
+
+describe("the dashboard links to the API reference", () => {
+  it("from the footer of a signed-in page", async () => {
+    await createOrganizationWithOwner(service.service.store.db, { organizationName: "Reference Readers", email: "ref@example.com", password: PASSWORD });
+    const { page } = await watchedPage();
+    await page.goto("/dashboard/sign-in");
+    await page.getByLabel("Email").fill("ref@example.com");
+    await page.getByLabel("Password").fill(PASSWORD);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.waitForURL("**/dashboard/keys");
+    await page.getByRole("link", { name: "API reference" }).click();
+    await page.waitForURL("**/docs");
+    await page.getByRole("heading", { name: "Buckeye: Ohio sales tax rates" }).first().waitFor({ timeout: 30_000 });
+    await page.context().close();
+  }, 90_000);
+});
