@@ -1,7 +1,7 @@
 /**
  * The resolution rules of spec §2.1 and §2.3 for one lookup:
  *
- * - county / zip: as GET /rates always did (src/rates/resolve-lookup.ts);
+ * - county / zip: as GET /rates always did (resolve-lookup.ts);
  * - lat + lon: point-in-polygon against the TIGER/Line county and place polygons
  *   (`resolved_by: coordinates`), a point in no Ohio county → 422 outside-ohio;
  * - address, once geocoded: the Census Bureau's own county and incorporated place for the match
