@@ -16,9 +16,10 @@ import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import autocannon from "autocannon";
 import { createKey } from "../src/auth/key-service.ts";
-import { createPipeline } from "../src/batch/address-lookups.ts";
-import { resolveLookups } from "../src/batch/pipeline.ts";
 import { loadConfig } from "../src/config.ts";
+import { loadShippedData } from "../src/load-data.ts";
+import { createPipeline } from "../src/lookup/lookups.ts";
+import { resolveLookups } from "../src/lookup/pipeline.ts";
 import { openStore } from "../src/store/connect.ts";
 import { migrateToLatest } from "../src/store/migrate.ts";
 import { createOrganization } from "../src/store/organizations.repository.ts";
@@ -41,7 +42,8 @@ function points(count: number): Array<{ lat: number; lon: number }> {
 
 async function latLonPoints() {
   const config = loadConfig({ ...process.env, LOG_LEVEL: "silent" });
-  const pipeline = createPipeline(config);
+  const shipped = loadShippedData(config.dataDir);
+  const pipeline = createPipeline(config, () => shipped, null);
   try {
     const warmStarted = performance.now();
     await pipeline.pool.warm();
@@ -57,7 +59,7 @@ async function latLonPoints() {
     let outside = 0;
     const loop = async () => {
       while (next < chunks.length) {
-        const answers = await resolveLookups(pipeline, chunks[next++]!, { today: "2026-06-01", context });
+        const answers = await resolveLookups(pipeline, chunks[next++]!, { today: "2026-06-01", context, geocoding: "batch" });
         answered += answers.length;
         outside += answers.filter((a) => a.result.kind === "failure").length;
       }

@@ -7,7 +7,8 @@ import "./require-supported-node.ts";
 import { Command, Option } from "commander";
 import { createKey, KeyError } from "./auth/key-service.ts";
 import { AccountError, createOrganizationWithOwner, normalizeEmail } from "./dashboard/accounts.ts";
-import { addBatchCommands } from "./batch/cli-commands.ts";
+import { addBatchCommands } from "./cli/batch-commands.ts";
+import { addBoundaryCommands } from "./boundaries/cli-commands.ts";
 import { loadConfig } from "./config.ts";
 import { addDataStatusCommand } from "./currency/cli-commands.ts";
 import { addJobCommands } from "./jobs/cli-commands.ts";
@@ -142,6 +143,8 @@ key
 addBatchCommands(program);
 
 addJobCommands(program);
+
+addBoundaryCommands(program);
 
 addDataStatusCommand(program);
 

@@ -6,6 +6,7 @@ import type { H3 } from "h3";
 import { toNodeHandler } from "h3/node";
 import { listen, type Listener } from "listhen";
 import { createAddressLookups } from "./batch/address-lookups.ts";
+import { openBoundaryIndex } from "./boundaries/probe.ts";
 import type { Config } from "./config.ts";
 import { readDataStatus } from "./currency/read-data-status.ts";
 import { findBoundaryFiles } from "./geo/boundary-files.ts";
@@ -73,8 +74,11 @@ export async function createService(config: Config, log: Logger = jsonLogger(con
     wakeDeliveries: () => background.actor.wake(),
     lookups: undefined as never,
   };
+  // The state's boundary file, when one is imported: the first rungs of every address lookup's ladder.
+  const boundaries = openBoundaryIndex(store);
+  await boundaries.refresh();
   // The clock is read through the context, so a test that moves context.now moves the batch leases too.
-  context.lookups = createAddressLookups(config, store, { now: () => context.now(), currency: () => context.currency(), overlay: () => background.rateData.overlay }, log);
+  context.lookups = createAddressLookups(config, store, { now: () => context.now(), currency: () => context.currency(), rates: () => context }, boundaries, log);
   usage.start();
   const background = createBackground({
     ...backgroundOptionsFrom(config, store, data),
@@ -90,6 +94,7 @@ export async function createService(config: Config, log: Logger = jsonLogger(con
     await background.stop();
     await usage.stop();
     await context.lookups.close();
+    await boundaries.close();
     await limits.close();
     await store.close();
   };

@@ -181,7 +181,8 @@ describe("POST /api/v1/batches refuses what it cannot run", () => {
 describe("a job interrupted by a restart resumes without losing or doubling a row", () => {
   it("finishes on a new service over the same database after the first stopped mid-job", async () => {
     const upstream = await startFakeCensusGeocoder();
-    const { config, cleanup } = testConfig({ CENSUS_GEOCODER_URL: upstream.url, BATCH_CHUNK_ROWS: "20", BATCH_POLL_MS: "20", WORKER_THREADS: "1", GEOCODER_CONCURRENCY: "4" });
+    // Groups of two 20-row chunks, one Census batch request each, so the job is mid-way for a while.
+    const { config, cleanup } = testConfig({ CENSUS_GEOCODER_URL: upstream.url, BATCH_CHUNK_ROWS: "20", GEOCODER_BATCH_ROWS: "40", BATCH_POLL_MS: "20", WORKER_THREADS: "1", GEOCODER_CONCURRENCY: "4" });
     const first = await createService(config);
     let second: Service | undefined;
     try {

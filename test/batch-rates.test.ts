@@ -110,3 +110,35 @@ describe("a batch counts as one request against the rate limit", () => {
     expect(res.headers.get("ratelimit-remaining")).toBe("1");
   });
 });
+
+describe("one lookup item: GET /rates and a batch item accept and refuse the same values", () => {
+  async function single(query: Record<string, string>) {
+    const res = await api.service.app.fetch(
+      new Request(`http://buckeye.test/api/v1/rates?${new URLSearchParams(query)}`, { headers: { authorization: `Bearer ${api.liveKey}` } }),
+    );
+    return { status: res.status, body: (await res.json()) as Record<string, any> };
+  }
+
+  it("lat/lon with up to 15 decimal places are accepted, 16 refused; a JSON number is read by its shortest decimal form", async () => {
+    const fine = { lat: "39.961234567890123", lon: "-82.998812345678", date: "2026-06-01" };
+    const get = await single(fine);
+    const { body } = await postBatch(api, { lookups: [fine, { ...fine, lat: Number(fine.lat), lon: Number(fine.lon) }] });
+    expect(get.status).toBe(200);
+    expect(body.results.map((r: any) => [r.status, r.body.county])).toEqual([[200, get.body.county], [200, get.body.county]]);
+
+    const tooFine = { lat: "39.9612345678901234", lon: "-82.9988", date: "2026-06-01" };
+    const refused = await single(tooFine);
+    const batch = await postBatch(api, { lookups: [tooFine] });
+    expect(refused.status).toBe(400);
+    expect(batch.body.results[0].status).toBe(400);
+    expect(refused.body.invalid_params).toEqual(batch.body.results[0].body.invalid_params);
+  });
+
+  it("zip takes 43017-1234 and 430171234 in a batch item as in the query string", async () => {
+    const { body } = await postBatch(api, { lookups: [{ zip: "43017-1234" }, { zip: "430171234" }, { zip: 43017 }, { zip: "43017-12" }] });
+    expect(body.results.map((r: any) => r.status)).toEqual([200, 200, 200, 400]);
+    for (const result of body.results.slice(0, 3)) expect(result.body).toMatchObject({ ambiguous: true, zip: "43017" });
+    const get = await single({ zip: "43017-12" });
+    expect(get.body.invalid_params[0].reason).toBe(body.results[3].body.invalid_params[0].reason);
+  });
+});

@@ -58,11 +58,20 @@ describe("GET /api/v1/rates?zip= (spec §2.1, §2.4, §4.1)", () => {
     expect(warren.land_area_share).toBeLessThan(0.001);
   });
 
-  it("a malformed ZIP is 400 bad-request (5 digits, spec §8)", async () => {
-    for (const zip of ["4321", "432150", "43215-1234", "abcde"]) {
+  it("a malformed ZIP is 400 bad-request (5 digits, or a ZIP+4; spec §8)", async () => {
+    for (const zip of ["4321", "432150", "43215-123", "43215 1234", "4321512345", "abcde"]) {
       const { res, body } = await rate(`zip=${zip}`);
       expect(res.status, zip).toBe(400);
       expect(body.invalid_params[0].name).toBe("zip");
+    }
+  });
+
+  it("a ZIP+4, as 43215-1234 or 432151234, answers as its 5-digit ZIP when no boundary file is loaded", async () => {
+    const five = await rate("zip=43017");
+    for (const zip of ["43017-1234", "430171234"]) {
+      const { res, body } = await rate(`zip=${zip}`);
+      expect(res.status, zip).toBe(200);
+      expect({ ...body, request_id: "" }, zip).toEqual({ ...five.body, request_id: "" });
     }
   });
 

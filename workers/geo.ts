@@ -1,15 +1,13 @@
 /**
- * Piscina task file for the geo pool (src/geo/pool.ts). Thin on purpose: the tasks live in
- * src/batch/geo-tasks.ts; this thread's copy of the rate tables and polygons is made once.
+ * Piscina task file for the lookup pool (src/lookup/worker-pool.ts). Thin on purpose: the tasks
+ * live in src/lookup/worker-tasks.ts; this thread's copy of the polygons is made once.
  */
 import { workerData } from "piscina";
-import { createGeoTasks, type GeoWorkerData } from "../src/batch/geo-tasks.ts";
+import { createGeoTasks, type GeoWorkerData } from "../src/lookup/worker-tasks.ts";
 
 const tasks = createGeoTasks(workerData as GeoWorkerData);
 
 export const warm = tasks.warm;
 export const loadShared = tasks.loadShared;
-export const prepare = tasks.prepare;
-export const prepareLookupsBody = tasks.prepareLookupsBody;
-export const settle = tasks.settle;
+export const locate = tasks.locate;
 export const readBatchFile = tasks.readBatchFile;

@@ -1,20 +1,18 @@
 /**
- * Everything address, coordinate and batch lookups need, assembled once per service: the geo
- * worker pool, the geocoder provider with its shared concurrency limit, and the batch job
- * runner. The HTTP routes, the CLI and the benchmark all use this one assembly.
+ * Everything address, coordinate and batch lookups need, assembled once per service: the lookup
+ * pipeline (src/lookup/) and the batch job runner that feeds it stored chunks.
  */
-import PQueue from "p-queue";
 import type { Config } from "../config.ts";
-import { findBoundaryFiles } from "../geo/boundary-files.ts";
-import { CensusGeocoder } from "../geo/census-geocoder.ts";
+import type { GeoPool } from "../lookup/worker-pool.ts";
+import type { BoundaryIndex } from "../boundaries/probe.ts";
 import type { Geocoder } from "../geo/geocoder.ts";
-import { GeoPool } from "../geo/pool.ts";
+import { createPipeline, type LookupsConfig } from "../lookup/lookups.ts";
+import type { Pipeline } from "../lookup/pipeline.ts";
+import type { ResolverData } from "../lookup/resolve-item.ts";
 import type { RecordCurrency } from "../rates/records.ts";
-import { NO_OVERLAY, type RatesOverlay } from "../rates/overlay-periods.ts";
 import type { Dialect } from "../store/connect.ts";
 import type { Db } from "../store/database.ts";
 import { BatchJobRunner } from "./job-runner.ts";
-import type { Pipeline } from "./pipeline.ts";
 
 export interface AddressLookups {
   pipeline: Pipeline;
@@ -25,35 +23,14 @@ export interface AddressLookups {
   close(): Promise<void>;
 }
 
-export type LookupsConfig = Pick<Config, "dataDir" | "geoDataDir" | "workerThreads" | "geocoder" | "batch">;
-
-export function createGeocoder(config: LookupsConfig): CensusGeocoder {
-  return new CensusGeocoder({
-    baseUrl: config.geocoder.censusUrl,
-    timeoutMs: config.geocoder.timeoutMs,
-    cacheSize: config.geocoder.cacheSize,
-    failureThreshold: config.geocoder.failureThreshold,
-    cooldownMs: config.geocoder.cooldownMs,
-    maxSockets: config.geocoder.concurrency,
-  });
-}
-
-export function createPipeline(config: LookupsConfig, overlay: () => RatesOverlay = () => NO_OVERLAY): Pipeline {
-  return {
-    pool: new GeoPool({ threads: config.workerThreads, dataDir: config.dataDir, boundaryFiles: findBoundaryFiles(config.geoDataDir) }),
-    geocoder: createGeocoder(config),
-    geocodeQueue: new PQueue({ concurrency: config.geocoder.concurrency }),
-    overlay,
-  };
-}
-
 export function createAddressLookups(
-  config: LookupsConfig,
+  config: LookupsConfig & Pick<Config, "batch">,
   store: { db: Db; dialect: Dialect },
-  clock: { now: () => Date; currency: () => RecordCurrency | Promise<RecordCurrency>; overlay: () => RatesOverlay },
+  clock: { now: () => Date; currency: () => RecordCurrency | Promise<RecordCurrency>; rates: () => ResolverData },
+  boundaries: BoundaryIndex | null,
   log: (entry: Record<string, unknown>) => void,
 ): AddressLookups {
-  const pipeline = createPipeline(config, clock.overlay);
+  const pipeline = createPipeline(config, clock.rates, boundaries);
   const runner = new BatchJobRunner({
     db: store.db,
     dialect: store.dialect,
@@ -62,6 +39,7 @@ export function createAddressLookups(
     pollMs: config.batch.pollMs,
     // Enough chunks in flight that both the pool and the geocoder stay busy.
     loops: Math.max(2, config.workerThreads * 2),
+    groupRows: config.geocoder.batch.rowsPerRequest,
     now: () => clock.now(),
     currency: () => clock.currency(),
     log,

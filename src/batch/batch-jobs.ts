@@ -8,7 +8,7 @@ import type { IsoDate } from "../rates/calendar.ts";
 import { insertBatchJob, type BatchJob } from "../store/batch-jobs.repository.ts";
 import type { BatchFileFormat } from "../store/batch-jobs.table.ts";
 import type { Db } from "../store/database.ts";
-import type { GeoPool } from "../geo/pool.ts";
+import type { GeoPool } from "../lookup/worker-pool.ts";
 import type { BatchJobRunner } from "./job-runner.ts";
 
 /** The ceiling for one job. */

@@ -2,7 +2,7 @@
  * Batch results as CSV, one line per input row in input order: the figures a back office
  * needs in columns, and the full record in the NDJSON form for anything more.
  */
-import type { RowResult } from "./item-result.ts";
+import type { RowResult } from "../lookup/item-result.ts";
 
 /** The parts of a problem object (spec §7) a CSV line shows. */
 export interface ProblemSummary {
@@ -14,7 +14,7 @@ export interface ProblemSummary {
 export const RESULT_COLUMNS = [
   "row", "id", "status", "county", "fips", "combined_rate", "state", "county_permissive", "transit_authority",
   "transit_status", "resolved_by", "effective_from", "date_evaluated", "candidate_fips", "lowest_combined_rate",
-  "note", "problem_type", "problem_detail",
+  "note", "problem_type", "problem_detail", "boundary_version", "boundary_record_type", "boundary_line",
 ] as const;
 
 /**
@@ -54,7 +54,8 @@ export function resultCsvLine(row: RowResult, problemOf: (row: RowResult) => Pro
       status: 200, county: r.county, fips: r.fips, combined_rate: r.combined_rate, state: r.components.state,
       county_permissive: r.components.county_permissive, transit_authority: r.components.transit_authority,
       transit_status: r.transit_district?.status ?? null, resolved_by: r.resolved_by, effective_from: r.effective_from,
-      date_evaluated: r.date_evaluated, note: r.note ?? null,
+      date_evaluated: r.date_evaluated, note: r.note ?? null, boundary_version: r.boundary_record?.version ?? null,
+      boundary_record_type: r.boundary_record?.record_type ?? null, boundary_line: r.boundary_record?.line ?? null,
     });
   } else if (result.kind === "ambiguous") {
     const a = result.body;

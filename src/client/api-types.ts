@@ -234,8 +234,30 @@ export interface components {
       };
       jurisdiction_type: string;
       statutory_sourcing: string;
-      /** @enum {string} */
-      resolved_by: "county_param" | "zip_unambiguous" | "address_geocoding" | "zip_fallback" | "coordinates";
+      /**
+       * @description How the location was settled: county_param, zip_unambiguous; address_range / zip4_range: an address range (A) or ZIP+4 range (4) record of the state's SST boundary file (see boundary_record); address_geocoding: the Census Geocoder and our polygons; zip_fallback; coordinates
+       * @enum {string}
+       */
+      resolved_by: "county_param" | "zip_unambiguous" | "address_range" | "zip4_range" | "address_geocoding" | "zip_fallback" | "coordinates";
+      /** @description With resolved_by address_range or zip4_range: the record that decided, for audit */
+      boundary_record?: {
+        /** @description The boundary file version, from its name, e.g. OHB2026Q4SEP17 */
+        version: string;
+        /**
+         * @description A: address range; 4: ZIP+4 range
+         * @enum {string}
+         */
+        record_type: "4" | "A";
+        /** @description The record's line in the imported file */
+        line: number;
+        /** @description The record's begin date */
+        effective_from: string;
+        /** @description The record's end date, the last day it applies; null: open */
+        effective_to: string | null;
+        county_fips: string;
+        /** @description The SST code of the record's transit district; null: none */
+        transit_code: string | null;
+      };
       /** @constant */
       ambiguous: false;
       /** @description Why a fallback was taken, or what a caller should check */
@@ -551,13 +573,13 @@ export interface operations {
       query?: {
         /** @description County name or slug, any case: `franklin`, `Van Wert`, `van-wert` */
         county?: string;
-        /** @description 5-digit ZIP code; a ZIP that spans counties answers with the ambiguous response */
+        /** @description 5-digit ZIP code, or a ZIP+4 (43081-1234 or 430811234) that the boundary file's ZIP+4 ranges settle exactly (resolved_by zip4_range); a ZIP that spans counties answers with the ambiguous response */
         zip?: string;
         /** @description Street address, ideally ending with its ZIP so the ZIP fallback is available */
         address?: string;
-        /** @description Latitude in decimal degrees, sent with lon */
+        /** @description Latitude in decimal degrees (at most 15 decimal places), sent with lon */
         lat?: string;
-        /** @description Longitude in decimal degrees, sent with lat */
+        /** @description Longitude in decimal degrees (at most 15 decimal places), sent with lat */
         lon?: string;
         /** @description The date of the sale, YYYY-MM-DD (from 2018-01-01); default: today in Ohio */
         date?: string;

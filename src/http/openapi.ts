@@ -70,10 +70,10 @@ function componentSchemas(): Record<string, JsonSchema> {
 
 const PARAMETER_HELP: Record<string, string> = {
   county: "County name or slug, any case: `franklin`, `Van Wert`, `van-wert`",
-  zip: "5-digit ZIP code; a ZIP that spans counties answers with the ambiguous response",
+  zip: "5-digit ZIP code, or a ZIP+4 (43081-1234 or 430811234) that the boundary file's ZIP+4 ranges settle exactly (resolved_by zip4_range); a ZIP that spans counties answers with the ambiguous response",
   address: "Street address, ideally ending with its ZIP so the ZIP fallback is available",
-  lat: "Latitude in decimal degrees, sent with lon",
-  lon: "Longitude in decimal degrees, sent with lat",
+  lat: "Latitude in decimal degrees (at most 15 decimal places), sent with lon",
+  lon: "Longitude in decimal degrees (at most 15 decimal places), sent with lat",
   date: "The date of the sale, YYYY-MM-DD (from 2018-01-01); default: today in Ohio",
   search: "Counties whose name starts with this",
   sort: "name (default), rate_asc or rate_desc",

@@ -9,7 +9,7 @@ import type { RatePeriod, RateTable } from "../rates/rate-table.ts";
 import type { Db } from "../store/database.ts";
 import { latestSuccessfulReconciliation, listRecordedPeriods } from "../store/reconciliations.repository.ts";
 import type { RecordedRatePeriod } from "../store/webhooks-and-jobs.tables.ts";
-import { mergeTable, NO_OVERLAY, type RatesOverlay } from "../rates/overlay-periods.ts";
+import { mergeTable } from "../rates/overlay-periods.ts";
 
 export function toRatePeriod(row: RecordedRatePeriod): RatePeriod {
   return {
@@ -37,7 +37,6 @@ export class RateData {
   readonly #options: Required<RateDataOptions>;
   #table: RateTable;
   #recorded: RecordedRatePeriod[] = [];
-  #overlay: RatesOverlay = NO_OVERLAY;
   #latestId: string | null = null;
   #currency: RatesCurrency;
   #checkedAt = -Infinity;
@@ -57,11 +56,6 @@ export class RateData {
     return this.#options.shipped;
   }
 
-  /** The recorded periods as worker threads take them (see src/batch/geo-tasks.ts). */
-  get overlay(): RatesOverlay {
-    return this.#overlay;
-  }
-
   /** Recorded periods, oldest first. */
   get recorded(): readonly RecordedRatePeriod[] {
     return this.#recorded;
@@ -77,8 +71,7 @@ export class RateData {
     this.#latestId = id;
     this.#currency = ratesCurrency(this.#options.shippedCurrency, latest);
     this.#recorded = await listRecordedPeriods(db);
-    this.#overlay = { version: id ?? NO_OVERLAY.version, periods: this.#recorded.map(toRatePeriod) };
-    this.#table = mergeTable(shipped, this.#overlay.periods);
+    this.#table = mergeTable(shipped, this.#recorded.map(toRatePeriod));
     onTable(this.#table);
   }
 

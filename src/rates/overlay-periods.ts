@@ -41,17 +41,6 @@ export function overlayPeriods(base: readonly RatePeriod[], overlays: readonly R
   return periods.filter((p) => p.effectiveFrom === null || p.effectiveTo === null || p.effectiveFrom < p.effectiveTo);
 }
 
-/**
- * Recorded periods under a version that names them, so a worker thread holding its own copy of
- * the tables rebuilds only when reconciliation has recorded something new.
- */
-export interface RatesOverlay {
-  version: string;
-  periods: readonly RatePeriod[];
-}
-
-export const NO_OVERLAY: RatesOverlay = { version: "shipped", periods: [] };
-
 /** The shipped table with `recorded` laid over it. */
 export function mergeTable(shipped: RateTable, recorded: readonly RatePeriod[]): RateTable {
   const base = [...shipped.periods.values()].flat();

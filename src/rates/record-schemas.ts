@@ -9,7 +9,22 @@ import { z } from "zod";
 const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
 const rate = z.number().min(0).max(1);
 
-export const resolvedBySchema = z.enum(["county_param", "zip_unambiguous", "address_geocoding", "zip_fallback", "coordinates"]);
+export const resolvedBySchema = z
+  .enum(["county_param", "zip_unambiguous", "address_range", "zip4_range", "address_geocoding", "zip_fallback", "coordinates"])
+  .describe(
+    "How the location was settled: county_param, zip_unambiguous; address_range / zip4_range: an address range (A) or ZIP+4 range (4) record of the state's SST boundary file " +
+      "(see boundary_record); address_geocoding: the Census Geocoder and our polygons; zip_fallback; coordinates",
+  );
+
+export const boundaryRecordSchema = z.strictObject({
+  version: z.string().describe("The boundary file version, from its name, e.g. OHB2026Q4SEP17"),
+  record_type: z.enum(["A", "4"]).describe("A: address range; 4: ZIP+4 range"),
+  line: z.number().int().min(1).describe("The record's line in the imported file"),
+  effective_from: isoDate.describe("The record's begin date"),
+  effective_to: isoDate.nullable().describe("The record's end date, the last day it applies; null: open"),
+  county_fips: z.string().regex(/^39\d{3}$/),
+  transit_code: z.string().nullable().describe("The SST code of the record's transit district; null: none"),
+}).describe("The record of the state's SST boundary file that decided the county and transit district");
 
 export const rateComponentsSchema = z.strictObject({
   state: rate.describe("State baseline rate, 0.0575"),
@@ -62,6 +77,7 @@ export const rateRecordSchema = z.strictObject({
   jurisdiction_type: z.string(),
   statutory_sourcing: z.string(),
   resolved_by: resolvedBySchema,
+  boundary_record: boundaryRecordSchema.optional().describe("With resolved_by address_range or zip4_range: the record that decided, for audit"),
   ambiguous: z.literal(false),
   note: z.string().optional().describe("Why a fallback was taken, or what a caller should check"),
   request_id: z.string(),

@@ -10,6 +10,7 @@ import { toDecimal } from "./millionths.ts";
 import type {
   ambiguousResponseSchema,
   beyondConfirmedSchema,
+  boundaryRecordSchema,
   candidateCountySchema,
   countiesResponseSchema,
   countyItemSchema,
@@ -29,6 +30,8 @@ export const LOWEST_RATE_BASIS =
   "Ohio Adm. Code 5703-9-51: a seller that cannot determine the address may collect the lowest rate among the candidate jurisdictions";
 
 export type ResolvedBy = z.infer<typeof resolvedBySchema>;
+/** The boundary file record behind an address_range or zip4_range answer. */
+export type BoundaryRecordAudit = z.infer<typeof boundaryRecordSchema>;
 /** spec §2.2 */
 export type RateComponents = z.infer<typeof rateComponentsSchema>;
 /** spec §2.3 */
@@ -154,6 +157,7 @@ export function toRateRecord(
   resolvedBy: ResolvedBy,
   context: RecordContext,
   note?: string,
+  boundaryRecord?: BoundaryRecordAudit,
 ): RateRecord {
   const { county, fips, ...fields } = rateFields(rate);
   return {
@@ -167,6 +171,7 @@ export function toRateRecord(
     jurisdiction_type: JURISDICTION_TYPE,
     statutory_sourcing: STATUTORY_SOURCING,
     resolved_by: resolvedBy,
+    ...(boundaryRecord !== undefined && { boundary_record: boundaryRecord }),
     ambiguous: false,
     ...(note !== undefined && { note }),
     request_id: context.requestId,

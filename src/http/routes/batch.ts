@@ -5,7 +5,8 @@
  * and the whole batch counts as one request against the rate limit.
  */
 import type { H3Event } from "h3";
-import { finishPrepared } from "../../batch/pipeline.ts";
+import { resolveLookups } from "../../lookup/pipeline.ts";
+import { readLookupsBody } from "../../lookup/read-batch-file.ts";
 import { dateInOhio } from "../../rates/calendar.ts";
 import { recordContext } from "../../rates/records.ts";
 import type { ApiContext } from "../context.ts";
@@ -34,9 +35,10 @@ export function postRatesBatch(ctx: ApiContext) {
     const requestId = event.context.requestId ?? "";
     const today = dateInOhio(ctx.now());
     const context = recordContext(await ctx.currency(), requestId);
-    const prepared = await ctx.lookups.pool.run("prepareLookupsBody", { text, maxItems: MAX_INLINE_LOOKUPS, today, context, overlay: ctx.lookups.pipeline.overlay() });
-    if (!Array.isArray(prepared)) throw problem(prepared.slug, prepared.detail);
-    const answers = await finishPrepared(ctx.lookups.pipeline, prepared, { today, context });
+    // At most 1 MB: parsed here in a few milliseconds, and only point-in-polygon goes to the pool.
+    const body = readLookupsBody(text, MAX_INLINE_LOOKUPS);
+    if (!body.ok) throw problem(body.slug, body.detail);
+    const answers = await resolveLookups(ctx.lookups.pipeline, body.items, { today, context, geocoding: "batch" });
     const results: Array<{ id: string | null } & ItemAnswer> = answers.map(({ id, result }) => ({ id, ...itemAnswer(result, ctx.config.errorsUrl, requestId) }));
     const answer: BatchAnswer = {
       total: results.length,

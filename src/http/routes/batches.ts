@@ -9,7 +9,7 @@
  */
 import { getRouterParam, type H3Event } from "h3";
 import { MAX_JOB_ROWS, submitBatchJob, toJobView } from "../../batch/batch-jobs.ts";
-import type { RowResult } from "../../batch/item-result.ts";
+import type { RowResult } from "../../lookup/item-result.ts";
 import { RESULT_HEADER, resultCsvLine } from "../../batch/result-csv.ts";
 import { dateInOhio } from "../../rates/calendar.ts";
 import { findBatchJob, readChunkOutputs, type BatchJob } from "../../store/batch-jobs.repository.ts";

@@ -3,7 +3,7 @@ import type { H3Event } from "h3";
 import { dateInOhio } from "../../rates/calendar.ts";
 import { countyKey, evaluateCounty } from "../../rates/evaluate.ts";
 import { SOURCE, toCountyItem, withBeyondConfirmed, type CountiesResponse } from "../../rates/records.ts";
-import { checkDate } from "../../rates/resolve-lookup.ts";
+import { checkDate } from "../../lookup/resolve-lookup.ts";
 import { toDecimal } from "../../rates/millionths.ts";
 import type { ApiContext } from "../context.ts";
 import { dateParam, searchParam, sortParam } from "../params.ts";

@@ -1,12 +1,12 @@
 /** Turns pipeline answers into HTTP bodies: records as they are, failures as problem objects (spec §7). */
-import type { ItemFailure, ItemResult } from "../../batch/item-result.ts";
+import type { ItemFailure, ItemResult } from "../../lookup/item-result.ts";
 import type { AmbiguousResponse, RateRecord } from "../../rates/records.ts";
 import { problem, toProblemDetails, type ProblemDetails } from "../problem.ts";
 
 /** The error a single lookup throws for a failed item, with its invalid_params and Retry-After. */
 export function itemProblem(failure: ItemFailure) {
   return problem(failure.slug, failure.detail, {
-    ...(failure.param !== null && { invalidParams: [{ name: failure.param, reason: failure.detail }] }),
+    ...(failure.param !== null && { invalidParams: [{ name: failure.param, reason: failure.reason ?? failure.detail }] }),
     ...(failure.retryAfterSeconds !== undefined && { headers: { "retry-after": String(failure.retryAfterSeconds) } }),
   });
 }

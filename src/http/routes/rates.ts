@@ -2,15 +2,17 @@
 import type { H3Event } from "h3";
 import { dateInOhio } from "../../rates/calendar.ts";
 import { recordContext, toAmbiguousResponse, toRateRecord, type AmbiguousResponse, type RateRecord, type RecordCurrency } from "../../rates/records.ts";
-import { resolveLookup, type Resolution } from "../../rates/resolve-lookup.ts";
+import { combineFields, FIELD_TEXT_SCHEMAS } from "../../lookup/lookup-item.ts";
+import { resolveLookup, type Resolution } from "../../lookup/resolve-lookup.ts";
 import { BodyCache } from "../body-cache.ts";
 import type { ApiContext } from "../context.ts";
-import { addressParam, countyParam, dateParam, latParam, lonParam, zipParam } from "../params.ts";
 import { problem } from "../problem.ts";
 import { readQuery } from "../query.ts";
+import { itemProblem } from "./lookup-answers.ts";
 import { rateByLocation } from "./rates-by-location.ts";
 
-export const RATE_QUERY = { county: countyParam, zip: zipParam, address: addressParam, lat: latParam, lon: lonParam, date: dateParam };
+/** The query parameters are the fields of a lookup item (src/lookup/lookup-item.ts), read by the same schemas. */
+export const RATE_QUERY = FIELD_TEXT_SCHEMAS;
 
 /** Turns a resolution into the response body, or throws the problem it stands for. */
 export async function respond(ctx: ApiContext, event: H3Event, resolution: Resolution): Promise<RateRecord | AmbiguousResponse> {
@@ -35,17 +37,13 @@ export function getRates(ctx: ApiContext) {
   const bodies = new BodyCache();
   return async (event: H3Event) => {
     const query = readQuery(event, RATE_QUERY);
-    if (query.county === undefined && query.zip === undefined && query.address === undefined && query.lat === undefined && query.lon === undefined) {
-      throw problem("bad-request", "Send one of county, zip, address, or lat with lon.", {
-        invalidParams: [{ name: "county", reason: "one of county, zip, address, lat and lon is required" }],
-      });
-    }
-    const date = query.date ?? dateInOhio(ctx.now());
-    if (query.address !== undefined || query.lat !== undefined || query.lon !== undefined) {
-      return rateByLocation(ctx, event, query, date);
-    }
+    const item = combineFields(query, dateInOhio(ctx.now()));
+    if ("kind" in item) throw itemProblem(item);
+    const { date } = item;
+    // A ZIP+4 alone climbs the ladder (the boundary file's ZIP+4 ranges); with a county, the county decides.
+    if (item.address !== undefined || item.lat !== undefined || (item.zip4 !== undefined && item.county === undefined)) return rateByLocation(ctx, event, item);
     const currency = await ctx.currency();
-    const lookup = { county: query.county, zip: query.zip, date };
+    const lookup = { county: item.county, zip: item.zip, date };
     // Both dates are in the body (last_reconciled, beyond_confirmed), so both are in the key.
     const key = `${currency.lastReconciled}|${currency.confirmedThrough}|${lookup.county ?? ""}|${lookup.zip ?? ""}|${date}`;
     const body = bodies.get(ctx.table, key, event.context.requestId ?? "", (requestId) =>

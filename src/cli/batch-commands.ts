@@ -1,5 +1,5 @@
 /**
- * `buckeye batch INPUT --out OUTPUT`: the batch pipeline run locally on a file, with a progress
+ * `buckeye batch INPUT --out OUTPUT`: the lookup pipeline run locally on a file, with a progress
  * bar (rows/s, ETA) on stderr; and `buckeye data fetch-geo [--vintage YEAR]`, which refreshes
  * the boundary polygons from the Census Bureau's TIGER/Line site.
  */
@@ -8,34 +8,28 @@ import { readFile } from "node:fs/promises";
 import { once } from "node:events";
 import { extname } from "node:path";
 import { type Command, Option } from "commander";
+import { openBoundaryIndex } from "../boundaries/probe.ts";
 import { loadConfig } from "../config.ts";
 import { defaultVintage, fetchTiger, FetchGeoError } from "../geo/fetch-tiger.ts";
 import { problemBody } from "../http/routes/lookup-answers.ts";
 import { newId } from "../ids.ts";
 import { RateData } from "../jobs/rate-data.ts";
 import { loadShippedData } from "../load-data.ts";
+import type { ItemFailure, RowResult } from "../lookup/item-result.ts";
+import { createPipeline } from "../lookup/lookups.ts";
+import { resolveLookups } from "../lookup/pipeline.ts";
+import type { BatchFormat } from "../lookup/read-batch-file.ts";
 import { dateInOhio } from "../rates/calendar.ts";
 import { recordContext } from "../rates/records.ts";
-import { createPipeline } from "./address-lookups.ts";
-import type { ItemFailure, RowResult } from "./item-result.ts";
-import { resolveLookups } from "./pipeline.ts";
-import type { BatchFormat } from "./read-batch-file.ts";
-import { RESULT_HEADER, resultCsvLine } from "./result-csv.ts";
-import { openStore } from "../store/connect.ts";
+import { RESULT_HEADER, resultCsvLine } from "../batch/result-csv.ts";
+import { openStore, type Store } from "../store/connect.ts";
 import { migrateToLatest } from "../store/migrate.ts";
 
 /** The rate data the API would answer from: shipped, with what reconciliation recorded in DATABASE_URL. */
-async function readRateData(config: ReturnType<typeof loadConfig>): Promise<RateData> {
-  const shipped = loadShippedData(config.dataDir);
-  const store = openStore(config.databaseUrl);
-  try {
-    await migrateToLatest(store.db);
-    const rateData = new RateData({ db: store.db, shipped: shipped.table, shippedCurrency: shipped.meta, onTable: () => {} });
-    await rateData.refresh();
-    return rateData;
-  } finally {
-    await store.close();
-  }
+async function readRateData(store: Store, shipped: ReturnType<typeof loadShippedData>): Promise<RateData> {
+  const rateData = new RateData({ db: store.db, shipped: shipped.table, shippedCurrency: shipped.meta, onTable: () => {} });
+  await rateData.refresh();
+  return rateData;
 }
 
 function formatOf(path: string, given: string | undefined): BatchFormat {
@@ -50,12 +44,19 @@ function fail(message: string): void {
 
 async function runBatch(input: string, opts: { out: string; format?: string; outputFormat?: string }): Promise<void> {
   const config = loadConfig();
-  const rateData = await readRateData(config);
-  const pipeline = createPipeline(config, () => rateData.overlay);
+  const shipped = loadShippedData(config.dataDir);
+  // DATABASE_URL gives what the API would answer from: recorded rate periods and the active boundary file.
+  const store = openStore(config.databaseUrl);
+  await migrateToLatest(store.db);
+  const rateData = await readRateData(store, shipped);
+  const boundaries = openBoundaryIndex(store);
+  const pipeline = createPipeline(config, () => ({ table: rateData.table, zips: shipped.zips }), boundaries);
   const requestId = newId("req");
   const errorsUrl = config.errorsUrl;
+  // As large as one Census batch request: the rows the boundary file cannot settle cost one upstream request per chunk.
+  const chunkRows = config.geocoder.batch.rowsPerRequest;
   try {
-    const reading = await pipeline.pool.run("readBatchFile", { text: await readFile(input, "utf8"), format: formatOf(input, opts.format), maxRows: Number.MAX_SAFE_INTEGER, chunkRows: config.batch.chunkRows });
+    const reading = await pipeline.pool.run("readBatchFile", { text: await readFile(input, "utf8"), format: formatOf(input, opts.format), maxRows: Number.MAX_SAFE_INTEGER, chunkRows });
     if (!reading.ok) return fail(`${input}: ${reading.detail}`);
     const outFormat = formatOf(opts.out, opts.outputFormat);
     const out = createWriteStream(opts.out);
@@ -85,8 +86,8 @@ async function runBatch(input: string, opts: { out: string; format?: string; out
     const worker = async () => {
       while (next < reading.chunks.length) {
         const seq = next++;
-        const answers = await resolveLookups(pipeline, reading.chunks[seq]!, { today, context });
-        const firstRow = seq * config.batch.chunkRows + 1;
+        const answers = await resolveLookups(pipeline, reading.chunks[seq]!, { today, context, geocoding: "batch" });
+        const firstRow = seq * chunkRows + 1;
         results[seq] = answers.map(({ id, result }, i) => ({ row: firstRow + i, id, result }));
         rowsDone += answers.length;
         failed += answers.filter((a) => a.result.kind === "failure").length;
@@ -107,6 +108,8 @@ async function runBatch(input: string, opts: { out: string; format?: string; out
     process.stderr.write(`${reading.total} rows in ${seconds.toFixed(1)} s (${Math.round(reading.total / seconds)} rows/s): ${reading.total - failed} answered, ${failed} problems → ${opts.out}\n`);
   } finally {
     await pipeline.pool.close();
+    await boundaries.close();
+    await store.close();
   }
 }
 

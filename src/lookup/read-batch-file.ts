@@ -1,7 +1,8 @@
 /**
  * Reads an uploaded batch (CSV with a header row, or NDJSON) into raw lookups, cut into chunks
- * for the job table. Runs in a worker thread: the HTTP thread never parses a batch. A syntax
- * error that makes the whole file unreadable fails the upload; a bad row only fails that row.
+ * for the job table. A file (up to 64 MB) is read in a worker thread; the inline body of
+ * POST /rates/batch (up to 1 MB) on the answering thread. A syntax error that makes the whole
+ * file unreadable fails the upload; a bad row only fails that row.
  */
 import { parse } from "csv-parse/sync";
 import { ITEM_FIELDS } from "./lookup-item.ts";

@@ -4,7 +4,7 @@
  * renders as a problem object (spec §7) with the same slug a single lookup would get.
  */
 import type { AmbiguousResponse, RateRecord } from "../rates/records.ts";
-import type { LookupFailureSlug } from "../rates/resolve-lookup.ts";
+import type { LookupFailureSlug } from "./resolve-lookup.ts";
 
 export type ItemFailureSlug =
   | LookupFailureSlug
@@ -20,6 +20,8 @@ export interface ItemFailure {
   detail: string;
   /** The input field at fault, reported as invalid_params; null when no single field is. */
   param: string | null;
+  /** Why that field is wrong, for invalid_params, when the detail says more than that. */
+  reason?: string;
   retryAfterSeconds?: number;
 }
 

@@ -5,10 +5,10 @@
  * county elsewhere (src/geo) and then come through `rateFor`.
  */
 import type { ZipIndex } from "../geo/zip-index.ts";
-import type { IsoDate } from "./calendar.ts";
-import { evaluateCounty, findCounty, type CountyRate, type TransitStatus } from "./evaluate.ts";
-import type { County, RateTable } from "./rate-table.ts";
-import type { Candidate, ResolvedBy } from "./records.ts";
+import type { IsoDate } from "../rates/calendar.ts";
+import { evaluateCounty, findCounty, type CountyRate, type TransitStatus } from "../rates/evaluate.ts";
+import type { County, RateTable } from "../rates/rate-table.ts";
+import type { Candidate, ResolvedBy } from "../rates/records.ts";
 
 export interface Lookup {
   county?: string | undefined;

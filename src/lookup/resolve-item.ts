@@ -1,7 +1,7 @@
 /**
- * The resolution rules of spec §2.1 and §2.3 for one lookup, run inside a worker thread:
+ * The resolution rules of spec §2.1 and §2.3 for one lookup:
  *
- * - county / zip: as GET /rates always did (src/rates/resolve-lookup.ts);
+ * - county / zip: as GET /rates always did (resolve-lookup.ts);
  * - lat + lon: point-in-polygon against the TIGER/Line county and place polygons
  *   (`resolved_by: coordinates`), a point in no Ohio county → 422 outside-ohio;
  * - address, once geocoded: the Census Bureau's own county and incorporated place for the match
@@ -10,27 +10,24 @@
  *   (`resolved_by: address_geocoding`); no match → the ZIP (`zip_fallback`) or 422
  *   address-not-resolved; geocoder down → the ZIP with a note, or 503 geocoder-unavailable.
  *
- * Pure apart from its input: the caller geocodes (on the main thread) and passes the outcome.
+ * Pure, on the thread that answers: the caller geocodes and has the worker pool place the points
+ * in our polygons (worker-tasks.ts `locate`), and passes both in as plain data.
  */
-import type { Boundaries } from "../geo/boundaries.ts";
-import { locate } from "../geo/boundaries.ts";
 import type { ParsedAddress } from "../geo/address.ts";
 import type { GeocodeOutcome, GeocodedArea } from "../geo/geocoder.ts";
 import type { ZipIndex } from "../geo/zip-index.ts";
 import { evaluateCounty, type TransitStatus } from "../rates/evaluate.ts";
 import type { County, RateTable } from "../rates/rate-table.ts";
 import { toAmbiguousResponse, toRateRecord, type RecordContext, type ResolvedBy } from "../rates/records.ts";
-import { checkDate, resolveLookup, resolveZip, type Resolution } from "../rates/resolve-lookup.ts";
 import { failure, type ItemResult } from "./item-result.ts";
 import type { LookupItem } from "./lookup-item.ts";
+import { checkDate, resolveLookup, resolveZip, type Resolution } from "./resolve-lookup.ts";
+import type { LocatedPoint, PolygonVintages } from "./worker-tasks.ts";
 
 export interface ResolverData {
   table: RateTable;
   zips: ZipIndex;
 }
-
-/** A point just off every county polygon (a geocode on a shoreline) still belongs to the nearest county within this distance. */
-const SHORE_TOLERANCE_KM = 0.3;
 
 function toResult(resolution: Resolution, context: RecordContext, note?: string): ItemResult {
   switch (resolution.kind) {
@@ -94,43 +91,31 @@ function outsideOhio(where: string, param: string): ItemResult {
   return failure("outside-ohio", `${where} is outside Ohio; this service covers Ohio only.`, param);
 }
 
-export function resolveCoordinates(data: ResolverData, boundaries: Boundaries, item: LookupItem & { lat: number; lon: number }, context: RecordContext): ItemResult {
-  const found = locate(boundaries, item.lon, item.lat);
+export function resolveCoordinates(data: ResolverData, found: LocatedPoint, vintages: PolygonVintages, item: LookupItem & { lat: number; lon: number }, context: RecordContext): ItemResult {
   const county = found.county ? data.table.byFips.get(found.county.geoid) : undefined;
   if (!county) return outsideOhio(`The point ${item.lat}, ${item.lon}`, "lat");
-  const source = { label: `TIGER/Line ${boundaries.placeVintage} place boundaries`, asOf: `${boundaries.placeVintage}` };
+  const source = { label: `TIGER/Line ${vintages.placeVintage} place boundaries`, asOf: `${vintages.placeVintage}` };
   return rateAt(data, county, item, found.place, source, "coordinates", context, []);
 }
 
+/** An address the geocoder matched, with where our polygons put its coordinates. */
 export function resolveGeocoded(
   data: ResolverData,
-  boundaries: Boundaries,
+  ours: LocatedPoint,
+  vintages: PolygonVintages,
   item: LookupItem,
-  address: ParsedAddress,
-  outcome: GeocodeOutcome,
+  outcome: Extract<GeocodeOutcome, { kind: "match" }>,
   context: RecordContext,
 ): ItemResult {
-  if (outcome.kind === "no-match") {
-    return zipFallback(data, item, address, context, "The geocoder found no match for this street address", null);
-  }
-  if (outcome.kind === "unavailable") {
-    return zipFallback(data, item, address, context, `The address could not be geocoded (${outcome.reason})`, outcome.retryAfterSeconds);
-  }
-
-  const ours = locate(boundaries, outcome.lon, outcome.lat);
   const notes: string[] = [];
   if (outcome.county && !outcome.county.geoid.startsWith("39")) return outsideOhio(`The address geocodes to ${outcome.matchedAddress}, which`, "address");
-  let countyFips = outcome.county?.geoid ?? ours.county?.geoid;
-  if (countyFips === undefined) {
-    const nearest = boundaries.counties.nearest(outcome.lon, outcome.lat);
-    if (nearest.distanceKm > SHORE_TOLERANCE_KM) return outsideOhio(`The address geocodes to ${outcome.matchedAddress}, which`, "address");
-    countyFips = nearest.value.geoid;
-  }
+  const countyFips = outcome.county?.geoid ?? ours.county?.geoid ?? ours.shoreCounty?.geoid;
+  if (countyFips === undefined) return outsideOhio(`The address geocodes to ${outcome.matchedAddress}, which`, "address");
   const county = data.table.byFips.get(countyFips);
   if (!county) return outsideOhio(`The address geocodes to ${outcome.matchedAddress}, which`, "address");
   if (outcome.county && ours.county && outcome.county.geoid !== ours.county.geoid) {
     notes.push(
-      `The Census Geocoder places this address in ${outcome.county.name}; TIGER/Line ${boundaries.countyVintage} county boundaries put its coordinates in ${ours.county.name} County. The Census Bureau's answer was used.`,
+      `The Census Geocoder places this address in ${outcome.county.name}; TIGER/Line ${vintages.countyVintage} county boundaries put its coordinates in ${ours.county.name} County. The Census Bureau's answer was used.`,
     );
   }
 
@@ -139,13 +124,19 @@ export function resolveGeocoded(
   const ourPlace = ours.place;
   if (censusDecides && (place?.geoid ?? null) !== (ourPlace?.geoid ?? null) && data.table.districts.has(county.fips)) {
     notes.push(
-      `Our TIGER/Line ${boundaries.placeVintage} place boundaries put these coordinates ${describePlace(ourPlace)}; the Census Bureau's current answer was used.`,
+      `Our TIGER/Line ${vintages.placeVintage} place boundaries put these coordinates ${describePlace(ourPlace)}; the Census Bureau's current answer was used.`,
     );
   }
   const source: PlaceSource = censusDecides
     ? { label: "the Census Bureau's current incorporated places (Census Geocoder, vintage Current_Current)", asOf: "the Census Bureau's current boundary files" }
-    : { label: `TIGER/Line ${boundaries.placeVintage} place boundaries (the geocoder returned no place layer)`, asOf: `${boundaries.placeVintage}` };
+    : { label: `TIGER/Line ${vintages.placeVintage} place boundaries (the geocoder returned no place layer)`, asOf: `${vintages.placeVintage}` };
   return rateAt(data, county, item, place, source, "address_geocoding", context, notes);
+}
+
+/** An address the geocoder did not match, or could not be asked about: the ZIP, or the problem. */
+export function resolveUngeocoded(data: ResolverData, item: LookupItem, address: ParsedAddress, outcome: Exclude<GeocodeOutcome, { kind: "match" }>, context: RecordContext): ItemResult {
+  if (outcome.kind === "no-match") return zipFallback(data, item, address, context, "The geocoder found no match for this street address", null);
+  return zipFallback(data, item, address, context, `The address could not be geocoded (${outcome.reason})`, outcome.retryAfterSeconds);
 }
 
 /** The advice when an address cannot be used: a county sent beside it was not used (the address wins), so it is asked for alone. */

@@ -1,7 +1,7 @@
 /**
- * The piscina pool that runs all CPU work of address and batch lookups: address parsing and
- * normalisation, point-in-polygon, and batch files and chunks (task file workers/geo.ts). The
- * HTTP thread only routes, geocodes (I/O) and writes responses.
+ * The piscina pool that runs the heavy work of address, coordinate and batch lookups:
+ * point-in-polygon and reading uploaded batch files (task file workers/geo.ts). The thread that
+ * answers parses, probes, geocodes (I/O) and evaluates rates, which cost microseconds each.
  *
  * Threads are fixed (min = max, no idle exit) and created at the first task or at warm(), so a
  * service that never sees an address costs nothing. The polygons are parsed once, in a thread of
@@ -11,13 +11,12 @@
  * thread (Node 20 workers ignore `--import tsx` in execArgv); compiled JS loads workers/geo.js.
  */
 import { Piscina } from "piscina";
-import type { BoundaryFiles } from "./boundary-files.ts";
-import type { BoundarySummary, GeoTasks, GeoWorkerData } from "../batch/geo-tasks.ts";
-import type { BoundariesData } from "./boundaries.ts";
+import type { BoundaryFiles } from "../geo/boundary-files.ts";
+import type { BoundariesData } from "../geo/boundaries.ts";
+import type { BoundarySummary, GeoTasks, GeoWorkerData } from "./worker-tasks.ts";
 
 export interface GeoPoolOptions {
   threads: number;
-  dataDir: string;
   boundaryFiles: BoundaryFiles;
 }
 
@@ -62,6 +61,11 @@ export class GeoPool {
     return this.#options.threads;
   }
 
+  /** Why address and coordinate lookups cannot be placed in polygons at all, or null when the files are there. */
+  get missingPolygons(): string | null {
+    return this.#options.boundaryFiles.available ? null : this.#options.boundaryFiles.reason;
+  }
+
   get readiness(): PoolReadiness {
     return this.#readiness;
   }
@@ -84,7 +88,7 @@ export class GeoPool {
 
   #pool(): Promise<Piscina> {
     this.#piscina ??= (async () => {
-      const workerData: GeoWorkerData = { dataDir: this.#options.dataDir, boundaryFiles: this.#options.boundaryFiles };
+      const workerData: GeoWorkerData = { boundaryFiles: this.#options.boundaryFiles };
       return new Piscina({
         filename: TASK_FILE.href,
         minThreads: this.#options.threads,

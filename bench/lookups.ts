@@ -1,0 +1,156 @@
+/**
+ * Lookup benchmark against the state's boundary file (`node --import tsx bench/lookups.ts`;
+ * `npm run bench` runs it too). Writes bench/results-lookups.json. Issue 9's targets:
+ *
+ * 1. A 100,000-address asynchronous job the file resolves entirely: < 10 s, zero upstream calls.
+ * 2. 10,000 addresses the file cannot resolve: at most one upstream request per 10,000 rows (plus
+ *    retries), against the FAKE UPSTREAM Census geocoder.
+ * 3. Single address lookups the file resolves: p99 < 5 ms at 50 connections, with the ratio to a
+ *    bare h3 route measured in the same run.
+ *
+ * The boundary file is SYNTHETIC (src/boundaries/synthetic-file.ts, from data/), imported into a
+ * fresh SQLite store; the server, the bare route and the fake upstream each run in their own process.
+ */
+import type { ChildProcess } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { availableParallelism, tmpdir } from "node:os";
+import { join } from "node:path";
+import autocannon, { type Request as LoadRequest } from "autocannon";
+import { createKey } from "../src/auth/key-service.ts";
+import { importBoundaryFile } from "../src/boundaries/import-file.ts";
+import type { BoundaryRecord } from "../src/boundaries/record-layout.ts";
+import { syntheticBoundaryRecords, writeSyntheticBoundaryFile } from "../src/boundaries/synthetic-file.ts";
+import { openStore } from "../src/store/connect.ts";
+import { migrateToLatest } from "../src/store/migrate.ts";
+import { createOrganization } from "../src/store/organizations.repository.ts";
+import { root, startProcess } from "./start-process.ts";
+
+const JOB_ROWS = 100_000;
+const UNRESOLVED_ROWS = 10_000;
+const RECORDS = Number(process.env.BENCH_BOUNDARY_RECORDS ?? 300_000);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const DATE = "2026-06-01";
+const DATA_DIR = join(root, "data");
+
+const round = (n: number) => Math.round(n * 1000) / 1000;
+
+function addressOf(r: BoundaryRecord): string {
+  const house = r.houseLow! + (r.parity === "O" ? (r.houseLow! % 2 === 1 ? 0 : 1) : r.houseLow! % 2);
+  return `${[house, r.preDirectional, r.streetName, r.suffix].filter(Boolean).join(" ")}, ${r.city}, OH ${r.zip5}`;
+}
+
+/** Addresses of current, unit-less address ranges of the file: each resolves by its own record. */
+function resolvableAddresses(count: number): string[] {
+  const out: string[] = [];
+  for (const r of syntheticBoundaryRecords({ dataDir: DATA_DIR, records: RECORDS })) {
+    if (r.recordType === "A" && r.unit === null && r.effectiveTo === null && r.effectiveFrom <= DATE) out.push(addressOf(r));
+    if (out.length === count) return out;
+  }
+  throw new Error(`a ${RECORDS}-record file has only ${out.length} usable address ranges; raise BENCH_BOUNDARY_RECORDS`);
+}
+
+const csvCell = (text: string) => `"${text.replaceAll('"', '""')}"`;
+
+async function runJob(url: string, auth: Record<string, string>, addresses: readonly string[]) {
+  const csv = ["id,address,date", ...addresses.map((a, i) => `r${i},${csvCell(a)},${DATE}`)].join("\n");
+  const started = performance.now();
+  const submitted = await fetch(`${url}/api/v1/batches`, { method: "POST", headers: { ...auth, "content-type": "text/csv" }, body: csv });
+  if (submitted.status !== 202) throw new Error(`job refused: ${submitted.status} ${await submitted.text()}`);
+  const location = submitted.headers.get("location")!;
+  for (;;) {
+    const job = (await (await fetch(`${url}${location}`, { headers: auth })).json()) as Record<string, number | string>;
+    if (job.status === "completed") return { job, seconds: (performance.now() - started) / 1000, location };
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+async function resolvedBy(url: string, auth: Record<string, string>, location: string): Promise<Record<string, number>> {
+  const text = await (await fetch(`${url}${location}/results`, { headers: { ...auth, accept: "text/csv" } })).text();
+  const [header, ...lines] = text.trim().split("\n");
+  const column = header!.split(",").indexOf("resolved_by");
+  const tally: Record<string, number> = {};
+  // resolved_by comes before any free-text column, so splitting on commas up to it is safe.
+  for (const line of lines) {
+    const value = line.split(",")[column] || "problem";
+    tally[value] = (tally[value] ?? 0) + 1;
+  }
+  return tally;
+}
+
+async function main() {
+  const dir = mkdtempSync(join(tmpdir(), "buckeye-bench-lookups-"));
+  const databaseUrl = `sqlite:${join(dir, "bench.sqlite")}`;
+  const children: ChildProcess[] = [];
+  const results: Record<string, unknown> = { machine: { cores: availableParallelism(), node: process.version }, boundary_records: RECORDS };
+  try {
+    const store = openStore(databaseUrl);
+    await migrateToLatest(store.db);
+    const org = await createOrganization(store.db, "Bench");
+    const key = (await createKey(store.db, org.id, "bench", "live")).key;
+    const file = join(dir, "OHB2026Q4SEP17-synthetic.csv");
+    await writeSyntheticBoundaryFile(file, { dataDir: DATA_DIR, records: RECORDS });
+    const imported = await importBoundaryFile({ store, source: file });
+    await store.close();
+    console.log(`imported ${imported.records} synthetic records in ${imported.seconds.toFixed(1)} s`);
+    const addresses = resolvableAddresses(JOB_ROWS);
+
+    const fake = await startProcess(["--import", "tsx", "bench/fake-geocoder-process.ts"], {}, /counts (http:\/\/\S+)/);
+    children.push(fake.child);
+    const counts = async () => (await (await fetch(fake.url)).json()) as { url: string; requests: number; batch_requests: number; batch_rows: number };
+    const upstream = (await counts()).url;
+    const bare = await startProcess(["--import", "tsx", "bench/bare-server.ts"], {}, /"url":"([^"]+)"/);
+    children.push(bare.child);
+    const server = await startProcess(
+      ["bin/buckeye.js", "serve"],
+      { PORT: "0", DATABASE_URL: databaseUrl, CENSUS_GEOCODER_URL: upstream, RATE_LIMIT_PER_SECOND: "1000000", LOG_LEVEL: "warn", BATCH_POLL_MS: "50", BATCH_CHUNK_ROWS: "1000" },
+      /"url":"(http:\/\/[^"]+)"/,
+    );
+    children.push(server.child);
+    const auth = { authorization: `Bearer ${key}` };
+    while ((await fetch(`${server.url}/readyz`)).status !== 200) await new Promise((resolve) => setTimeout(resolve, 100));
+
+    const before = await counts();
+    const resolved = await runJob(server.url, auth, addresses);
+    const after = await counts();
+    results.job_resolved_by_file = {
+      rows: resolved.job.total, done: resolved.job.done, failed: resolved.job.failed, seconds: round(resolved.seconds),
+      rows_per_second: Math.round(JOB_ROWS / resolved.seconds), resolved_by: await resolvedBy(server.url, auth, resolved.location),
+      upstream_requests: after.requests - before.requests + after.batch_requests - before.batch_requests, target_seconds: 10,
+    };
+    console.log("100,000 addresses the file resolves", results.job_resolved_by_file);
+
+    const unknown = Array.from({ length: UNRESOLVED_ROWS }, (_, i) => `${i + 1} Bench St, Columbus, OH 43215`);
+    const unresolved = await runJob(server.url, auth, unknown);
+    const later = await counts();
+    results.job_not_in_file = {
+      rows: unresolved.job.total, done: unresolved.job.done, failed: unresolved.job.failed, seconds: round(unresolved.seconds),
+      resolved_by: await resolvedBy(server.url, auth, unresolved.location),
+      upstream_batch_requests: later.batch_requests - after.batch_requests, upstream_batch_rows: later.batch_rows - after.batch_rows,
+      upstream_single_requests: later.requests - after.requests, target_batch_requests: Math.ceil(UNRESOLVED_ROWS / 10_000),
+    };
+    console.log("10,000 addresses the file cannot resolve", results.job_not_in_file);
+
+    const load = async (url: string, headers: Record<string, string>, paths?: string[]) => {
+      let n = 0;
+      const options = { url, connections: CONNECTIONS, headers, ...(paths && { requests: [{ method: "GET" as const, setupRequest: (req: LoadRequest) => ({ ...req, path: paths[n++ % paths.length]! }) }] }) };
+      await autocannon({ ...options, duration: 2 });
+      const result = await autocannon({ ...options, duration: SECONDS });
+      return { requests_per_second: Math.round(result.requests.average), p50_ms: result.latency.p50, p99_ms: result.latency.p99, non_2xx: result.non2xx, errors: result.errors };
+    };
+    const bareFigures = await load(`${bare.url}/bare`, {});
+    const paths = addresses.slice(0, 5000).map((a) => `/api/v1/rates?address=${encodeURIComponent(a)}&date=${DATE}`);
+    const single = await load(server.url, auth, paths);
+    results.single_address_by_file = {
+      ...single, connections: CONNECTIONS, seconds: SECONDS, distinct_addresses: paths.length, bare_h3_route: bareFigures,
+      ratio_to_bare: round(single.requests_per_second / bareFigures.requests_per_second), target_p99_ms: 5,
+    };
+    console.log("single address lookups the file resolves", results.single_address_by_file);
+  } finally {
+    for (const child of children) child.kill("SIGTERM");
+    rmSync(dir, { recursive: true, force: true });
+  }
+  writeFileSync(join(root, "bench/results-lookups.json"), `${JSON.stringify(results, null, 2)}\n`);
+}
+
+await main();

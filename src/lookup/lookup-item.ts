@@ -1,0 +1,123 @@
+/**
+ * One lookup, whether it comes from GET /rates's query string, an item of POST /rates/batch or a
+ * row of a batch file: the same field schemas, the same rules, the same messages. Query values
+ * and CSV cells arrive as text, JSON values as text or numbers; a blank value is an absent one.
+ *
+ * Decimal degrees: at most 15 decimal places, written as text or as a JSON number (read by its
+ * shortest decimal form, as JavaScript prints it). 15 places is far below a millimetre, and the
+ * shortest form of any double in Ohio's range of coordinates fits, so a client that serialises
+ * a double as it is never gets refused; more places is a mistake worth reporting.
+ */
+import { z } from "zod";
+import { isIsoDate, type IsoDate } from "../rates/calendar.ts";
+import { failure, type ItemFailure } from "./item-result.ts";
+
+export interface LookupItem {
+  id: string | null;
+  county?: string;
+  /** The five-digit ZIP. */
+  zip?: string;
+  /** The +4 of a ZIP+4 sent as `43081-1234` or `430811234`. */
+  zip4?: string;
+  address?: string;
+  lat?: number;
+  lon?: number;
+  date: IsoDate;
+}
+
+export const ITEM_FIELDS = ["id", "county", "zip", "address", "lat", "lon", "date"] as const;
+export type ItemField = (typeof ITEM_FIELDS)[number];
+
+const CONTROL = /[\u0000-\u001f\u007f]/;
+const DEGREES = /^[+-]?\d{1,3}(\.\d{1,15})?$/;
+
+/** A JSON or CSV value as text: numbers as JavaScript prints them, blanks as absent; anything else the schema refuses. */
+function asText(value: unknown): unknown {
+  if (value === null || value === undefined) return undefined;
+  if (typeof value === "number") return Number.isFinite(value) ? String(value) : value;
+  if (typeof value !== "string") return value;
+  const trimmed = value.trim();
+  return trimmed === "" ? undefined : trimmed;
+}
+
+const text = (max: number) =>
+  z
+    .string({ error: "must be text" })
+    .refine((value) => !CONTROL.test(value), "must not contain control characters")
+    .trim()
+    .min(1, "must not be empty")
+    .max(max, `must be at most ${max} characters`)
+    .optional();
+
+const degrees = (name: "lat" | "lon", limit: number) =>
+  z
+    .string({ error: "must be decimal degrees" })
+    .regex(DEGREES, `must be decimal degrees with at most 15 decimal places, e.g. ${name === "lat" ? "39.9612" : "-82.9988"}`)
+    .refine((value) => Math.abs(Number(value)) <= limit, `must be between -${limit} and ${limit}`)
+    .optional();
+
+/**
+ * Each field as text: GET /rates reads its query parameters with these (and the OpenAPI document
+ * shows them); JSON items and CSV rows go through the same schemas after `asText`.
+ */
+export const FIELD_TEXT_SCHEMAS = {
+  county: text(64),
+  zip: z
+    .string({ error: "must be a ZIP code" })
+    .regex(/^\d{5}(-?\d{4})?$/, "must be a 5-digit ZIP code or a ZIP+4 (43081-1234 or 430811234)")
+    .optional(),
+  address: text(300),
+  lat: degrees("lat", 90),
+  lon: degrees("lon", 180),
+  date: z.string({ error: "must be a date" }).refine(isIsoDate, "must be a calendar date written YYYY-MM-DD").optional(),
+} satisfies Record<Exclude<ItemField, "id">, z.ZodType<string | undefined>>;
+
+const ITEM_SCHEMAS: Record<ItemField, z.ZodType<string | undefined>> = {
+  id: text(100),
+  ...FIELD_TEXT_SCHEMAS,
+};
+
+type Fields = Partial<Record<ItemField, string | undefined>>;
+
+function bad(param: string, reason: string): ItemFailure {
+  return { ...failure("bad-request", `Invalid ${param}: ${reason}.`, param), reason };
+}
+
+/** The rules between fields, once each is valid text: lat and lon together, and something to look up. */
+export function combineFields(fields: Fields, today: IsoDate): LookupItem | ItemFailure {
+  const { id, county, zip, address, lat, lon, date } = fields;
+  if ((lat === undefined) !== (lon === undefined)) return bad(lat === undefined ? "lat" : "lon", "lat and lon must be sent together");
+  if (county === undefined && zip === undefined && address === undefined && lat === undefined) {
+    return failure("bad-request", "Send one of county, zip, address, or lat with lon.", "county");
+  }
+  return {
+    id: id ?? null,
+    date: date ?? today,
+    ...(county !== undefined && { county }),
+    ...(zip !== undefined && { zip: zip.slice(0, 5) }),
+    ...(zip !== undefined && zip.length > 5 && { zip4: zip.slice(-4) }),
+    ...(address !== undefined && { address }),
+    ...(lat !== undefined && lon !== undefined && { lat: Number(lat), lon: Number(lon) }),
+  };
+}
+
+/** Returns the validated lookup, or the 400 problem for its first bad field. */
+export function readLookupItem(raw: unknown, today: IsoDate): LookupItem | ItemFailure {
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return failure("bad-request", "Each lookup must be a JSON object.", null);
+  const given = raw as Record<string, unknown>;
+  const unknown = Object.keys(given).find((key) => !(ITEM_FIELDS as readonly string[]).includes(key));
+  if (unknown !== undefined) return bad(unknown, `unknown field; allowed: ${ITEM_FIELDS.join(", ")}`);
+  const fields: Fields = {};
+  for (const name of ITEM_FIELDS) {
+    const result = ITEM_SCHEMAS[name].safeParse(asText(given[name]));
+    if (!result.success) return bad(name, result.error.issues[0]?.message ?? "invalid");
+    fields[name] = result.data;
+  }
+  return combineFields(fields, today);
+}
+
+/** The id of a row that failed validation, when it has a usable one, so the caller can still match it. */
+export function rawId(raw: unknown): string | null {
+  const id = typeof raw === "object" && raw !== null ? (raw as Record<string, unknown>)["id"] : undefined;
+  return typeof id === "string" && id.length <= 100 ? id : typeof id === "number" ? String(id) : null;
+}

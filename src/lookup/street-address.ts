@@ -1,0 +1,89 @@
+/**
+ * Splits a one-line address into the parts the boundary file is keyed by (house number,
+ * directionals, street name, suffix, unit, ZIP and +4). Standardising them per USPS Pub 28 is the
+ * index's job (src/boundaries/pub28.ts), which also finds directionals and suffix inside a street
+ * name given whole. Pure.
+ *
+ * The written form back offices send, "1234 N High St Apt 4, Columbus, OH 43215[-1234]", is split
+ * here in a few microseconds; anything else (no commas, where street and city meet; informal
+ * forms) goes to parse-address (npm: a port of Geo::StreetAddress::US, with the USPS suffix,
+ * directional and unit tables), which costs 100–200 µs an address: too slow for a 100,000-row
+ * job on one thread, right for the odd line.
+ */
+import parser from "parse-address";
+import type { StreetAddress } from "../boundaries/probe.ts";
+import { parseUnit } from "../boundaries/pub28.ts";
+
+export interface AddressParts {
+  /** null when no house number and street could be told apart: such an address is not probed. */
+  street: StreetAddress | null;
+  /** "100 N High St Apt 4": the street line, for the Census batch geocoder. */
+  streetLine: string | null;
+  city: string | null;
+  state: string | null;
+  zip5: string | null;
+  zip4: string | null;
+}
+
+/** "1234A Oak Ave": parse-address reads the letter as part of the street name, so it is set aside first. */
+const LETTERED_NUMBER = /^\s*(\d+)([A-Za-z])(?=\s)/;
+
+/** "1234A N High St Apt 4, Columbus, OH 43215-1234": house, street (and unit), city, state, ZIP, +4. */
+const WRITTEN = /^\s*(\d+[A-Za-z]?(?:-\d+)?)\s+([^,]+?)\s*,\s*([^,]+?)\s*,\s*([A-Za-z]{2}|Ohio)\.?\s+(\d{5})(?:-?(\d{4}))?\s*$/i;
+
+/** A unit's identifier: has a digit ("4", "12B") or is one letter ("B"); "Rd" after "Lot" is a street, not a unit. */
+const UNIT_ID = /^(?=.*\d)[0-9A-Z-]{1,8}$|^[A-Z]$/i;
+
+/** The word where a unit begins ("Apt 4", "Suite 200", "# 4", "#4"), after at least one street word; -1 without one. */
+function unitStart(words: readonly string[]): number {
+  for (let i = 1; i < words.length - 1; i++) {
+    const unit = parseUnit(words[i]);
+    if (unit?.designator && unit.number === "" && i === words.length - 2 && UNIT_ID.test(words[i + 1]!)) return i;
+  }
+  const last = words.length - 1;
+  return last >= 1 && words[last]!.startsWith("#") ? last : -1;
+}
+
+function writtenParts(match: RegExpExecArray): AddressParts {
+  const [, houseNumber, streetAndUnit, city, state, zip5, zip4] = match as unknown as [string, string, string, string, string, string, string | undefined];
+  const words = streetAndUnit.split(/\s+/);
+  const at = unitStart(words);
+  const streetName = (at === -1 ? words : words.slice(0, at)).join(" ");
+  const unit = at === -1 ? "" : words.slice(at).join(" ");
+  return {
+    street: { houseNumber, streetName, ...(unit !== "" && { unit }) },
+    streetLine: `${houseNumber} ${streetAndUnit}`,
+    city,
+    state: state.length === 2 ? state.toUpperCase() : "OH",
+    zip5,
+    zip4: zip4 ?? null,
+  };
+}
+
+export function addressParts(address: string): AddressParts {
+  const written = WRITTEN.exec(address);
+  if (written) return writtenParts(written);
+  return parsedParts(address);
+}
+
+function parsedParts(address: string): AddressParts {
+  const lettered = LETTERED_NUMBER.exec(address);
+  const parsed = parser.parseLocation(lettered ? address.replace(LETTERED_NUMBER, "$1") : address);
+  const zip5 = parsed?.zip && /^\d{5}$/.test(parsed.zip) ? parsed.zip : null;
+  const zip4 = zip5 !== null && parsed?.plus4 && /^\d{4}$/.test(parsed.plus4) ? parsed.plus4 : null;
+  const city = parsed?.city ?? null;
+  const state = parsed?.state ?? null;
+  if (!parsed?.number || !parsed.street) return { street: null, streetLine: null, city, state, zip5, zip4 };
+  const houseNumber = lettered ? `${parsed.number}${lettered[2]!.toUpperCase()}` : parsed.number;
+  const unit = [parsed.sec_unit_type, parsed.sec_unit_num].filter(Boolean).join(" ");
+  const street: StreetAddress = {
+    houseNumber,
+    streetName: parsed.street,
+    ...(parsed.prefix && { preDirectional: parsed.prefix }),
+    ...(parsed.type && { suffix: parsed.type }),
+    ...(parsed.suffix && { postDirectional: parsed.suffix }),
+    ...(unit !== "" && { unit }),
+  };
+  const streetLine = [houseNumber, parsed.prefix, parsed.street, parsed.type, parsed.suffix, unit].filter(Boolean).join(" ");
+  return { street, streetLine, city, state, zip5, zip4 };
+}

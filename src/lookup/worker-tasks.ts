@@ -1,0 +1,90 @@
+/**
+ * The tasks the lookup worker threads run (workers/geo.ts only wires them up): placing points in
+ * the county and place polygons, and reading uploaded batch files. Each thread adopts the
+ * polygon indexes another thread built (see worker-pool.ts), or loads them at its first task.
+ * Answers are plain data; rates are evaluated on the thread that answers, from its live table.
+ */
+import type { BoundaryFiles } from "../geo/boundary-files.ts";
+import { adoptBoundaries, boundariesData, loadBoundaries, locate, type Boundaries, type BoundariesData } from "../geo/boundaries.ts";
+import type { CountyHit, PlaceHit } from "../geo/boundary-layers.ts";
+import { readBatchFile, type BatchFileReading, type BatchFormat } from "./read-batch-file.ts";
+
+export interface GeoWorkerData {
+  boundaryFiles: BoundaryFiles;
+  /** Boundaries another thread already built (see GeoPool): adopted, not loaded again. */
+  shared?: BoundariesData | null;
+}
+
+export interface PolygonVintages {
+  countyVintage: number;
+  placeVintage: number;
+}
+
+export interface BoundarySummary extends PolygonVintages {
+  dir: string;
+}
+
+/** A point just off every county polygon (a geocode on a shoreline) still belongs to the nearest county within this distance. */
+const SHORE_TOLERANCE_KM = 0.3;
+
+/** Where a point lies in our polygons. */
+export interface LocatedPoint {
+  county: CountyHit | null;
+  /** The incorporated place (city or village) at the point, if any. */
+  place: PlaceHit | null;
+  /** When the point is in no county: the nearest one, if it is within the shore tolerance. */
+  shoreCounty: CountyHit | null;
+}
+
+export type LocateAnswer = ({ ok: true; points: LocatedPoint[] } & PolygonVintages) | { ok: false; reason: string };
+
+export function createGeoTasks(workerData: GeoWorkerData) {
+  const files = workerData.boundaryFiles;
+  let boundaries: Promise<Boundaries> | null = workerData.shared ? Promise.resolve(adoptBoundaries(workerData.shared)) : null;
+
+  /** The polygons, loaded at first need; a load failure is reported, and retried on the next call. */
+  async function getBoundaries(): Promise<Boundaries | string> {
+    if (!files.available) return files.reason;
+    boundaries ??= loadBoundaries(files);
+    try {
+      return await boundaries;
+    } catch (error) {
+      boundaries = null;
+      return `boundary files in ${files.dir} could not be loaded: ${(error as Error).message}`;
+    }
+  }
+
+  function place(loaded: Boundaries, lon: number, lat: number): LocatedPoint {
+    const found = locate(loaded, lon, lat);
+    if (found.county) return { ...found, shoreCounty: null };
+    const nearest = loaded.counties.nearest(lon, lat);
+    return { ...found, shoreCounty: nearest.distanceKm <= SHORE_TOLERANCE_KM ? nearest.value : null };
+  }
+
+  return {
+    async warm(): Promise<BoundarySummary> {
+      const loaded = await getBoundaries();
+      if (typeof loaded === "string") throw new Error(loaded);
+      return { dir: files.dir, countyVintage: loaded.countyVintage, placeVintage: loaded.placeVintage };
+    },
+
+    /** Loads the polygons from their files and hands them over as shared arrays. */
+    async loadShared(): Promise<BoundariesData> {
+      if (!files.available) throw new Error(files.reason);
+      return boundariesData(await loadBoundaries(files));
+    },
+
+    /** Every point of a lookup batch, placed in one trip to the pool. */
+    async locate(points: ReadonlyArray<{ lon: number; lat: number }>): Promise<LocateAnswer> {
+      const loaded = await getBoundaries();
+      if (typeof loaded === "string") return { ok: false, reason: loaded };
+      return { ok: true, countyVintage: loaded.countyVintage, placeVintage: loaded.placeVintage, points: points.map(({ lon, lat }) => place(loaded, lon, lat)) };
+    },
+
+    readBatchFile(input: { text: string; format: BatchFormat; maxRows: number; chunkRows: number }): BatchFileReading {
+      return readBatchFile(input.text, input.format, input.maxRows, input.chunkRows);
+    },
+  };
+}
+
+export type GeoTasks = ReturnType<typeof createGeoTasks>;

@@ -1,0 +1,264 @@
+/**
+ * The ladder of issue 9 §3 in real requests (GET /rates, POST /rates/batch, batch jobs) against a
+ * real store holding a SYNTHETIC boundary file generated from data/ (test/_boundary-files.ts), and
+ * a FAKE UPSTREAM Census geocoder for the rungs below the file. Expected records are read from the
+ * generator itself, never hard-coded.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { importBoundaryFile } from "../src/boundaries/import-file.ts";
+import { FUTURE_CHANGE, PAST_CHANGE, writeSyntheticBoundaryFile } from "../src/boundaries/synthetic-file.ts";
+import type { BoundaryRecord } from "../src/boundaries/record-layout.ts";
+import { DATA_DIR, linedRecords, TEST_ZIPS } from "./_boundary-files.ts";
+import { FAKE_ADDRESSES, oneLine, startFakeCensusGeocoder, type FakeCensusGeocoder } from "./fake-census-geocoder.ts";
+import { startTestService, type TestService } from "./_setup.ts";
+
+type Lined = BoundaryRecord & { line: number };
+
+const V1 = { version: "OHB2026Q3JUN1", records: 3000 };
+const V2 = { version: "OHB2026Q4SEP17", records: 3400 };
+const DATE = "2026-06-01";
+const DELAWARE = "39041";
+const COTA_DELAWARE = "96000";
+
+let fake: FakeCensusGeocoder;
+let api: TestService;
+let dir: string;
+const v1 = linedRecords(V1.records);
+
+async function importVersion(v: { version: string; records: number }) {
+  const path = join(dir, `${v.version}-synthetic.csv`);
+  await writeSyntheticBoundaryFile(path, { dataDir: DATA_DIR, zips: TEST_ZIPS, records: v.records });
+  const result = await importBoundaryFile({ store: api.service.store, source: path });
+  expect(result).toMatchObject({ status: "imported", version: v.version });
+}
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), "buckeye-ladder-"));
+  fake = await startFakeCensusGeocoder();
+  api = await startTestService({ CENSUS_GEOCODER_URL: fake.url });
+  await importVersion(V1);
+  // The service reads the active version every few seconds; a lookup after this sees V1.
+  await new Promise((resolve) => setTimeout(resolve, 5_100));
+}, 60_000);
+
+afterAll(async () => {
+  await api?.close();
+  await fake?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function rates(query: Record<string, string>) {
+  const res = await api.get(`/api/v1/rates?${new URLSearchParams(query)}`);
+  return { status: res.status, body: (await res.json()) as Record<string, any> };
+}
+
+async function post(path: string, body: string, type: string) {
+  return api.service.app.fetch(
+    new Request(`http://buckeye.test${path}`, { method: "POST", headers: { authorization: `Bearer ${api.liveKey}`, "content-type": type }, body }),
+  );
+}
+
+function pick(records: readonly Lined[], what: string, test: (r: Lined) => boolean): Lined {
+  const found = records.find(test);
+  if (!found) throw new Error(`the synthetic file has no ${what}`);
+  return found;
+}
+
+const SPELLED_DIRECTIONAL: Record<string, string> = { N: "North", S: "South", E: "East", W: "West" };
+const SPELLED_SUFFIX: Record<string, string> = { ST: "Street", AVE: "Avenue", RD: "Road", DR: "Drive", BLVD: "Boulevard", LN: "Lane", CT: "Court", PL: "Place", PKWY: "Parkway", CIR: "Circle", TER: "Terrace", STREET: "St", AVENUE: "Ave", WAY: "Way" };
+
+/** A one-line address on the record's street; `spelled` writes directional and suffix the other way. */
+function addressOn(r: Lined, house: number, { spelled = false, unit = "", zip = r.zip5 } = {}): string {
+  const pre = r.preDirectional && spelled ? SPELLED_DIRECTIONAL[r.preDirectional]! : r.preDirectional;
+  const suffix = spelled ? SPELLED_SUFFIX[r.suffix]! : r.suffix;
+  return `${[house, pre, r.streetName, suffix, unit].filter(Boolean).join(" ")}, Westerville, OH ${zip}`;
+}
+
+const oddIn = (r: Lined) => (r.houseLow! % 2 === 1 ? r.houseLow! : r.houseLow! + 1) + 2;
+const evenIn = (r: Lined) => (r.houseLow! % 2 === 0 ? r.houseLow! : r.houseLow! + 1) + 2;
+
+/** The current, unit-less odd-side record of a Delaware block of 43081 that COTA's district covers. */
+const delawareInside = pick(
+  v1,
+  "Delaware odd-side record inside COTA's district",
+  (r) => r.recordType === "A" && r.zip5 === "43081" && r.countyFips === DELAWARE && r.parity === "O" && r.unit === null && r.transitCode === COTA_DELAWARE && r.effectiveTo === null,
+);
+const sameBlock = (r: Lined, parity: "O" | "E") => (x: Lined) =>
+  x.recordType === "A" && x.zip5 === r.zip5 && x.streetName === r.streetName && x.suffix === r.suffix && x.preDirectional === r.preDirectional && x.houseLow === r.houseLow && x.parity === parity && x.unit === null;
+const delawareOutside = pick(v1, "even side of that block", sameBlock(delawareInside, "E"));
+
+describe("rung 1: an address range (A) in effect on the date settles the address, resolved_by address_range", () => {
+  it("a Delaware County address whose record carries COTA's code is inside (8.00 %); its even side, without the code, is outside (7.00 %)", async () => {
+    const before = fake.requests.length;
+    const inside = await rates({ address: addressOn(delawareInside, oddIn(delawareInside)), date: DATE });
+    const outside = await rates({ address: addressOn(delawareOutside, evenIn(delawareOutside)), date: DATE });
+    expect(inside.status).toBe(200);
+    expect(inside.body).toMatchObject({ county: "Delaware", resolved_by: "address_range", combined_rate: 0.08 });
+    expect(inside.body.transit_district.status).toBe("inside");
+    expect(inside.body.boundary_record).toEqual({
+      version: V1.version, record_type: "A", line: delawareInside.line, effective_from: delawareInside.effectiveFrom,
+      effective_to: null, county_fips: DELAWARE, transit_code: COTA_DELAWARE,
+    });
+    expect(outside.body).toMatchObject({ county: "Delaware", resolved_by: "address_range", combined_rate: 0.07 });
+    expect(outside.body.transit_district.status).toBe("outside");
+    expect(outside.body.boundary_record).toMatchObject({ line: delawareOutside.line, transit_code: null });
+    expect(fake.requests.length, "no upstream call for an address the file settles").toBe(before);
+  });
+
+  it("directionals and suffixes spelled out, and a unit designator, match the Pub 28 forms of the file", async () => {
+    const withDirectional = pick(v1, "record with a pre-directional", (r) => r.recordType === "A" && r.preDirectional !== "" && r.unit === null && r.effectiveTo === null && r.parity === "O" && r.suffix in SPELLED_SUFFIX);
+    const written = addressOn(withDirectional, oddIn(withDirectional), { spelled: true, unit: "Apt 3" });
+    // With commas (split here) and without (split by parse-address, where street and city meet).
+    for (const address of [written, written.replaceAll(",", "")]) {
+      const { body } = await rates({ address, date: DATE });
+      expect(body, address).toMatchObject({ resolved_by: "address_range", fips: withDirectional.countyFips });
+      expect(body.boundary_record.line).toBe(withDirectional.line);
+    }
+  });
+
+  it("an apartment range decides for units inside it; a unit outside it falls to the building's block record", async () => {
+    const building = pick(v1, "record with an apartment range", (r) => r.recordType === "A" && r.unit !== null && r.countyFips === DELAWARE);
+    const block = pick(
+      v1,
+      "the building's block record",
+      (r) =>
+        r.recordType === "A" && r.unit === null && r.parity === "O" && r.zip5 === building.zip5 && r.streetName === building.streetName && r.suffix === building.suffix &&
+        r.preDirectional === building.preDirectional && r.houseLow! <= building.houseLow! && building.houseLow! <= r.houseHigh! && r.effectiveFrom <= DATE && (r.effectiveTo === null || r.effectiveTo >= DATE),
+    );
+    const inUnit = await rates({ address: addressOn(building, building.houseLow!, { unit: "Apartment 7" }), date: DATE });
+    const hashUnit = await rates({ address: addressOn(building, building.houseLow!, { unit: "# 7" }), date: DATE });
+    const beyond = await rates({ address: addressOn(building, building.houseLow!, { unit: "Apt 60" }), date: DATE });
+    expect(inUnit.body.boundary_record.line).toBe(building.line);
+    expect(hashUnit.body.boundary_record.line).toBe(building.line);
+    expect(beyond.body.boundary_record.line).toBe(block.line);
+    expect(inUnit.body.transit_district.status).not.toBe(beyond.body.transit_district.status);
+  });
+
+  it("a record that has ended answers only dates before its end; its successor after; a record that begins later only from its date", async () => {
+    const ended = pick(v1, "record that ended", (r) => r.recordType === "A" && r.countyFips === DELAWARE && r.effectiveTo === "2024-12-31");
+    const successor = pick(v1, "its successor", (r) => sameBlock(ended, "O")(r) && r.effectiveFrom === PAST_CHANGE);
+    const current = pick(v1, "record that ends later", (r) => r.recordType === "A" && r.countyFips === DELAWARE && r.effectiveTo !== null && r.effectiveTo > DATE);
+    const later = pick(v1, "record that begins later", (r) => sameBlock(current, "O")(r) && r.effectiveFrom === FUTURE_CHANGE);
+    const at = async (r: Lined, date: string) => (await rates({ address: addressOn(r, oddIn(r)), date })).body;
+    expect((await at(ended, "2024-06-01")).boundary_record.line).toBe(ended.line);
+    expect((await at(ended, DATE)).boundary_record.line).toBe(successor.line);
+    expect((await at(current, DATE)).boundary_record.line).toBe(current.line);
+    const future = await at(current, "2027-08-01");
+    expect(future.boundary_record).toMatchObject({ line: later.line, effective_from: FUTURE_CHANGE });
+    expect(future.transit_district.status).toBe(later.transitCode === COTA_DELAWARE ? "inside" : "outside");
+  });
+});
+
+describe("rung 2: the ZIP+4 range (4) of a ZIP+4, resolved_by zip4_range", () => {
+  const range = pick(v1, "Delaware ZIP+4 range of 43081", (r) => r.recordType === "4" && r.zip5 === "43081" && r.countyFips === DELAWARE);
+  const plus4 = range.plus4Low!;
+
+  it("zip=43081-1234 and zip=430811234 resolve a split ZIP exactly, to the record's county and district", async () => {
+    for (const zip of [`43081-${plus4}`, `43081${plus4}`]) {
+      const { status, body } = await rates({ zip, date: DATE });
+      expect(status, zip).toBe(200);
+      expect(body, zip).toMatchObject({ county: "Delaware", resolved_by: "zip4_range", boundary_record: { record_type: "4", line: range.line } });
+      expect(body.transit_district.status).toBe(range.transitCode === COTA_DELAWARE ? "inside" : "outside");
+    }
+    const five = await rates({ zip: "43081", date: DATE });
+    expect(five.body.ambiguous).toBe(true);
+  });
+
+  it("an address the file has no range for, written with its ZIP+4, resolves by the ZIP+4 range", async () => {
+    const { body } = await rates({ address: `1 Nowhere Rd, Westerville, OH 43081-${plus4}`, date: DATE });
+    expect(body).toMatchObject({ resolved_by: "zip4_range", boundary_record: { line: range.line } });
+  });
+});
+
+describe("rungs 3 and 4: what the file cannot settle goes to the geocoder, then the ZIP", () => {
+  it("an address outside the file is geocoded (address_geocoding); one the geocoder cannot match falls back to its ZIP", async () => {
+    const geocoded = await rates({ address: oneLine("westervilleInDelaware"), date: DATE });
+    expect(geocoded.body).toMatchObject({ resolved_by: "address_geocoding", county: "Delaware" });
+    expect(geocoded.body.boundary_record).toBeUndefined();
+    const fallback = await rates({ address: "1 Nowhere Ln, Galena, OH 43021", date: DATE });
+    expect(fallback.body).toMatchObject({ resolved_by: "zip_fallback", county: "Delaware" });
+  });
+});
+
+describe("batches: rows the file settles make no network call; the rest go to the Census batch endpoint together", () => {
+  it("POST /rates/batch: file rows answered offline, the others in one batch request", async () => {
+    const before = { single: fake.requests.length, batch: fake.batchRequests.length };
+    const lookups = [
+      { id: "in", address: addressOn(delawareInside, oddIn(delawareInside)), date: DATE },
+      { id: "out", address: addressOn(delawareOutside, evenIn(delawareOutside)), date: DATE },
+      { id: "zip4", zip: `43081${pick(v1, "ZIP+4 range", (r) => r.recordType === "4" && r.zip5 === "43081").plus4Low}`, date: DATE },
+      { id: "geo1", address: oneLine("dublinInUnion"), date: DATE },
+      { id: "geo2", address: oneLine("marysville"), date: DATE },
+    ];
+    const res = await post("/api/v1/rates/batch", JSON.stringify({ lookups }), "application/json");
+    const body = (await res.json()) as Record<string, any>;
+    expect(body.results.map((r: any) => r.body.resolved_by)).toEqual(["address_range", "address_range", "zip4_range", "address_geocoding", "address_geocoding"]);
+    expect(fake.batchRequests.length - before.batch).toBe(1);
+    expect(fake.batchRequests.at(-1)!.rows).toHaveLength(2);
+    expect(fake.requests.length - before.single).toBe(1);
+  });
+
+  it("an async job the file resolves entirely makes no upstream call, and its CSV names the record of every row", async () => {
+    const blocks = v1.filter((r) => r.recordType === "A" && r.unit === null && r.effectiveTo === null && r.effectiveFrom <= DATE && r.suffix in SPELLED_SUFFIX).slice(0, 150);
+    const csv = ["id,address,date", ...blocks.map((r, i) => `r${i},"${addressOn(r, r.parity === "O" ? oddIn(r) : evenIn(r))}",${DATE}`)].join("\n");
+    const before = fake.requests.length;
+    const res = await post("/api/v1/batches", csv, "text/csv");
+    expect(res.status).toBe(202);
+    const location = res.headers.get("location")!;
+    for (let i = 0; i < 200; i++) {
+      const job = (await (await api.get(location)).json()) as Record<string, any>;
+      if (job.status === "completed") break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    const lines = (await (await api.get(`${location}/results`, { authorization: `Bearer ${api.liveKey}`, accept: "text/csv" })).text()).trim().split("\n");
+    const header = lines[0]!.split(",");
+    const at = (line: string, column: string) => line.split(",")[header.indexOf(column)];
+    expect(lines).toHaveLength(blocks.length + 1);
+    lines.slice(1).forEach((line, i) => {
+      expect(at(line, "resolved_by"), line).toBe("address_range");
+      expect(at(line, "boundary_version")).toBe(V1.version);
+      expect(Number(at(line, "boundary_line"))).toBe(blocks[i]!.line);
+    });
+    expect(fake.requests.length).toBe(before);
+  });
+});
+
+describe("a version switch while requests run: no request sees half a file", () => {
+  it("every answer during and after the import of a second version names one version and that version's record", async () => {
+    const v2 = linedRecords(V2.records);
+    const targets = v1.filter((r) => r.recordType === "A" && r.unit === null && r.effectiveTo === null && r.effectiveFrom <= DATE && r.houseLow === 100).slice(0, 8);
+    const expected = targets.map((t) => ({ [V1.version]: t.line, [V2.version]: pick(v2, "the same block in V2", (r) => sameBlock(t, t.parity as "O" | "E")(r) && r.effectiveTo === null).line }));
+    expect(expected.some((e) => e[V1.version] !== e[V2.version]), "the two versions number the records differently").toBe(true);
+    let importing = true;
+    const seen: string[] = [];
+    const fire = async () => {
+      while (importing) {
+        const { body } = await post(
+          "/api/v1/rates/batch",
+          JSON.stringify({ lookups: targets.map((t) => ({ address: addressOn(t, t.parity === "O" ? oddIn(t) : evenIn(t)), date: DATE })) }),
+          "application/json",
+        ).then(async (res) => ({ body: (await res.json()) as Record<string, any> }));
+        body.results.forEach((r: any, i: number) => {
+          const record = r.body.boundary_record;
+          expect(record.line, `${record.version} line`).toBe(expected[i]![record.version]);
+          seen.push(record.version);
+        });
+        // Each list is probed in one version: never some rows in one and some in the other.
+        expect(new Set(body.results.map((r: any) => r.body.boundary_record.version)).size).toBe(1);
+        // In-process requests never wait on I/O: let the import's file reads have their turn.
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+    };
+    const firing = [fire(), fire()];
+    await importVersion(V2);
+    // The running service picks the new version up within its refresh interval.
+    for (let i = 0; i < 100 && seen.at(-1) !== V2.version; i++) await new Promise((resolve) => setTimeout(resolve, 100));
+    importing = false;
+    await Promise.all(firing);
+    expect(seen).toContain(V1.version);
+    expect(seen.at(-1)).toBe(V2.version);
+  }, 90_000);
+});
