@@ -43,7 +43,7 @@ function points(count: number): Array<{ lat: number; lon: number }> {
 async function latLonPoints() {
   const config = loadConfig({ ...process.env, LOG_LEVEL: "silent" });
   const shipped = loadShippedData(config.dataDir);
-  const pipeline = createPipeline(config, () => shipped, null);
+  const pipeline = createPipeline(config, () => shipped, null, (entry) => process.stderr.write(`${JSON.stringify(entry)}\n`));
   try {
     const warmStarted = performance.now();
     await pipeline.pool.warm();

@@ -30,7 +30,7 @@ export function createAddressLookups(
   boundaries: BoundaryIndex | null,
   log: (entry: Record<string, unknown>) => void,
 ): AddressLookups {
-  const pipeline = createPipeline(config, clock.rates, boundaries);
+  const pipeline = createPipeline(config, clock.rates, boundaries, log);
   const runner = new BatchJobRunner({
     db: store.db,
     dialect: store.dialect,

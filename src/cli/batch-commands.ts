@@ -50,7 +50,7 @@ async function runBatch(input: string, opts: { out: string; format?: string; out
   await migrateToLatest(store.db);
   const rateData = await readRateData(store, shipped);
   const boundaries = openBoundaryIndex(store);
-  const pipeline = createPipeline(config, () => ({ table: rateData.table, zips: shipped.zips }), boundaries);
+  const pipeline = createPipeline(config, () => ({ table: rateData.table, zips: shipped.zips }), boundaries, (entry) => process.stderr.write(`${JSON.stringify(entry)}\n`));
   const requestId = newId("req");
   const errorsUrl = config.errorsUrl;
   // As large as one Census batch request: the rows the boundary file cannot settle cost one upstream request per chunk.

@@ -6,6 +6,7 @@
 import PQueue from "p-queue";
 import type { BoundaryIndex } from "../boundaries/probe.ts";
 import type { Config } from "../config.ts";
+import { errorFields } from "../error-fields.ts";
 import { findBoundaryFiles } from "../geo/boundary-files.ts";
 import { censusBatchOptions, geocodeBatch } from "../geo/census-batch-geocoder.ts";
 import { CensusGeocoder } from "../geo/census-geocoder.ts";
@@ -26,10 +27,14 @@ export function createGeocoder(config: LookupsConfig): CensusGeocoder {
   });
 }
 
-export function createPipeline(config: LookupsConfig, rates: () => ResolverData, boundaries: BoundaryIndex | null): Pipeline {
+/** Where the pipeline reports a worker pool error that belongs to no lookup (a JSON log line). */
+export type PoolErrorLog = (entry: Record<string, unknown>) => void;
+
+export function createPipeline(config: LookupsConfig, rates: () => ResolverData, boundaries: BoundaryIndex | null, log: PoolErrorLog): Pipeline {
   const batchOptions = censusBatchOptions(config.geocoder);
+  const onError = (error: unknown): void => log({ level: "warn", msg: "worker pool error outside any lookup", ...errorFields(error) });
   return {
-    pool: new GeoPool({ threads: config.workerThreads, boundaryFiles: findBoundaryFiles(config.geoDataDir) }),
+    pool: new GeoPool({ threads: config.workerThreads, boundaryFiles: findBoundaryFiles(config.geoDataDir), onError }),
     geocoder: createGeocoder(config),
     geocodeQueue: new PQueue({ concurrency: config.geocoder.concurrency }),
     geocodeBatch: (addresses, signal) => geocodeBatch(addresses, { ...batchOptions, ...(signal && { signal }) }),

@@ -18,6 +18,11 @@ import type { BoundarySummary, GeoTasks, GeoWorkerData } from "./worker-tasks.ts
 export interface GeoPoolOptions {
   threads: number;
   boundaryFiles: BoundaryFiles;
+  /**
+   * Errors piscina raises outside any task (e.g. a thread's late answer to a task that was aborted):
+   * without a listener on the pool's `error` event they would be thrown and end the process.
+   */
+  onError: (error: unknown) => void;
 }
 
 export type PoolReadiness =
@@ -89,7 +94,7 @@ export class GeoPool {
   #pool(): Promise<Piscina> {
     this.#piscina ??= (async () => {
       const workerData: GeoWorkerData = { boundaryFiles: this.#options.boundaryFiles };
-      return new Piscina({
+      const pool = new Piscina({
         filename: TASK_FILE.href,
         minThreads: this.#options.threads,
         maxThreads: this.#options.threads,
@@ -97,6 +102,8 @@ export class GeoPool {
         resourceLimits: POOL_THREAD_LIMITS,
         workerData: { ...workerData, shared: await this.#loadShared(workerData) } satisfies GeoWorkerData,
       });
+      pool.on("error", this.#options.onError);
+      return pool;
     })();
     return this.#piscina;
   }
