@@ -9,6 +9,7 @@ import * as batchJobs from "./2026-11-21-020-batch-jobs.ts";
 import * as usersSessionsUsage from "./2026-11-21-030-users-sessions-usage.ts";
 import * as jobRuns from "./2026-11-21-040-job-runs.ts";
 import * as signInCountersFormTokens from "./2026-11-22-050-sign-in-counters-form-tokens.ts";
+import * as boundaryFile from "./2026-11-23-060-boundary-file.ts";
 
 export const migrations: Record<string, Migration> = {
   "2026-11-21-001-organizations-and-api-keys": organizationsAndApiKeys,
@@ -17,4 +18,5 @@ export const migrations: Record<string, Migration> = {
   "2026-11-21-030-users-sessions-usage": usersSessionsUsage,
   "2026-11-21-040-job-runs": jobRuns,
   "2026-11-22-050-sign-in-counters-form-tokens": signInCountersFormTokens,
+  "2026-11-23-060-boundary-file": boundaryFile,
 };

@@ -8,6 +8,7 @@ import { Command, Option } from "commander";
 import { createKey, KeyError } from "./auth/key-service.ts";
 import { AccountError, createOrganizationWithOwner, normalizeEmail } from "./dashboard/accounts.ts";
 import { addBatchCommands } from "./batch/cli-commands.ts";
+import { addBoundaryCommands } from "./boundaries/cli-commands.ts";
 import { loadConfig } from "./config.ts";
 import { addDataStatusCommand } from "./currency/cli-commands.ts";
 import { addJobCommands } from "./jobs/cli-commands.ts";
@@ -144,6 +145,8 @@ addBatchCommands(program);
 addJobCommands(program);
 
 addDataStatusCommand(program);
+
+addBoundaryCommands(program);
 
 try {
   await program.parseAsync(process.argv);

@@ -54,9 +54,13 @@ export interface BoundaryMatch {
 export interface BoundaryIndex {
   /** The active version, or null when no boundary file has been imported (as last read from the store). */
   activeVersion(): string | null;
+  /** Reads the active pointer now instead of waiting for the cache to expire; answers the active version. */
+  refresh(): Promise<string | null>;
   /** The most specific record in effect on `date`: an address range (A) for a street address, else a ZIP+4 range (4) when zip4 is given. */
   probe(query: BoundaryQuery): Promise<BoundaryMatch | null>;
   /** The same for many queries at once, answers in the same order: one statement per chunk on PostgreSQL, one prepared statement on SQLite. */
   probeMany(queries: readonly BoundaryQuery[]): Promise<(BoundaryMatch | null)[]>;
   close(): Promise<void>;
 }
+
+export { openBoundaryIndex, type BoundaryIndexOptions } from "./boundary-index.ts";

@@ -76,11 +76,22 @@ export const OHIO_COUNTY_CODES: ReadonlySet<string> = new Set(Array.from({ lengt
 
 const OPEN_END = /^(9999|2999)1231$/;
 
+const DAYS_IN_MONTH = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+/** Dates repeat across millions of rows: each distinct YYYYMMDD is checked once. */
+const isoDates = new Map<string, string | null>();
+
 function isoDate(text: string): string | null {
-  if (!/^\d{8}$/.test(text)) return null;
-  const iso = `${text.slice(0, 4)}-${text.slice(4, 6)}-${text.slice(6, 8)}`;
-  const date = new Date(`${iso}T00:00:00Z`);
-  return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === iso ? iso : null;
+  const known = isoDates.get(text);
+  if (known !== undefined) return known;
+  let iso: string | null = null;
+  if (/^\d{8}$/.test(text)) {
+    const [year, month, day] = [Number(text.slice(0, 4)), Number(text.slice(4, 6)), Number(text.slice(6, 8))];
+    const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+    const last = month === 2 && !leap ? 28 : (DAYS_IN_MONTH[month - 1] ?? 0);
+    if (year >= 1900 && day >= 1 && day <= last) iso = `${text.slice(0, 4)}-${text.slice(4, 6)}-${text.slice(6, 8)}`;
+  }
+  if (isoDates.size < 100_000) isoDates.set(text, iso);
+  return iso;
 }
 
 function parity(text: string): Parity | null {
@@ -94,8 +105,7 @@ const PLUS4 = /^\d{1,4}$/;
 /** A validated record, or the problem with the row ("line N: ..."). Fields are trimmed here. */
 export function parseBoundaryRow(raw: readonly string[], line: number): BoundaryRecord | string {
   if (raw.length !== COLUMNS) return `line ${line}: ${raw.length} columns, expected ${COLUMNS}`;
-  const f = raw.map((field) => field.trim());
-  const col = (n: number) => f[n - 1]!;
+  const col = (n: number) => raw[n - 1]!.trim();
   const type = col(1);
   if (type !== "A" && type !== "4" && type !== "Z") return `line ${line}: record type "${type}" is not A, 4 or Z`;
   const from = isoDate(col(2));
@@ -112,6 +122,8 @@ export function parseBoundaryRow(raw: readonly string[], line: number): Boundary
 
   const districts: SpecialDistrict[] = [];
   for (let t = 0; t < TRIPLETS; t++) {
+    // Most triplets are empty: skip them before trimming anything.
+    if (raw[29 + 3 * t] === "" && raw[30 + 3 * t] === "" && raw[31 + 3 * t] === "") continue;
     const [source, code, kind] = [col(30 + 3 * t), col(31 + 3 * t), col(32 + 3 * t)];
     if (source === "" && code === "" && kind === "") continue;
     if (code === "" || kind === "") return `line ${line}: special-district triplet ${t + 1} is incomplete`;

@@ -15,6 +15,7 @@ import type {
 } from "./webhooks-and-jobs.tables.ts";
 import type { ApiKeyUsageTable, FormTokensTable, SessionsTable, SignInCountersTable, UsersTable } from "./dashboard.tables.ts";
 import type { JobRunsTable } from "./job-runs.table.ts";
+import type { BoundaryPointerTable, BoundaryRecordsTable, BoundaryVersionsTable } from "./boundaries.table.ts";
 
 export type OrganizationStatus = "active" | "suspended";
 export type FilingFrequency = "monthly" | "semiannual";
@@ -60,6 +61,9 @@ export interface Database {
   job_runs: JobRunsTable;
   sign_in_counters: SignInCountersTable;
   form_tokens: FormTokensTable;
+  boundary_versions: BoundaryVersionsTable;
+  boundary_pointer: BoundaryPointerTable;
+  boundary_records: BoundaryRecordsTable;
 }
 
 export type Db = Kysely<Database>;

@@ -1,0 +1,161 @@
+/**
+ * The BoundaryIndex over the store (probe.ts). The active version is read from the pointer row and
+ * cached for `refreshMs` (default 5 s): a running server, and every instance sharing a PostgreSQL
+ * database, follows an import or a rollback within that time; a query always names the one
+ * version read for it, so it never mixes two files.
+ *
+ * Matching, per query:
+ * 1. with a street: address ranges (A) of that ZIP5 whose Pub 28 street key equals the query's,
+ *    whose low–high holds the house number, whose odd/even flag admits it (B admits both), in effect
+ *    on the date. A record with a secondary-unit range matches only a unit inside it (same
+ *    designator, or "#"/none given) and then wins; records without one match any unit.
+ * 2. else, with a +4: ZIP+4 ranges (4) of that ZIP5 holding it, in effect on the date.
+ * Among several matches the most specific wins: a unit range over none, then the narrowest range,
+ * then the latest begin date, then the earliest line.
+ */
+import type { Store } from "../store/connect.ts";
+import { candidateFinder, readPointer, type AddressProbe, type CandidateRow, type Zip4Probe } from "../store/boundaries.repository.ts";
+import type { BoundaryIndex, BoundaryMatch, BoundaryQuery } from "./probe.ts";
+import { houseNumberValue, parseUnit, streetKey, type Unit } from "./pub28.ts";
+
+export interface BoundaryIndexOptions {
+  /** How long the active version is trusted before the pointer is read again. */
+  refreshMs?: number;
+  now?: () => number;
+}
+
+export const DEFAULT_REFRESH_MS = 5000;
+/** Probes per statement on PostgreSQL. */
+const CHUNK = 1000;
+
+function unitMatches(row: CandidateRow, unit: Unit | null): boolean {
+  if (row.unit_designator === null) return true;
+  if (unit === null || unit.number === "") return false;
+  if (unit.designator !== null && unit.designator !== "#" && row.unit_designator !== "#" && unit.designator !== row.unit_designator) return false;
+  const [low, high, value] = [row.unit_low ?? "", row.unit_high ?? "", unit.number];
+  if ([low, high, value].every((v) => /^\d+$/.test(v))) {
+    const n = Number(value);
+    const side = n % 2 === 1 ? "O" : "E";
+    return Number(low) <= n && n <= Number(high) && (row.unit_parity === null || row.unit_parity === "B" || row.unit_parity === side);
+  }
+  return low <= value && value <= high;
+}
+
+function span(row: CandidateRow): number {
+  if (row.record_type === "A") return row.house_high! - row.house_low!;
+  return Number(row.plus4_high) - Number(row.plus4_low);
+}
+
+/** Negative when a is the more specific match. */
+function moreSpecific(a: CandidateRow, b: CandidateRow): number {
+  const unit = Number(b.unit_designator !== null) - Number(a.unit_designator !== null);
+  if (unit !== 0) return unit;
+  return span(a) - span(b) || b.effective_from.localeCompare(a.effective_from) || a.line - b.line;
+}
+
+function toMatch(version: string, row: CandidateRow): BoundaryMatch {
+  return {
+    version,
+    recordType: row.record_type,
+    countyFips: row.county_fips,
+    transitCode: row.transit_code,
+    line: Number(row.line),
+    effectiveFrom: row.effective_from,
+    effectiveTo: row.effective_to,
+  };
+}
+
+const ZIP5 = /^\d{5}$/;
+const PLUS4 = /^\d{4}$/;
+
+export class StoreBoundaryIndex implements BoundaryIndex {
+  readonly #store: Store;
+  readonly #finder;
+  readonly #refreshMs: number;
+  readonly #now: () => number;
+  #active: string | null = null;
+  #checkedAt = Number.NEGATIVE_INFINITY;
+  #reading: Promise<string | null> | null = null;
+
+  constructor(store: Store, options: BoundaryIndexOptions = {}) {
+    this.#store = store;
+    this.#finder = candidateFinder(store);
+    this.#refreshMs = options.refreshMs ?? DEFAULT_REFRESH_MS;
+    this.#now = options.now ?? (() => performance.now());
+  }
+
+  activeVersion(): string | null {
+    return this.#active;
+  }
+
+  /** Reads the pointer now (one read shared by concurrent callers). */
+  refresh(): Promise<string | null> {
+    this.#reading ??= readPointer(this.#store.db)
+      .then((pointer) => {
+        this.#active = pointer.version;
+        this.#checkedAt = this.#now();
+        return pointer.version;
+      })
+      .finally(() => {
+        this.#reading = null;
+      });
+    return this.#reading;
+  }
+
+  async #version(): Promise<string | null> {
+    return this.#now() - this.#checkedAt >= this.#refreshMs ? this.refresh() : this.#active;
+  }
+
+  async probe(query: BoundaryQuery): Promise<BoundaryMatch | null> {
+    return (await this.probeMany([query]))[0]!;
+  }
+
+  async probeMany(queries: readonly BoundaryQuery[]): Promise<(BoundaryMatch | null)[]> {
+    const answers: (BoundaryMatch | null)[] = queries.map(() => null);
+    const version = await this.#version();
+    if (version === null || queries.length === 0) return answers;
+    for (let start = 0; start < queries.length; start += CHUNK) {
+      await this.#probeChunk(version, queries, start, Math.min(start + CHUNK, queries.length), answers);
+    }
+    return answers;
+  }
+
+  async #probeChunk(version: string, queries: readonly BoundaryQuery[], from: number, to: number, answers: (BoundaryMatch | null)[]): Promise<void> {
+    const addresses: AddressProbe[] = [];
+    const units = new Map<number, Unit | null>();
+    for (let i = from; i < to; i++) {
+      const q = queries[i]!;
+      if (!q.street || !ZIP5.test(q.zip5)) continue;
+      const house = houseNumberValue(q.street.houseNumber);
+      const street = streetKey(q.street);
+      if (house === null || street === "") continue;
+      addresses.push({ query: i, zip5: q.zip5, street, house, parity: house % 2 === 1 ? "O" : "E", date: q.date });
+      units.set(i, parseUnit(q.street.unit));
+    }
+    const best = new Map<number, CandidateRow>();
+    const keep = (row: CandidateRow) => {
+      const query = Number(row.query);
+      const current = best.get(query);
+      if (current === undefined || moreSpecific(row, current) < 0) best.set(query, row);
+    };
+    for (const row of await this.#finder.addressCandidates(version, addresses)) {
+      if (unitMatches(row, units.get(Number(row.query)) ?? null)) keep(row);
+    }
+    const zip4s: Zip4Probe[] = [];
+    for (let i = from; i < to; i++) {
+      const q = queries[i]!;
+      if (!best.has(i) && q.zip4 !== undefined && ZIP5.test(q.zip5) && PLUS4.test(q.zip4)) zip4s.push({ query: i, zip5: q.zip5, plus4: q.zip4, date: q.date });
+    }
+    for (const row of await this.#finder.zip4Candidates(version, zip4s)) keep(row);
+    for (const [query, row] of best) answers[query] = toMatch(version, row);
+  }
+
+  async close(): Promise<void> {
+    await this.#reading?.catch(() => null);
+  }
+}
+
+/** The index over the configured store; closing it leaves the store open (its owner closes it). */
+export function openBoundaryIndex(store: Store, options: BoundaryIndexOptions = {}): StoreBoundaryIndex {
+  return new StoreBoundaryIndex(store, options);
+}

@@ -1,0 +1,275 @@
+/**
+ * The boundary file's versions, the active pointer and the records (migration 2026-11-23-060).
+ * Bulk writes and probes bypass kysely's query builder on the hot path: better-sqlite3 statements
+ * prepared once (multi-row inserts, many rows a transaction) and, on PostgreSQL, one INSERT … SELECT
+ * FROM unnest(arrays) per few thousand rows, and one LATERAL join per chunk of probes.
+ */
+import { sql } from "kysely";
+import type SQLite from "better-sqlite3";
+import type { Store } from "./connect.ts";
+import type { Db } from "./database.ts";
+import type { BoundaryRecordsTable, BoundaryVersion } from "./boundaries.table.ts";
+
+export interface BoundaryPointer {
+  version: string | null;
+  previousVersion: string | null;
+  switchedAt: string | null;
+}
+
+export async function readPointer(db: Db): Promise<BoundaryPointer> {
+  const row = await db.selectFrom("boundary_pointer").selectAll().where("name", "=", "active").executeTakeFirst();
+  return { version: row?.version ?? null, previousVersion: row?.previous_version ?? null, switchedAt: row?.switched_at ?? null };
+}
+
+export async function findVersion(db: Db, version: string): Promise<BoundaryVersion | undefined> {
+  return db.selectFrom("boundary_versions").selectAll().where("version", "=", version).executeTakeFirst();
+}
+
+export async function listVersions(db: Db): Promise<BoundaryVersion[]> {
+  return db.selectFrom("boundary_versions").selectAll().orderBy("started_at", "desc").execute();
+}
+
+/** Deletes a version's records and its row. Per record type, so each DELETE walks its partial index. */
+export async function deleteVersion(db: Db, version: string): Promise<void> {
+  for (const type of ["A", "4", "Z"] as const) {
+    await db.deleteFrom("boundary_records").where("version", "=", version).where("record_type", "=", type).execute();
+  }
+  await db.deleteFrom("boundary_versions").where("version", "=", version).execute();
+}
+
+/** Registers a version being loaded; its records stay invisible until activateVersion. */
+export async function beginVersion(db: Db, version: string, source: string, at: Date): Promise<void> {
+  await db
+    .insertInto("boundary_versions")
+    .values({ version, status: "loading", source, records: 0, address_ranges: 0, zip4_ranges: 0, zip5_ranges: 0, started_at: at.toISOString(), imported_at: null })
+    .execute();
+}
+
+export interface VersionCounts {
+  records: number;
+  address_ranges: number;
+  zip4_ranges: number;
+  zip5_ranges: number;
+}
+
+/**
+ * Marks the version complete and points every lookup at it, in one transaction: the old active
+ * version becomes the previous one (kept for rollback). Returns the version it replaced.
+ */
+export async function activateVersion(db: Db, version: string, counts: VersionCounts, at: Date): Promise<string | null> {
+  return db.transaction().execute(async (trx) => {
+    const pointer = await readPointer(trx);
+    await trx.updateTable("boundary_versions").set({ ...counts, status: "ready", imported_at: at.toISOString() }).where("version", "=", version).execute();
+    await trx
+      .updateTable("boundary_pointer")
+      .set({ version, previous_version: pointer.version === version ? pointer.previousVersion : pointer.version, switched_at: at.toISOString() })
+      .where("name", "=", "active")
+      .execute();
+    return pointer.version;
+  });
+}
+
+/** Swaps the active and the previous version; null when there is no previous version to go back to. */
+export async function swapToPrevious(db: Db, at: Date): Promise<BoundaryPointer | null> {
+  return db.transaction().execute(async (trx) => {
+    const pointer = await readPointer(trx);
+    if (pointer.previousVersion === null) return null;
+    const switchedAt = at.toISOString();
+    await trx
+      .updateTable("boundary_pointer")
+      .set({ version: pointer.previousVersion, previous_version: pointer.version, switched_at: switchedAt })
+      .where("name", "=", "active")
+      .execute();
+    return { version: pointer.previousVersion, previousVersion: pointer.version, switchedAt };
+  });
+}
+
+/** Versions neither active nor previous: superseded files and loads that never finished. */
+export async function staleVersions(db: Db): Promise<string[]> {
+  const pointer = await readPointer(db);
+  const keep = [pointer.version, pointer.previousVersion].filter((v) => v !== null);
+  const rows = await db
+    .selectFrom("boundary_versions")
+    .select("version")
+    .$if(keep.length > 0, (q) => q.where("version", "not in", keep))
+    .execute();
+  return rows.map((r) => r.version);
+}
+
+/** The columns in the order every bulk row lists them. */
+export const RECORD_COLUMNS = [
+  "version", "line", "record_type", "effective_from", "effective_to", "zip5", "zip5_high", "plus4_low", "plus4_high",
+  "street", "house_low", "house_high", "parity", "unit_designator", "unit_low", "unit_high", "unit_parity", "county_fips", "transit_code",
+] as const satisfies readonly (keyof BoundaryRecordsTable)[];
+
+export type RecordRow = readonly (string | number | null)[];
+
+export interface RecordWriter {
+  /** Queues a row (values in RECORD_COLUMNS order); writes a batch when enough are queued. */
+  add(row: RecordRow): Promise<void>;
+  /** Writes what is queued. */
+  flush(): Promise<void>;
+}
+
+const SQLITE_ROWS_PER_STATEMENT = 100;
+const SQLITE_ROWS_PER_TRANSACTION = 10_000;
+const POSTGRES_ROWS_PER_STATEMENT = 10_000;
+
+/**
+ * SQLite: a 100-row INSERT prepared once, run in transactions of 25,000 rows. Short transactions,
+ * not one for the whole file, so a running server's own writes (usage counts, job runs) wait
+ * milliseconds, not the whole import; the rows are invisible to lookups until the switch anyway.
+ */
+function sqliteWriter(database: SQLite.Database): RecordWriter {
+  const placeholders = `(${RECORD_COLUMNS.map(() => "?").join(",")})`;
+  const insert = (rows: number) =>
+    database.prepare(`INSERT INTO boundary_records (${RECORD_COLUMNS.join(",")}) VALUES ${Array.from({ length: rows }, () => placeholders).join(",")}`);
+  const many = insert(SQLITE_ROWS_PER_STATEMENT);
+  const one = insert(1);
+  let queued: RecordRow[] = [];
+  const write = database.transaction((rows: RecordRow[]) => {
+    let i = 0;
+    for (; i + SQLITE_ROWS_PER_STATEMENT <= rows.length; i += SQLITE_ROWS_PER_STATEMENT) many.run(rows.slice(i, i + SQLITE_ROWS_PER_STATEMENT).flat());
+    for (; i < rows.length; i++) one.run(rows[i]);
+  });
+  const flush = async () => {
+    if (queued.length === 0) return;
+    const rows = queued;
+    queued = [];
+    write(rows);
+    // Let the event loop breathe between transactions (a server in the same process keeps answering).
+    await new Promise((resolve) => setImmediate(resolve));
+  };
+  return {
+    async add(row) {
+      queued.push(row);
+      if (queued.length >= SQLITE_ROWS_PER_TRANSACTION) await flush();
+    },
+    flush,
+  };
+}
+
+const PG_TYPES: Record<(typeof RECORD_COLUMNS)[number], string> = {
+  version: "text", line: "int4", record_type: "text", effective_from: "text", effective_to: "text", zip5: "text", zip5_high: "text",
+  plus4_low: "text", plus4_high: "text", street: "text", house_low: "int4", house_high: "int4", parity: "text", unit_designator: "text",
+  unit_low: "text", unit_high: "text", unit_parity: "text", county_fips: "text", transit_code: "text",
+};
+
+/** PostgreSQL: one INSERT … SELECT FROM unnest(one array per column) per 10,000 rows: 19 parameters, whatever the row count. */
+function postgresWriter(db: Db): RecordWriter {
+  let queued: RecordRow[] = [];
+  const flush = async () => {
+    if (queued.length === 0) return;
+    const rows = queued;
+    queued = [];
+    const arrays = RECORD_COLUMNS.map((column, c) => sql`${rows.map((row) => row[c])}::${sql.raw(PG_TYPES[column])}[]`);
+    await sql`INSERT INTO boundary_records (${sql.raw(RECORD_COLUMNS.join(","))}) SELECT * FROM unnest(${sql.join(arrays)})`.execute(db);
+  };
+  return {
+    async add(row) {
+      queued.push(row);
+      if (queued.length >= POSTGRES_ROWS_PER_STATEMENT) await flush();
+    },
+    flush,
+  };
+}
+
+export function recordWriter(store: Store): RecordWriter {
+  return store.sqlite ? sqliteWriter(store.sqlite) : postgresWriter(store.db);
+}
+
+/** What a probe reads of a candidate record. */
+export interface CandidateRow {
+  query: number;
+  line: number;
+  record_type: "A" | "4";
+  county_fips: string;
+  transit_code: string | null;
+  effective_from: string;
+  effective_to: string | null;
+  house_low: number | null;
+  house_high: number | null;
+  plus4_low: string | null;
+  plus4_high: string | null;
+  unit_designator: string | null;
+  unit_low: string | null;
+  unit_high: string | null;
+  unit_parity: "O" | "E" | "B" | null;
+}
+
+export interface AddressProbe {
+  query: number;
+  zip5: string;
+  street: string;
+  house: number;
+  parity: "O" | "E";
+  date: string;
+}
+
+export interface Zip4Probe {
+  query: number;
+  zip5: string;
+  plus4: string;
+  date: string;
+}
+
+const CANDIDATE_COLUMNS = "line, record_type, county_fips, transit_code, effective_from, effective_to, house_low, house_high, plus4_low, plus4_high, unit_designator, unit_low, unit_high, unit_parity";
+// The record type is written as a literal, not a parameter: the planners use a partial index only for a condition they can see.
+const addressMatch = (q: Record<"zip5" | "street" | "house" | "parity" | "date", string>) =>
+  `r.record_type = 'A' AND r.zip5 = ${q.zip5} AND r.street = ${q.street} AND r.house_low <= ${q.house} AND r.house_high >= ${q.house} AND (r.parity = 'B' OR r.parity = ${q.parity}) AND r.effective_from <= ${q.date} AND (r.effective_to IS NULL OR r.effective_to >= ${q.date})`;
+const zip4Match = (q: Record<"zip5" | "plus4" | "date", string>) =>
+  `r.record_type = '4' AND r.zip5 = ${q.zip5} AND r.plus4_low <= ${q.plus4} AND r.plus4_high >= ${q.plus4} AND r.effective_from <= ${q.date} AND (r.effective_to IS NULL OR r.effective_to >= ${q.date})`;
+const LATERAL = { zip5: "q.zip5", street: "q.street", house: "q.house", parity: "q.parity", plus4: "q.plus4", date: "q.date" };
+
+export interface CandidateFinder {
+  addressCandidates(version: string, probes: readonly AddressProbe[]): Promise<CandidateRow[]>;
+  zip4Candidates(version: string, probes: readonly Zip4Probe[]): Promise<CandidateRow[]>;
+}
+
+/** SQLite: one statement prepared once, run per probe in the same synchronous call (no round trip to pay). */
+function sqliteFinder(database: SQLite.Database): CandidateFinder {
+  const named = { zip5: "@zip5", street: "@street", house: "@house", parity: "@parity", plus4: "@plus4", date: "@date" };
+  const address = database.prepare<[Omit<AddressProbe, "query"> & { version: string }], Omit<CandidateRow, "query">>(
+    `SELECT ${CANDIDATE_COLUMNS} FROM boundary_records r WHERE r.version = @version AND ${addressMatch(named)}`,
+  );
+  const zip4 = database.prepare<[Omit<Zip4Probe, "query"> & { version: string }], Omit<CandidateRow, "query">>(
+    `SELECT ${CANDIDATE_COLUMNS} FROM boundary_records r WHERE r.version = @version AND ${zip4Match(named)}`,
+  );
+  return {
+    async addressCandidates(version, probes) {
+      return probes.flatMap(({ query, ...p }) => address.all({ ...p, version }).map((row) => ({ ...row, query })));
+    },
+    async zip4Candidates(version, probes) {
+      return probes.flatMap(({ query, ...p }) => zip4.all({ ...p, version }).map((row) => ({ ...row, query })));
+    },
+  };
+}
+
+/** PostgreSQL: one statement per chunk, the probes unnested and joined LATERAL to the records. */
+function postgresFinder(db: Db): CandidateFinder {
+  return {
+    async addressCandidates(version, probes) {
+      if (probes.length === 0) return [];
+      const { rows } = await sql<CandidateRow>`
+        SELECT q.query, ${sql.raw(CANDIDATE_COLUMNS.split(", ").map((c) => `r.${c}`).join(", "))}
+        FROM unnest(${probes.map((p) => p.query)}::int4[], ${probes.map((p) => p.zip5)}::text[], ${probes.map((p) => p.street)}::text[],
+                    ${probes.map((p) => p.house)}::int4[], ${probes.map((p) => p.parity)}::text[], ${probes.map((p) => p.date)}::text[])
+             AS q(query, zip5, street, house, parity, date)
+        CROSS JOIN LATERAL (SELECT * FROM boundary_records r WHERE r.version = ${version} AND ${sql.raw(addressMatch(LATERAL))}) r`.execute(db);
+      return rows;
+    },
+    async zip4Candidates(version, probes) {
+      if (probes.length === 0) return [];
+      const { rows } = await sql<CandidateRow>`
+        SELECT q.query, ${sql.raw(CANDIDATE_COLUMNS.split(", ").map((c) => `r.${c}`).join(", "))}
+        FROM unnest(${probes.map((p) => p.query)}::int4[], ${probes.map((p) => p.zip5)}::text[], ${probes.map((p) => p.plus4)}::text[], ${probes.map((p) => p.date)}::text[])
+             AS q(query, zip5, plus4, date)
+        CROSS JOIN LATERAL (SELECT * FROM boundary_records r WHERE r.version = ${version} AND ${sql.raw(zip4Match(LATERAL))}) r`.execute(db);
+      return rows;
+    },
+  };
+}
+
+export function candidateFinder(store: Store): CandidateFinder {
+  return store.sqlite ? sqliteFinder(store.sqlite) : postgresFinder(store.db);
+}

@@ -1,0 +1,52 @@
+/** Row shapes of the tables added by migration 2026-11-23-060 (the SST boundary file, by version). */
+import type { Selectable } from "kysely";
+
+/** loading: records being written, invisible to lookups; ready: complete (active, or kept for rollback). */
+export type BoundaryVersionStatus = "loading" | "ready";
+
+export interface BoundaryVersionsTable {
+  version: string;
+  status: BoundaryVersionStatus;
+  /** The path or URL it was read from (with the archive's entry). */
+  source: string;
+  records: number;
+  address_ranges: number;
+  zip4_ranges: number;
+  zip5_ranges: number;
+  started_at: string;
+  imported_at: string | null;
+}
+
+export interface BoundaryPointerTable {
+  /** Always "active": the one row every instance reads. */
+  name: string;
+  version: string | null;
+  previous_version: string | null;
+  switched_at: string | null;
+}
+
+export interface BoundaryRecordsTable {
+  version: string;
+  line: number;
+  record_type: "A" | "4" | "Z";
+  effective_from: string;
+  effective_to: string | null;
+  zip5: string;
+  zip5_high: string;
+  plus4_low: string | null;
+  plus4_high: string | null;
+  /** The Pub 28 street key (src/boundaries/pub28.ts); null for 4 and Z records. */
+  street: string | null;
+  house_low: number | null;
+  house_high: number | null;
+  parity: "O" | "E" | "B" | null;
+  unit_designator: string | null;
+  unit_low: string | null;
+  unit_high: string | null;
+  unit_parity: "O" | "E" | "B" | null;
+  county_fips: string;
+  transit_code: string | null;
+}
+
+export type BoundaryVersion = Selectable<BoundaryVersionsTable>;
+export type BoundaryRecordRow = Selectable<BoundaryRecordsTable>;
