@@ -68,6 +68,7 @@ const schema = z.object({
   SIGN_UP_LIMIT: positiveInt.default(10),
   RECONCILE_SOURCE: z.string().min(1).optional(),
   RECONCILE_STALE_AFTER_DAYS: z.coerce.number().int().min(0).default(100),
+  BOUNDARY_SOURCE: z.string().min(1).optional(),
   SECRETS_KEY: z
     .string()
     .regex(/^[0-9a-fA-F]{64}$/, "must be 64 hex characters (32 bytes), e.g. from `openssl rand -hex 32`")
@@ -77,6 +78,7 @@ const schema = z.object({
   SCHEDULE_RATE_CHANGES: scheduleEnv("5 0 * * *"),
   SCHEDULE_FILING_REMINDERS: scheduleEnv("0 8 * * *"),
   SCHEDULE_CERTIFICATE_EXPIRY: scheduleEnv("15 8 * * *"),
+  SCHEDULE_BOUNDARY_IMPORT: scheduleEnv("45 5 * * *"),
 })
   .refine((e) => e.WEBHOOK_LEASE_MS > e.WEBHOOK_TIMEOUT_MS, {
     path: ["WEBHOOK_LEASE_MS"],
@@ -190,6 +192,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     reconcileStaleAfterDays: e.RECONCILE_STALE_AFTER_DAYS,
     jobs: Object.freeze({
       reconcileSource: e.RECONCILE_SOURCE ?? null,
+      boundarySource: e.BOUNDARY_SOURCE ?? null,
+      boundarySchedule: e.SCHEDULE_BOUNDARY_IMPORT,
       schedules: Object.freeze({
         reconcile: e.SCHEDULE_RECONCILE,
         "rate-changes": e.SCHEDULE_RATE_CHANGES,

@@ -53,7 +53,7 @@ export interface ImportResult {
 }
 
 export interface ImportOptions {
-  store: Store;
+  store: Pick<Store, "db" | "sqlite">;
   /** A path or http(s) URL. */
   source: string;
   /** Accept a file far smaller than the active one. */

@@ -7,7 +7,8 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ShippedCurrency } from "../currency/rates-currency.ts";
 import type { RateTable } from "../rates/rate-table.ts";
-import type { Dialect } from "../store/connect.ts";
+import type { Dialect, Store } from "../store/connect.ts";
+import { runBoundaryImport } from "../boundaries/boundary-job.ts";
 import type { Db } from "../store/database.ts";
 import { DeliveryActor, type DeliverySettings, type Log } from "../webhooks/delivery-actor.ts";
 import { secretBoxFrom, type SecretBox } from "../webhooks/secret-box.ts";
@@ -21,17 +22,22 @@ import { Scheduler, type Clock, type JobRun, type OccurrenceLedger } from "./sch
 import type { Config } from "../config.ts";
 import type { ShippedData } from "../load-data.ts";
 
-export const JOB_NAMES = ["reconcile", "rate-changes", "filing-reminders", "certificate-expiry"] as const;
+export const JOB_NAMES = ["reconcile", "rate-changes", "filing-reminders", "certificate-expiry", "boundary-import"] as const;
 export type JobName = (typeof JOB_NAMES)[number];
 
 export interface JobsConfig {
   reconcileSource: string | null;
-  schedules: Record<JobName, string | null>;
+  schedules: Record<Exclude<JobName, "boundary-import">, string | null>;
+  /** The state's SST boundary file: a URL, a file or a folder (src/boundaries/boundary-job.ts); null: the job is off. */
+  boundarySource: string | null;
+  boundarySchedule: string | null;
 }
 
 export interface BackgroundOptions {
   db: Db;
   dialect: Dialect;
+  /** The raw SQLite handle, for the boundary import's bulk writes. */
+  sqlite?: Store["sqlite"];
   dataDir: string;
   shipped: RateTable;
   /** data/meta.json's dates for the shipped rates. */
@@ -49,12 +55,13 @@ export interface BackgroundOptions {
 /** The options every caller takes the same way from configuration, the store and the shipped data. */
 export function backgroundOptionsFrom(
   config: Pick<Config, "dataDir" | "webhooks" | "jobs" | "secretsKey" | "secretsKeyPrevious">,
-  store: { db: Db; dialect: Dialect },
+  store: Pick<Store, "db" | "dialect" | "sqlite">,
   shipped: ShippedData,
 ): Omit<BackgroundOptions, "onTable" | "clock" | "log"> {
   return {
     db: store.db,
     dialect: store.dialect,
+    ...(store.sqlite && { sqlite: store.sqlite }),
     dataDir: config.dataDir,
     shipped: shipped.table,
     shippedCurrency: shipped.meta,
@@ -93,7 +100,10 @@ export function createBackground(options: BackgroundOptions): Background {
     "rate-changes": published((at) => publishRateChanges({ db, rateData, shippedLastReconciled: options.shippedCurrency.last_reconciled }, at)),
     "filing-reminders": published((at) => publishFilingReminders(db, at)),
     "certificate-expiry": published((at) => publishCertificateReminders(db, at)),
+    "boundary-import": () => runBoundaryImport({ db, sqlite: options.sqlite }, options.jobs.boundarySource),
   };
+  // The boundary import is scheduled only when there is a source to import from.
+  const schedules = { ...options.jobs.schedules, "boundary-import": options.jobs.boundarySource === null ? null : options.jobs.boundarySchedule };
   const stamp = () => clock?.now() ?? new Date();
   // Every instance runs the same schedules; the job_runs row decides which one runs each occurrence.
   const ledger: OccurrenceLedger<JobName> = {
@@ -101,7 +111,7 @@ export function createBackground(options: BackgroundOptions): Background {
     finish: (name, scheduledFor, error) =>
       finishJobRun(db, { name, scheduledFor }, error === null ? "succeeded" : "failed", stamp(), error === null ? null : String(error)),
   };
-  const scheduler = new Scheduler<JobName>({ jobs, schedules: options.jobs.schedules, ledger, ...(clock && { clock }), ...(log && { log }) });
+  const scheduler = new Scheduler<JobName>({ jobs, schedules, ledger, ...(clock && { clock }), ...(log && { log }) });
   return {
     rateData,
     actor,

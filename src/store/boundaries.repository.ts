@@ -174,7 +174,7 @@ function postgresWriter(db: Db): RecordWriter {
   };
 }
 
-export function recordWriter(store: Store): RecordWriter {
+export function recordWriter(store: Pick<Store, "db" | "sqlite">): RecordWriter {
   return store.sqlite ? sqliteWriter(store.sqlite) : postgresWriter(store.db);
 }
 
@@ -270,6 +270,6 @@ function postgresFinder(db: Db): CandidateFinder {
   };
 }
 
-export function candidateFinder(store: Store): CandidateFinder {
+export function candidateFinder(store: Pick<Store, "db" | "sqlite">): CandidateFinder {
   return store.sqlite ? sqliteFinder(store.sqlite) : postgresFinder(store.db);
 }
