@@ -97,6 +97,7 @@ for (const [name, script, file] of [
   ["address_and_batch", "bench/geo.ts", "bench/results-geo.json"],
   ["webhooks", "bench/webhooks.ts", "bench/results-webhooks.json"],
   ["scale_out", "bench/scale.ts", "bench/results-scale.json"],
+  ["boundary_import", "bench/boundaries-import.ts", "bench/results-boundaries.json"],
 ] as const) {
   if (!existsSync(join(root, script))) continue;
   console.log(`\n== ${script}`);

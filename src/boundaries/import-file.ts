@@ -84,8 +84,22 @@ function fieldsOf(line: string): string[] {
   return line.includes('"') ? ((parseCsv(line, { relax_column_count: true }) as string[][])[0] ?? []) : line.split(",");
 }
 
+/** Street keys by their spelling in the file: a street's spelling repeats on every block of it. */
+const streetKeys = new Map<string, string>();
+
+function cachedStreetKey(r: BoundaryRecord): string {
+  const spelling = `${r.preDirectional}|${r.streetName}|${r.suffix}|${r.postDirectional}`;
+  let key = streetKeys.get(spelling);
+  if (key === undefined) {
+    key = streetKey(r);
+    if (streetKeys.size >= 200_000) streetKeys.clear();
+    streetKeys.set(spelling, key);
+  }
+  return key;
+}
+
 function toRow(version: string, line: number, r: BoundaryRecord): RecordRow {
-  const street = r.recordType === "A" ? streetKey(r) : null;
+  const street = r.recordType === "A" ? cachedStreetKey(r) : null;
   return [
     version, line, r.recordType, r.effectiveFrom, r.effectiveTo, r.zip5, r.zip5High, r.plus4Low, r.plus4High,
     street, r.houseLow, r.houseHigh, r.parity,

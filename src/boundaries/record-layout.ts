@@ -105,7 +105,10 @@ const PLUS4 = /^\d{1,4}$/;
 /** A validated record, or the problem with the row ("line N: ..."). Fields are trimmed here. */
 export function parseBoundaryRow(raw: readonly string[], line: number): BoundaryRecord | string {
   if (raw.length !== COLUMNS) return `line ${line}: ${raw.length} columns, expected ${COLUMNS}`;
-  const col = (n: number) => raw[n - 1]!.trim();
+  const col = (n: number): string => {
+    const field = raw[n - 1]!;
+    return field === "" ? field : field.trim();
+  };
   const type = col(1);
   if (type !== "A" && type !== "4" && type !== "Z") return `line ${line}: record type "${type}" is not A, 4 or Z`;
   const from = isoDate(col(2));
