@@ -102,83 +102,109 @@ const HOUSE = /^\d{1,9}$/;
 const ZIP5 = /^\d{5}$/;
 const PLUS4 = /^\d{1,4}$/;
 
+/** Column n (1-based), trimmed. */
+function field(raw: readonly string[], n: number): string {
+  const value = raw[n - 1]!;
+  return value === "" ? value : value.trim();
+}
+
 /** A validated record, or the problem with the row ("line N: ..."). Fields are trimmed here. */
 export function parseBoundaryRow(raw: readonly string[], line: number): BoundaryRecord | string {
   if (raw.length !== COLUMNS) return `line ${line}: ${raw.length} columns, expected ${COLUMNS}`;
-  const col = (n: number): string => {
-    const field = raw[n - 1]!;
-    return field === "" ? field : field.trim();
-  };
-  const type = col(1);
+  const type = field(raw, 1);
   if (type !== "A" && type !== "4" && type !== "Z") return `line ${line}: record type "${type}" is not A, 4 or Z`;
-  const from = isoDate(col(2));
-  if (!from) return `line ${line}: begin date "${col(2)}" is not YYYYMMDD`;
+  const [begin, end] = [field(raw, 2), field(raw, 3)];
+  const from = isoDate(begin);
+  if (!from) return `line ${line}: begin date "${begin}" is not YYYYMMDD`;
   let to: string | null = null;
-  if (!OPEN_END.test(col(3))) {
-    to = isoDate(col(3));
-    if (!to) return `line ${line}: end date "${col(3)}" is not YYYYMMDD`;
-    if (to < from) return `line ${line}: ends (${col(3)}) before it begins (${col(2)})`;
+  if (!OPEN_END.test(end)) {
+    to = isoDate(end);
+    if (!to) return `line ${line}: end date "${end}" is not YYYYMMDD`;
+    if (to < from) return `line ${line}: ends (${end}) before it begins (${begin})`;
   }
-  if (col(23) !== "39") return `line ${line}: state FIPS "${col(23)}" is not Ohio's 39`;
-  if (col(24) !== "" && col(24) !== "39") return `line ${line}: state FIPS indicator "${col(24)}" is not 39`;
-  if (!OHIO_COUNTY_CODES.has(col(25))) return `line ${line}: county FIPS "${col(25)}" is not one of Ohio's 88 counties`;
+  const [state, stateAgain, county] = [field(raw, 23), field(raw, 24), field(raw, 25)];
+  if (state !== "39") return `line ${line}: state FIPS "${state}" is not Ohio's 39`;
+  if (stateAgain !== "" && stateAgain !== "39") return `line ${line}: state FIPS indicator "${stateAgain}" is not 39`;
+  if (!OHIO_COUNTY_CODES.has(county)) return `line ${line}: county FIPS "${county}" is not one of Ohio's 88 counties`;
 
+  const districts = readDistricts(raw, line);
+  if (typeof districts === "string") return districts;
+  let transitCode: string | null = null;
+  for (const district of districts) {
+    if (district.type === TRANSIT_DISTRICT_TYPE) {
+      transitCode = district.code;
+      break;
+    }
+  }
+  const countyFips = `39${county}`;
+  const city = field(raw, 15);
+  return type === "A" ? addressRange(raw, line, from, to, city, countyFips, transitCode, districts) : zipRange(raw, line, type, from, to, city, countyFips, transitCode, districts);
+}
+
+function readDistricts(raw: readonly string[], line: number): SpecialDistrict[] | string {
   const districts: SpecialDistrict[] = [];
   for (let t = 0; t < TRIPLETS; t++) {
     // Most triplets are empty: skip them before trimming anything.
     if (raw[29 + 3 * t] === "" && raw[30 + 3 * t] === "" && raw[31 + 3 * t] === "") continue;
-    const [source, code, kind] = [col(30 + 3 * t), col(31 + 3 * t), col(32 + 3 * t)];
+    const [source, code, kind] = [field(raw, 30 + 3 * t), field(raw, 31 + 3 * t), field(raw, 32 + 3 * t)];
     if (source === "" && code === "" && kind === "") continue;
     if (code === "" || kind === "") return `line ${line}: special-district triplet ${t + 1} is incomplete`;
     if (kind === TRANSIT_DISTRICT_TYPE && !isKnownTransitCode(code)) return `line ${line}: transit code "${code}" is not a known Ohio transit authority or district`;
     districts.push({ source, code, type: kind });
   }
-  const transitCode = districts.find((d) => d.type === TRANSIT_DISTRICT_TYPE)?.code ?? null;
+  return districts;
+}
 
-  const common = { effectiveFrom: from, effectiveTo: to, city: col(15), countyFips: `39${col(25)}`, transitCode, districts };
-  if (type === "A") {
-    if (!HOUSE.test(col(4)) || !HOUSE.test(col(5))) return `line ${line}: house numbers "${col(4)}"–"${col(5)}" are not whole numbers`;
-    const [low, high] = [Number(col(4)), Number(col(5))];
-    if (low > high) return `line ${line}: low house number ${low} is above the high ${high}`;
-    const side = parity(col(6));
-    if (!side) return `line ${line}: odd/even flag "${col(6)}" is not O, E or B`;
-    if (!/[A-Z0-9]/i.test(col(8))) return `line ${line}: an address range without a street name`;
-    if (!ZIP5.test(col(16))) return `line ${line}: ZIP "${col(16)}" is not 5 digits`;
-    if (col(17) !== "" && !PLUS4.test(col(17))) return `line ${line}: plus-4 "${col(17)}" is not 4 digits`;
-    let unit: UnitRange | null = null;
-    if (col(11) !== "" || col(12) !== "" || col(13) !== "") {
-      const unitSide = col(14) === "" ? "B" : parity(col(14));
-      if (col(12) === "" || col(13) === "" || !unitSide) return `line ${line}: secondary unit range "${col(11)} ${col(12)}–${col(13)} ${col(14)}" is incomplete`;
-      if (HOUSE.test(col(12)) && HOUSE.test(col(13)) && Number(col(12)) > Number(col(13))) return `line ${line}: low unit ${col(12)} is above the high ${col(13)}`;
-      unit = { designator: col(11), low: col(12), high: col(13), parity: unitSide };
-    }
-    const plus4 = col(17) === "" ? null : col(17).padStart(4, "0");
-    return {
-      ...common,
-      recordType: "A",
-      houseLow: low,
-      houseHigh: high,
-      parity: side,
-      preDirectional: col(7),
-      streetName: col(8),
-      suffix: col(9),
-      postDirectional: col(10),
-      unit,
-      zip5: col(16),
-      zip5High: col(16),
-      plus4Low: plus4,
-      plus4High: plus4,
-    };
+function addressRange(
+  raw: readonly string[], line: number, from: string, to: string | null, city: string, countyFips: string, transitCode: string | null, districts: SpecialDistrict[],
+): BoundaryRecord | string {
+  const [lowText, highText] = [field(raw, 4), field(raw, 5)];
+  if (!HOUSE.test(lowText) || !HOUSE.test(highText)) return `line ${line}: house numbers "${lowText}"–"${highText}" are not whole numbers`;
+  const [low, high] = [Number(lowText), Number(highText)];
+  if (low > high) return `line ${line}: low house number ${low} is above the high ${high}`;
+  const side = parity(field(raw, 6));
+  if (!side) return `line ${line}: odd/even flag "${field(raw, 6)}" is not O, E or B`;
+  const streetName = field(raw, 8);
+  if (!/[A-Z0-9]/i.test(streetName)) return `line ${line}: an address range without a street name`;
+  const [zip5, plus4Text] = [field(raw, 16), field(raw, 17)];
+  if (!ZIP5.test(zip5)) return `line ${line}: ZIP "${zip5}" is not 5 digits`;
+  if (plus4Text !== "" && !PLUS4.test(plus4Text)) return `line ${line}: plus-4 "${plus4Text}" is not 4 digits`;
+  let unit: UnitRange | null = null;
+  const [designator, unitLow, unitHigh, unitParity] = [field(raw, 11), field(raw, 12), field(raw, 13), field(raw, 14)];
+  if (designator !== "" || unitLow !== "" || unitHigh !== "") {
+    const unitSide = unitParity === "" ? "B" : parity(unitParity);
+    if (unitLow === "" || unitHigh === "" || !unitSide) return `line ${line}: secondary unit range "${designator} ${unitLow}–${unitHigh} ${unitParity}" is incomplete`;
+    if (HOUSE.test(unitLow) && HOUSE.test(unitHigh) && Number(unitLow) > Number(unitHigh)) return `line ${line}: low unit ${unitLow} is above the high ${unitHigh}`;
+    unit = { designator, low: unitLow, high: unitHigh, parity: unitSide };
   }
-  if (!ZIP5.test(col(18)) || !ZIP5.test(col(20))) return `line ${line}: ZIP range "${col(18)}"–"${col(20)}" is not two 5-digit ZIPs`;
-  if (col(18) > col(20)) return `line ${line}: low ZIP ${col(18)} is above the high ${col(20)}`;
-  const none = { houseLow: null, houseHigh: null, parity: null, preDirectional: "", streetName: "", suffix: "", postDirectional: "", unit: null } as const;
-  if (type === "Z") return { ...common, ...none, recordType: "Z", zip5: col(18), zip5High: col(20), plus4Low: null, plus4High: null };
-  if (col(18) !== col(20)) return `line ${line}: a ZIP+4 range must stay within one ZIP5 (${col(18)}–${col(20)})`;
-  if (!PLUS4.test(col(19)) || !PLUS4.test(col(21))) return `line ${line}: plus-4 range "${col(19)}"–"${col(21)}" is not 4 digits`;
-  const [low4, high4] = [col(19).padStart(4, "0"), col(21).padStart(4, "0")];
-  if (low4 > high4) return `line ${line}: low plus-4 ${low4} is above the high ${high4}`;
-  return { ...common, ...none, recordType: "4", zip5: col(18), zip5High: col(20), plus4Low: low4, plus4High: high4 };
+  const plus4 = plus4Text === "" ? null : plus4Text.padStart(4, "0");
+  return {
+    recordType: "A", effectiveFrom: from, effectiveTo: to, houseLow: low, houseHigh: high, parity: side,
+    preDirectional: field(raw, 7), streetName, suffix: field(raw, 9), postDirectional: field(raw, 10), unit, city,
+    zip5, zip5High: zip5, plus4Low: plus4, plus4High: plus4, countyFips, transitCode, districts,
+  };
+}
+
+function zipRange(
+  raw: readonly string[], line: number, type: "4" | "Z", from: string, to: string | null, city: string, countyFips: string, transitCode: string | null, districts: SpecialDistrict[],
+): BoundaryRecord | string {
+  const [zip5, zip5High] = [field(raw, 18), field(raw, 20)];
+  if (!ZIP5.test(zip5) || !ZIP5.test(zip5High)) return `line ${line}: ZIP range "${zip5}"–"${zip5High}" is not two 5-digit ZIPs`;
+  if (zip5 > zip5High) return `line ${line}: low ZIP ${zip5} is above the high ${zip5High}`;
+  let plus4Low: string | null = null;
+  let plus4High: string | null = null;
+  if (type === "4") {
+    if (zip5 !== zip5High) return `line ${line}: a ZIP+4 range must stay within one ZIP5 (${zip5}–${zip5High})`;
+    const [lowText, highText] = [field(raw, 19), field(raw, 21)];
+    if (!PLUS4.test(lowText) || !PLUS4.test(highText)) return `line ${line}: plus-4 range "${lowText}"–"${highText}" is not 4 digits`;
+    [plus4Low, plus4High] = [lowText.padStart(4, "0"), highText.padStart(4, "0")];
+    if (plus4Low > plus4High) return `line ${line}: low plus-4 ${plus4Low} is above the high ${plus4High}`;
+  }
+  return {
+    recordType: type, effectiveFrom: from, effectiveTo: to, houseLow: null, houseHigh: null, parity: null,
+    preDirectional: "", streetName: "", suffix: "", postDirectional: "", unit: null, city,
+    zip5, zip5High, plus4Low, plus4High, countyFips, transitCode, districts,
+  };
 }
 
 function yyyymmdd(iso: string | null): string {
@@ -188,42 +214,34 @@ function yyyymmdd(iso: string | null): string {
 /** The 89 fields of a record, in the file's layout (the inverse of parseBoundaryRow). */
 export function formatBoundaryRow(record: BoundaryRecord): string[] {
   const f: string[] = new Array<string>(COLUMNS).fill("");
-  const set = (n: number, value: string | number | null) => {
-    f[n - 1] = value === null ? "" : String(value);
-  };
-  set(1, record.recordType);
-  set(2, yyyymmdd(record.effectiveFrom));
-  set(3, yyyymmdd(record.effectiveTo));
+  const text = (value: string | number | null) => (value === null ? "" : String(value));
+  f[0] = record.recordType;
+  f[1] = yyyymmdd(record.effectiveFrom);
+  f[2] = yyyymmdd(record.effectiveTo);
   if (record.recordType === "A") {
-    set(4, record.houseLow);
-    set(5, record.houseHigh);
-    set(6, record.parity);
-    set(7, record.preDirectional);
-    set(8, record.streetName);
-    set(9, record.suffix);
-    set(10, record.postDirectional);
-    if (record.unit) {
-      set(11, record.unit.designator);
-      set(12, record.unit.low);
-      set(13, record.unit.high);
-      set(14, record.unit.parity);
-    }
-    set(16, record.zip5);
-    set(17, record.plus4Low);
+    f[3] = text(record.houseLow);
+    f[4] = text(record.houseHigh);
+    f[5] = text(record.parity);
+    f[6] = record.preDirectional;
+    f[7] = record.streetName;
+    f[8] = record.suffix;
+    f[9] = record.postDirectional;
+    if (record.unit) [f[10], f[11], f[12], f[13]] = [record.unit.designator, record.unit.low, record.unit.high, record.unit.parity];
+    f[15] = record.zip5;
+    f[16] = text(record.plus4Low);
   } else {
-    set(18, record.zip5);
-    set(19, record.plus4Low);
-    set(20, record.zip5High);
-    set(21, record.plus4High);
+    f[17] = record.zip5;
+    f[18] = text(record.plus4Low);
+    f[19] = record.zip5High;
+    f[20] = text(record.plus4High);
   }
-  set(15, record.city);
-  set(23, "39");
-  set(24, "39");
-  set(25, record.countyFips.slice(2));
-  record.districts.forEach((district, t) => {
-    set(30 + 3 * t, district.source);
-    set(31 + 3 * t, district.code);
-    set(32 + 3 * t, district.type);
-  });
+  f[14] = record.city;
+  f[22] = "39";
+  f[23] = "39";
+  f[24] = record.countyFips.slice(2);
+  for (let t = 0; t < record.districts.length; t++) {
+    const district = record.districts[t]!;
+    [f[29 + 3 * t], f[30 + 3 * t], f[31 + 3 * t]] = [district.source, district.code, district.type];
+  }
   return f;
 }

@@ -122,18 +122,11 @@ function* pairRecords(pair: Pair, budget: number, withZ: boolean): Generator<Bou
     const name = NAMES[street % NAMES.length]!;
     const suffix = SUFFIXES[Math.floor(street / NAMES.length) % SUFFIXES.length]!;
     const pre = PRE_DIRECTIONALS[Math.floor(street / (NAMES.length * SUFFIXES.length)) % PRE_DIRECTIONALS.length]!;
-    const address = { preDirectional: pre, streetName: name, suffix, postDirectional: "", zip5: pair.zip, zip5High: pair.zip, plus4Low: null, plus4High: null };
+    const city = base.city;
     const range = (low: number, high: number, parity: Parity, code: string | null, from = BEGIN, to: string | null = null): BoundaryRecord => ({
-      ...base,
-      ...address,
-      recordType: "A",
-      effectiveFrom: from,
-      effectiveTo: to,
-      houseLow: low,
-      houseHigh: high,
-      parity,
-      transitCode: code,
-      districts: transit(code),
+      recordType: "A", effectiveFrom: from, effectiveTo: to, houseLow: low, houseHigh: high, parity,
+      preDirectional: pre, streetName: name, suffix, postDirectional: "", unit: null, city,
+      zip5: pair.zip, zip5High: pair.zip, plus4Low: null, plus4High: null, countyFips: pair.fips, transitCode: code, districts: transit(code),
     });
     for (let k = 1; k <= BLOCKS_PER_STREET && left > 0; k++) {
       const [low, high] = [100 * k, 100 * k + 99];

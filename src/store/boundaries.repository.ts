@@ -74,6 +74,9 @@ export async function swapToPrevious(db: Db, at: Date): Promise<BoundaryPointer 
   return db.transaction().execute(async (trx) => {
     const pointer = await readPointer(trx);
     if (pointer.previousVersion === null) return null;
+    // A previous version whose re-import was refused has lost its rows: there is nothing to go back to.
+    const previous = await trx.selectFrom("boundary_versions").select("status").where("version", "=", pointer.previousVersion).executeTakeFirst();
+    if (previous?.status !== "ready") return null;
     const switchedAt = at.toISOString();
     await trx
       .updateTable("boundary_pointer")
