@@ -30,7 +30,8 @@ async function databaseBytes(): Promise<number> {
   }
   const store = openStore(databaseUrl);
   try {
-    const { rows } = await sql<{ bytes: string }>`SELECT pg_database_size(current_database()) AS bytes`.execute(store.db);
+    // The boundary tables alone (with their indexes and TOAST): the database is shared with other work.
+    const { rows } = await sql<{ bytes: string }>`SELECT pg_total_relation_size('boundary_records') + pg_total_relation_size('boundary_versions') AS bytes`.execute(store.db);
     return Number(rows[0]!.bytes);
   } finally {
     await store.close();

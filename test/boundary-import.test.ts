@@ -11,6 +11,7 @@ import { strToU8, zipSync } from "fflate";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { importBoundaryFile, MIN_SHARE_OF_ACTIVE, versionFromName } from "../src/boundaries/import-file.ts";
 import { boundaryStatus, rollbackBoundaries } from "../src/boundaries/versions.ts";
+import { activeBoundaryFile } from "../src/currency/boundary-file.ts";
 import { boundaryWorkspace, linedRecords, type BoundaryWorkspace } from "./_boundary-files.ts";
 
 const run = promisify(execFile);
@@ -72,6 +73,8 @@ describe("importing a file writes every record under its version and makes it ac
     expect(status.previous).toBeNull();
     expect(versions).toEqual([{ version: "OHB2026Q3JUN1", status: "ready", records: RECORDS }]);
     expect(rows).toEqual([{ version: "OHB2026Q3JUN1", n: RECORDS }]);
+    // `buckeye data status` and the dashboard read the same version through the currency seam.
+    expect(await activeBoundaryFile(ws.store.db)).toEqual({ version: "OHB2026Q3JUN1", imported_at: status.active!.imported_at });
   });
 
   it("importing the active version again changes nothing", async () => {

@@ -1,10 +1,9 @@
 /**
- * The seam to the state's boundary file. Its import (src/boundaries/, being built on branch
- * `boundaries`; `buckeye boundaries status --json` names the active version and when it was
- * imported) is not merged yet, so no boundary file is ever loaded and this answers null. When it
- * lands, read the active version from its store here: `data status` and the dashboard take it
- * from this one function and show it with its age.
+ * The seam to the state's boundary file (src/boundaries/): the active version and when its import
+ * finished, as `buckeye boundaries status` shows it. `data status` and the dashboard take it from
+ * this one function and show it with its age.
  */
+import { boundaryStatus } from "../boundaries/versions.ts";
 import type { Db } from "../store/database.ts";
 
 export interface BoundaryFileVersion {
@@ -14,6 +13,7 @@ export interface BoundaryFileVersion {
   imported_at: string;
 }
 
-export async function activeBoundaryFile(_db: Db): Promise<BoundaryFileVersion | null> {
-  return null;
+export async function activeBoundaryFile(db: Db): Promise<BoundaryFileVersion | null> {
+  const { active } = await boundaryStatus(db);
+  return active?.imported_at ? { version: active.version, imported_at: active.imported_at } : null;
 }
