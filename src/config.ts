@@ -69,7 +69,6 @@ const schema = z.object({
   RECONCILE_SOURCE: z.string().min(1).optional(),
   BOUNDARY_SOURCE: z.string().min(1).optional(),
   RECONCILE_STALE_AFTER_DAYS: z.coerce.number().int().min(0).default(100),
-  BOUNDARY_SOURCE: z.string().min(1).optional(),
   SECRETS_KEY: z
     .string()
     .regex(/^[0-9a-fA-F]{64}$/, "must be 64 hex characters (32 bytes), e.g. from `openssl rand -hex 32`")
