@@ -34,7 +34,8 @@ const exercised = new Map<string, Set<number>>();
 beforeAll(async () => {
   fake = await startFakeCensusGeocoder();
   receiver = await startReceiver();
-  api = await startTestService({ CENSUS_GEOCODER_URL: fake.url, RATE_LIMIT_PER_SECOND: String(PER_SECOND) }, true);
+  // WEBHOOK_PRIVATE_TARGETS: the webhooks below target a loopback receiver, which the operator must allow.
+  api = await startTestService({ CENSUS_GEOCODER_URL: fake.url, RATE_LIMIT_PER_SECOND: String(PER_SECOND), WEBHOOK_PRIVATE_TARGETS: "loopback" }, true);
   const res = await fetch(`${api.url}/api/v1/openapi.json`);
   doc = await res.json();
   dir = mkdtempSync(join(tmpdir(), "buckeye-contract-"));
@@ -237,12 +238,16 @@ describe("webhooks (createWebhook … recoverWebhookEvents)", () => {
     expect(created.headers.get("location")).toBe(`/api/v1/webhooks/${id}`);
     // The same JSON sent as text/plain: 415 on every JSON endpoint, as on the batch.
     await invalid(415, "POST", "/api/v1/webhooks", { key, body: JSON.stringify({ url: `${receiver.url}/x`, events: ["rate.changed"] }), type: "text/plain" });
+    // A JSON body over 64 KiB: 413, refused by its Content-Length before it is read.
+    const oversized = (fields: Record<string, unknown>) => ({ key, body: JSON.stringify({ ...fields, padding: "x".repeat(70_000) }), type: "application/json" });
+    await invalid(413, "POST", "/api/v1/webhooks", oversized({ url: `${receiver.url}/x`, events: ["rate.changed"] }));
     await invalid(422, "POST", "/api/v1/webhooks", { key, json: { url: "ftp://example.com", events: ["rate.changed"] } });
     await valid(200, "GET", "/api/v1/webhooks", { key });
     await valid(200, "GET", `/api/v1/webhooks/${id}`, { key });
     await invalid(404, "GET", "/api/v1/webhooks/wh_nope", { key });
     await valid(200, "PATCH", `/api/v1/webhooks/${id}`, { key, json: { events: ["rate.changed", "rate.announced"] } });
     await invalid(415, "PATCH", `/api/v1/webhooks/${id}`, { key, body: '{"events":["rate.changed"]}', type: "text/plain" });
+    await invalid(413, "PATCH", `/api/v1/webhooks/${id}`, oversized({ events: ["rate.changed"] }));
     await invalid(422, "PATCH", `/api/v1/webhooks/${id}`, { key, json: { events: ["rate.exploded"] } });
     await invalid(404, "PATCH", "/api/v1/webhooks/wh_nope", { key, json: { events: ["rate.changed"] } });
     await valid(200, "POST", `/api/v1/webhooks/${id}/rotate-secret`, { key });
@@ -270,6 +275,7 @@ describe("webhooks (createWebhook … recoverWebhookEvents)", () => {
     await valid(202, "POST", `/api/v1/webhooks/${id}/recover`, { key, json: { since: "2026-01-01T00:00:00Z" } });
     await invalid(400, "POST", `/api/v1/webhooks/${id}/recover`, { key, json: { since: "2999-01-01T00:00:00Z" } });
     await invalid(415, "POST", `/api/v1/webhooks/${id}/recover`, { key, body: '{"since":"2026-01-01T00:00:00Z"}', type: "text/plain" });
+    await invalid(413, "POST", `/api/v1/webhooks/${id}/recover`, oversized({ since: "2026-01-01T00:00:00Z" }));
     await invalid(404, "POST", "/api/v1/webhooks/wh_nope/recover", { key, json: { since: "2026-01-01T00:00:00Z" } });
     await valid(200, "PATCH", `/api/v1/webhooks/${id}`, { key, json: { status: "disabled" } });
     await invalid(409, "POST", `/api/v1/webhooks/${id}/recover`, { key, json: { since: "2026-01-01T00:00:00Z" } });
@@ -286,6 +292,7 @@ describe("certificates (createCertificate, listCertificates, getCertificate, del
     const id = created.body.certificate.id;
     expect(created.headers.get("location")).toBe(`/api/v1/certificates/${id}`);
     await invalid(415, "POST", "/api/v1/certificates", { body: JSON.stringify(certificate), type: "text/plain" });
+    await invalid(413, "POST", "/api/v1/certificates", { body: JSON.stringify({ ...certificate, customer_name: "x".repeat(70_000) }), type: "application/json" });
     await invalid(422, "POST", "/api/v1/certificates", { json: { ...certificate, expires_on: "2027-02-30" } });
     await valid(200, "GET", "/api/v1/certificates");
     await valid(200, "GET", `/api/v1/certificates/${id}`);

@@ -148,7 +148,7 @@ const PROBLEM_WHEN: Record<number, string> = {
   404: "Not found in this organization",
   406: "The Accept header asks for a format the results are not available in",
   409: "The resource is not in a state that allows this",
-  413: "Too many items, or too many bytes",
+  413: "Too many items, or more bytes than this operation reads (webhook and certificate bodies: 64 KiB, refused by Content-Length before reading)",
   415: "The body was not sent with the Content-Type this operation reads",
   422: "The input is understood but cannot be served",
   429: "More than the key's requests per second",
@@ -308,7 +308,7 @@ function paths() {
         summary: "Registers a webhook; the signing secret is shown only in this answer",
         description: "The url must be https (http is accepted for test keys), and events a non-empty list of the subscribable event types.",
         requestBody: jsonBody(ref("WebhookCreate")),
-        responses: { "201": created("The webhook and a message; the secret appears only here", webhookAnswer()), ...problems(415, 422) },
+        responses: { "201": created("The webhook and a message; the secret appears only here", webhookAnswer()), ...problems(413, 415, 422) },
       }),
       get: operation("Webhooks", "listWebhooks", {
         summary: "This organization's webhooks",
@@ -323,7 +323,7 @@ function paths() {
         description: "Send only the fields to change. Setting status to active re-enables a webhook that was disabled after failing deliveries.",
         parameters: [webhookId],
         requestBody: jsonBody(ref("WebhookUpdate")),
-        responses: { "200": oneWebhook, ...problems(404, 415, 422) },
+        responses: { "200": oneWebhook, ...problems(404, 413, 415, 422) },
       }),
       delete: operation("Webhooks", "deleteWebhook", {
         summary: "Deletes a webhook",
@@ -372,7 +372,7 @@ function paths() {
         requestBody: jsonBody(ref("WebhookRecover")),
         responses: {
           "202": json("How many were queued, and how many remain for another call", object({ queued: { type: "integer" }, remaining: { type: "integer" }, message: { type: "string" } })),
-          ...problems(400, 404, 409, 415),
+          ...problems(400, 404, 409, 413, 415),
         },
       }),
     },
@@ -381,7 +381,7 @@ function paths() {
         summary: "Records an exemption certificate",
         description: "Buckeye sends certificate.expiring events before its expiry date.",
         requestBody: jsonBody(ref("CertificateCreate")),
-        responses: { "201": created("The certificate", oneCertificate), ...problems(415, 422) },
+        responses: { "201": created("The certificate", oneCertificate), ...problems(413, 415, 422) },
       }),
       get: operation("Certificates", "listCertificates", {
         summary: "This organization's certificates",
