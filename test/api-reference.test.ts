@@ -4,7 +4,8 @@
  * serves itself, under the page's content security policy, with no console error and no request
  * to any other host. The dashboard links to it.
  */
-import { chromium, type Browser, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
+import { launchChromium } from "./_browser.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createOrganizationWithOwner } from "../src/dashboard/accounts.ts";
 import { startTestService, type TestService } from "./_setup.ts";
@@ -18,11 +19,7 @@ let browser: Browser;
 beforeAll(async () => {
   service = await startTestService({}, true);
   base = service.url!;
-  browser = await chromium.launch({
-    executablePath: "/usr/bin/chromium",
-    headless: true,
-    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-  });
+  browser = await launchChromium();
 });
 afterAll(async () => {
   await browser?.close();

@@ -4,7 +4,8 @@
  * Every page visited is saved as a screenshot under test/artifacts/ for review.
  */
 import { mkdirSync, readFileSync } from "node:fs";
-import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { launchChromium } from "./_browser.ts";
 import Stripe from "stripe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createOrganizationWithOwner } from "../src/dashboard/accounts.ts";
@@ -30,12 +31,7 @@ beforeAll(async () => {
   service = await startTestService({ WEBHOOK_POLL_MS: "100", WEBHOOK_PRIVATE_TARGETS: "loopback" }, true);
   base = service.url!;
   receiver = await startReceiver();
-  // playwright's launch() gives the browser a fresh temporary user-data dir and removes it on close.
-  browser = await chromium.launch({
-    executablePath: "/usr/bin/chromium",
-    headless: true,
-    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-  });
+  browser = await launchChromium();
 });
 
 afterAll(async () => {

@@ -14,6 +14,7 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import { parse } from "csv-parse/sync";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { readDistrictCodes } from "../src/jobs/background.ts";
 import { reconcile } from "../src/jobs/reconcile.ts";
 import { dateInOhio, daysBetween } from "../src/rates/calendar.ts";
 import { call } from "./_api.ts";
@@ -28,13 +29,7 @@ const meta = JSON.parse(readFileSync(new URL("../data/meta.json", import.meta.ur
 const scratch = mkdtempSync(join(tmpdir(), "buckeye-currency-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-const DISTRICT_CODES = new Map([
-  ["39041", "96000"],
-  ["39045", "93000"],
-  ["39089", "94000"],
-  ["39159", "98000"],
-  ["39173", "87100"],
-]);
+const DISTRICT_CODES = readDistrictCodes(fileURLToPath(new URL("../data", import.meta.url)));
 
 function reconcileWith(api: TestService, source: string, at: Date) {
   return reconcile({ db: api.service.store.db, rateData: api.service.background.rateData, districtCodes: DISTRICT_CODES, source }, at);

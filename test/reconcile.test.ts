@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { strToU8, zipSync } from "fflate";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { readDistrictCodes } from "../src/jobs/background.ts";
 import { createService } from "../src/service.ts";
 import { reconcile } from "../src/jobs/reconcile.ts";
 import { parseSstRateFile, postingDate } from "../src/jobs/sst-rate-file.ts";
@@ -21,13 +22,7 @@ const AT = new Date("2026-12-01T10:30:00Z");
 const scratch = mkdtempSync(join(tmpdir(), "buckeye-sst-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-const DISTRICT_CODES = new Map([
-  ["39041", "96000"],
-  ["39045", "93000"],
-  ["39089", "94000"],
-  ["39159", "98000"],
-  ["39173", "87100"],
-]);
+const DISTRICT_CODES = readDistrictCodes(fileURLToPath(new URL("../data", import.meta.url)));
 
 function reconcileWith(api: TestService, source: string, at: Date = AT) {
   return reconcile({ db: api.service.store.db, rateData: api.service.background.rateData, districtCodes: DISTRICT_CODES, source }, at);

@@ -6,14 +6,14 @@
  */
 import type { H3Event } from "h3";
 import type { z } from "zod";
-import { readCapped } from "./body-guard.ts";
+import { mediaType, readCapped } from "./body-guard.ts";
 import { problem, type InvalidParam, type ProblemSlug } from "./problem.ts";
 
 const MAX_BODY_BYTES = 64 * 1024;
 
 /** application/json, with or without parameters, or a structured +json type. */
 export function sendsJson(event: H3Event): boolean {
-  return /^application\/([\w.-]+\+)?json\s*(;|$)/i.test(event.req.headers.get("content-type") ?? "");
+  return /^application\/([\w.-]+\+)?json$/.test(mediaType(event));
 }
 
 export async function readJsonObject(event: H3Event, slug: ProblemSlug): Promise<Record<string, unknown>> {

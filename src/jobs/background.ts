@@ -80,7 +80,8 @@ export interface Background {
 }
 
 /** County FIPS → SST jurisdiction code of the transit district covering part of it. */
-function readDistrictCodes(dataDir: string): Map<string, string> {
+/** County FIPS → the SST code of its partial transit district, from data/transit-districts.json. */
+export function readDistrictCodes(dataDir: string): Map<string, string> {
   const districts = JSON.parse(readFileSync(join(dataDir, "transit-districts.json"), "utf8")) as Array<{ fips: string; sst_code: string }>;
   return new Map(districts.map((d) => [d.fips, d.sst_code]));
 }

@@ -22,7 +22,6 @@ export function toRatePeriod(row: RecordedRatePeriod): RatePeriod {
   };
 }
 
-
 export interface RateDataOptions {
   db: Db;
   shipped: RateTable;
