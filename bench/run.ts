@@ -93,14 +93,17 @@ const output: Record<string, unknown> = {
   server_rss_mb: Number(serverRss.toFixed(1)),
 };
 
+// BENCH_CORE_ONLY=1: the lookups above and the request CPU breakdown only.
+const CORE_ONLY = process.env.BENCH_CORE_ONLY === "1";
 for (const [name, script, file] of [
+  ["request_cpu", "bench/request-cpu.ts", "bench/results-request-cpu.json"],
   ["address_and_batch", "bench/geo.ts", "bench/results-geo.json"],
   ["boundary_file_lookups", "bench/lookups.ts", "bench/results-lookups.json"],
   ["webhooks", "bench/webhooks.ts", "bench/results-webhooks.json"],
   ["scale_out", "bench/scale.ts", "bench/results-scale.json"],
   ["boundary_import", "bench/boundaries-import.ts", "bench/results-boundaries.json"],
 ] as const) {
-  if (!existsSync(join(root, script))) continue;
+  if (!existsSync(join(root, script)) || (CORE_ONLY && name !== "request_cpu")) continue;
   console.log(`\n== ${script}`);
   const child = spawn(process.execPath, ["--import", "tsx", script], { cwd: root, stdio: "inherit" });
   const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));

@@ -37,6 +37,23 @@ async function withDb<T>(work: (db: Db) => Promise<T>, migrate = true): Promise<
   }
 }
 
+/**
+ * After a committed key revocation or organization status change: instances that learn the key
+ * epoch from Redis (REDIS_URL) are told here; the others see the database's epoch move.
+ */
+async function announceKeyChange(): Promise<void> {
+  const { redis } = loadConfig();
+  if (!redis) return;
+  const { announceKeyChangeOnce } = await import("./http/redis-rate-limiter.ts");
+  try {
+    await announceKeyChangeOnce(redis);
+  } catch (error) {
+    throw new CliError(
+      `the change is committed, but Redis (REDIS_URL) could not be told: instances that cached this key's verdict keep it until Redis is told. Run the command again. (${(error as Error).message})`,
+    );
+  }
+}
+
 const program = new Command("buckeye").description("Buckeye, the Ohio sales tax rate service").showHelpAfterError();
 const jsonOption = new Option("--json", "print one JSON document");
 
@@ -98,6 +115,7 @@ for (const [verb, status] of [["suspend", "suspended"], ["activate", "active"]] 
     .action(async (id: string, opts: { json?: boolean }) => {
       const row = await withDb((db) => setOrganizationStatus(db, id, status as OrganizationStatus));
       if (!row) throw new CliError(`no organization ${id}`);
+      await announceKeyChange();
       print(Boolean(opts.json), { id: row.id, name: row.name, status: row.status }, `${row.id} is now ${row.status}`);
     });
 }
@@ -136,6 +154,7 @@ key
   .action(async (idOrPrefix: string, opts: { json?: boolean }) => {
     const revoked = await withDb((db) => revokeApiKey(db, idOrPrefix));
     if (revoked.length === 0) throw new CliError(`no active key with id or prefix ${idOrPrefix}`);
+    await announceKeyChange();
     const out = revoked.map((k) => ({ id: k.id, prefix: k.prefix, label: k.label, status: k.status }));
     print(Boolean(opts.json), out, out.map((k) => `revoked ${k.prefix}… (${k.label})`).join("\n"));
   });

@@ -5,6 +5,7 @@
 import type { H3 } from "h3";
 import { toNodeHandler } from "h3/node";
 import { listen, type Listener } from "listhen";
+import { createKeyCheck } from "./auth/key-check.ts";
 import { createAddressLookups } from "./batch/address-lookups.ts";
 import { openBoundaryIndex } from "./boundaries/probe.ts";
 import type { Config } from "./config.ts";
@@ -15,7 +16,6 @@ import type { ApiContext } from "./http/context.ts";
 import { createRateLimiter } from "./http/create-rate-limiter.ts";
 import { backgroundOptionsFrom, createBackground, type Background } from "./jobs/background.ts";
 import { loadShippedData } from "./load-data.ts";
-import { createKeyFinder } from "./store/api-keys.repository.ts";
 import { openStore, type Store } from "./store/connect.ts";
 import { migrateToLatest } from "./store/migrate.ts";
 import { secretBoxFrom } from "./webhooks/secret-box.ts";
@@ -60,7 +60,7 @@ export async function createService(config: Config, log: Logger = jsonLogger(con
     table: data.table,
     zips: data.zips,
     db: store.db,
-    findKeys: createKeyFinder(store),
+    keys: createKeyCheck(store, () => limits.announceKeyChange()),
     limiter: limits.limiter,
     usage,
     secrets,
@@ -96,6 +96,7 @@ export async function createService(config: Config, log: Logger = jsonLogger(con
     await context.lookups.close();
     await boundaries.close();
     await limits.close();
+    context.keys.close();
     await store.close();
   };
   return { app: createApp(context, log, { slowMs: config.slowRequestMs, everyRequest: config.logLevel === "debug" }), context, store, background, close };

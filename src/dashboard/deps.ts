@@ -23,6 +23,8 @@ export interface DashboardDeps {
   once: SubmitOnce;
   /** Seals webhook signing secrets as they are written (SECRETS_KEY). */
   secrets: SecretBox;
+  /** Call after committing a key revocation: instances that cache key verdicts by a Redis epoch learn of it. */
+  keyChanged: () => Promise<void>;
   /** Tells the webhook delivery actor that an event was just published. */
   wakeDeliveries: () => void;
   /** How current the rates and boundaries are, for the currency line. */

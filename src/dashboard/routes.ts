@@ -44,6 +44,7 @@ export function registerDashboard(app: H3, ctx: ApiContext, log: Log = () => {})
     once: new SubmitOnce(ctx.db, () => ctx.now()),
     secrets: ctx.secrets,
     wakeDeliveries: () => ctx.wakeDeliveries(),
+    keyChanged: () => ctx.keys.changed(),
     dataStatus: () => ctx.dataStatus(),
     log,
   };

@@ -1,12 +1,37 @@
 /**
  * Bearer API keys (spec §5): no header or no `tax_live_`/`tax_test_` key → 401 unauthorized;
  * a key that fails its checksum, is unknown, revoked or belongs to a suspended organization →
- * 401 invalid-api-key. The store is read on every request, so revocation is immediate.
+ * 401 invalid-api-key. A revocation or suspension committed anywhere is refused from the next
+ * request on, without reading the key per request: a verdict is kept in process and trusted only
+ * while the key tables' epoch it was read at holds (src/auth/key-verdicts.ts). The epoch comes
+ * from SQLite's data_version, from PostgreSQL, or, when the rate limits live in Redis, from the
+ * same script call that takes the request's token (redis-rate-limiter.ts), so a request whose
+ * key is known makes that one round trip and no other.
  */
 import type { H3Event, Middleware } from "h3";
-import { verifyKey } from "../auth/key-service.ts";
+import type { Verification } from "../auth/key-service.ts";
 import type { ApiContext } from "./context.ts";
 import { problem } from "./problem.ts";
+import type { RateDecision } from "./rate-limit.ts";
+
+declare module "h3" {
+  interface H3EventContext {
+    /** The token taken while checking the key (Redis mode); limitRequests uses it instead of taking another. */
+    rateDecision?: RateDecision;
+  }
+}
+
+async function check(ctx: ApiContext, event: H3Event, key: string): Promise<Verification> {
+  const { verdicts } = ctx.keys;
+  if (!ctx.limiter.reportsKeyEpoch) return verdicts.check(key, await ctx.keys.epoch());
+  const hit = verdicts.peek(key);
+  // Only a key known to be good has a bucket to take from; any other is read from the store.
+  if (!hit?.verdict.ok) return verdicts.read(key, undefined);
+  const decision = await ctx.limiter.consume(hit.verdict.principal.keyId, ctx.now().getTime());
+  event.context.rateDecision = decision;
+  if (decision.keyEpoch !== undefined && decision.keyEpoch === hit.epoch) return hit.verdict;
+  return verdicts.read(key, decision.keyEpoch);
+}
 
 const BEARER = /^Bearer[ \t]+(tax_(?:live|test)_\S*)\s*$/i;
 
@@ -23,7 +48,7 @@ export function authenticate(ctx: ApiContext): Middleware {
         { headers: { "www-authenticate": 'Bearer realm="buckeye"' } },
       );
     }
-    const verdict = await verifyKey(ctx.findKeys, key);
+    const verdict = await check(ctx, event, key);
     if (!verdict.ok) {
       const detail = {
         malformed: "This is not a valid API key: its checksum does not match, so it was probably mistyped or cut short.",

@@ -1,4 +1,5 @@
 /** What the HTTP layer is given at start-up; nothing in it reads the environment. */
+import type { KeyCheck } from "../auth/key-check.ts";
 import type { Principal } from "../auth/key-service.ts";
 import type { AddressLookups } from "../batch/address-lookups.ts";
 import type { Config } from "../config.ts";
@@ -6,7 +7,6 @@ import type { ZipIndex } from "../geo/zip-index.ts";
 import type { DataStatus } from "../currency/data-status.ts";
 import type { RatesCurrency } from "../currency/rates-currency.ts";
 import type { RateTable } from "../rates/rate-table.ts";
-import type { KeyFinder } from "../store/api-keys.repository.ts";
 import type { Db } from "../store/database.ts";
 import type { UsageRecorder } from "../usage/usage-recorder.ts";
 import type { RateLimiter } from "./rate-limit.ts";
@@ -17,7 +17,8 @@ export interface ApiContext {
   table: RateTable;
   zips: ZipIndex;
   db: Db;
-  findKeys: KeyFinder;
+  /** API key verdicts and the epoch that says whether they hold (src/auth/key-check.ts). */
+  keys: KeyCheck;
   limiter: RateLimiter;
   /** Counts allowed requests per key per day for the dashboard; absent in contexts that do not count. */
   usage?: UsageRecorder;

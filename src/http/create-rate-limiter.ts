@@ -9,12 +9,14 @@ import { MemoryRateLimiter, type RateLimiter } from "./rate-limit.ts";
 
 export interface RateLimits {
   limiter: RateLimiter;
+  /** Tells every instance sharing the buckets that key verdicts changed (a no-op on its own). */
+  announceKeyChange(): Promise<void>;
   close(): Promise<void>;
 }
 
 export async function createRateLimiter(config: Pick<Config, "rateLimitPerSecond" | "redis">, log: Logger): Promise<RateLimits> {
-  if (!config.redis) return { limiter: new MemoryRateLimiter(config.rateLimitPerSecond), close: async () => {} };
+  if (!config.redis) return { limiter: new MemoryRateLimiter(config.rateLimitPerSecond), announceKeyChange: async () => {}, close: async () => {} };
   const { RedisRateLimiter } = await import("./redis-rate-limiter.ts");
   const limiter = new RedisRateLimiter({ ...config.redis, limitPerSecond: config.rateLimitPerSecond, log });
-  return { limiter, close: () => limiter.close() };
+  return { limiter, announceKeyChange: () => limiter.announceKeyChange(), close: () => limiter.close() };
 }

@@ -7,7 +7,7 @@ export function limitRequests(ctx: ApiContext): Middleware {
   return async (event: H3Event) => {
     const principal = event.context.principal;
     if (!principal) throw new Error("limitRequests runs after authenticate");
-    const decision = await ctx.limiter.consume(principal.keyId, ctx.now().getTime());
+    const decision = event.context.rateDecision ?? (await ctx.limiter.consume(principal.keyId, ctx.now().getTime()));
     const headers = event.res.headers;
     headers.set("ratelimit-limit", String(decision.limit));
     headers.set("ratelimit-remaining", String(decision.remaining));

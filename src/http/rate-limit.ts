@@ -10,10 +10,14 @@ export interface RateDecision {
   resetSeconds: number;
   /** Seconds until the next request would be allowed; 0 when allowed now. */
   retryAfterSeconds: number;
+  /** The key tables' epoch, read in the same call (Redis mode only; see authenticate.ts). */
+  keyEpoch?: string;
 }
 
 export interface RateLimiter {
   consume(key: string, nowMs: number): RateDecision | Promise<RateDecision>;
+  /** Whether a decision carries the key epoch when the shared store answered. */
+  readonly reportsKeyEpoch?: boolean;
 }
 
 interface Bucket {

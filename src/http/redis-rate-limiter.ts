@@ -7,13 +7,18 @@
  * If Redis cannot be reached, each instance falls back to its own MemoryRateLimiter (the limit
  * then holds per instance, not in total) and logs one warning; requests are never refused or
  * failed because Redis is down. When Redis answers again, the shared buckets take over.
+ *
+ * The same script returns the key epoch (`<prefix>keys:epoch`): every path that revokes a key or
+ * suspends an organization sets it to a fresh value after its commit (announceKeyChange), so an
+ * instance learns in the round trip it makes anyway whether its cached key verdicts still hold.
+ * While Redis is down no epoch comes back and every key is read from the database.
  */
-import { createHash } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import { Redis } from "ioredis";
 import type { Logger } from "./app.ts";
 import { decide, MemoryRateLimiter, type RateDecision, type RateLimiter } from "./rate-limit.ts";
 
-/** KEYS[1]: the bucket; ARGV[1]: tokens per second, also the bucket's size. Returns {allowed, tokens}. */
+/** KEYS[1]: the bucket; KEYS[2]: the key epoch; ARGV[1]: tokens per second, also the bucket's size. Returns {allowed, tokens, epoch}. */
 const TOKEN_BUCKET = `
 local limit = tonumber(ARGV[1])
 local time = redis.call('TIME')
@@ -30,9 +35,31 @@ end
 redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'ms', now)
 -- An empty bucket is full again after one second; a bucket that is gone reads as full, so expire it then.
 redis.call('PEXPIRE', KEYS[1], 2000)
-return {allowed, tostring(tokens)}
+return {allowed, tostring(tokens), redis.call('GET', KEYS[2]) or ''}
 `;
 const TOKEN_BUCKET_SHA = createHash("sha1").update(TOKEN_BUCKET).digest("hex");
+
+const keyEpochKey = (keyPrefix: string) => `${keyPrefix}keys:epoch`;
+
+/**
+ * A fresh random value, not a counter: were Redis to lose its data, a counter could climb back to
+ * a value an instance still has cached verdicts for.
+ */
+async function setKeyEpoch(redis: Redis, key: string): Promise<void> {
+  await redis.set(key, randomUUID());
+}
+
+/** For a process that holds no Redis connection of its own (the CLI): connect, announce, close. */
+export async function announceKeyChangeOnce(options: Pick<RedisRateLimiterOptions, "url" | "keyPrefix" | "commandTimeoutMs">): Promise<void> {
+  const redis = new Redis(options.url, { maxRetriesPerRequest: 1, commandTimeout: options.commandTimeoutMs ?? 1000, connectTimeout: 2000, lazyConnect: true });
+  redis.on("error", () => {});
+  try {
+    await redis.connect();
+    await setKeyEpoch(redis, keyEpochKey(options.keyPrefix));
+  } finally {
+    redis.disconnect();
+  }
+}
 
 export interface RedisRateLimiterOptions {
   url: string;
@@ -49,12 +76,15 @@ export class RedisRateLimiter implements RateLimiter {
   readonly #fallback: MemoryRateLimiter;
   readonly #limit: number;
   readonly #prefix: string;
+  readonly #epochKey: string;
   readonly #log: Logger;
+  readonly reportsKeyEpoch = true;
   #degraded = false;
 
   constructor(options: RedisRateLimiterOptions) {
     this.#limit = options.limitPerSecond;
     this.#prefix = `${options.keyPrefix}ratelimit:`;
+    this.#epochKey = keyEpochKey(options.keyPrefix);
     this.#log = options.log;
     this.#fallback = new MemoryRateLimiter(options.limitPerSecond);
     this.#redis = new Redis(options.url, {
@@ -74,9 +104,9 @@ export class RedisRateLimiter implements RateLimiter {
   async consume(key: string, nowMs: number): Promise<RateDecision> {
     if (this.#redis.status !== "ready") return this.#fallback.consume(key, nowMs);
     try {
-      const [allowed, tokens] = await this.#run(`${this.#prefix}${key}`);
+      const [allowed, tokens, epoch] = await this.#run(`${this.#prefix}${key}`);
       this.#recover();
-      return decide(Number(tokens), allowed === 1, this.#limit);
+      return { ...decide(Number(tokens), allowed === 1, this.#limit), keyEpoch: epoch };
     } catch (error) {
       this.#degrade(error as Error);
       return this.#fallback.consume(key, nowMs);
@@ -95,13 +125,18 @@ export class RedisRateLimiter implements RateLimiter {
     await this.#redis.quit().catch(() => this.#redis.disconnect());
   }
 
-  async #run(bucketKey: string): Promise<[number, string]> {
+  /** Tells every instance that key verdicts changed; call after the change is committed. */
+  async announceKeyChange(): Promise<void> {
+    await setKeyEpoch(this.#redis, this.#epochKey);
+  }
+
+  async #run(bucketKey: string): Promise<[number, string, string]> {
     try {
-      return (await this.#redis.evalsha(TOKEN_BUCKET_SHA, 1, bucketKey, this.#limit)) as [number, string];
+      return (await this.#redis.evalsha(TOKEN_BUCKET_SHA, 2, bucketKey, this.#epochKey, this.#limit)) as [number, string, string];
     } catch (error) {
       // The script cache is empty after a Redis restart: send the script itself once.
       if (!String((error as Error).message).startsWith("NOSCRIPT")) throw error;
-      return (await this.#redis.eval(TOKEN_BUCKET, 1, bucketKey, this.#limit)) as [number, string];
+      return (await this.#redis.eval(TOKEN_BUCKET, 2, bucketKey, this.#epochKey, this.#limit)) as [number, string, string];
     }
   }
 

@@ -1,3 +1,4 @@
+import SQLite from "better-sqlite3";
 import { CompiledQuery } from "kysely";
 import type { Store } from "./connect.ts";
 import type { ApiKey, Db, KeyEnv, OrganizationStatus } from "./database.ts";
@@ -53,9 +54,9 @@ function keysByPrefixQuery(db: Db, prefix: string) {
 export type KeyFinder = (prefix: string) => Promise<KeyCandidate[]>;
 
 /**
- * Every key sharing a public prefix, with its organization's status, read fresh on each
- * request: no cache may outlive a revocation or a suspension (spec §5.7). This runs on every
- * API request, so the query is compiled once and, on SQLite, prepared once.
+ * Every key sharing a public prefix, with its organization's status, read fresh. It runs when a
+ * key's cached verdict is missing or outdated (src/auth/key-verdicts.ts), so the query is
+ * compiled once and, on SQLite, prepared once.
  */
 export function createKeyFinder(store: Store): KeyFinder {
   const { sql } = keysByPrefixQuery(store.db, "").compile();
@@ -69,6 +70,55 @@ export function createKeyFinder(store: Store): KeyFinder {
     return async (prefix) => (await (await pool()).query<KeyCandidate>({ name: "buckeye_keys_by_prefix", text: sql, values: [prefix] })).rows;
   }
   return async (prefix) => (await store.db.executeQuery<KeyCandidate>(CompiledQuery.raw(sql, [prefix]))).rows;
+}
+
+/**
+ * Reads `key_epoch` (migration 070), the number every change to a key's verdict moves. Where it
+ * can be read without a statement it is: on a SQLite file a connection of its own asks
+ * `PRAGMA data_version`, which changes only when another connection (the server's own, the CLI's,
+ * another process's) has committed, and reads the epoch row only then; a check is one call into
+ * SQLite that touches no table. On PostgreSQL (and an in-memory SQLite) the row is read each time.
+ */
+export interface KeyEpochReader {
+  read(): string | Promise<string>;
+  close(): void;
+}
+
+const EPOCH_SQL = "SELECT epoch FROM key_epoch WHERE id = 1";
+
+export function createKeyEpochReader(store: Store): KeyEpochReader {
+  if (store.sqlite && !store.sqlite.memory) {
+    const watcher = new SQLite(store.sqlite.name, { fileMustExist: true });
+    watcher.pragma("busy_timeout = 5000");
+    const version = watcher.prepare<[], number>("PRAGMA data_version").pluck();
+    const epoch = watcher.prepare<[], number | bigint>(EPOCH_SQL).pluck();
+    let seen: number | undefined;
+    let current = "";
+    return {
+      read: () => {
+        const now = version.get();
+        if (now !== seen) {
+          // The version first, then the epoch: a commit between the two moves the version again.
+          seen = now;
+          current = String(epoch.get());
+        }
+        return current;
+      },
+      close: () => watcher.close(),
+    };
+  }
+  if (store.sqlite) {
+    const epoch = store.sqlite.prepare<[], number | bigint>(EPOCH_SQL).pluck();
+    return { read: () => String(epoch.get()), close: () => {} };
+  }
+  if (store.postgres) {
+    const pool = store.postgres;
+    return {
+      read: async () => String((await (await pool()).query<{ epoch: string }>({ name: "buckeye_key_epoch", text: EPOCH_SQL })).rows[0]!.epoch),
+      close: () => {},
+    };
+  }
+  return { read: async () => String((await store.db.executeQuery<{ epoch: string }>(CompiledQuery.raw(EPOCH_SQL))).rows[0]!.epoch), close: () => {} };
 }
 
 export async function listApiKeys(db: Db, organizationId: string): Promise<ApiKey[]> {

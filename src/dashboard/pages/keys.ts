@@ -231,6 +231,7 @@ export function keyRoutes(app: H3, deps: DashboardDeps): void {
       await assertSessionToken(event, session.csrfToken);
       const key = await findKey(session.organizationId, getRouterParam(event, "id") ?? "");
       await revokeApiKey(deps.db, key.id, session.organizationId, deps.now());
+      await deps.keyChanged();
       return redirectTo(event, "/dashboard/keys?revoked=1");
     },
     signedIn,
