@@ -1,20 +1,33 @@
 /**
  * Serialized answers, reused. For a given table, county (or ZIP), date and resolution, the rate
- * answer is the same bytes every time except its request_id, which the records put last. The
- * body is cached up to that field and the id appended per request, so the hot path skips
- * evaluating, building and serializing the record.
+ * answer is the same bytes every time except its request_id. The body is built once with a
+ * placeholder id and kept as the text either side of it; a request writes its own id into that
+ * hole. The placeholder holds control characters no record can contain, so it is found wherever
+ * the record puts request_id: the record's field order is the record's business, not the cache's.
  */
 import { LRUCache } from "lru-cache";
 import type { RateTable } from "../rates/rate-table.ts";
 
-const REQUEST_ID_SENTINEL = "\u0000request-id\u0000";
+const PLACEHOLDER = "\u0000request-id\u0000";
+const PLACEHOLDER_JSON = JSON.stringify(PLACEHOLDER);
+
+/** A serialized body around the place its request id goes; `after` is null for a body without one. */
+interface Template {
+  before: string;
+  after: string | null;
+}
+
+function toTemplate(json: string): Template {
+  const at = json.indexOf(PLACEHOLDER_JSON);
+  return at < 0 ? { before: json, after: null } : { before: json.slice(0, at), after: json.slice(at + PLACEHOLDER_JSON.length) };
+}
 
 export class BodyCache {
   #table: RateTable | null = null;
-  readonly #bodies = new LRUCache<string, string>({ max: 20_000 });
+  readonly #bodies = new LRUCache<string, Template>({ max: 20_000 });
 
   /**
-   * Returns the JSON body for `key`, building it with `build(sentinelId)` on a miss. The cache
+   * Returns the JSON body for `key`, building it with `build(placeholderId)` on a miss. The cache
    * empties whenever the rate table is replaced (a reconciliation recorded new periods).
    */
   get(table: RateTable, key: string, requestId: string, build: (requestId: string) => object): string {
@@ -24,11 +37,9 @@ export class BodyCache {
     }
     let template = this.#bodies.get(key);
     if (template === undefined) {
-      const json = JSON.stringify(build(REQUEST_ID_SENTINEL));
-      template = json.slice(0, json.lastIndexOf(JSON.stringify(REQUEST_ID_SENTINEL)));
-      if (`${template}${JSON.stringify(REQUEST_ID_SENTINEL)}}` !== json) throw new Error("request_id must be the last field of a cached body");
+      template = toTemplate(JSON.stringify(build(PLACEHOLDER)));
       this.#bodies.set(key, template);
     }
-    return `${template}${JSON.stringify(requestId)}}`;
+    return template.after === null ? template.before : `${template.before}${JSON.stringify(requestId)}${template.after}`;
   }
 }
