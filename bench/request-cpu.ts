@@ -24,7 +24,7 @@ import { recordContext, toRateRecord } from "../src/rates/records.ts";
 import { openStore } from "../src/store/connect.ts";
 import { migrateToLatest } from "../src/store/migrate.ts";
 import { createOrganization } from "../src/store/organizations.repository.ts";
-import { root, startProcess } from "./start-process.ts";
+import { compiledServeArgs, root, startProcess } from "./start-process.ts";
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -83,7 +83,7 @@ await store.close();
 const bare = await startProcess(["--import", "tsx", "bench/bare-server.ts"], {}, /"url":"([^"]+)"/);
 execFileSync(process.execPath, ["node_modules/typescript/bin/tsc", "-p", "tsconfig.build.json"], { cwd: root, stdio: "inherit" });
 const buckeye = await startProcess(
-  ["dist/src/cli.js", "serve"],
+  compiledServeArgs(),
   { DATABASE_URL: databaseUrl, PORT: "0", RATE_LIMIT_PER_SECOND: "10000000", LOG_LEVEL: "warn", NODE_ENV: "production" },
   /"url":"([^"]+)"/,
 );

@@ -1,7 +1,19 @@
 /** Starts a server process for a benchmark and resolves with it once it prints its URL. */
 import { spawn, type ChildProcess } from "node:child_process";
+import { readFileSync } from "node:fs";
 
 export const root = new URL("..", import.meta.url).pathname;
+
+/**
+ * The node arguments `npm start` runs the compiled server with, read from package.json's `start`
+ * script, so a benchmark measures the server as operators start it (its V8 flags included).
+ */
+export function compiledServeArgs(): string[] {
+  const start: string = JSON.parse(readFileSync(new URL("package.json", `file://${root}`), "utf8")).scripts.start;
+  const command = /\bnode ((?:--\S+ )*)(dist\/src\/cli\.js serve)\b/.exec(start);
+  if (!command) throw new Error(`package.json's start script does not run "node [flags] dist/src/cli.js serve": ${start}`);
+  return [...command[1]!.trim().split(" ").filter(Boolean), ...command[2]!.split(" ")];
+}
 
 export function startProcess(args: string[], env: NodeJS.ProcessEnv, urlPattern: RegExp): Promise<{ child: ChildProcess; url: string }> {
   const child = spawn(process.execPath, args, { cwd: root, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });

@@ -52,7 +52,7 @@ export async function createOrganizationWithOwner(db: Db, input: NewAccount, now
   if (nameIssue) throw new AccountError("name", nameIssue);
   const emailIssue = emailProblem(email);
   if (emailIssue) throw new AccountError("email", emailIssue);
-  const passwordIssue = passwordProblem(input.password, [email, name]);
+  const passwordIssue = await passwordProblem(input.password, [email, name]);
   if (passwordIssue) throw new AccountError("password", passwordIssue);
   if (await emailTaken(db, email)) throw new AccountError("email", "An account with this email already exists. Sign in instead.");
   const passwordHash = await hashPassword(input.password);
@@ -81,7 +81,7 @@ export async function changePassword(db: Db, session: { userId: string; sessionI
   if (!user || !(await verifyPassword(current, user.password_hash))) {
     return { ok: false, field: "current_password", message: "This is not your current password." };
   }
-  const problem = passwordProblem(next, [user.email]);
+  const problem = await passwordProblem(next, [user.email]);
   if (problem) return { ok: false, field: "new_password", message: problem };
   if (next === current) return { ok: false, field: "new_password", message: "Choose a password different from the current one." };
   const passwordHash = await hashPassword(next);

@@ -10,6 +10,18 @@ import { problem, type InvalidParam } from "./problem.ts";
 type Shape = Record<string, z.ZodType<string | undefined>>;
 type Parsed<S extends Shape> = { [K in keyof S]: z.output<S[K]> };
 
+/**
+ * What each schema makes of a parameter that is not there. It cannot change, and most of a
+ * shape's parameters are absent from any one request (a county lookup sends one of six), so it is
+ * worked out once per schema rather than once per request.
+ */
+const absent = new WeakMap<z.ZodType, z.ZodSafeParseResult<unknown>>();
+function parseAbsent(schema: z.ZodType<string | undefined>): z.ZodSafeParseResult<unknown> {
+  let result = absent.get(schema);
+  if (!result) absent.set(schema, (result = schema.safeParse(undefined)));
+  return result;
+}
+
 export function readQuery<S extends Shape>(event: H3Event, shape: S): Parsed<S> {
   const params = event.url.searchParams;
   const invalid: InvalidParam[] = [];
@@ -19,8 +31,8 @@ export function readQuery<S extends Shape>(event: H3Event, shape: S): Parsed<S> 
     else if (params.getAll(name).length > 1) invalid.push({ name, reason: "given more than once" });
   }
   for (const [name, schema] of Object.entries(shape)) {
-    const raw = params.get(name) ?? undefined;
-    const result = schema.safeParse(raw);
+    const raw = params.get(name);
+    const result = raw === null ? parseAbsent(schema) : schema.safeParse(raw);
     if (result.success) out[name] = result.data;
     else if (!invalid.some((p) => p.name === name)) invalid.push({ name, reason: result.error.issues[0]?.message ?? "invalid" });
   }

@@ -39,10 +39,12 @@ type TaskOutput<N extends TaskName> = Awaited<ReturnType<GeoTasks[N]>>;
  * ERR_WORKER_OUT_OF_MEMORY and a fresh thread, not the whole process: Node's default lets each thread
  * grow to a share of the machine's memory. A pool thread holds the polygon indexes in
  * SharedArrayBuffers (outside its heap) and at most one 64 MiB batch file with its parsed rows; the
- * loader parses the 13 MB of GeoJSON once.
+ * loader parses the 13 MB of GeoJSON once. The young generation is kept small: a task's garbage is
+ * short-lived and a scavenge of a few MB is cheap, while Node 24's default young generation (tens of
+ * MB per thread, touched and never given back) was most of the server's resident memory after load.
  */
-const POOL_THREAD_LIMITS = { maxOldGenerationSizeMb: 1024, maxYoungGenerationSizeMb: 64 };
-const LOADER_THREAD_LIMITS = { maxOldGenerationSizeMb: 2048, maxYoungGenerationSizeMb: 64 };
+const POOL_THREAD_LIMITS = { maxOldGenerationSizeMb: 1024, maxYoungGenerationSizeMb: 4 };
+const LOADER_THREAD_LIMITS = { maxOldGenerationSizeMb: 2048, maxYoungGenerationSizeMb: 8 };
 
 /** Deno runs workers/geo.ts itself; tsx's loader hooks, registered in a Deno worker, break its module loading. */
 const IN_DENO = "Deno" in globalThis;
