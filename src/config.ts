@@ -21,64 +21,64 @@ const defaultGeoDataDir = existsSync(sharedGeoDir) ? sharedGeoDir : `${repoRoot}
 
 const positiveInt = z.coerce.number().int().positive();
 
-const schema = z.object({
-  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
-  HOST: z.string().min(1).default("127.0.0.1"),
+export const configSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000).describe("listening port (`0` picks a free one)"),
+  HOST: z.string().min(1).default("127.0.0.1").describe("listening address"),
   DATABASE_URL: z
     .string()
     .regex(/^(sqlite:|postgres(ql)?:\/\/)/, "must start with sqlite: or postgres://")
-    .default("sqlite:var/buckeye.sqlite"),
-  RATE_LIMIT_PER_SECOND: z.coerce.number().positive().default(10),
-  ERRORS_URL: z.url().default("https://buckeye.dev/errors"),
-  DATA_DIR: z.string().default(`${repoRoot}data`),
-  LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
-  GEO_DATA_DIR: z.string().min(1).default(defaultGeoDataDir),
-  WORKER_THREADS: positiveInt.max(256).default(availableParallelism()),
-  CENSUS_GEOCODER_URL: z.url().default("https://geocoding.geo.census.gov"),
-  GEOCODER_TIMEOUT_MS: positiveInt.default(5000),
-  GEOCODER_CACHE_SIZE: positiveInt.default(50_000),
-  GEOCODER_FAILURE_THRESHOLD: positiveInt.default(5),
-  GEOCODER_COOLDOWN_MS: positiveInt.default(30_000),
-  GEOCODER_CONCURRENCY: positiveInt.max(1000).default(16),
-  GEOCODER_BATCH_ROWS: positiveInt.max(10_000).default(10_000),
-  GEOCODER_BATCH_CONCURRENCY: positiveInt.max(16).default(4),
-  GEOCODER_BATCH_TIMEOUT_MS: positiveInt.default(600_000),
-  GEOCODER_BATCH_RETRIES: z.coerce.number().int().min(0).max(10).default(3),
-  BATCH_CHUNK_ROWS: positiveInt.max(10_000).default(500),
-  BATCH_LEASE_MS: positiveInt.default(60_000),
-  BATCH_POLL_MS: positiveInt.default(1000),
-  TIGER_BASE_URL: z.url().default("https://www2.census.gov/geo/tiger"),
-  USAGE_FLUSH_MS: z.coerce.number().int().positive().default(5000),
-  REDIS_URL: z.string().regex(/^rediss?:\/\//, "must start with redis:// or rediss://").optional(),
-  REDIS_KEY_PREFIX: z.string().default("buckeye:"),
-  REDIS_TIMEOUT_MS: positiveInt.default(250),
-  SLOW_REQUEST_MS: z.coerce.number().int().positive().default(500),
-  SHUTDOWN_GRACE_MS: z.coerce.number().int().positive().default(30_000),
-  WEBHOOK_TIMEOUT_MS: positiveInt.default(10_000),
-  WEBHOOK_RETRY_SCHEDULE: retryScheduleEnv(DEFAULT_RETRY_SCHEDULE),
-  WEBHOOK_CONCURRENCY: positiveInt.max(1000).default(16),
-  WEBHOOK_POLL_MS: positiveInt.default(1000),
-  WEBHOOK_LEASE_MS: positiveInt.default(60_000),
+    .default("sqlite:var/buckeye.sqlite").describe("`sqlite:PATH` (embedded default) or `postgres://…`; `?schema=NAME` puts the tables in that schema, created if missing"),
+  RATE_LIMIT_PER_SECOND: z.coerce.number().positive().default(10).describe("requests per second per API key"),
+  ERRORS_URL: z.url().default("https://buckeye.dev/errors").describe("base of problem `type` URIs, which read `{ERRORS_URL}/<slug>` (the contract's form); publish docs/api/errors.md where `<slug>` reaches its anchor"),
+  DATA_DIR: z.string().default(`${repoRoot}data`).meta({ description: "the shipped tables", shownDefault: "`data/` in the checkout" }),
+  LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info").describe("`debug`, `info`, `warn`, `error` or `silent`; logs are JSON lines on stderr; `debug` adds an access line per request"),
+  GEO_DATA_DIR: z.string().min(1).default(defaultGeoDataDir).meta({ description: "county and place boundary files (GeoJSON or TIGER/Line shapefiles)", shownDefault: "`../shared/data/geo` beside the checkout if present, else `var/geo`" }),
+  WORKER_THREADS: positiveInt.max(256).default(availableParallelism()).meta({ description: "threads in the geo worker pool", shownDefault: "the core count" }),
+  CENSUS_GEOCODER_URL: z.url().default("https://geocoding.geo.census.gov").describe("the Census Geocoder (tests point it at the fake upstream)"),
+  GEOCODER_TIMEOUT_MS: positiveInt.default(5000).describe("per call to the geocoder"),
+  GEOCODER_CACHE_SIZE: positiveInt.default(50_000).describe("normalised addresses kept in the LRU cache"),
+  GEOCODER_FAILURE_THRESHOLD: positiveInt.default(5).describe("failures in a row that open the geocoder circuit"),
+  GEOCODER_COOLDOWN_MS: positiveInt.default(30_000).describe("how long the geocoder circuit stays open before a trial call"),
+  GEOCODER_CONCURRENCY: positiveInt.max(1000).default(16).describe("geocoder calls in flight per process (shared by every batch)"),
+  GEOCODER_BATCH_ROWS: positiveInt.max(10_000).default(10_000).describe("addresses per request to the Census batch endpoint (1 to 10,000, its documented limit)"),
+  GEOCODER_BATCH_CONCURRENCY: positiveInt.max(16).default(4).describe("batch requests in flight at once (each up to `GEOCODER_BATCH_ROWS` rows)"),
+  GEOCODER_BATCH_TIMEOUT_MS: positiveInt.default(600_000).describe("how long one batch request may take before it counts as failed (the real service takes minutes for 10,000 rows)"),
+  GEOCODER_BATCH_RETRIES: z.coerce.number().int().min(0).max(10).default(3).describe("further attempts of a failed batch request, with exponential backoff from 2 s (or the upstream's `Retry-After` when longer)"),
+  BATCH_CHUNK_ROWS: positiveInt.max(10_000).default(500).describe("rows per stored chunk of an asynchronous batch job"),
+  BATCH_LEASE_MS: positiveInt.default(60_000).describe("how long a claimed chunk is held; a dead runner's claims lapse after it"),
+  BATCH_POLL_MS: positiveInt.default(1000).describe("how often idle batch runners look for work"),
+  TIGER_BASE_URL: z.url().default("https://www2.census.gov/geo/tiger").describe("where `data fetch-geo` downloads from"),
+  USAGE_FLUSH_MS: z.coerce.number().int().positive().default(5000).describe("how often per-key request counts (dashboard usage, keys' \"last used\") are written to the database"),
+  REDIS_URL: z.string().regex(/^rediss?:\/\//, "must start with redis:// or rediss://").optional().describe("`redis://…`: rate-limit buckets shared by every instance; unset: per process"),
+  REDIS_KEY_PREFIX: z.string().default("buckeye:").describe("prefix of every Redis key, so deployments can share one Redis"),
+  REDIS_TIMEOUT_MS: positiveInt.default(250).describe("how long a request waits for Redis before answering from its own instance bucket (logged once as a warning)"),
+  SLOW_REQUEST_MS: z.coerce.number().int().positive().default(500).describe("requests at least this slow get an access-log line at `info`"),
+  SHUTDOWN_GRACE_MS: z.coerce.number().int().positive().default(30_000).describe("how long SIGTERM waits for requests, deliveries and jobs in flight before exiting anyway"),
+  WEBHOOK_TIMEOUT_MS: positiveInt.default(10_000).describe("a delivery attempt must get its 2xx within this"),
+  WEBHOOK_RETRY_SCHEDULE: retryScheduleEnv(DEFAULT_RETRY_SCHEDULE).describe("waits before each retry (`ms`, `s`, `m`, `h`, `d`); one more attempt than entries"),
+  WEBHOOK_CONCURRENCY: positiveInt.max(1000).default(16).describe("deliveries in flight per process"),
+  WEBHOOK_POLL_MS: positiveInt.default(1000).describe("how often the outbox is checked for due deliveries (events published in-process wake it at once)"),
+  WEBHOOK_LEASE_MS: positiveInt.default(60_000).describe("how long a claimed delivery is held; must exceed the timeout; a dead process's claims lapse after it"),
   // Off by default: a webhook reaching loopback, private or link-local addresses makes the service a port scanner for anyone who can sign up.
   WEBHOOK_PRIVATE_TARGETS: z
     .string()
     .default("")
     .transform((list) => list.split(",").map((kind) => kind.trim().toLowerCase()).filter(Boolean))
-    .pipe(z.array(z.enum(PRIVATE_TARGET_KINDS, { error: `each entry must be one of ${PRIVATE_TARGET_KINDS.join(", ")}` }))),
-  SIGN_UP_LIMIT: positiveInt.default(10),
-  RECONCILE_SOURCE: z.string().min(1).optional(),
-  BOUNDARY_SOURCE: z.string().min(1).optional(),
-  RECONCILE_STALE_AFTER_DAYS: z.coerce.number().int().min(0).default(100),
+    .pipe(z.array(z.enum(PRIVATE_TARGET_KINDS, { error: `each entry must be one of ${PRIVATE_TARGET_KINDS.join(", ")}` }))).describe("comma list of `loopback`, `private`, `link-local`: the non-public addresses `tax_test_` webhooks may reach (plain http needs `loopback`); unset: public addresses only. Live webhooks are always public-only."),
+  SIGN_UP_LIMIT: positiveInt.default(10).describe("dashboard sign-up attempts from one client address within 15 minutes; the next waits an hour"),
+  RECONCILE_SOURCE: z.string().min(1).optional().describe("the state's SST rate file to reconcile with: a path or an http(s) URL, to the CSV or to a ZIP archive holding exactly one CSV (the state posts both); unset skips the job"),
+  BOUNDARY_SOURCE: z.string().min(1).optional().describe("the state's SST boundary file: an http(s) URL, a path to the CSV or ZIP, or a folder (the newest `OHB…` file in it); the `boundary-import` job imports it when its version is new; unset turns the job off"),
+  RECONCILE_STALE_AFTER_DAYS: z.coerce.number().int().min(0).default(100).describe("`/readyz` reports `stale` (still 200) and `data status` says stale when the last successful reconciliation is more days old than this (the state posts a file each quarter it changes anything); `0`: stale from the next day"),
   SECRETS_KEY: z
     .string()
     .regex(/^[0-9a-fA-F]{64}$/, "must be 64 hex characters (32 bytes), e.g. from `openssl rand -hex 32`")
-    .optional(),
-  SECRETS_KEY_PREVIOUS: z.string().regex(/^[0-9a-fA-F]{64}$/, "must be 64 hex characters (32 bytes): the SECRETS_KEY being replaced").optional(),
-  SCHEDULE_RECONCILE: scheduleEnv("30 5 * * *"),
-  SCHEDULE_RATE_CHANGES: scheduleEnv("5 0 * * *"),
-  SCHEDULE_FILING_REMINDERS: scheduleEnv("0 8 * * *"),
-  SCHEDULE_CERTIFICATE_EXPIRY: scheduleEnv("15 8 * * *"),
-  SCHEDULE_BOUNDARY_IMPORT: scheduleEnv("45 5 * * *"),
+    .optional().describe("64 hex characters (`openssl rand -hex 32`): seals webhook signing secrets in the database with AES-256-GCM; unset stores them as they are. Set it in production"),
+  SECRETS_KEY_PREVIOUS: z.string().regex(/^[0-9a-fA-F]{64}$/, "must be 64 hex characters (32 bytes): the SECRETS_KEY being replaced").optional().describe("when replacing `SECRETS_KEY`: the old key, which still opens what it sealed; at start-up those secrets are sealed again with the new key"),
+  SCHEDULE_RECONCILE: scheduleEnv("30 5 * * *").describe("cron pattern in America/New_York for the `reconcile` job (the SST rate file at `RECONCILE_SOURCE`), or `off`"),
+  SCHEDULE_RATE_CHANGES: scheduleEnv("5 0 * * *").describe("cron pattern in America/New_York for the `rate-changes` job (`rate.changed` events for rates taking effect today), or `off`"),
+  SCHEDULE_FILING_REMINDERS: scheduleEnv("0 8 * * *").describe("cron pattern in America/New_York for the `filing-reminders` job (`filing.due` 7 and 1 days ahead), or `off`"),
+  SCHEDULE_CERTIFICATE_EXPIRY: scheduleEnv("15 8 * * *").describe("cron pattern in America/New_York for the `certificate-expiry` job (`certificate.expiring` 30 and 7 days ahead), or `off`"),
+  SCHEDULE_BOUNDARY_IMPORT: scheduleEnv("45 5 * * *").describe("cron pattern in America/New_York for the `boundary-import` job (the boundary file at `BOUNDARY_SOURCE`, when its version is new), or `off`"),
 })
   .refine((e) => e.WEBHOOK_LEASE_MS > e.WEBHOOK_TIMEOUT_MS, {
     path: ["WEBHOOK_LEASE_MS"],
@@ -142,7 +142,7 @@ export type BatchConfig = Readonly<{ chunkRows: number; leaseMs: number; pollMs:
 
 /** Throws an error naming every bad variable, so a misconfigured service never starts. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
-  const parsed = schema.safeParse(env);
+  const parsed = configSchema.safeParse(env);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`);
     throw new Error(`invalid configuration: ${problems.join("; ")}`);

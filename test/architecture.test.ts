@@ -1,0 +1,93 @@
+/**
+ * The import rules of docs/architecture.md, checked over every file in src/: a room imports its own
+ * files and rooms of a lower layer, never upward or sideways, except the known exceptions listed
+ * here, which issue 12's feature services and composition root are to remove. The list is a
+ * ratchet: a new upward import fails, and so does an exception that no longer exists (delete it).
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import { dirname, join, normalize, relative } from "node:path";
+import { describe, expect, it } from "vitest";
+
+const SRC = new URL("../src/", import.meta.url).pathname;
+
+/** Each room's layer (a folder of src/, or a file at its top): a room may import only rooms with a smaller number, and itself. */
+export const LAYERS: Record<string, number> = {
+  "repo-root.ts": -1, "supported-node.ts": -1,
+  "config.ts": 0, "ids.ts": 0, "error-fields.ts": 0, "require-supported-node.ts": 0,
+  store: 1, rates: 1,
+  geo: 2, auth: 2, usage: 2, webhooks: 2, boundaries: 2,
+  "load-data.ts": 3, lookup: 3,
+  jobs: 4, currency: 4,
+  batch: 5,
+  http: 6, dashboard: 6, reference: 6, cli: 6, client: 6,
+  docs: 7, "graceful-shutdown.ts": 7,
+  "service.ts": 8,
+  "cli.ts": 9,
+};
+
+/** Imports that break the layering today, each a debt named in docs/architecture.md. */
+const KNOWN_EXCEPTIONS = [
+  "config.ts -> jobs", // section types declared in jobs/background.ts (config should own them)
+  "config.ts -> webhooks", // DeliverySettings, retry schedule and private-target kinds
+  "jobs -> currency", // jobs and currency read each other's rate-data types
+  "currency -> jobs",
+  "http -> dashboard", // the API app mounts the dashboard (the composition root should)
+  "dashboard -> http", // the dashboard reuses the API context and a webhook constant (no feature services yet)
+  "http -> reference",
+  "reference -> http",
+  "dashboard -> reference",
+  "cli -> http", // cli/batch-commands renders answers with http's lookup-answers
+].sort();
+
+/** `lookup/pipeline.ts` is in the room `lookup`; `config.ts` is a room of its own. */
+const roomOf = (file: string) => file.split("/")[0]!;
+
+function sourceFiles(dir = SRC): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory() ? sourceFiles(join(dir, entry.name)) : entry.name.endsWith(".ts") ? [join(dir, entry.name)] : [],
+  );
+}
+
+/** Every room-to-room import in src/, as "from -> to". */
+export function roomImports(): Set<string> {
+  const edges = new Set<string>();
+  for (const file of sourceFiles()) {
+    const from = roomOf(relative(SRC, file));
+    for (const [, spec] of readFileSync(file, "utf8").matchAll(/from "(\.{1,2}\/[^"]+)"/g)) {
+      const target = relative(SRC, normalize(join(dirname(file), spec!)));
+      if (target.startsWith("..")) continue; // migrations/, outside src/
+      const to = roomOf(target);
+      if (to !== from) edges.add(`${from} -> ${to}`);
+    }
+  }
+  return edges;
+}
+
+/** The imports that break the layering: upward or sideways, or from or to a room without a layer. */
+export function violations(edges: Iterable<string>, layers = LAYERS): string[] {
+  return [...edges]
+    .filter((edge) => {
+      const [from, to] = edge.split(" -> ") as [string, string];
+      return !(from in layers) || !(to in layers) || layers[to]! >= layers[from]!;
+    })
+    .sort();
+}
+
+describe("import rules (docs/architecture.md)", () => {
+  it("every room in src/ has a layer", () => {
+    const rooms = new Set(sourceFiles().map((file) => roomOf(relative(SRC, file))));
+    expect([...rooms].filter((room) => !(room in LAYERS))).toEqual([]);
+  });
+
+  it("a room imports only rooms of a lower layer, apart from the known exceptions", () => {
+    expect(violations(roomImports())).toEqual(KNOWN_EXCEPTIONS);
+  });
+
+  it("the check catches an upward import (the store reaching into http)", () => {
+    expect(violations(["store -> http", "http -> store"])).toEqual(["store -> http"]);
+  });
+
+  it("the check catches a sideways import between rooms of one layer", () => {
+    expect(violations(["geo -> auth"])).toEqual(["geo -> auth"]);
+  });
+});
