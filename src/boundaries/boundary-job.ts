@@ -11,6 +11,7 @@ import { join } from "node:path";
 import type { Store } from "../store/connect.ts";
 import { findVersion } from "../store/boundaries.repository.ts";
 import { importBoundaryFile, versionFromName, type ImportResult } from "./import-file.ts";
+import { importInThread } from "./import-thread.ts";
 
 const MONTHS = ["JAN", "FEB", "MAR", "APR", "MAY", "JUN", "JUL", "AUG", "SEP", "OCT", "NOV", "DEC"];
 
@@ -35,7 +36,12 @@ export function newestInFolder(folder: string): string | null {
 
 export type BoundaryJobResult = ImportResult | { status: "skipped"; reason: string };
 
-export async function runBoundaryImport(store: Pick<Store, "db" | "sqlite">, source: string | null): Promise<BoundaryJobResult> {
+/**
+ * The import runs in a thread of its own with a bounded heap (import-thread.ts), off the thread that
+ * answers requests, when the database can be opened again by URL; an in-memory SQLite database
+ * cannot, so it is imported here.
+ */
+export async function runBoundaryImport(store: Pick<Store, "db" | "sqlite">, source: string | null, databaseUrl?: string): Promise<BoundaryJobResult> {
   if (source === null) return { status: "skipped", reason: "BOUNDARY_SOURCE is not set" };
   let file = source;
   if (!/^https?:\/\//i.test(source) && statSync(source, { throwIfNoEntry: false })?.isDirectory()) {
@@ -48,5 +54,6 @@ export async function runBoundaryImport(store: Pick<Store, "db" | "sqlite">, sou
     const known = await findVersion(store.db, version);
     if (known?.status === "ready") return { status: "skipped", reason: `${version} is already imported` };
   }
-  return importBoundaryFile({ store, source: file });
+  if (databaseUrl === undefined || store.sqlite?.memory) return importBoundaryFile({ store, source: file });
+  return importInThread({ databaseUrl, source: file });
 }

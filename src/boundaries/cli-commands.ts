@@ -8,7 +8,7 @@ import { loadConfig } from "../config.ts";
 import { openStore, type Store } from "../store/connect.ts";
 import { migrateToLatest } from "../store/migrate.ts";
 import { boundaryStatus, rollbackBoundaries } from "./versions.ts";
-import { importBoundaryFile } from "./import-file.ts";
+import { importInThread } from "./import-thread.ts";
 
 async function withStore<T>(work: (store: Store) => Promise<T>): Promise<T> {
   const store = openStore(loadConfig().databaseUrl);
@@ -35,7 +35,10 @@ export function addBoundaryCommands(program: Command): void {
     .option("--force", "import it even when it has fewer than 90 % of the active version's records")
     .addOption(json())
     .action(async (source: string, opts: { force?: boolean; json?: boolean }) => {
-      const result = await withStore((store) => importBoundaryFile({ store, source, force: Boolean(opts.force) }));
+      // Migrated first, here; the import itself runs in a thread with a bounded heap (import-thread.ts).
+      const databaseUrl = loadConfig().databaseUrl;
+      await withStore(async () => {});
+      const result = await importInThread({ databaseUrl, source, force: Boolean(opts.force) });
       const text =
         result.status === "refused"
           ? `refused ${source}: ${result.error}\nnothing changed${result.version ? `; the active version is unchanged` : ""}`

@@ -38,6 +38,8 @@ export interface BackgroundOptions {
   dialect: Dialect;
   /** The raw SQLite handle, for the boundary import's bulk writes. */
   sqlite?: Store["sqlite"];
+  /** Where the boundary import's own thread connects (import-thread.ts). */
+  databaseUrl: string;
   dataDir: string;
   shipped: RateTable;
   /** data/meta.json's dates for the shipped rates. */
@@ -54,7 +56,7 @@ export interface BackgroundOptions {
 
 /** The options every caller takes the same way from configuration, the store and the shipped data. */
 export function backgroundOptionsFrom(
-  config: Pick<Config, "dataDir" | "webhooks" | "jobs" | "secretsKey" | "secretsKeyPrevious">,
+  config: Pick<Config, "databaseUrl" | "dataDir" | "webhooks" | "jobs" | "secretsKey" | "secretsKeyPrevious">,
   store: Pick<Store, "db" | "dialect" | "sqlite">,
   shipped: ShippedData,
 ): Omit<BackgroundOptions, "onTable" | "clock" | "log"> {
@@ -62,6 +64,7 @@ export function backgroundOptionsFrom(
     db: store.db,
     dialect: store.dialect,
     ...(store.sqlite && { sqlite: store.sqlite }),
+    databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
     shipped: shipped.table,
     shippedCurrency: shipped.meta,
@@ -101,7 +104,7 @@ export function createBackground(options: BackgroundOptions): Background {
     "rate-changes": published((at) => publishRateChanges({ db, rateData, shippedLastReconciled: options.shippedCurrency.last_reconciled }, at)),
     "filing-reminders": published((at) => publishFilingReminders(db, at)),
     "certificate-expiry": published((at) => publishCertificateReminders(db, at)),
-    "boundary-import": () => runBoundaryImport({ db, sqlite: options.sqlite }, options.jobs.boundarySource),
+    "boundary-import": () => runBoundaryImport({ db, sqlite: options.sqlite }, options.jobs.boundarySource, options.databaseUrl),
   };
   // The boundary import is scheduled only when there is a source to import from.
   const schedules = { ...options.jobs.schedules, "boundary-import": options.jobs.boundarySource === null ? null : options.jobs.boundarySchedule };
