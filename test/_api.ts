@@ -17,3 +17,8 @@ export async function call(api: TestService, method: string, path: string, optio
   const text = await res.text();
   return { res, body: text ? JSON.parse(text) : null };
 }
+
+/** The body of `GET /api/v1/rates?<query>` with the live key. */
+export async function rate(api: TestService, query: string): Promise<any> {
+  return (await call(api, "GET", `/api/v1/rates?${query}`)).body;
+}

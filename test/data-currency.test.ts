@@ -17,7 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readDistrictCodes } from "../src/jobs/background.ts";
 import { reconcile } from "../src/jobs/reconcile.ts";
 import { dateInOhio, daysBetween } from "../src/rates/calendar.ts";
-import { call } from "./_api.ts";
+import { call, rate } from "./_api.ts";
 import { freshDatabase, SHARED_DATA, startTestService, type TestService } from "./_setup.ts";
 
 const run = promisify(execFile);
@@ -33,10 +33,6 @@ const DISTRICT_CODES = readDistrictCodes(fileURLToPath(new URL("../data", import
 
 function reconcileWith(api: TestService, source: string, at: Date) {
   return reconcile({ db: api.service.store.db, rateData: api.service.background.rateData, districtCodes: DISTRICT_CODES, source }, at);
-}
-
-async function rate(api: TestService, query: string) {
-  return (await call(api, "GET", `/api/v1/rates?${query}`)).body;
 }
 
 describe("Lake County's components follow the sources: county 1.00% throughout, Laketran 0.50%, paused to 0.25% from 2024-07-01, 0.50% again from 2025-07-01", () => {

@@ -16,6 +16,7 @@ import { FAKE_ADDRESSES, oneLine, startFakeCensusGeocoder, type FakeCensusGeocod
 import { startReceiver, type Receiver } from "./_receiver.ts";
 import { startServe, type ServeProcess } from "./_serve-process.ts";
 import { freshDatabase, type FreshDatabase } from "./_setup.ts";
+import { until } from "./_wait.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "buckeye-shutdown-"));
 let database: FreshDatabase;
@@ -52,14 +53,6 @@ function serve(): Promise<ServeProcess> {
   return startServe({
     env: { DATABASE_URL: database.url, CENSUS_GEOCODER_URL: geocoder.url, WORKER_THREADS: "1", LOG_LEVEL: "info", WEBHOOK_POLL_MS: "100", WEBHOOK_PRIVATE_TARGETS: "loopback" },
   });
-}
-
-async function until(condition: () => boolean, what: string): Promise<void> {
-  const deadline = Date.now() + 20_000;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
 }
 
 describe("SIGTERM: stop accepting, finish what is in flight, exit 0", () => {

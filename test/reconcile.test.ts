@@ -12,7 +12,7 @@ import { readDistrictCodes } from "../src/jobs/background.ts";
 import { createService } from "../src/service.ts";
 import { reconcile } from "../src/jobs/reconcile.ts";
 import { parseSstRateFile, postingDate } from "../src/jobs/sst-rate-file.ts";
-import { call } from "./_api.ts";
+import { call, rate } from "./_api.ts";
 import { startTestService, type TestService } from "./_setup.ts";
 
 const fixture = (name: string) => fileURLToPath(new URL(`fixtures/sst/${name}`, import.meta.url));
@@ -26,10 +26,6 @@ const DISTRICT_CODES = readDistrictCodes(fileURLToPath(new URL("../data", import
 
 function reconcileWith(api: TestService, source: string, at: Date = AT) {
   return reconcile({ db: api.service.store.db, rateData: api.service.background.rateData, districtCodes: DISTRICT_CODES, source }, at);
-}
-
-async function rate(api: TestService, query: string) {
-  return (await call(api, "GET", `/api/v1/rates?${query}`)).body;
 }
 
 async function eventsOf(api: TestService, type: string) {

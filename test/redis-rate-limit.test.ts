@@ -10,6 +10,7 @@ import { createServer, connect, type Server, type Socket } from "node:net";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { RedisRateLimiter } from "../src/http/redis-rate-limiter.ts";
 import { startTestService } from "./_setup.ts";
+import { until } from "./_wait.ts";
 
 const REDIS = new URL(process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379");
 
@@ -47,14 +48,6 @@ class Relay {
 
   get url(): string {
     return `redis://127.0.0.1:${this.port}`;
-  }
-}
-
-async function until(condition: () => boolean, what: string, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
 

@@ -3,13 +3,13 @@
  * the official `stripe` package verifies every signature as an independent client.
  */
 import { fileURLToPath } from "node:url";
-import Stripe from "stripe";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { recoverUndelivered } from "../src/store/deliveries.repository.ts";
 import { insertWebhook } from "../src/store/webhooks.repository.ts";
 import { publishEvent } from "../src/webhooks/outbox.ts";
 import { newWebhookSecret } from "../src/webhooks/sign.ts";
 import { call } from "./_api.ts";
+import { verifySignature as verify } from "./_signatures.ts";
 import { startReceiver, type Receiver, type Received } from "./_receiver.ts";
 import { startTestService, type TestService } from "./_setup.ts";
 
@@ -19,8 +19,6 @@ const RETRY_DELAY_MS = 50;
 // and a timed-out attempt would add one to the counts these tests expect.
 const TIMEOUT_MS = 1500;
 
-// Stripe's constructor wants an API key; nothing here touches the network.
-const stripe = new Stripe("sk_test_verification_only");
 
 let api: TestService;
 let receiver: Receiver;
@@ -54,12 +52,6 @@ async function register(events: string[]): Promise<{ id: string; secret: string 
   const { res, body } = await call(api, "POST", "/api/v1/webhooks", { key: api.testKey, body: { url: `${receiver.url}/hooks`, events } });
   expect(res.status).toBe(201);
   return body.webhook;
-}
-
-/** Verifies with Stripe's library, as of the delivery's own timestamp (the clock may be pinned). */
-function verify(received: Received, secret: string): any {
-  const timestamp = Number(received.headers["x-webhook-timestamp"]);
-  return stripe.webhooks.constructEvent(received.body, String(received.headers["x-webhook-signature"]), secret, 300, undefined, timestamp * 1000);
 }
 
 async function deliveriesOf(webhookId: string): Promise<any[]> {

@@ -4,27 +4,20 @@
  * against a real receiver on loopback.
  */
 import { randomBytes } from "node:crypto";
-import Stripe from "stripe";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../src/config.ts";
 import { createService, type Service } from "../src/service.ts";
 import { SecretBox } from "../src/webhooks/secret-box.ts";
 import { call } from "./_api.ts";
+import { verifySignature as verify } from "./_signatures.ts";
 import { startReceiver, type Receiver, type Received } from "./_receiver.ts";
 import { startTestService, type TestService } from "./_setup.ts";
 
 const KEY = randomBytes(32).toString("hex");
 const DELIVERY = { WEBHOOK_POLL_MS: "50", WEBHOOK_TIMEOUT_MS: "2000", WEBHOOK_LEASE_MS: "3000", WEBHOOK_RETRY_SCHEDULE: "100ms,100ms", WEBHOOK_PRIVATE_TARGETS: "loopback" };
-// Stripe's constructor wants an API key; nothing here touches the network.
-const stripe = new Stripe("sk_test_verification_only");
 
 let receiver: Receiver;
 afterEach(() => receiver?.close());
-
-function verify(received: Received, secret: string) {
-  const timestamp = Number(received.headers["x-webhook-timestamp"]);
-  return stripe.webhooks.constructEvent(received.body, String(received.headers["x-webhook-signature"]), secret, 300, undefined, timestamp * 1000);
-}
 
 async function stored(api: TestService | { service: Service }, id: string) {
   return api.service.store.db.selectFrom("webhooks").select(["secret", "previous_secret"]).where("id", "=", id).executeTakeFirstOrThrow();
