@@ -1,6 +1,6 @@
 /**
  * GET /docs, the API reference, in a real browser (Debian's chromium driven by playwright-core, as
- * test/dashboard.test.ts): Scalar renders the served OpenAPI document with the bundle Buckeye
+ * test/dashboard-*.test.ts): Scalar renders the served OpenAPI document with the bundle Buckeye
  * serves itself, under the page's content security policy, with no console error and no request
  * to any other host. The dashboard links to it.
  */
