@@ -7,7 +7,7 @@
  * leases another instance takes over. A second signal exits at once. Only the CLI calls this: it
  * is the one place that decides to exit the process.
  */
-import type { Logger } from "./http/app.ts";
+import type { Logger } from "./log.ts";
 import { errorFields } from "./error-fields.ts";
 
 export interface Closable {

@@ -11,7 +11,8 @@ import { openBoundaryIndex } from "./boundaries/probe.ts";
 import type { Config } from "./config.ts";
 import { readDataStatus } from "./currency/read-data-status.ts";
 import { findBoundaryFiles } from "./geo/boundary-files.ts";
-import { createApp, type Logger } from "./http/app.ts";
+import { createApp } from "./http/app.ts";
+import { jsonLogger, type Logger } from "./log.ts";
 import type { ApiContext } from "./http/context.ts";
 import { createRateLimiter } from "./http/create-rate-limiter.ts";
 import { backgroundOptionsFrom, createBackground, type Background } from "./jobs/background.ts";
@@ -29,18 +30,6 @@ export interface Service {
   /** Webhook delivery and scheduled jobs: built by createService, started by startService. */
   background: Background;
   close(): Promise<void>;
-}
-
-const LEVELS = { debug: 10, info: 20, warn: 30, error: 40 } as const;
-
-/** One JSON object per line on stderr; entries below LOG_LEVEL (an entry without a level is info) are dropped. */
-export function jsonLogger(level: Config["logLevel"]): Logger {
-  if (level === "silent") return () => {};
-  const threshold = LEVELS[level];
-  return (entry) => {
-    if ((LEVELS[entry.level as keyof typeof LEVELS] ?? LEVELS.info) < threshold) return;
-    process.stderr.write(`${JSON.stringify({ time: new Date().toISOString(), ...entry })}\n`);
-  };
 }
 
 export async function createService(config: Config, log: Logger = jsonLogger(config.logLevel)): Promise<Service> {

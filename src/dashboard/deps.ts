@@ -7,8 +7,8 @@ import type { AllowedTargets } from "../webhooks/address-guard.ts";
 import type { SignInThrottle } from "./sign-in-throttle.ts";
 import type { SignUpThrottle } from "./sign-up-throttle.ts";
 import type { SubmitOnce } from "./submit-once.ts";
+import type { Logger } from "../log.ts";
 
-export type Log = (entry: Record<string, unknown>) => void;
 
 export interface DashboardDeps {
   db: Db;
@@ -29,5 +29,5 @@ export interface DashboardDeps {
   wakeDeliveries: () => void;
   /** How current the rates and boundaries are, for the currency line. */
   dataStatus: () => Promise<DataStatus>;
-  log: Log;
+  log: Logger;
 }

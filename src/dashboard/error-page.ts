@@ -3,7 +3,7 @@
  * its problem+json). Faults are logged with the request id and shown without any detail.
  */
 import { onError, type H3Event, type HTTPError, type Middleware } from "h3";
-import type { Log } from "./deps.ts";
+import type { Logger } from "../log.ts";
 import { html } from "./html.ts";
 import { signedOutPage } from "./layout.ts";
 import type { DashboardErrorData } from "./respond.ts";
@@ -18,7 +18,7 @@ const TITLES: Record<number, string> = {
   415: "Unsupported form",
 };
 
-export function renderError(error: HTTPError, event: H3Event, log: Log): string {
+export function renderError(error: HTTPError, event: H3Event, log: Logger): string {
   const requestId = event.context.requestId ?? "";
   const data = error.data as Partial<DashboardErrorData> | undefined;
   const fault = error.unhandled || error.status >= 500;
@@ -51,6 +51,6 @@ export function renderError(error: HTTPError, event: H3Event, log: Log): string 
   );
 }
 
-export function dashboardErrors(log: Log): Middleware {
+export function dashboardErrors(log: Logger): Middleware {
   return onError((error, event) => renderError(error, event, log));
 }

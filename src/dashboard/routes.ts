@@ -8,7 +8,8 @@ import { join } from "node:path";
 import type { H3, H3Event } from "h3";
 import type { ApiContext } from "../http/context.ts";
 import { REPO_ROOT } from "../repo-root.ts";
-import type { DashboardDeps, Log } from "./deps.ts";
+import type { DashboardDeps } from "./deps.ts";
+import type { Logger } from "../log.ts";
 import { dashboardErrors } from "./error-page.ts";
 import { accountRoutes } from "./pages/account.ts";
 import { keyRoutes } from "./pages/keys.ts";
@@ -32,7 +33,7 @@ function isDashboardPath(event: H3Event): boolean {
   return path === "/dashboard" || path.startsWith("/dashboard/");
 }
 
-export function registerDashboard(app: H3, ctx: ApiContext, log: Log = () => {}): void {
+export function registerDashboard(app: H3, ctx: ApiContext, log: Logger = () => {}): void {
   const deps: DashboardDeps = {
     db: ctx.db,
     now: () => ctx.now(),

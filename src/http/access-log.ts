@@ -7,7 +7,7 @@
  * error: it reports a state (an upstream down, /readyz while the pool loads), not a fault of ours.
  */
 import type { H3Event } from "h3";
-import type { Logger } from "./app.ts";
+import type { Logger } from "../log.ts";
 
 declare module "h3" {
   interface H3EventContext {

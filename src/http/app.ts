@@ -34,8 +34,8 @@ import { getBatch, getBatchResults, postBatch } from "./routes/batches.ts";
 import { getRates } from "./routes/rates.ts";
 import { getReadyz } from "./routes/readyz.ts";
 import { openApiDocument } from "./openapi.ts";
+import type { Logger } from "../log.ts";
 
-export type Logger = (entry: Record<string, unknown>) => void;
 
 function problemResponse(ctx: ApiContext, error: HTTPError, event: H3Event, log: Logger): Response {
   const requestId = event.context.requestId ?? newId("req");

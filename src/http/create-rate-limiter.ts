@@ -4,7 +4,7 @@
  * of a driver it does not use.
  */
 import type { Config } from "../config.ts";
-import type { Logger } from "./app.ts";
+import type { Logger } from "../log.ts";
 import { MemoryRateLimiter, type RateLimiter } from "./rate-limit.ts";
 
 export interface RateLimits {

@@ -15,7 +15,7 @@
  */
 import { createHash, randomUUID } from "node:crypto";
 import { Redis } from "ioredis";
-import type { Logger } from "./app.ts";
+import type { Logger } from "../log.ts";
 import { decide, MemoryRateLimiter, type RateDecision, type RateLimiter } from "./rate-limit.ts";
 
 /** KEYS[1]: the bucket; KEYS[2]: the key epoch; ARGV[1]: tokens per second, also the bucket's size. Returns {allowed, tokens, epoch}. */

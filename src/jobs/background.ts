@@ -10,7 +10,8 @@ import type { RateTable } from "../rates/rate-table.ts";
 import type { Dialect, Store } from "../store/connect.ts";
 import { runBoundaryImport } from "../boundaries/boundary-job.ts";
 import type { Db } from "../store/database.ts";
-import { DeliveryActor, type DeliverySettings, type Log } from "../webhooks/delivery-actor.ts";
+import { DeliveryActor, type DeliverySettings } from "../webhooks/delivery-actor.ts";
+import type { Logger } from "../log.ts";
 import { secretBoxFrom, type SecretBox } from "../webhooks/secret-box.ts";
 import { publishCertificateReminders } from "./certificate-expiry.ts";
 import { publishFilingReminders } from "./filing-reminders.ts";
@@ -51,7 +52,7 @@ export interface BackgroundOptions {
   /** Called with each rebuilt rate table, to swap it into the API context. */
   onTable: (table: RateTable) => void;
   clock?: Clock;
-  log?: Log;
+  log?: Logger;
 }
 
 /** The options every caller takes the same way from configuration, the store and the shipped data. */

@@ -31,6 +31,7 @@ import { parseRetryAfter, withJitter } from "./retry-schedule.ts";
 import type { SecretBox } from "./secret-box.ts";
 import { activeSecrets, signatureHeader } from "./sign.ts";
 import { errorFields } from "../error-fields.ts";
+import type { Logger } from "../log.ts";
 
 export const USER_AGENT = "Buckeye-Webhook/1.0";
 
@@ -46,14 +47,13 @@ export interface DeliverySettings {
   privateTargets: AllowedTargets;
 }
 
-export type Log = (entry: Record<string, unknown>) => void;
 
 export interface DeliveryActorDeps {
   db: Db;
   dialect: Dialect;
   settings: DeliverySettings;
   secrets: SecretBox;
-  log?: Log;
+  log?: Logger;
   now?: () => Date;
   random?: () => number;
 }
