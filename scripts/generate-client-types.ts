@@ -11,7 +11,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import openapiTS, { type OpenAPI3 } from "openapi-typescript";
 import { openApiDocument } from "../src/http/openapi.ts";
-import { REPO_ROOT } from "../src/repo-root.ts";
+import { REPO_ROOT } from "../src/config.ts";
 
 export const CLIENT_TYPES_PATH = join(REPO_ROOT, "src", "client", "api-types.ts");
 

@@ -9,7 +9,7 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { REPO_ROOT } from "../src/repo-root.ts";
+import { REPO_ROOT } from "../src/config.ts";
 import { writeSyntheticBoundaryFile } from "../src/boundaries/synthetic-file.ts";
 
 const { values } = parseArgs({

@@ -4,14 +4,79 @@
  */
 import { existsSync } from "node:fs";
 import { availableParallelism } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { Cron } from "croner";
 import { z } from "zod";
-import type { JobsConfig } from "./jobs/background.ts";
-import { retryScheduleEnv, scheduleEnv } from "./jobs/env-schemas.ts";
-import type { DeliverySettings } from "./webhooks/delivery-actor.ts";
-import { REPO_ROOT } from "./repo-root.ts";
-import { DEFAULT_RETRY_SCHEDULE } from "./webhooks/retry-schedule.ts";
-import { PRIVATE_TARGET_KINDS, type PrivateTargetKind } from "./webhooks/address-guard.ts";
+
+function findRoot(from: string): string {
+  for (let dir = from; ; dir = dirname(dir)) {
+    if (existsSync(join(dir, "package.json")) && existsSync(join(dir, "data", "meta.json"))) return dir;
+    if (dirname(dir) === dir) throw new Error(`no Buckeye checkout above ${from}`);
+  }
+}
+
+/**
+ * The checkout's root folder (where package.json, data/ and the dashboard's assets live), found by
+ * walking up from this module: the same answer from the TypeScript sources (src/) and from the
+ * compiled build (dist/src/), so paths to shipped files never depend on where a module was emitted.
+ */
+export const REPO_ROOT = findRoot(dirname(fileURLToPath(import.meta.url)));
+
+/** Ohio's clock: dates, schedules and cron patterns are read in it. */
+export const OHIO_TIMEZONE = "America/New_York";
+
+/** The kinds of non-public address an operator may open to test-key webhooks; everything else non-public stays closed. */
+export const PRIVATE_TARGET_KINDS = ["loopback", "private", "link-local"] as const;
+export type PrivateTargetKind = (typeof PRIVATE_TARGET_KINDS)[number];
+
+/**
+ * When to try a failed delivery again. The default follows the Standard Webhooks example
+ * schedule: after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h and 24 h, ten attempts spread over
+ * about three days (3 d 3 h 35 min 5 s before jitter), like Stripe's three days of retries.
+ */
+export const DEFAULT_RETRY_SCHEDULE = "5s,5m,30m,2h,5h,10h,14h,20h,24h";
+
+const UNIT_MS = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
+
+/** "5s,5m,2h" or "50ms,100ms" → milliseconds; throws on anything else. */
+export function parseRetrySchedule(text: string): number[] {
+  return text.split(",").map((part) => {
+    const match = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h|d)\s*$/.exec(part);
+    if (!match) throw new Error(`"${part.trim()}" is not a duration such as 50ms, 5s, 30m, 2h or 1d`);
+    return Math.round(Number(match[1]) * UNIT_MS[match[2] as keyof typeof UNIT_MS]);
+  });
+}
+
+/** A comma-separated list of durations (50ms, 5s, 30m, 2h, 1d) → milliseconds. */
+export const retryScheduleEnv = (fallback: string) =>
+  z
+    .string()
+    .default(fallback)
+    .transform((text, ctx) => {
+      try {
+        return parseRetrySchedule(text);
+      } catch (error) {
+        ctx.addIssue({ code: "custom", message: (error as Error).message });
+        return z.NEVER;
+      }
+    });
+
+/** A cron pattern read in America/New_York, or "off" (→ null). */
+export const scheduleEnv = (fallback: string) =>
+  z
+    .string()
+    .default(fallback)
+    .transform((text, ctx) => {
+      if (text.trim() === "off") return null;
+      try {
+        new Cron(text, { timezone: OHIO_TIMEZONE });
+        return text.trim();
+      } catch (error) {
+        ctx.addIssue({ code: "custom", message: `not a cron pattern: ${(error as Error).message}` });
+        return z.NEVER;
+      }
+    });
 
 const repoRoot = `${REPO_ROOT}/`;
 
@@ -88,6 +153,28 @@ export const configSchema = z.object({
     path: ["SECRETS_KEY_PREVIOUS"],
     message: "needs SECRETS_KEY, the key that replaces it",
   });
+
+/** Scheduled jobs (src/jobs/): the rate file to reconcile with and each job's cron pattern (null: off). */
+export interface JobsConfig {
+  reconcileSource: string | null;
+  schedules: Record<"reconcile" | "rate-changes" | "filing-reminders" | "certificate-expiry", string | null>;
+  /** The state's SST boundary file: a URL, a file or a folder (src/boundaries/boundary-job.ts); null: the job is off. */
+  boundarySource: string | null;
+  boundarySchedule: string | null;
+}
+
+/** Webhook delivery (src/webhooks/delivery-actor.ts). */
+export interface DeliverySettings {
+  timeoutMs: number;
+  /** Delays before the 2nd, 3rd, … attempt; its length + 1 is the number of attempts. */
+  retrySchedule: readonly number[];
+  concurrency: number;
+  pollIntervalMs: number;
+  /** How long a claim holds; longer than timeoutMs so a live attempt is never taken over. */
+  leaseMs: number;
+  /** Non-public address kinds test-key webhooks may reach (WEBHOOK_PRIVATE_TARGETS); empty: public addresses only. */
+  privateTargets: ReadonlySet<PrivateTargetKind>;
+}
 
 export type Config = Readonly<{
   port: number;

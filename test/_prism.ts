@@ -8,7 +8,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { createServer } from "node:net";
 import { join } from "node:path";
-import { REPO_ROOT } from "../src/repo-root.ts";
+import { REPO_ROOT } from "../src/config.ts";
 
 export interface Violation {
   location: string[];

@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { REPO_ROOT } from "../src/repo-root.ts";
+import { REPO_ROOT } from "../src/config.ts";
 import { startTestService, type TestService } from "./_setup.ts";
 
 const run = promisify(execFile);

@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { H3, H3Event } from "h3";
 import type { ApiContext } from "../http/context.ts";
-import { REPO_ROOT } from "../repo-root.ts";
+import { REPO_ROOT } from "../config.ts";
 import type { DashboardDeps } from "./deps.ts";
 import type { Logger } from "../log.ts";
 import { dashboardErrors } from "./error-page.ts";

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { countyIndex, placeIndex, type CountyHit, type PlaceHit } from "./boundary-layers.ts";
 import type { PolygonIndex } from "./polygon-index.ts";
-import { REPO_ROOT } from "../repo-root.ts";
+import { REPO_ROOT } from "../config.ts";
 
 /** TIGER/Line layers converted to GeoJSON (lon/lat). They are loaded at run time, never shipped. */
 export const COUNTY_FILE = "oh-counties-tiger2020.geojson";

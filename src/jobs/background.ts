@@ -20,19 +20,11 @@ import { RateData } from "./rate-data.ts";
 import { reconcile } from "./reconcile.ts";
 import { finishJobRun, takeJobRun } from "../store/job-runs.repository.ts";
 import { Scheduler, type Clock, type JobRun, type OccurrenceLedger } from "./scheduler.ts";
-import type { Config } from "../config.ts";
+import type { Config, JobsConfig } from "../config.ts";
 import type { ShippedData } from "../load-data.ts";
 
 export const JOB_NAMES = ["reconcile", "rate-changes", "filing-reminders", "certificate-expiry", "boundary-import"] as const;
 export type JobName = (typeof JOB_NAMES)[number];
-
-export interface JobsConfig {
-  reconcileSource: string | null;
-  schedules: Record<Exclude<JobName, "boundary-import">, string | null>;
-  /** The state's SST boundary file: a URL, a file or a folder (src/boundaries/boundary-job.ts); null: the job is off. */
-  boundarySource: string | null;
-  boundarySchedule: string | null;
-}
 
 export interface BackgroundOptions {
   db: Db;

@@ -5,9 +5,10 @@
  * and call advanceTo(), which runs every occurrence croner computes up to that instant, in order.
  */
 import { Cron } from "croner";
+import { OHIO_TIMEZONE } from "../config.ts";
 import { errorFields } from "../error-fields.ts";
 
-export const TIMEZONE = "America/New_York";
+export const TIMEZONE = OHIO_TIMEZONE;
 
 export interface Clock {
   now(): Date;

@@ -12,7 +12,7 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import type { H3, H3Event } from "h3";
 import { problem } from "../http/problem.ts";
-import { REPO_ROOT } from "../repo-root.ts";
+import { REPO_ROOT } from "../config.ts";
 
 export const REFERENCE_PATH = "/docs";
 

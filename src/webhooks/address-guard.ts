@@ -12,10 +12,10 @@
  */
 import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from "node:dns";
 import ipaddr from "ipaddr.js";
+import { PRIVATE_TARGET_KINDS, type PrivateTargetKind } from "../config.ts";
 
-/** The kinds of non-public address an operator may open to webhooks; everything else non-public stays closed. */
-export const PRIVATE_TARGET_KINDS = ["loopback", "private", "link-local"] as const;
-export type PrivateTargetKind = (typeof PRIVATE_TARGET_KINDS)[number];
+export { PRIVATE_TARGET_KINDS, type PrivateTargetKind };
+
 export type AddressKind = "public" | PrivateTargetKind | "reserved";
 export type AllowedTargets = ReadonlySet<PrivateTargetKind>;
 

@@ -32,20 +32,11 @@ import type { SecretBox } from "./secret-box.ts";
 import { activeSecrets, signatureHeader } from "./sign.ts";
 import { errorFields } from "../error-fields.ts";
 import type { Logger } from "../log.ts";
+import type { DeliverySettings } from "../config.ts";
 
 export const USER_AGENT = "Buckeye-Webhook/1.0";
 
-export interface DeliverySettings {
-  timeoutMs: number;
-  /** Delays before the 2nd, 3rd, … attempt; its length + 1 is the number of attempts. */
-  retrySchedule: readonly number[];
-  concurrency: number;
-  pollIntervalMs: number;
-  /** How long a claim holds; longer than timeoutMs so a live attempt is never taken over. */
-  leaseMs: number;
-  /** Non-public address kinds test-key webhooks may reach (WEBHOOK_PRIVATE_TARGETS); empty: public addresses only. */
-  privateTargets: AllowedTargets;
-}
+export type { DeliverySettings };
 
 
 export interface DeliveryActorDeps {

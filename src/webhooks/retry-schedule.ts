@@ -1,21 +1,4 @@
-/**
- * When to try a failed delivery again. The default follows the Standard Webhooks example
- * schedule: after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h and 24 h, ten attempts spread over
- * about three days (3 d 3 h 35 min 5 s before jitter), like Stripe's three days of retries.
- */
-
-export const DEFAULT_RETRY_SCHEDULE = "5s,5m,30m,2h,5h,10h,14h,20h,24h";
-
-const UNIT_MS = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
-
-/** "5s,5m,2h" or "50ms,100ms" → milliseconds; throws on anything else. */
-export function parseRetrySchedule(text: string): number[] {
-  return text.split(",").map((part) => {
-    const match = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h|d)\s*$/.exec(part);
-    if (!match) throw new Error(`"${part.trim()}" is not a duration such as 50ms, 5s, 30m, 2h or 1d`);
-    return Math.round(Number(match[1]) * UNIT_MS[match[2] as keyof typeof UNIT_MS]);
-  });
-}
+/** Retry timing for webhook deliveries; the schedule itself is configuration (src/config.ts: DEFAULT_RETRY_SCHEDULE, parseRetrySchedule). */
 
 /** ±20 % jitter, so endpoints that failed together do not all retry in the same instant. */
 export function withJitter(delayMs: number, random: () => number): number {
