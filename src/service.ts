@@ -44,6 +44,11 @@ export async function createService(config: Config, log: Logger = jsonLogger(con
   // The polygon files the worker threads load, as `data status` reports their vintages.
   const polygons = findBoundaryFiles(config.geoDataDir);
   const usage = new UsageRecorder(store.db, { flushIntervalMs: config.usageFlushMs, log, now: () => context.now() });
+  // The state's boundary file, when one is imported: the first rungs of every address lookup's ladder.
+  const boundaries = openBoundaryIndex(store);
+  await boundaries.refresh();
+  // The clock is read through the context, so a test that moves context.now moves the batch leases too.
+  const lookups = createAddressLookups(config, store, { now: () => context.now(), currency: () => context.currency(), rates: () => context }, boundaries, log);
   const context: ApiContext = {
     config,
     table: data.table,
@@ -61,13 +66,8 @@ export async function createService(config: Config, log: Logger = jsonLogger(con
         context.now(),
       ),
     wakeDeliveries: () => background.actor.wake(),
-    lookups: undefined as never,
+    lookups,
   };
-  // The state's boundary file, when one is imported: the first rungs of every address lookup's ladder.
-  const boundaries = openBoundaryIndex(store);
-  await boundaries.refresh();
-  // The clock is read through the context, so a test that moves context.now moves the batch leases too.
-  context.lookups = createAddressLookups(config, store, { now: () => context.now(), currency: () => context.currency(), rates: () => context }, boundaries, log);
   usage.start();
   const background = createBackground({
     ...backgroundOptionsFrom(config, store, data),
