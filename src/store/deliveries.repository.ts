@@ -109,9 +109,9 @@ export interface AttemptRecord {
 /**
  * Logs the attempt and moves the delivery on, releasing the claim. The update only applies while
  * this instance still holds the claim: if the webhook was disabled or deleted meanwhile, the
- * attempt is logged and the delivery stays as that change left it.
+ * attempt is logged and the delivery stays as that change left it. Returns whether it applied.
  */
-export async function recordAttempt(db: Db, record: AttemptRecord): Promise<void> {
+export async function recordAttempt(db: Db, record: AttemptRecord): Promise<boolean> {
   await db
     .insertInto("delivery_attempts")
     .values({
@@ -127,7 +127,7 @@ export async function recordAttempt(db: Db, record: AttemptRecord): Promise<void
     })
     .execute();
   const finished = record.finishedAt.toISOString();
-  await db
+  const moved = await db
     .updateTable("deliveries")
     .set({
       status: record.status,
@@ -143,7 +143,8 @@ export async function recordAttempt(db: Db, record: AttemptRecord): Promise<void
     .where("id", "=", record.deliveryId)
     .where("claimed_by", "=", record.instance)
     .where("status", "=", "pending")
-    .execute();
+    .executeTakeFirst();
+  return Number(moved.numUpdatedRows) > 0;
 }
 
 /** Gives back claims this instance took but will not send (shutdown before they started). */

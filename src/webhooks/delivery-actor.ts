@@ -186,8 +186,10 @@ export class DeliveryActor {
     const finishedAt = now();
     const verdict = this.#judge(result, number, work.eventType === "webhook.test", finishedAt);
     const webhookId = work.webhook.id;
-    await db.transaction().execute(async (trx) => {
-      await recordAttempt(trx, {
+    // A delivery that lost its claim meanwhile (the webhook was disabled, which cancelled it, and
+    // perhaps set active again since) must not disable the webhook with its late failure.
+    const disabled = await db.transaction().execute(async (trx) => {
+      const applied = await recordAttempt(trx, {
         deliveryId: delivery.id,
         instance: this.instance,
         number,
@@ -200,9 +202,11 @@ export class DeliveryActor {
         nextAttemptAt: verdict.nextAttemptAt,
         finishedAt,
       });
-      if (verdict.disableReason) await disableWebhook(trx, webhookId, verdict.disableReason, finishedAt);
+      if (!applied || !verdict.disableReason) return false;
+      await disableWebhook(trx, webhookId, verdict.disableReason, finishedAt);
+      return true;
     });
-    if (verdict.disableReason) log({ level: "warn", msg: "webhook disabled", webhook_id: webhookId, reason: verdict.disableReason });
+    if (disabled) log({ level: "warn", msg: "webhook disabled", webhook_id: webhookId, reason: verdict.disableReason });
   }
 
   #signingSecrets(webhook: NonNullable<DeliveryWork["webhook"]>, box: SecretBox, at: Date): { ok: true; secrets: string[] } | { ok: false; error: string } {
