@@ -5,8 +5,9 @@
 // First: on an unsupported Node it stops with a clear message before any dependency loads.
 import "./require-supported-node.ts";
 import { Command, Option } from "commander";
-import { createKey, KeyError } from "./auth/key-service.ts";
-import { AccountError, createOrganizationWithOwner, normalizeEmail } from "./dashboard/accounts.ts";
+import { createAccountService, type AccountService } from "./accounts/account-service.ts";
+import { AccountError, normalizeEmail } from "./accounts/accounts.ts";
+import { KeyError } from "./auth/key-service.ts";
 import { addBatchCommands } from "./cli/batch-commands.ts";
 import { addBoundaryCommands } from "./boundaries/cli-commands.ts";
 import { loadConfig } from "./config.ts";
@@ -15,11 +16,9 @@ import { addJobCommands } from "./jobs/cli-commands.ts";
 import { exitGracefullyOnSignals } from "./graceful-shutdown.ts";
 import { jsonLogger } from "./log.ts";
 import { startService } from "./service.ts";
-import { listApiKeys, revokeApiKey } from "./store/api-keys.repository.ts";
 import { openStore } from "./store/connect.ts";
-import type { Db, OrganizationStatus } from "./store/database.ts";
+import type { Db } from "./store/database.ts";
 import { migrateToLatest } from "./store/migrate.ts";
-import { createOrganization, findOrganization, listOrganizations, setOrganizationStatus } from "./store/organizations.repository.ts";
 
 class CliError extends Error {}
 
@@ -36,6 +35,11 @@ async function withDb<T>(work: (db: Db) => Promise<T>, migrate = true): Promise<
   } finally {
     await store.close();
   }
+}
+
+/** The account service over the configured database, for one command (the same actions the dashboard calls). */
+function withAccounts<T>(work: (accounts: AccountService) => Promise<T>): Promise<T> {
+  return withDb((db) => work(createAccountService({ db, now: () => new Date(), keyChanged: announceKeyChange })));
 }
 
 /**
@@ -87,13 +91,11 @@ org
   .option("--password <password>", "the owner's password, at least 12 characters and not a common one (with --email)")
   .addOption(jsonOption)
   .action(async (opts: { name: string; email?: string; password?: string; json?: boolean }) => {
-    const name = opts.name.trim();
-    if (!name) throw new CliError("--name must not be empty");
     if ((opts.email === undefined) !== (opts.password === undefined)) throw new CliError("--email and --password go together");
-    const row = await withDb(async (db) =>
+    const row = await withAccounts(async (accounts) =>
       opts.email === undefined
-        ? createOrganization(db, name)
-        : (await createOrganizationWithOwner(db, { organizationName: name, email: opts.email, password: opts.password! })).organization,
+        ? accounts.createOrganization(opts.name)
+        : (await accounts.signUp({ organizationName: opts.name, email: opts.email, password: opts.password! })).organization,
     );
     const out = { id: row.id, name: row.name, status: row.status };
     const owner = opts.email === undefined ? "" : ` with owner ${normalizeEmail(opts.email)}`;
@@ -104,7 +106,7 @@ org
   .command("list")
   .addOption(jsonOption)
   .action(async (opts: { json?: boolean }) => {
-    const rows = await withDb((db) => listOrganizations(db));
+    const rows = await withAccounts((accounts) => accounts.listOrganizations());
     print(Boolean(opts.json), rows, rows.map((r) => `${r.id}  ${r.status.padEnd(9)}  ${r.name}`).join("\n") || "no organizations");
   });
 
@@ -114,9 +116,8 @@ for (const [verb, status] of [["suspend", "suspended"], ["activate", "active"]] 
     .description(status === "suspended" ? "suspend: its keys are refused on their next request" : "reactivate a suspended organization")
     .addOption(jsonOption)
     .action(async (id: string, opts: { json?: boolean }) => {
-      const row = await withDb((db) => setOrganizationStatus(db, id, status as OrganizationStatus));
+      const row = await withAccounts((accounts) => accounts.setStatus(id, status));
       if (!row) throw new CliError(`no organization ${id}`);
-      await announceKeyChange();
       print(Boolean(opts.json), { id: row.id, name: row.name, status: row.status }, `${row.id} is now ${row.status}`);
     });
 }
@@ -130,7 +131,7 @@ key
   .addOption(new Option("--env <env>", "live or test").choices(["live", "test"]).default("live"))
   .addOption(jsonOption)
   .action(async (opts: { org: string; label: string; env: "live" | "test"; json?: boolean }) => {
-    const created = await withDb((db) => createKey(db, opts.org, opts.label, opts.env));
+    const created = await withAccounts((accounts) => accounts.createKey(opts.org, opts.label, opts.env));
     const out = { id: created.id, key: created.key, prefix: created.prefix, label: created.label, env: created.env };
     print(Boolean(opts.json), out, `${created.key}\n\nThis key is shown once; store it now. Its public prefix is ${created.prefix}.`);
   });
@@ -140,10 +141,7 @@ key
   .requiredOption("--org <id>", "organization id")
   .addOption(jsonOption)
   .action(async (opts: { org: string; json?: boolean }) => {
-    const rows = await withDb(async (db) => {
-      if (!(await findOrganization(db, opts.org))) throw new CliError(`no organization ${opts.org}`);
-      return listApiKeys(db, opts.org);
-    });
+    const rows = await withAccounts((accounts) => accounts.listKeys(opts.org));
     const out = rows.map(({ key_hash: _hash, ...rest }) => rest);
     print(Boolean(opts.json), out, out.map((k) => `${k.prefix}…  ${k.env}  ${k.status.padEnd(7)}  ${k.label}`).join("\n") || "no keys");
   });
@@ -153,9 +151,8 @@ key
   .description("revoke a key by id or public prefix; refused on its next request")
   .addOption(jsonOption)
   .action(async (idOrPrefix: string, opts: { json?: boolean }) => {
-    const revoked = await withDb((db) => revokeApiKey(db, idOrPrefix));
+    const revoked = await withAccounts((accounts) => accounts.revokeKey(idOrPrefix));
     if (revoked.length === 0) throw new CliError(`no active key with id or prefix ${idOrPrefix}`);
-    await announceKeyChange();
     const out = revoked.map((k) => ({ id: k.id, prefix: k.prefix, label: k.label, status: k.status }));
     print(Boolean(opts.json), out, out.map((k) => `revoked ${k.prefix}… (${k.label})`).join("\n"));
   });
@@ -172,6 +169,8 @@ try {
   await program.parseAsync(process.argv);
 } catch (error) {
   const known = error instanceof CliError || error instanceof KeyError || error instanceof AccountError;
-  process.stderr.write(`buckeye: ${known ? error.message : error instanceof Error ? error.stack : String(error)}\n`);
+  // An account rule names the form field it is about, which is the option of the same name here.
+  const message = error instanceof AccountError ? `--${error.field}: ${error.message}` : known ? error.message : error instanceof Error ? error.stack : String(error);
+  process.stderr.write(`buckeye: ${message}\n`);
   process.exit(known ? 1 : 2);
 }

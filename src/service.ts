@@ -1,38 +1,67 @@
 /**
- * Assembles the running service: store (migrated), shipped data, the h3 app, and a listening
- * socket through listhen. The CLI's `serve` and the tests start it the same way.
+ * The composition root: the one place the running service is built, in one order, and stopped in
+ * the reverse order (docs/architecture.md):
+ *
+ *   store (migrated; signing secrets sealed) → key check and rate limits → rate source
+ *   → boundary index, worker pool and lookup pipeline (with the batch runner) → the h3 app with the
+ *   dashboard and the API reference mounted → actors: usage counter, delivery actor, scheduler
+ *
+ * Each part gets what it needs as it is built, so nothing is assembled in pieces or swapped in
+ * later. One clock (src/clock.ts) is read by every part. The CLI's `serve` and the tests start the
+ * service the same way.
  */
 import type { H3 } from "h3";
 import { toNodeHandler } from "h3/node";
 import { listen, type Listener } from "listhen";
+import { createAccountService } from "./accounts/account-service.ts";
 import { createKeyCheck } from "./auth/key-check.ts";
 import { createAddressLookups } from "./batch/address-lookups.ts";
 import { openBoundaryIndex } from "./boundaries/probe.ts";
+import { systemClock, type Clock } from "./clock.ts";
 import type { Config } from "./config.ts";
+import { RateData } from "./currency/rate-data.ts";
 import { readDataStatus } from "./currency/read-data-status.ts";
+import { registerDashboard } from "./dashboard/routes.ts";
 import { findBoundaryFiles } from "./geo/boundary-files.ts";
 import { createApp } from "./http/app.ts";
-import { jsonLogger, type Logger } from "./log.ts";
 import type { ApiContext } from "./http/context.ts";
 import { createRateLimiter } from "./http/create-rate-limiter.ts";
 import { backgroundOptionsFrom, createBackground, type Background } from "./jobs/background.ts";
 import { loadShippedData } from "./load-data.ts";
+import { jsonLogger, type Logger } from "./log.ts";
+import { registerReference } from "./reference/routes.ts";
 import { openStore, type Store } from "./store/connect.ts";
 import { migrateToLatest } from "./store/migrate.ts";
-import { secretBoxFrom } from "./webhooks/secret-box.ts";
-import { sealStoredSecrets } from "./webhooks/webhook-secrets.ts";
 import { UsageRecorder } from "./usage/usage-recorder.ts";
+import { secretBoxFrom } from "./webhooks/secret-box.ts";
+import { createWebhookService } from "./webhooks/webhook-service.ts";
+import { sealStoredSecrets } from "./webhooks/webhook-secrets.ts";
 
 export interface Service {
   app: H3;
   context: ApiContext;
   store: Store;
+  /** The rate table lookups answer from, and how current it is (shipped + reconciled). */
+  rates: RateData;
+  /** The clock every part reads (systemClock unless the caller gave one). */
+  clock: Clock;
   /** Webhook delivery and scheduled jobs: built by createService, started by startService. */
   background: Background;
   close(): Promise<void>;
 }
 
-export async function createService(config: Config, log: Logger = jsonLogger(config.logLevel)): Promise<Service> {
+export interface ServiceOptions {
+  log?: Logger;
+  /** Tests pass a clock they can move; production reads the system's. */
+  clock?: Clock;
+}
+
+export async function createService(config: Config, options: ServiceOptions = {}): Promise<Service> {
+  const log = options.log ?? jsonLogger(config.logLevel);
+  const clock = options.clock ?? systemClock;
+  const now = () => clock.now();
+
+  // The store, and what guards every request: key verdicts and rate limits.
   const data = loadShippedData(config.dataDir);
   const store = openStore(config.databaseUrl);
   await migrateToLatest(store.db);
@@ -41,54 +70,68 @@ export async function createService(config: Config, log: Logger = jsonLogger(con
   if (sealed > 0) log({ level: "info", msg: "sealed stored webhook signing secrets with SECRETS_KEY", count: sealed });
   if (unreadable > 0) log({ level: "error", msg: "stored webhook signing secrets that neither SECRETS_KEY nor SECRETS_KEY_PREVIOUS opens", count: unreadable });
   const limits = await createRateLimiter(config, log);
-  // The polygon files the worker threads load, as `data status` reports their vintages.
-  const polygons = findBoundaryFiles(config.geoDataDir);
-  const usage = new UsageRecorder(store.db, { flushIntervalMs: config.usageFlushMs, log, now: () => context.now() });
-  // The state's boundary file, when one is imported: the first rungs of every address lookup's ladder.
+  const keys = createKeyCheck(store, () => limits.announceKeyChange());
+
+  // The rate source: shipped periods with the reconciled ones laid over them.
+  const rates = new RateData({ db: store.db, shipped: data.table, shippedCurrency: data.meta });
+  await rates.refresh();
+  const currency = () => rates.currency();
+
+  // The lookup room: the state's boundary file, the worker pool, the pipeline and the batch runner.
   const boundaries = openBoundaryIndex(store);
   await boundaries.refresh();
-  // The clock is read through the context, so a test that moves context.now moves the batch leases too.
-  const lookups = createAddressLookups(config, store, { now: () => context.now(), currency: () => context.currency(), rates: () => context }, boundaries, log);
+  const lookups = createAddressLookups(config, store, { now, currency, rates: () => ({ table: rates.table, zips: data.zips }) }, boundaries, log);
+
+  // Actors, built now and started by startService (the usage counter and the batch runner at once).
+  const usage = new UsageRecorder(store.db, { flushIntervalMs: config.usageFlushMs, log, now });
+  const background = createBackground({ ...backgroundOptionsFrom(config, store, rates), clock, log });
+  const webhooks = createWebhookService({ db: store.db, now, secrets, privateTargets: config.webhooks.privateTargets, wakeDeliveries: () => background.actor.wake() });
+  const polygons = findBoundaryFiles(config.geoDataDir);
+  const dataStatus = () =>
+    readDataStatus({ db: store.db, currency, polygons, zctaVintage: data.meta.zcta_vintage, staleAfterDays: config.reconcileStaleAfterDays }, now());
+
   const context: ApiContext = {
     config,
-    table: data.table,
+    rates,
     zips: data.zips,
     db: store.db,
-    keys: createKeyCheck(store, () => limits.announceKeyChange()),
+    keys,
     limiter: limits.limiter,
     usage,
-    secrets,
-    now: () => new Date(),
-    currency: () => background.rateData.currency(),
-    dataStatus: () =>
-      readDataStatus(
-        { db: store.db, currency: () => background.rateData.currency(), polygons, zctaVintage: data.meta.zcta_vintage, staleAfterDays: config.reconcileStaleAfterDays },
-        context.now(),
-      ),
-    wakeDeliveries: () => background.actor.wake(),
+    webhooks,
+    now,
+    currency,
+    dataStatus,
     lookups,
   };
-  usage.start();
-  const background = createBackground({
-    ...backgroundOptionsFrom(config, store, data),
-    // ApiContext stays a mutable object: each reconciliation swaps in a table with the periods it recorded.
-    onTable: (table) => {
-      context.table = table;
+  const app = createApp(context, log, { slowMs: config.slowRequestMs, everyRequest: config.logLevel === "debug" });
+  registerDashboard(
+    app,
+    {
+      db: store.db,
+      now,
+      rateLimitPerSecond: config.rateLimitPerSecond,
+      signUpLimit: config.signUpLimit,
+      usage,
+      webhooks,
+      accounts: createAccountService({ db: store.db, now, keyChanged: () => keys.changed() }),
+      dataStatus,
     },
-    clock: { now: () => context.now() },
     log,
-  });
-  await background.rateData.refresh();
+  );
+  registerReference(app);
+  usage.start();
+
   const close = async () => {
     await background.stop();
     await usage.stop();
-    await context.lookups.close();
+    await lookups.close();
     await boundaries.close();
+    keys.close();
     await limits.close();
-    context.keys.close();
     await store.close();
   };
-  return { app: createApp(context, log, { slowMs: config.slowRequestMs, everyRequest: config.logLevel === "debug" }), context, store, background, close };
+  return { app, context, store, rates, clock, background, close };
 }
 
 export interface RunningService extends Service {
@@ -96,8 +139,8 @@ export interface RunningService extends Service {
   listener: Listener;
 }
 
-export async function startService(config: Config, log?: Logger): Promise<RunningService> {
-  const service = await createService(config, log);
+export async function startService(config: Config, options: ServiceOptions = {}): Promise<RunningService> {
+  const service = await createService(config, options);
   const listener = await listen(toNodeHandler(service.app), {
     port: { port: config.port, alternativePortRange: [config.port, config.port] },
     hostname: config.host,

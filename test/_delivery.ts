@@ -27,7 +27,7 @@ export async function startDeliveryService(clock: () => Date | null): Promise<Te
     WEBHOOK_PRIVATE_TARGETS: "loopback",
     RECONCILE_SOURCE: FUTURE_CHANGE,
   });
-  api.service.context.now = () => clock() ?? new Date();
+  api.clock.set(() => clock() ?? new Date());
   api.service.background.actor.start();
   return api;
 }
@@ -75,7 +75,7 @@ export function deliverySteps(api: () => TestService, receiver: () => Receiver) 
         service.context.now(),
       ),
     );
-    service.context.wakeDeliveries();
+    service.background.actor.wake();
     return published.envelope;
   }
 

@@ -12,6 +12,7 @@ import pg from "pg";
 import { createKey } from "../src/auth/key-service.ts";
 import { loadConfig, type Config } from "../src/config.ts";
 import { createService, startService, type Service } from "../src/service.ts";
+import { TestClock } from "./_clock.ts";
 import { createOrganization } from "../src/store/organizations.repository.ts";
 
 export interface TestService {
@@ -20,6 +21,8 @@ export interface TestService {
   orgId: string;
   liveKey: string;
   testKey: string;
+  /** The clock the whole service reads: a test moves it with clock.set(...). */
+  clock: TestClock;
   /** In-process request with the live key unless headers say otherwise. */
   get(path: string, headers?: Record<string, string>): Promise<Response>;
   close(): Promise<void>;
@@ -81,7 +84,8 @@ export function testConfig(env: Record<string, string> = {}): { config: Config; 
 
 export async function startTestService(env: Record<string, string> = {}, listenOnSocket = false): Promise<TestService & { url?: string }> {
   const { config, cleanup } = testConfig(env);
-  const running = listenOnSocket ? await startService(config) : await createService(config);
+  const clock = new TestClock();
+  const running = listenOnSocket ? await startService(config, { clock }) : await createService(config, { clock });
   const org = await createOrganization(running.store.db, "Test Org");
   const live = await createKey(running.store.db, org.id, "test suite live", "live");
   const test = await createKey(running.store.db, org.id, "test suite sandbox", "test");
@@ -91,6 +95,7 @@ export async function startTestService(env: Record<string, string> = {}, listenO
     orgId: org.id,
     liveKey: live.key,
     testKey: test.key,
+    clock,
     url: "url" in running ? (running.url as string) : undefined,
     get: async (path, headers = { authorization: `Bearer ${live.key}` }) =>
       running.app.fetch(new Request(`http://buckeye.test${path}`, { headers })),

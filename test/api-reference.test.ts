@@ -7,7 +7,7 @@
 import type { Browser, Page } from "playwright-core";
 import { launchChromium } from "./_browser.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createOrganizationWithOwner } from "../src/dashboard/accounts.ts";
+import { createOrganizationWithOwner } from "../src/accounts/accounts.ts";
 import { startTestService, type TestService } from "./_setup.ts";
 
 const PASSWORD = "correct horse battery staple";

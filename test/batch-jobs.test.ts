@@ -3,6 +3,7 @@
  * scoping, and a restart in the middle of a job that neither loses nor doubles a row. Real
  * worker threads; the geocoder is a FAKE UPSTREAM (test/fake-census-geocoder.ts).
  */
+import { TestClock } from "./_clock.ts";
 import { parse } from "csv-parse/sync";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createKey } from "../src/auth/key-service.ts";
@@ -184,6 +185,7 @@ describe("a job interrupted by a restart resumes without losing or doubling a ro
     // Groups of two 20-row chunks, one Census batch request each, so the job is mid-way for a while.
     const { config, cleanup } = testConfig({ CENSUS_GEOCODER_URL: upstream.url, BATCH_CHUNK_ROWS: "20", GEOCODER_BATCH_ROWS: "40", BATCH_POLL_MS: "20", WORKER_THREADS: "1", GEOCODER_CONCURRENCY: "4" });
     const first = await createService(config);
+    const later = new TestClock();
     let second: Service | undefined;
     try {
       const org = await createOrganization(first.store.db, "Restart Org");
@@ -204,7 +206,7 @@ describe("a job interrupted by a restart resumes without losing or doubling a ro
       const heldAt = upstream.requests.length;
       while (upstream.requests.length === heldAt) await new Promise((resolve) => setTimeout(resolve, 10));
       await first.close();
-      second = await createService(config);
+      second = await createService(config, { clock: later });
       // The upstream is still held, so the new service cannot have moved the job on yet.
       const halfway = (await findBatchJob(second.store.db, org.id, jobId))!;
       expect(halfway.status).toBe("running");
@@ -213,7 +215,7 @@ describe("a job interrupted by a restart resumes without losing or doubling a ro
       upstream.release();
 
       // The old process's leases run for BATCH_LEASE_MS (60 s); the new one's clock is past them.
-      second.context.now = () => new Date(Date.now() + 5 * 60_000);
+      later.set(() => new Date(Date.now() + 5 * 60_000));
       const job = await completed(second, key, location);
       expect(job).toMatchObject({ total: rows, done: rows, failed: 0 });
 

@@ -3,6 +3,7 @@
  * (a SQLite file, or a PostgreSQL schema under TEST_DATABASE_URL), and `buckeye serve` answering on
  * a real socket while the CLI revokes and suspends.
  */
+import { getJson } from "./_http.ts";
 import { execFile, spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -47,10 +48,7 @@ afterAll(async () => {
   await database.drop();
 });
 
-async function get(path: string, key: string) {
-  const res = await fetch(`${baseUrl}${path}`, { headers: { authorization: `Bearer ${key}` } });
-  return { res, body: (await res.json()) as Record<string, any> };
-}
+const get = (path: string, key: string) => getJson(`${baseUrl}${path}`, key);
 
 describe("buckeye org / key commands (--json)", () => {
   it("org create prints {id, name, status: active}; key create prints the full key once with its 16-character prefix", async () => {

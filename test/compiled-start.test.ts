@@ -4,6 +4,7 @@
  * finds its shipped data and dashboard assets, its worker threads load the compiled task file,
  * and it answers the API.
  */
+import { getJson } from "./_http.ts";
 import { execFile, spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -48,17 +49,15 @@ afterAll(async () => {
   await database.drop();
 });
 
-async function get(path: string) {
-  return fetch(`${baseUrl}${path}`, { headers: { authorization: `Bearer ${key}` } });
-}
+const get = (path: string) => getJson(`${baseUrl}${path}`, key);
 
 describe("the compiled build that npm start runs", () => {
   it("answers county and coordinate lookups (worker threads on the compiled task file) and serves the dashboard's assets", async () => {
     const county = await get("/api/v1/rates?county=franklin&date=2025-04-01");
-    expect(county.status).toBe(200);
-    expect(await county.json()).toMatchObject({ county: "Franklin", combined_rate: 0.08 });
+    expect(county.res.status).toBe(200);
+    expect(county.body).toMatchObject({ county: "Franklin", combined_rate: 0.08 });
     const point = await get("/api/v1/rates?lat=39.9612&lon=-82.9988&date=2026-01-01");
-    expect(await point.json()).toMatchObject({ county: "Franklin", resolved_by: "coordinates" });
+    expect(point.body).toMatchObject({ county: "Franklin", resolved_by: "coordinates" });
     // /readyz turns 200 once the database, the data and the boundary indexes in the worker threads are in.
     let ready = await fetch(`${baseUrl}/readyz`);
     for (let tries = 0; ready.status !== 200 && tries < 100; tries++) {

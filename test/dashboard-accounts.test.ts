@@ -10,10 +10,10 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { checkSignIn } from "../src/dashboard/accounts.ts";
+import { checkSignIn } from "../src/accounts/accounts.ts";
 import { escapeHtml, html } from "../src/dashboard/html.ts";
-import { hashPassword, verifyPassword } from "../src/dashboard/password.ts";
-import { passwordProblem } from "../src/dashboard/password-policy.ts";
+import { hashPassword, verifyPassword } from "../src/accounts/password.ts";
+import { passwordProblem } from "../src/accounts/password-policy.ts";
 import { SignInThrottle } from "../src/dashboard/sign-in-throttle.ts";
 import { SubmitOnce } from "../src/dashboard/submit-once.ts";
 import { openStore } from "../src/store/connect.ts";
@@ -190,7 +190,7 @@ describe("usage recorder: requests per key per day, counted in memory and writte
   beforeAll(async () => {
     service = await startTestService({ RATE_LIMIT_PER_SECOND: "2", USAGE_FLUSH_MS: "3600000" });
     // A still clock: the bucket of 2 never refills between the requests, however slow the machine.
-    service.service.context.now = () => new Date("2026-11-21T15:00:00Z");
+    service.clock.set(new Date("2026-11-21T15:00:00Z"));
   });
   afterAll(() => service.close());
 

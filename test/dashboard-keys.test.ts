@@ -146,7 +146,7 @@ describe("API keys page: the data currency in one line (rates confirmed through,
     const result = await reconcile(
       {
         db: dash.service.service.store.db,
-        rateData: dash.service.service.background.rateData,
+        rateData: dash.service.service.rates,
         districtCodes: new Map(districts.map((d) => [d.fips, d.sst_code])),
         source: new URL("fixtures/sst/OHR2026Q1NOV28.csv", import.meta.url).pathname,
       },

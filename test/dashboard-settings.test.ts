@@ -5,7 +5,7 @@
  */
 import type { BrowserContext, Page } from "playwright-core";
 import { beforeAll, describe, expect, it } from "vitest";
-import { createOrganizationWithOwner } from "../src/dashboard/accounts.ts";
+import { createOrganizationWithOwner } from "../src/accounts/accounts.ts";
 import { setOrganizationStatus } from "../src/store/organizations.repository.ts";
 import { dashboardHarness, PASSWORD, PHONE } from "./_dashboard.ts";
 

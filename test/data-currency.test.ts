@@ -32,7 +32,7 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 const DISTRICT_CODES = readDistrictCodes(fileURLToPath(new URL("../data", import.meta.url)));
 
 function reconcileWith(api: TestService, source: string, at: Date) {
-  return reconcile({ db: api.service.store.db, rateData: api.service.background.rateData, districtCodes: DISTRICT_CODES, source }, at);
+  return reconcile({ db: api.service.store.db, rateData: api.service.rates, districtCodes: DISTRICT_CODES, source }, at);
 }
 
 describe("Lake County's components follow the sources: county 1.00% throughout, Laketran 0.50%, paused to 0.25% from 2024-07-01, 0.50% again from 2025-07-01", () => {
@@ -159,7 +159,7 @@ describe("GET /readyz stays 200 and reports stale, with a reason, when the last 
   afterAll(() => api.close());
 
   async function readyz(at: string) {
-    api.service.context.now = () => new Date(at);
+    api.clock.set(new Date(at));
     const res = await api.get("/readyz", {});
     return { status: res.status, body: (await res.json()) as { status: string; checks: Record<string, string>; reasons: string[] } };
   }
@@ -261,18 +261,17 @@ describe("beyond_confirmed: an answer for a date after the rates are confirmed t
   });
 
   it("without a date, today in America/New_York decides: 23:30 on Sep 30 in Ohio (03:30 UTC Oct 1) is confirmed, 00:30 on Oct 1 is not", async () => {
-    const original = api.service.context.now;
     try {
-      api.service.context.now = () => new Date("2026-10-01T03:30:00Z");
+      api.clock.set(new Date("2026-10-01T03:30:00Z"));
       const lateSeptember = await rate(api, "county=lake");
       expect(lateSeptember.date_evaluated).toBe(meta.verified_through);
       expect(lateSeptember).not.toHaveProperty("beyond_confirmed");
-      api.service.context.now = () => new Date("2026-10-01T04:30:00Z");
+      api.clock.set(new Date("2026-10-01T04:30:00Z"));
       const october = await rate(api, "county=lake");
       expect(october.date_evaluated).toBe(dayAfter);
       expect(october.beyond_confirmed).toMatchObject({ days_beyond: 1 });
     } finally {
-      api.service.context.now = original;
+      api.clock.set(null);
     }
   });
 

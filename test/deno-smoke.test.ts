@@ -5,6 +5,7 @@
  * a 401, coordinates and an address on its worker threads (the address through the FAKE Census
  * upstream, test/fake-census-geocoder.ts), an asynchronous batch job, and a clean exit on SIGTERM.
  */
+import { getJson } from "./_http.ts";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -63,10 +64,7 @@ describe.each(DATABASES)("Deno 2: deno run -A src/cli.ts serve, on %s", (_name, 
     return fetch(`${deno.url}${path}`, { ...init, headers: { ...(withKey ? { authorization: `Bearer ${key}` } : {}), ...init.headers } });
   }
 
-  async function get(path: string, withKey = true) {
-    const res = await call(path, {}, withKey);
-    return { res, body: (await res.json()) as Record<string, any> };
-  }
+  const get = (path: string, withKey = true) => getJson(`${deno.url}${path}`, withKey ? key : null);
 
   it("answers GET /api/v1/rates for a county and date, with the rate-limit headers", async () => {
     const { res, body } = await get("/api/v1/rates?county=franklin&date=2025-04-01");

@@ -1,4 +1,5 @@
 import { createApp } from "../src/http/app.ts";
+import type { ApiContext } from "../src/http/context.ts";
 import { errorFields } from "../src/error-fields.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestService, type TestService } from "./_setup.ts";
@@ -60,30 +61,29 @@ describe("problem details (spec §7, RFC 9457)", () => {
   });
 
   it("a server fault is 500 internal-error with no stack trace or internal message", async () => {
-    const original = api.service.context.currency;
-    api.service.context.currency = () => {
-      throw new Error("secret internal detail at /srv/app/db.ts:42");
-    };
-    try {
-      const res = await api.get("/api/v1/rates?county=adams");
-      const text = await res.text();
-      expect(res.status).toBe(500);
-      expect(res.headers.get("content-type")).toBe("application/problem+json");
-      const body = JSON.parse(text);
-      expect(body).toMatchObject({ type: expect.stringMatching(/\/internal-error$/), title: "Internal Server Error", status: 500 });
-      expect(text).not.toContain("secret");
-      expect(text).not.toContain("db.ts");
-      expect(body.stack).toBeUndefined();
-    } finally {
-      api.service.context.currency = original;
-    }
+    // The same service's parts, with the rate currency failing: an app over them answers the fault.
+    const faulty = createApp({
+      ...api.service.context,
+      currency: () => {
+        throw new Error("secret internal detail at /srv/app/db.ts:42");
+      },
+    });
+    const res = await faulty.fetch(new Request("http://buckeye.test/api/v1/rates?county=adams", { headers: { authorization: `Bearer ${api.liveKey}` } }));
+    const text = await res.text();
+    expect(res.status).toBe(500);
+    expect(res.headers.get("content-type")).toBe("application/problem+json");
+    const body = JSON.parse(text);
+    expect(body).toMatchObject({ type: expect.stringMatching(/\/internal-error$/), title: "Internal Server Error", status: 500 });
+    expect(text).not.toContain("secret");
+    expect(text).not.toContain("db.ts");
+    expect(body.stack).toBeUndefined();
   });
 });
 
 describe("errors are logged with their cause's message and code, never [object Object] (issue 10, item 6)", () => {
-  function capturingApp() {
+  function capturingApp(parts: Partial<ApiContext> = {}) {
     const logs: Array<Record<string, unknown>> = [];
-    const app = createApp(api.service.context, (entry) => logs.push(entry));
+    const app = createApp({ ...api.service.context, ...parts }, (entry) => logs.push(entry));
     const get = (path: string) => app.fetch(new Request(`http://buckeye.test${path}`, { headers: { authorization: `Bearer ${api.liveKey}` } }));
     return { logs, get };
   }
@@ -99,16 +99,12 @@ describe("errors are logged with their cause's message and code, never [object O
   });
 
   it("a fault is logged with its message, its cause's message and the first error code", async () => {
-    const { logs, get } = capturingApp();
-    const original = api.service.context.currency;
-    api.service.context.currency = () => {
-      throw new Error("reading the reconciliation log failed", { cause: Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:5432"), { code: "ECONNREFUSED" }) });
-    };
-    try {
-      expect((await get("/api/v1/rates?county=adams")).status).toBe(500);
-    } finally {
-      api.service.context.currency = original;
-    }
+    const { logs, get } = capturingApp({
+      currency: () => {
+        throw new Error("reading the reconciliation log failed", { cause: Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:5432"), { code: "ECONNREFUSED" }) });
+      },
+    });
+    expect((await get("/api/v1/rates?county=adams")).status).toBe(500);
     expect(logs).toContainEqual(
       expect.objectContaining({
         level: "error",

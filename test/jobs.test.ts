@@ -51,7 +51,7 @@ describe("seven weeks on an injected clock: every job at its scheduled times", (
   let clock = new Date("2026-11-30T12:00:00Z");
   beforeAll(async () => {
     api = await startTestService({ RECONCILE_SOURCE: FUTURE_CHANGE });
-    api.service.context.now = () => clock;
+    api.clock.set(() => clock);
     await call(api, "POST", "/api/v1/certificates", {
       body: { customer_id: "cust_1", customer_name: "Marietta Marine", exempt_reason: "resale", expires_on: "2027-01-15" },
     });

@@ -14,7 +14,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createKey } from "../src/auth/key-service.ts";
-import { createOrganizationWithOwner } from "../src/dashboard/accounts.ts";
+import { createOrganizationWithOwner } from "../src/accounts/accounts.ts";
 import { openStore, type Store } from "../src/store/connect.ts";
 import { migrateToLatest } from "../src/store/migrate.ts";
 import { createOrganization } from "../src/store/organizations.repository.ts";

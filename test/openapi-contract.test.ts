@@ -157,13 +157,13 @@ describe("GET /api/v1/rates (getRate)", () => {
     // The service's clock stands still, so the key's bucket does not refill between the requests
     // that empty it and the one sent through Prism.
     const frozen = new Date();
-    api.service.context.now = () => frozen;
+    api.clock.set(frozen);
     let limited: Exchange;
     try {
       for (let i = 0; i < PER_SECOND; i++) expect((await api.get("/api/v1/rates?county=wayne", { authorization: `Bearer ${flood.key}` })).status).toBe(200);
       limited = await invalid(429, "GET", "/api/v1/rates?county=franklin", { key: flood.key });
     } finally {
-      api.service.context.now = () => new Date();
+      api.clock.set(null);
     }
     expect(Number(limited.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
     expect(limited.headers.get("ratelimit-limit")).toBe(String(PER_SECOND));

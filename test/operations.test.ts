@@ -6,6 +6,7 @@
 import type { H3Event } from "h3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { logResponse } from "../src/http/access-log.ts";
+import { createApp } from "../src/http/app.ts";
 import { createService, type Service } from "../src/service.ts";
 import { openStore } from "../src/store/connect.ts";
 import { startTestService, testConfig, type TestService } from "./_setup.ts";
@@ -28,8 +29,7 @@ describe("GET /readyz: database reachable, data loaded, worker pool up; 503 othe
   it("is 200 once the worker threads are up, with each check ok", async () => {
     await api.service.context.lookups.pool.warm();
     // A day within RECONCILE_STALE_AFTER_DAYS of the shipped reconciliation, so the calendar does not decide (stale: test/data-currency.test.ts).
-    const original = api.service.context.now;
-    api.service.context.now = () => new Date("2026-09-01T12:00:00Z");
+    api.clock.set(new Date("2026-09-01T12:00:00Z"));
     try {
       const res = await api.get("/readyz", {});
       expect(res.status).toBe(200);
@@ -40,25 +40,23 @@ describe("GET /readyz: database reachable, data loaded, worker pool up; 503 othe
       expect(body.checks.boundaries).toMatch(/^ok /);
       expect(body.checks.reconciliation).toMatch(/^ok \(last \d{4}-\d{2}-\d{2}, \d+ days ago; confirmed through \d{4}-\d{2}-\d{2}\)$/);
     } finally {
-      api.service.context.now = original;
+      api.clock.set(null);
     }
   });
 
   it("is 503 naming the database when it cannot be reached, while /healthz stays 200", async () => {
-    const reachable = api.service.context.db;
-    // A real PostgreSQL client pointed at a port where nothing listens.
+    // A real PostgreSQL client pointed at a port where nothing listens, in the same service's parts.
     const unreachable = openStore("postgres://buckeye@127.0.0.1:1/nowhere");
-    api.service.context.db = unreachable.db;
+    const app = createApp({ ...api.service.context, db: unreachable.db });
     try {
-      const res = await api.get("/readyz", {});
+      const res = await app.fetch(new Request("http://buckeye.test/readyz"));
       expect(res.status).toBe(503);
       const body = (await res.json()) as { status: string; checks: Record<string, string>; reasons: string[] };
       expect(body.status).toBe("not ready");
       expect(body.checks.database).toBe("unreachable");
       expect(body.reasons.join(" ")).toMatch(/^database: /);
-      expect((await api.get("/healthz", {})).status).toBe(200);
+      expect((await app.fetch(new Request("http://buckeye.test/healthz"))).status).toBe(200);
     } finally {
-      api.service.context.db = reachable;
       await unreachable.close();
     }
   });
@@ -72,7 +70,7 @@ describe("access log: one JSON line per request, with its request id", () => {
   beforeAll(async () => {
     const test = testConfig({ LOG_LEVEL: "debug" });
     cleanup = test.cleanup;
-    service = await createService(test.config, (entry) => lines.push(entry));
+    service = await createService(test.config, { log: (entry) => lines.push(entry) });
   });
   afterAll(async () => {
     await service?.close();

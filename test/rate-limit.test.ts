@@ -28,7 +28,7 @@ describe("rate limit over HTTP (spec §7, §8)", () => {
   let clock = Date.parse("2026-01-05T15:00:00Z");
   beforeAll(async () => {
     api = await startTestService({ RATE_LIMIT_PER_SECOND: "10" });
-    api.service.context.now = () => new Date(clock);
+    api.clock.set(() => new Date(clock));
   });
   afterAll(() => api.close());
 

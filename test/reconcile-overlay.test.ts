@@ -76,7 +76,7 @@ describe("reconcile: a change to a transit district covering part of a county", 
       ].join("\r\n")}\r\n`,
     );
     const done = await reconcile(
-      { db: api.service.store.db, rateData: api.service.background.rateData, districtCodes: new Map([["39041", "96000"]]), source: path },
+      { db: api.service.store.db, rateData: api.service.rates, districtCodes: new Map([["39041", "96000"]]), source: path },
       new Date("2026-12-01T10:30:00Z"),
     );
     expect(done).toMatchObject({ status: "succeeded", periodsRecorded: 1, eventsEmitted: 1 });

@@ -11,7 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readDistrictCodes } from "../src/jobs/background.ts";
 import { createService } from "../src/service.ts";
 import { reconcile } from "../src/jobs/reconcile.ts";
-import { parseSstRateFile, postingDate } from "../src/jobs/sst-rate-file.ts";
+import { parseSstRateFile } from "../src/jobs/sst-rate-file.ts";
+import { postingDate } from "../src/rates/sst-file-names.ts";
 import { call, rate } from "./_api.ts";
 import { startTestService, type TestService } from "./_setup.ts";
 
@@ -25,7 +26,7 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 const DISTRICT_CODES = readDistrictCodes(fileURLToPath(new URL("../data", import.meta.url)));
 
 function reconcileWith(api: TestService, source: string, at: Date = AT) {
-  return reconcile({ db: api.service.store.db, rateData: api.service.background.rateData, districtCodes: DISTRICT_CODES, source }, at);
+  return reconcile({ db: api.service.store.db, rateData: api.service.rates, districtCodes: DISTRICT_CODES, source }, at);
 }
 
 async function eventsOf(api: TestService, type: string) {

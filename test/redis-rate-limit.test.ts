@@ -120,7 +120,7 @@ describe("shared rate limits over HTTP while Redis is down", () => {
     try {
       // The per-instance bucket refills from the service's clock: hold it still, so slow requests cannot refill it.
       const frozen = new Date();
-      api.service.context.now = () => frozen;
+      api.clock.set(frozen);
       await relay.cut();
       const statuses = [];
       for (let i = 0; i < 11; i++) {

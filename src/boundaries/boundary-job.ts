@@ -8,21 +8,17 @@
  */
 import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { postedOn } from "../rates/sst-file-names.ts";
 import type { Store } from "../store/connect.ts";
 import { findVersion } from "../store/boundaries.repository.ts";
 import { importBoundaryFile, versionFromName, type ImportResult } from "./import-file.ts";
 import { importInThread } from "./import-thread.ts";
 
-const MONTHS = ["JAN", "FEB", "MAR", "APR", "MAY", "JUN", "JUL", "AUG", "SEP", "OCT", "NOV", "DEC"];
-
 /** A sortable key for a version: year and quarter, then its posting date (a quarter's file may be posted the year before). */
 export function versionOrder(version: string): string {
   const match = /^[A-Z]{2}B(\d{4})Q([1-4])([A-Z]{3})(\d{1,2})$/.exec(version);
   if (!match) return "";
-  const month = MONTHS.indexOf(match[3]!) + 1;
-  const quarterStart = (Number(match[2]) - 1) * 3 + 1;
-  const postedYear = Number(match[1]) - (month > quarterStart ? 1 : 0);
-  return `${match[1]}Q${match[2]} ${postedYear}-${String(month).padStart(2, "0")}-${match[4]!.padStart(2, "0")}`;
+  return `${match[1]}Q${match[2]} ${postedOn(Number(match[1]), Number(match[2]), match[3]!, Number(match[4])) ?? ""}`;
 }
 
 /** The newest boundary file in a folder, or null when it holds none. */

@@ -13,7 +13,7 @@ import { loadConfig } from "../config.ts";
 import { defaultVintage, fetchTiger, FetchGeoError } from "../geo/fetch-tiger.ts";
 import { problemBody } from "../http/routes/lookup-answers.ts";
 import { newId } from "../ids.ts";
-import { RateData } from "../jobs/rate-data.ts";
+import { RateData } from "../currency/rate-data.ts";
 import { loadShippedData } from "../load-data.ts";
 import type { ItemFailure, RowResult } from "../lookup/item-result.ts";
 import { createPipeline } from "../lookup/lookups.ts";
@@ -27,7 +27,7 @@ import { migrateToLatest } from "../store/migrate.ts";
 
 /** The rate data the API would answer from: shipped, with what reconciliation recorded in DATABASE_URL. */
 async function readRateData(store: Store, shipped: ReturnType<typeof loadShippedData>): Promise<RateData> {
-  const rateData = new RateData({ db: store.db, shipped: shipped.table, shippedCurrency: shipped.meta, onTable: () => {} });
+  const rateData = new RateData({ db: store.db, shipped: shipped.table, shippedCurrency: shipped.meta });
   await rateData.refresh();
   return rateData;
 }

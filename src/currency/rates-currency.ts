@@ -12,7 +12,7 @@
  *   date and the run's wins.
  */
 import { daysBetween, type IsoDate } from "../rates/calendar.ts";
-import { quarterEnd } from "../jobs/sst-rate-file.ts";
+import { quarterEnd } from "../rates/sst-file-names.ts";
 
 /** What data/meta.json says of the shipped rates. */
 export interface ShippedCurrency {

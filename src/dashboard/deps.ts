@@ -1,9 +1,9 @@
 /** What the dashboard's handlers are given: the store, the clock and the few services they call. */
+import type { AccountService } from "../accounts/account-service.ts";
 import type { DataStatus } from "../currency/data-status.ts";
 import type { Db } from "../store/database.ts";
 import type { UsageRecorder } from "../usage/usage-recorder.ts";
-import type { SecretBox } from "../webhooks/secret-box.ts";
-import type { AllowedTargets } from "../webhooks/address-guard.ts";
+import type { WebhookService } from "../webhooks/webhook-service.ts";
 import type { SignInThrottle } from "./sign-in-throttle.ts";
 import type { SignUpThrottle } from "./sign-up-throttle.ts";
 import type { SubmitOnce } from "./submit-once.ts";
@@ -18,16 +18,18 @@ export interface DashboardDeps {
   usage?: UsageRecorder;
   throttle: SignInThrottle;
   signUps: SignUpThrottle;
-  /** Non-public address kinds webhooks may reach (WEBHOOK_PRIVATE_TARGETS). */
-  webhookTargets: AllowedTargets;
   once: SubmitOnce;
-  /** Seals webhook signing secrets as they are written (SECRETS_KEY). */
-  secrets: SecretBox;
-  /** Call after committing a key revocation: instances that cache key verdicts by a Redis epoch learn of it. */
-  keyChanged: () => Promise<void>;
-  /** Tells the webhook delivery actor that an event was just published. */
-  wakeDeliveries: () => void;
+  /** The webhook actions and their rules (src/webhooks/webhook-service.ts), shared with the API. */
+  webhooks: WebhookService;
+  /** Sign-up, sign-in, passwords, keys and suspension (src/accounts/account-service.ts), shared with the CLI. */
+  accounts: AccountService;
   /** How current the rates and boundaries are, for the currency line. */
   dataStatus: () => Promise<DataStatus>;
   log: Logger;
 }
+
+/** What the composition root gives the dashboard; it makes its throttles and form tokens itself. */
+export type DashboardSetup = Omit<DashboardDeps, "throttle" | "signUps" | "once" | "log"> & {
+  /** Sign-up attempts one client address may make within 15 minutes (SIGN_UP_LIMIT). */
+  signUpLimit: number;
+};

@@ -1,14 +1,13 @@
 /**
- * The organization dashboard, mounted on the API's h3 app under /dashboard: server-rendered pages
+ * The organization dashboard, mounted on the service's h3 app under /dashboard: server-rendered pages
  * for accounts, API keys, webhooks, usage and settings. Everything under /dashboard answers in
  * HTML, errors included; the API's paths are untouched.
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { H3, H3Event } from "h3";
-import type { ApiContext } from "../http/context.ts";
 import { REPO_ROOT } from "../config.ts";
-import type { DashboardDeps } from "./deps.ts";
+import type { DashboardDeps, DashboardSetup } from "./deps.ts";
 import type { Logger } from "../log.ts";
 import { dashboardErrors } from "./error-page.ts";
 import { accountRoutes } from "./pages/account.ts";
@@ -33,20 +32,14 @@ function isDashboardPath(event: H3Event): boolean {
   return path === "/dashboard" || path.startsWith("/dashboard/");
 }
 
-export function registerDashboard(app: H3, ctx: ApiContext, log: Logger = () => {}): void {
+/** Mounts the dashboard on the service's app (the composition root, src/service.ts, calls it). */
+export function registerDashboard(app: H3, setup: DashboardSetup, log: Logger = () => {}): void {
+  const { signUpLimit, ...given } = setup;
   const deps: DashboardDeps = {
-    db: ctx.db,
-    now: () => ctx.now(),
-    rateLimitPerSecond: ctx.config.rateLimitPerSecond,
-    usage: ctx.usage,
-    throttle: new SignInThrottle(ctx.db, () => ctx.now()),
-    signUps: new SignUpThrottle(ctx.db, () => ctx.now(), ctx.config.signUpLimit),
-    webhookTargets: ctx.config.webhooks.privateTargets,
-    once: new SubmitOnce(ctx.db, () => ctx.now()),
-    secrets: ctx.secrets,
-    wakeDeliveries: () => ctx.wakeDeliveries(),
-    keyChanged: () => ctx.keys.changed(),
-    dataStatus: () => ctx.dataStatus(),
+    ...given,
+    throttle: new SignInThrottle(setup.db, setup.now),
+    signUps: new SignUpThrottle(setup.db, setup.now, signUpLimit),
+    once: new SubmitOnce(setup.db, setup.now),
     log,
   };
 

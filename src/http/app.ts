@@ -4,8 +4,6 @@
  * error hook is the one place a thrown value becomes an HTTP response.
  */
 import { H3, type EventHandler, type H3Event, type HTTPError, type RouteOptions } from "h3";
-import { registerDashboard } from "../dashboard/routes.ts";
-import { registerReference } from "../reference/routes.ts";
 import { errorFields } from "../error-fields.ts";
 import { newId } from "../ids.ts";
 import { logResponse, type AccessLogOptions } from "./access-log.ts";
@@ -93,8 +91,6 @@ export function createApp(ctx: ApiContext, log: Logger = () => {}, access?: Acce
   route("DELETE", "/api/v1/certificates/:id", removeCertificate(ctx), { middleware: api });
   route("GET", "/api/v1/reconciliations", getReconciliations(ctx), { middleware: api });
 
-  registerDashboard(app, ctx, log);
-  registerReference(app);
   route("GET", "/healthz", () => ({ status: "ok" }));
   route("GET", "/api/v1/openapi.json", () => openApiDocument());
   route("GET", "/readyz", getReadyz(ctx));

@@ -1,4 +1,7 @@
-/** What the HTTP layer is given at start-up; nothing in it reads the environment. */
+/**
+ * What the HTTP layer is given at start-up, complete and never changed afterwards (the composition
+ * root, service.ts, builds it once); nothing in it reads the environment.
+ */
 import type { KeyCheck } from "../auth/key-check.ts";
 import type { Principal } from "../auth/key-service.ts";
 import type { AddressLookups } from "../batch/address-lookups.ts";
@@ -6,15 +9,18 @@ import type { Config } from "../config.ts";
 import type { ZipIndex } from "../geo/zip-index.ts";
 import type { DataStatus } from "../currency/data-status.ts";
 import type { RatesCurrency } from "../currency/rates-currency.ts";
-import type { RateTable } from "../rates/rate-table.ts";
+import type { RateData } from "../currency/rate-data.ts";
 import type { Db } from "../store/database.ts";
 import type { UsageRecorder } from "../usage/usage-recorder.ts";
 import type { RateLimiter } from "./rate-limit.ts";
-import type { SecretBox } from "../webhooks/secret-box.ts";
+import type { WebhookService } from "../webhooks/webhook-service.ts";
 
-export interface ApiContext {
-  config: Pick<Config, "errorsUrl" | "rateLimitPerSecond" | "reconcileStaleAfterDays" | "signUpLimit"> & { webhooks: Pick<Config["webhooks"], "privateTargets"> };
-  table: RateTable;
+export type ApiContext = Readonly<ApiParts>;
+
+interface ApiParts {
+  config: Pick<Config, "errorsUrl" | "rateLimitPerSecond" | "reconcileStaleAfterDays">;
+  /** The rate source: its `table` is read at each use, so a reconciliation's rebuilt table is answered from at once. */
+  rates: Pick<RateData, "table">;
   zips: ZipIndex;
   db: Db;
   /** API key verdicts and the epoch that says whether they hold (src/auth/key-check.ts). */
@@ -27,10 +33,8 @@ export interface ApiContext {
   currency: () => RatesCurrency | Promise<RatesCurrency>;
   /** The full data status the dashboard shows in one line (`buckeye data status` prints the same). */
   dataStatus: () => Promise<DataStatus>;
-  /** Seals webhook signing secrets as they are written (SECRETS_KEY). */
-  secrets: SecretBox;
-  /** Tells the webhook delivery actor that events were just published, so it need not wait for its next poll. */
-  wakeDeliveries: () => void;
+  /** The webhook actions and their rules (src/webhooks/webhook-service.ts), shared with the dashboard. */
+  webhooks: WebhookService;
   /** Address, coordinate and batch lookups: the geo worker pool, the geocoder, the batch job runner. */
   lookups: AddressLookups;
 }

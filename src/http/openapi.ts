@@ -24,7 +24,8 @@ import { certificateSchema } from "./routes/certificates.ts";
 import { COUNTIES_QUERY } from "./routes/counties.ts";
 import { RATE_QUERY } from "./routes/rates.ts";
 import { RECONCILIATIONS_QUERY } from "./routes/reconciliations.ts";
-import { DELIVERIES_QUERY, MAX_RECOVERED, recoverSchema } from "./routes/webhooks.ts";
+import { MAX_RECOVERED } from "../webhooks/webhook-service.ts";
+import { DELIVERIES_QUERY, recoverSchema } from "./routes/webhooks.ts";
 
 export const eventEnvelopeSchema = z
   .strictObject({

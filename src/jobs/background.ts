@@ -1,12 +1,10 @@
 /**
- * The service's background work, assembled once: the rate data (shipped + reconciled), the
- * delivery actor and the scheduled jobs. createService builds it without starting anything;
+ * The service's background work, assembled once over the rate source it is given: the delivery
+ * actor and the scheduled jobs. createService builds it without starting anything;
  * startService starts the actor and the schedules; close() stops the schedules and drains the actor.
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { ShippedCurrency } from "../currency/rates-currency.ts";
-import type { RateTable } from "../rates/rate-table.ts";
 import type { Dialect, Store } from "../store/connect.ts";
 import { runBoundaryImport } from "../boundaries/boundary-job.ts";
 import type { Db } from "../store/database.ts";
@@ -16,12 +14,12 @@ import { secretBoxFrom, type SecretBox } from "../webhooks/secret-box.ts";
 import { publishCertificateReminders } from "./certificate-expiry.ts";
 import { publishFilingReminders } from "./filing-reminders.ts";
 import { publishRateChanges } from "./rate-changes.ts";
-import { RateData } from "./rate-data.ts";
+import type { RateData } from "../currency/rate-data.ts";
 import { reconcile } from "./reconcile.ts";
 import { finishJobRun, takeJobRun } from "../store/job-runs.repository.ts";
-import { Scheduler, type Clock, type JobRun, type OccurrenceLedger } from "./scheduler.ts";
+import { Scheduler, type JobRun, type OccurrenceLedger } from "./scheduler.ts";
+import type { Clock } from "../clock.ts";
 import type { Config, JobsConfig } from "../config.ts";
-import type { ShippedData } from "../load-data.ts";
 
 export const JOB_NAMES = ["reconcile", "rate-changes", "filing-reminders", "certificate-expiry", "boundary-import"] as const;
 export type JobName = (typeof JOB_NAMES)[number];
@@ -34,33 +32,29 @@ export interface BackgroundOptions {
   /** Where the boundary import's own thread connects (import-thread.ts). */
   databaseUrl: string;
   dataDir: string;
-  shipped: RateTable;
-  /** data/meta.json's dates for the shipped rates. */
-  shippedCurrency: ShippedCurrency;
+  /** The rate source reconciliation records into and the rate-change job reads (built before the background). */
+  rateData: RateData;
   deliveries: DeliverySettings;
   /** Opens the stored signing secrets for the delivery actor. */
   secrets: SecretBox;
   jobs: JobsConfig;
-  /** Called with each rebuilt rate table, to swap it into the API context. */
-  onTable: (table: RateTable) => void;
   clock?: Clock;
   log?: Logger;
 }
 
-/** The options every caller takes the same way from configuration, the store and the shipped data. */
+/** The options every caller takes the same way from configuration, the store and the rate source. */
 export function backgroundOptionsFrom(
   config: Pick<Config, "databaseUrl" | "dataDir" | "webhooks" | "jobs" | "secretsKey" | "secretsKeyPrevious">,
   store: Pick<Store, "db" | "dialect" | "sqlite">,
-  shipped: ShippedData,
-): Omit<BackgroundOptions, "onTable" | "clock" | "log"> {
+  rateData: RateData,
+): Omit<BackgroundOptions, "clock" | "log"> {
   return {
     db: store.db,
     dialect: store.dialect,
     ...(store.sqlite && { sqlite: store.sqlite }),
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
-    shipped: shipped.table,
-    shippedCurrency: shipped.meta,
+    rateData,
     deliveries: config.webhooks,
     secrets: secretBoxFrom(config),
     jobs: config.jobs,
@@ -68,7 +62,6 @@ export function backgroundOptionsFrom(
 }
 
 export interface Background {
-  rateData: RateData;
   actor: DeliveryActor;
   scheduler: Scheduler<JobName>;
   start(): void;
@@ -84,7 +77,7 @@ export function readDistrictCodes(dataDir: string): Map<string, string> {
 
 export function createBackground(options: BackgroundOptions): Background {
   const { db, clock, log } = options;
-  const rateData = new RateData({ db, shipped: options.shipped, shippedCurrency: options.shippedCurrency, onTable: options.onTable });
+  const { rateData } = options;
   const actor = new DeliveryActor({ db, dialect: options.dialect, settings: options.deliveries, secrets: options.secrets, ...(log && { log }), ...(clock && { now: () => clock.now() }) });
   const districtCodes = readDistrictCodes(options.dataDir);
   const published = <R>(run: JobRun<R>): JobRun<R> => async (at) => {
@@ -94,7 +87,7 @@ export function createBackground(options: BackgroundOptions): Background {
   };
   const jobs: Record<JobName, JobRun> = {
     reconcile: published((at) => reconcile({ db, rateData, districtCodes, source: options.jobs.reconcileSource }, at)),
-    "rate-changes": published((at) => publishRateChanges({ db, rateData, shippedLastReconciled: options.shippedCurrency.last_reconciled }, at)),
+    "rate-changes": published((at) => publishRateChanges({ db, rateData, shippedLastReconciled: rateData.shippedCurrency.last_reconciled }, at)),
     "filing-reminders": published((at) => publishFilingReminders(db, at)),
     "certificate-expiry": published((at) => publishCertificateReminders(db, at)),
     "boundary-import": () => runBoundaryImport({ db, sqlite: options.sqlite }, options.jobs.boundarySource, options.databaseUrl),
@@ -110,7 +103,6 @@ export function createBackground(options: BackgroundOptions): Background {
   };
   const scheduler = new Scheduler<JobName>({ jobs, schedules, ledger, ...(clock && { clock }), ...(log && { log }) });
   return {
-    rateData,
     actor,
     scheduler,
     start() {

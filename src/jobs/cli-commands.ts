@@ -5,6 +5,7 @@
  */
 import { type Command, Option } from "commander";
 import { loadConfig, type Config } from "../config.ts";
+import { RateData } from "../currency/rate-data.ts";
 import { loadShippedData } from "../load-data.ts";
 import { openStore } from "../store/connect.ts";
 import { migrateToLatest } from "../store/migrate.ts";
@@ -15,8 +16,9 @@ async function withBackground<T>(config: Config, work: (background: Background) 
   try {
     await migrateToLatest(store.db);
     const data = loadShippedData(config.dataDir);
-    const background = createBackground({ ...backgroundOptionsFrom(config, store, data), onTable: () => {} });
-    await background.rateData.refresh();
+    const rateData = new RateData({ db: store.db, shipped: data.table, shippedCurrency: data.meta });
+    await rateData.refresh();
+    const background = createBackground(backgroundOptionsFrom(config, store, rateData));
     return await work(background);
   } finally {
     await store.close();

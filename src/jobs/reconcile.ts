@@ -14,10 +14,11 @@ import { insertReconciliation, upsertRecordedPeriod } from "../store/reconciliat
 import { publishEvent } from "../webhooks/outbox.ts";
 import { compareWithTable, countyCodes, type Discrepancy } from "./compare-rates.ts";
 import { mergeTable } from "../rates/overlay-periods.ts";
-import { toRatePeriod, type RateData } from "./rate-data.ts";
+import { toRatePeriod, type RateData } from "../currency/rate-data.ts";
 import { describeChange } from "./rate-change-data.ts";
 import { sstTextFrom } from "./sst-download.ts";
-import { parseSstRateFile, postingDate } from "./sst-rate-file.ts";
+import { postingDate } from "../rates/sst-file-names.ts";
+import { parseSstRateFile } from "./sst-rate-file.ts";
 
 export interface ReconcileDeps {
   db: Db;

@@ -5,16 +5,12 @@
  * and call advanceTo(), which runs every occurrence croner computes up to that instant, in order.
  */
 import { Cron } from "croner";
+import { systemClock, type Clock } from "../clock.ts";
 import { OHIO_TIMEZONE } from "../config.ts";
 import { errorFields } from "../error-fields.ts";
 
 export const TIMEZONE = OHIO_TIMEZONE;
 
-export interface Clock {
-  now(): Date;
-}
-
-export const systemClock: Clock = { now: () => new Date() };
 
 export type JobRun<R = unknown> = (at: Date) => Promise<R>;
 

@@ -103,35 +103,3 @@ export function parseSstRateFile(text: string): SstParse {
   }
   return { ok: true, rows };
 }
-
-const MONTHS = ["JAN", "FEB", "MAR", "APR", "MAY", "JUN", "JUL", "AUG", "SEP", "OCT", "NOV", "DEC"];
-
-/**
- * The posting date in an SST file name, `<ST>R<YYYY>Q<n><MON><D>`: OHR2026Q1NOV28 is the 2026 Q1
- * file posted 2025-11-28 (a month after the quarter's first month belongs to the year before).
- */
-export function postingDate(fileName: string): IsoDate | null {
-  const match = /^[A-Z]{2}R(\d{4})Q([1-4])([A-Z]{3})(\d{1,2})(?:\.|$)/i.exec(fileName);
-  if (!match) return null;
-  const month = MONTHS.indexOf(match[3]!.toUpperCase()) + 1;
-  if (month === 0) return null;
-  const quarterStart = (Number(match[2]) - 1) * 3 + 1;
-  const year = Number(match[1]) - (month > quarterStart ? 1 : 0);
-  const iso = `${year}-${String(month).padStart(2, "0")}-${match[4]!.padStart(2, "0")}`;
-  return isIsoDate(iso) ? iso : null;
-}
-
-const QUARTER_LAST_DAY = ["03-31", "06-30", "09-30", "12-31"];
-
-/**
- * The last day of the quarter an SST file is for: OHR2027Q1NOV30 lists the rates in force from
- * 2027-01-01 through 2027-03-31. The reconciliation log names an archive with its entry beside
- * it ("rates.zip (OHR2027Q1NOV30.csv)"), so either name may carry the quarter.
- */
-export function quarterEnd(loggedName: string): IsoDate | null {
-  for (const name of loggedName.split(/ \(|\)$/)) {
-    const match = /^[A-Z]{2}R(\d{4})Q([1-4])/i.exec(name.trim());
-    if (match) return `${match[1]}-${QUARTER_LAST_DAY[Number(match[2]) - 1]}`;
-  }
-  return null;
-}

@@ -11,7 +11,7 @@ export interface UsersTable {
   organization_id: string;
   /** Trimmed and lower-cased: one account per address, whatever case it was typed in. */
   email: string;
-  /** `scrypt$N$r$p$salt$hash` (src/dashboard/password.ts), so the cost can be raised later. */
+  /** `scrypt$N$r$p$salt$hash` (src/accounts/password.ts), so the cost can be raised later. */
   password_hash: string;
   role: UserRole;
   created_at: string;

@@ -1,11 +1,11 @@
 /** Sign up (a new organization and its owner), sign in and sign out. */
 import { getRequestIP, type H3, type H3Event } from "h3";
-import { AccountError, checkSignIn, createOrganizationWithOwner, normalizeEmail } from "../accounts.ts";
+import { AccountError, normalizeEmail } from "../../accounts/accounts.ts";
 import { assertSessionToken, assertSignedOutToken, CSRF_FIELD, signedOutToken } from "../csrf.ts";
 import type { DashboardDeps } from "../deps.ts";
 import { html, type HtmlValue } from "../html.ts";
 import { minutes, notice, signedOutPage, textField } from "../layout.ts";
-import { MIN_PASSWORD_LENGTH } from "../password-policy.ts";
+import { MIN_PASSWORD_LENGTH } from "../../accounts/password-policy.ts";
 import { field, readForm, redirectTo, sendPage } from "../respond.ts";
 import { currentSession, endSession, requireSession, startSession } from "../session.ts";
 
@@ -98,7 +98,7 @@ export function accountRoutes(app: H3, deps: DashboardDeps): void {
       return sendPage(event, signInForm(event, { email, next, message }), 429);
     }
 
-    const result = await checkSignIn(deps.db, email, password);
+    const result = await deps.accounts.checkSignIn(email, password);
     if (!result.ok && result.reason === "wrong-credentials") {
       await deps.throttle.recordFailure(email, address);
       return sendPage(event, signInForm(event, { email, next, message: notice("danger", "That email and password do not match an account.") }), 401);
@@ -134,7 +134,7 @@ export function accountRoutes(app: H3, deps: DashboardDeps): void {
     }
     await deps.signUps.recordAttempt(address);
     try {
-      const { owner } = await createOrganizationWithOwner(deps.db, { organizationName: view.name, email: view.email, password: form.get("password") ?? "" }, deps.now());
+      const { owner } = await deps.accounts.signUp({ organizationName: view.name, email: view.email, password: form.get("password") ?? "" });
       await startSession(event, deps, owner.id);
       return redirectTo(event, "/dashboard/keys?welcome=1");
     } catch (error) {

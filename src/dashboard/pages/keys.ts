@@ -4,8 +4,7 @@
  * the API refuse it on its next request (the API reads key status on every request).
  */
 import { getRouterParam, type H3 } from "h3";
-import { createKey, KeyError, type CreatedKey } from "../../auth/key-service.ts";
-import { listApiKeys, revokeApiKey } from "../../store/api-keys.repository.ts";
+import { KeyError, type CreatedKey } from "../../auth/key-service.ts";
 import type { ApiKey, KeyEnv } from "../../store/database.ts";
 import type { SessionView } from "../../store/sessions.repository.ts";
 import { assertSessionToken } from "../csrf.ts";
@@ -157,7 +156,7 @@ export function keyRoutes(app: H3, deps: DashboardDeps): void {
       const flag = ["welcome", "revoked", "repeated"].find((name) => event.url.searchParams.has(name)) ?? "";
       // "Last used" is how a rotation is verified: write this instance's pending counts first.
       await deps.usage?.flush();
-      const [keys, status] = await Promise.all([listApiKeys(deps.db, session.organizationId), deps.dataStatus()]);
+      const [keys, status] = await Promise.all([deps.accounts.listKeys(session.organizationId), deps.dataStatus()]);
       return sendPage(event, keysPage(session, { keys, status, once: deps.once.newToken(), message: MESSAGES[flag]?.() }));
     },
     signedIn,
@@ -172,18 +171,18 @@ export function keyRoutes(app: H3, deps: DashboardDeps): void {
       const label = field(form, "label");
       const env = field(form, "env");
       const again = async (error: string) =>
-        sendPage(event, keysPage(session, { keys: await listApiKeys(deps.db, session.organizationId), status: await deps.dataStatus(), once: deps.once.newToken(), label, error }), 422);
+        sendPage(event, keysPage(session, { keys: await deps.accounts.listKeys(session.organizationId), status: await deps.dataStatus(), once: deps.once.newToken(), label, error }), 422);
       if (env !== "live" && env !== "test") return again("Choose Live or Test.");
       if (!label) return again("Enter a label that says where the key will be used.");
       if (!(await deps.once.first(session.sessionId, field(form, ONCE_FIELD)))) return redirectTo(event, "/dashboard/keys?repeated=1");
       let created: CreatedKey;
       try {
-        created = await createKey(deps.db, session.organizationId, label, env);
+        created = await deps.accounts.createKey(session.organizationId, label, env);
       } catch (error) {
         if (error instanceof KeyError) return again(`${error.message[0]!.toUpperCase()}${error.message.slice(1)}.`);
         throw error;
       }
-      const [keys, status] = await Promise.all([listApiKeys(deps.db, session.organizationId), deps.dataStatus()]);
+      const [keys, status] = await Promise.all([deps.accounts.listKeys(session.organizationId), deps.dataStatus()]);
       const origin = `${isSecureRequest(event) ? "https" : "http"}://${event.req.headers.get("host") ?? "localhost"}`;
       return sendPage(event, keysPage(session, { keys, status, once: deps.once.newToken(), created: { key: created, origin } }), 201);
     },
@@ -191,7 +190,7 @@ export function keyRoutes(app: H3, deps: DashboardDeps): void {
   );
 
   const findKey = async (organizationId: string, id: string) => {
-    const key = (await listApiKeys(deps.db, organizationId)).find((k) => k.id === id);
+    const key = (await deps.accounts.listKeys(organizationId)).find((k) => k.id === id);
     if (!key) throw dashboardError(404, "Key not found", "There is no such key in your organization. It may have been deleted, or the link is wrong.");
     return key;
   };
@@ -230,8 +229,7 @@ export function keyRoutes(app: H3, deps: DashboardDeps): void {
       const session = event.context.session!;
       await assertSessionToken(event, session.csrfToken);
       const key = await findKey(session.organizationId, getRouterParam(event, "id") ?? "");
-      await revokeApiKey(deps.db, key.id, session.organizationId, deps.now());
-      await deps.keyChanged();
+      await deps.accounts.revokeKey(key.id, session.organizationId);
       return redirectTo(event, "/dashboard/keys?revoked=1");
     },
     signedIn,

@@ -8,7 +8,7 @@ import { dateInOhio } from "../../rates/calendar.ts";
 import type { FilingFrequency } from "../../store/database.ts";
 import { setFilingFrequency, setOrganizationName } from "../../store/organizations.repository.ts";
 import type { SessionView } from "../../store/sessions.repository.ts";
-import { changePassword, organizationNameProblem } from "../accounts.ts";
+import { organizationNameProblem } from "../../accounts/accounts.ts";
 import { assertSessionToken } from "../csrf.ts";
 import type { DashboardDeps } from "../deps.ts";
 import { html, type HtmlValue } from "../html.ts";
@@ -16,7 +16,7 @@ import { badge, csrfField, minutes, notice, shortDate, signedInPage, textField }
 import { field, readForm, redirectTo, sendPage } from "../respond.ts";
 import { requireSession } from "../session.ts";
 import { dayLabel } from "../usage-chart.ts";
-import { MIN_PASSWORD_LENGTH } from "../password-policy.ts";
+import { MIN_PASSWORD_LENGTH } from "../../accounts/password-policy.ts";
 
 /** The next return due on or after `today` for this frequency (Ohio: the 23rd after the period). */
 function nextDue(frequency: FilingFrequency, today: string) {
@@ -153,7 +153,7 @@ export function settingsRoutes(app: H3, deps: DashboardDeps): void {
         const message = notice("danger", "Too many wrong passwords.", html`<p>Changing the password is paused for ${minutes(wait)}.</p>`);
         return sendPage(event, settingsPage(session, today, { message }), 429);
       }
-      const result = await changePassword(deps.db, session, form.get("current_password") ?? "", form.get("new_password") ?? "");
+      const result = await deps.accounts.changePassword(session, form.get("current_password") ?? "", form.get("new_password") ?? "");
       if (!result.ok) {
         if (result.field === "current_password") await deps.throttle.recordFailure(session.email, address);
         const message = notice("danger", "The password was not changed.", html`<p>Please correct the highlighted field.</p>`);

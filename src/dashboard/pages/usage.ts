@@ -1,7 +1,6 @@
 /** Usage: requests per day over the last 30 days, per key, and the rate limit that applies. */
 import type { H3 } from "h3";
 import { addDays, dateInOhio } from "../../rates/calendar.ts";
-import { listApiKeys } from "../../store/api-keys.repository.ts";
 import { listUsage } from "../../store/usage.repository.ts";
 import type { DashboardDeps } from "../deps.ts";
 import { html } from "../html.ts";
@@ -23,7 +22,7 @@ export function usageRoutes(app: H3, deps: DashboardDeps): void {
       const first = addDays(today, -(DAYS - 1));
       const days = Array.from({ length: DAYS }, (_, i) => addDays(first, i));
       const index = new Map(days.map((d, i) => [d, i]));
-      const [keys, usage] = await Promise.all([listApiKeys(deps.db, session.organizationId), listUsage(deps.db, session.organizationId, first, today)]);
+      const [keys, usage] = await Promise.all([deps.accounts.listKeys(session.organizationId), listUsage(deps.db, session.organizationId, first, today)]);
 
       const countsByKey = new Map<string, number[]>();
       for (const row of usage) {

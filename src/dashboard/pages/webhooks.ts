@@ -1,9 +1,9 @@
 /**
  * Webhooks, as the organization manages them in the dashboard: register (URL, events, the signing
  * secret shown once), send a test event, rotate the secret, delete, and each endpoint's recent
- * delivery attempts, with a Redeliver button on those that failed. The work is done by the
- * webhooks room (src/webhooks, its repositories and its URL rules); this file only turns forms
- * into those calls and the results into pages.
+ * delivery attempts, with a Redeliver button on those that failed. The actions and their rules
+ * are the webhook service's (src/webhooks/webhook-service.ts), the same the API calls; this file
+ * only turns forms into those calls and their answers and refusals into pages.
  *
  * The dashboard acts for the organization rather than for a key, so the form asks which
  * environment the endpoint belongs to. A test endpoint follows the rules of one registered with
@@ -11,17 +11,13 @@
  * https and reach only public addresses.
  */
 import { getRouterParam, type H3 } from "h3";
-import { ROTATION_GRACE_MS } from "../../http/routes/webhooks.ts";
 import type { KeyEnv } from "../../store/database.ts";
-import { listDeliveries, redeliver, type DeliveryWithAttempts } from "../../store/deliveries.repository.ts";
+import type { DeliveryWithAttempts } from "../../store/deliveries.repository.ts";
 import type { SessionView } from "../../store/sessions.repository.ts";
 import type { Webhook } from "../../store/webhooks-and-jobs.tables.ts";
-import { deleteWebhook, findWebhook, listWebhooks, updateWebhook } from "../../store/webhooks.repository.ts";
 import { SUBSCRIBABLE_EVENTS } from "../../webhooks/event-types.ts";
-import { publishEvent } from "../../webhooks/outbox.ts";
-import { newWebhookSecret } from "../../webhooks/sign.ts";
-import { checkWebhookUrl, createWebhookSchema } from "../../webhooks/validate-webhook.ts";
-import { registerWebhook, replaceSecret } from "../../webhooks/webhook-secrets.ts";
+import { createWebhookSchema } from "../../webhooks/validate-webhook.ts";
+import { WebhookRefusal } from "../../webhooks/webhook-service.ts";
 import { assertSessionToken } from "../csrf.ts";
 import type { DashboardDeps } from "../deps.ts";
 import { html, type HtmlValue, type SafeHtml } from "../html.ts";
@@ -313,23 +309,33 @@ const DETAIL_MESSAGES: Record<string, () => HtmlValue> = {
   disabled: () => notice("warning", "The endpoint is disabled.", html`<p>Re-enable it first, then redeliver the event.</p>`),
 };
 
+/** The refusal of the webhook service a page answers in its own way, or null for any other error. */
+function refusalOf(error: unknown, code: WebhookRefusal["refusal"]["code"]): WebhookRefusal | null {
+  return error instanceof WebhookRefusal && error.refusal.code === code ? error : null;
+}
+
 export function webhookRoutes(app: H3, deps: DashboardDeps): void {
   const signedIn = { middleware: [requireSession(deps)] };
+  const { webhooks } = deps;
 
+  /** The organization's webhook; a missing one is the dashboard's 404 page. */
   const requireWebhook = async (organizationId: string, id: string) => {
-    const row = await findWebhook(deps.db, organizationId, id);
-    if (!row) throw dashboardError(404, "Endpoint not found", "There is no such webhook endpoint in your organization. It may have been deleted.");
-    return row;
+    try {
+      return await webhooks.find(organizationId, id);
+    } catch (error) {
+      if (refusalOf(error, "webhook-not-found")) throw dashboardError(404, "Endpoint not found", "There is no such webhook endpoint in your organization. It may have been deleted.");
+      throw error;
+    }
   };
   const showDetail = async (session: SessionView, row: Webhook, view: DetailView) =>
-    detailPage(session, row, await listDeliveries(deps.db, row.id, RECENT_DELIVERIES), deps.now(), view);
+    detailPage(session, row, (await webhooks.deliveries(session.organizationId, row.id, RECENT_DELIVERIES)).deliveries, deps.now(), view);
 
   app.get(
     "/dashboard/webhooks",
     async (event) => {
       const session = event.context.session!;
       const flag = ["deleted", "repeated"].find((name) => event.url.searchParams.has(name)) ?? "";
-      const rows = await listWebhooks(deps.db, session.organizationId);
+      const rows = await webhooks.list(session.organizationId);
       return sendPage(event, listPage(session, rows, { once: deps.once.newToken(), message: LIST_MESSAGES[flag]?.() }));
     },
     signedIn,
@@ -346,6 +352,10 @@ export function webhookRoutes(app: H3, deps: DashboardDeps): void {
       const events = chosenEvents(form);
       const view: RegisterView = { once: deps.once.newToken(), url, env: env === "test" ? "test" : "live", events };
       const errors: NonNullable<RegisterView["errors"]> = {};
+      const refuse = async () => {
+        const rows = await webhooks.list(session.organizationId);
+        return sendPage(event, listPage(session, rows, { ...view, errors, message: notice("danger", "The endpoint was not added.", html`<p>Please correct the highlighted fields.</p>`) }), 422);
+      };
       if (env !== "live" && env !== "test") errors.url = "Choose Live or Test.";
       const parsed = createWebhookSchema.safeParse({ url, events });
       if (!parsed.success) {
@@ -357,18 +367,17 @@ export function webhookRoutes(app: H3, deps: DashboardDeps): void {
       if (!errors.url && env === "live" && url.toLowerCase().startsWith("http:")) {
         errors.url = "Live endpoints must use https. For a receiver on your own machine, choose Test.";
       }
-      let href = url;
-      if (!errors.url) {
-        const check = await checkWebhookUrl(url, view.env!, deps.webhookTargets);
-        if (check.ok) href = check.href;
-        else errors.url = `This URL ${check.problems.map((p) => p.reason).join("; ")}.`;
-      }
-      if (errors.url || errors.events) {
-        const rows = await listWebhooks(deps.db, session.organizationId);
-        return sendPage(event, listPage(session, rows, { ...view, errors, message: notice("danger", "The endpoint was not added.", html`<p>Please correct the highlighted fields.</p>`) }), 422);
-      }
+      if (errors.url || errors.events) return refuse();
       if (!(await deps.once.first(session.sessionId, field(form, ONCE_FIELD)))) return redirectTo(event, "/dashboard/webhooks?repeated=1");
-      const row = await registerWebhook(deps.db, { organizationId: session.organizationId, env: view.env!, url: href, events, secret: newWebhookSecret() }, deps.now(), deps.secrets);
+      let row: Webhook;
+      try {
+        row = await webhooks.register(session.organizationId, view.env!, { url, events });
+      } catch (error) {
+        const refused = refusalOf(error, "invalid-url");
+        if (!refused || refused.refusal.code !== "invalid-url") throw error;
+        errors.url = `This URL ${refused.refusal.problems.map((p) => p.reason).join("; ")}.`;
+        return refuse();
+      }
       const page = await showDetail(session, row, {
         message: notice("success", "Endpoint added."),
         secret: { value: row.secret, heading: "Your signing secret", extra: "Send a test event below to check your receiver end to end." },
@@ -395,19 +404,7 @@ export function webhookRoutes(app: H3, deps: DashboardDeps): void {
       const session = event.context.session!;
       await assertSessionToken(event, session.csrfToken);
       const row = await requireWebhook(session.organizationId, getRouterParam(event, "id") ?? "");
-      await deps.db.transaction().execute((trx) =>
-        publishEvent(
-          trx,
-          {
-            type: "webhook.test",
-            data: { webhook_id: row.id, message: "A test event sent from the Buckeye dashboard. Verify its signature, then answer 2xx." },
-            organizationId: row.organization_id,
-            webhookId: row.id,
-          },
-          deps.now(),
-        ),
-      );
-      deps.wakeDeliveries();
+      await webhooks.sendTest(session.organizationId, row.id, "A test event sent from the Buckeye dashboard. Verify its signature, then answer 2xx.");
       return redirectTo(event, `/dashboard/webhooks/${row.id}?sent=1`);
     },
     signedIn,
@@ -419,7 +416,7 @@ export function webhookRoutes(app: H3, deps: DashboardDeps): void {
       const session = event.context.session!;
       await assertSessionToken(event, session.csrfToken);
       const row = await requireWebhook(session.organizationId, getRouterParam(event, "id") ?? "");
-      await updateWebhook(deps.db, session.organizationId, row.id, { status: "active" }, deps.now());
+      await webhooks.update(session.organizationId, row.env, row.id, { status: "active" });
       return redirectTo(event, `/dashboard/webhooks/${row.id}?enabled=1`);
     },
     signedIn,
@@ -431,11 +428,14 @@ export function webhookRoutes(app: H3, deps: DashboardDeps): void {
       const session = event.context.session!;
       await assertSessionToken(event, session.csrfToken);
       const row = await requireWebhook(session.organizationId, getRouterParam(event, "id") ?? "");
-      if (row.status === "disabled") return redirectTo(event, `/dashboard/webhooks/${row.id}?disabled=1`);
-      const result = await redeliver(deps.db, row.id, getRouterParam(event, "delivery_id") ?? "", deps.now());
-      if (result.outcome === "not-found") throw dashboardError(404, "Delivery not found", "That delivery is not one of this endpoint's.");
-      if (result.outcome === "already-pending") return redirectTo(event, `/dashboard/webhooks/${row.id}?pending=1`);
-      deps.wakeDeliveries();
+      try {
+        await webhooks.redeliver(session.organizationId, row.id, getRouterParam(event, "delivery_id") ?? "");
+      } catch (error) {
+        if (refusalOf(error, "webhook-disabled")) return redirectTo(event, `/dashboard/webhooks/${row.id}?disabled=1`);
+        if (refusalOf(error, "delivery-pending")) return redirectTo(event, `/dashboard/webhooks/${row.id}?pending=1`);
+        if (refusalOf(error, "delivery-not-found")) throw dashboardError(404, "Delivery not found", "That delivery is not one of this endpoint's.");
+        throw error;
+      }
       return redirectTo(event, `/dashboard/webhooks/${row.id}?redelivered=1`);
     },
     signedIn,
@@ -458,10 +458,14 @@ export function webhookRoutes(app: H3, deps: DashboardDeps): void {
     async (event) => {
       const session = event.context.session!;
       await assertSessionToken(event, session.csrfToken);
-      const current = await requireWebhook(session.organizationId, getRouterParam(event, "id") ?? "");
-      const now = deps.now();
-      const row = await replaceSecret(deps.db, session.organizationId, current.id, newWebhookSecret(), new Date(now.getTime() + ROTATION_GRACE_MS), now, deps.secrets);
-      if (!row) throw dashboardError(404, "Endpoint not found", "The endpoint was deleted while the secret was being rotated.");
+      const id = getRouterParam(event, "id") ?? "";
+      let row: Webhook;
+      try {
+        row = await webhooks.rotateSecret(session.organizationId, id);
+      } catch (error) {
+        if (refusalOf(error, "webhook-not-found")) throw dashboardError(404, "Endpoint not found", "There is no such webhook endpoint in your organization. It may have been deleted.");
+        throw error;
+      }
       const page = await showDetail(session, row, {
         secret: { value: row.secret, heading: "Your new signing secret", extra: "The previous secret keeps signing alongside it for 24 hours." },
       });
@@ -476,7 +480,7 @@ export function webhookRoutes(app: H3, deps: DashboardDeps): void {
       const session = event.context.session!;
       await assertSessionToken(event, session.csrfToken);
       const row = await requireWebhook(session.organizationId, getRouterParam(event, "id") ?? "");
-      await deleteWebhook(deps.db, session.organizationId, row.id);
+      await webhooks.remove(session.organizationId, row.id);
       return redirectTo(event, "/dashboard/webhooks?deleted=1");
     },
     signedIn,

@@ -6,22 +6,15 @@
  */
 import { getRouterParam, noContent, type H3Event } from "h3";
 import { z } from "zod";
-import { listDeliveries, recoverUndelivered, redeliver, type DeliveryWithAttempts } from "../../store/deliveries.repository.ts";
-import type { Webhook } from "../../store/webhooks-and-jobs.tables.ts";
-import { deleteWebhook, findWebhook, listWebhooks, updateWebhook } from "../../store/webhooks.repository.ts";
-import { publishEvent } from "../../webhooks/outbox.ts";
-import { newWebhookSecret } from "../../webhooks/sign.ts";
-import { checkWebhookUrl, createWebhookSchema, updateWebhookSchema } from "../../webhooks/validate-webhook.ts";
+import type { DeliveryWithAttempts } from "../../store/deliveries.repository.ts";
+import { createWebhookSchema, updateWebhookSchema } from "../../webhooks/validate-webhook.ts";
 import { toWebhookRecord } from "../../webhooks/webhook-record.ts";
-import { registerWebhook, replaceSecret } from "../../webhooks/webhook-secrets.ts";
+import { WebhookRefusal, type WebhookService } from "../../webhooks/webhook-service.ts";
 import type { ApiContext } from "../context.ts";
 import { parseBody, readJsonObject } from "../json-body.ts";
 import { problem, type InvalidParam } from "../problem.ts";
 import { readQuery } from "../query.ts";
 import type { DeliveryRecord } from "../answer-schemas.ts";
-
-/** How long a rotated-out secret keeps signing next to the new one. */
-export const ROTATION_GRACE_MS = 24 * 60 * 60 * 1000;
 
 function principalOf(event: H3Event) {
   const principal = event.context.principal;
@@ -31,119 +24,90 @@ function principalOf(event: H3Event) {
 
 const describe = (params: InvalidParam[]) => `The webhook is not valid: ${params.map((p) => `${p.name} ${p.reason}`).join("; ")}.`;
 
-/** The URL as it is stored (its WHATWG serialisation), or a 422 naming what is wrong with it. */
-async function requireUsableUrl(ctx: ApiContext, url: string, env: "live" | "test"): Promise<string> {
-  const check = await checkWebhookUrl(url, env, ctx.config.webhooks.privateTargets);
-  if (!check.ok) throw problem("invalid-webhook", describe(check.problems), { invalidParams: check.problems });
-  return check.href;
+/** A refusal of the webhook service as the problem the API answers with. */
+function asProblem(error: unknown): unknown {
+  if (!(error instanceof WebhookRefusal)) return error;
+  const { refusal } = error;
+  switch (refusal.code) {
+    case "invalid-url":
+      return problem("invalid-webhook", error.message, { invalidParams: refusal.problems });
+    case "webhook-disabled":
+      return problem("webhook-disabled", `${error.message.replace(/ first\.$/, "")} with PATCH first.`);
+    case "since-in-future":
+      return problem("bad-request", error.message, { invalidParams: [{ name: "since", reason: "must not be in the future" }] });
+    default:
+      return problem(refusal.code, error.message);
+  }
 }
 
-async function requireWebhook(ctx: ApiContext, event: H3Event) {
-  const id = getRouterParam(event, "id") ?? "";
-  const row = await findWebhook(ctx.db, principalOf(event).organizationId, id);
-  if (!row) throw problem("webhook-not-found", `No webhook ${id} in this organization.`);
-  return row;
+/** A route over the webhook service: the caller's organization and the route's id, refusals as problems. */
+function action<T>(ctx: ApiContext, run: (webhooks: WebhookService, organizationId: string, webhookId: string, event: H3Event) => Promise<T>) {
+  return async (event: H3Event) => {
+    try {
+      return await run(ctx.webhooks, principalOf(event).organizationId, getRouterParam(event, "id") ?? "", event);
+    } catch (error) {
+      throw asProblem(error);
+    }
+  };
 }
 
 export function createWebhook(ctx: ApiContext) {
-  return async (event: H3Event) => {
-    const principal = principalOf(event);
+  return action(ctx, async (webhooks, organizationId, _id, event) => {
     const body = parseBody(createWebhookSchema, await readJsonObject(event, "invalid-webhook"), "invalid-webhook", describe);
-    const url = await requireUsableUrl(ctx, body.url, principal.env);
-    const now = ctx.now();
-    const row = await registerWebhook(
-      ctx.db,
-      { organizationId: principal.organizationId, env: principal.env, url, events: body.events, secret: newWebhookSecret() },
-      now,
-      ctx.secrets,
-    );
+    const row = await webhooks.register(organizationId, principalOf(event).env, body);
     event.res.status = 201;
     event.res.headers.set("location", `/api/v1/webhooks/${row.id}`);
     return {
-      webhook: toWebhookRecord(row, now, { withSecret: true }),
+      webhook: toWebhookRecord(row, ctx.now(), { withSecret: true }),
       message: "Save the signing secret now: it is shown only once. Verify each delivery's X-Webhook-Signature with it.",
     };
-  };
+  });
 }
 
 export function getWebhooks(ctx: ApiContext) {
-  return async (event: H3Event) => {
+  return action(ctx, async (webhooks, organizationId) => {
     const now = ctx.now();
-    const rows = await listWebhooks(ctx.db, principalOf(event).organizationId);
+    const rows = await webhooks.list(organizationId);
     return { total: rows.length, webhooks: rows.map((row) => toWebhookRecord(row, now)) };
-  };
+  });
 }
 
 export function getWebhook(ctx: ApiContext) {
-  return async (event: H3Event) => ({ webhook: toWebhookRecord(await requireWebhook(ctx, event), ctx.now()) });
+  return action(ctx, async (webhooks, organizationId, id) => ({ webhook: toWebhookRecord(await webhooks.find(organizationId, id), ctx.now()) }));
 }
 
 export function patchWebhook(ctx: ApiContext) {
-  return async (event: H3Event) => {
-    const principal = principalOf(event);
-    const current = await requireWebhook(ctx, event);
+  return action(ctx, async (webhooks, organizationId, id, event) => {
+    await webhooks.find(organizationId, id);
     const body = parseBody(updateWebhookSchema, await readJsonObject(event, "invalid-webhook"), "invalid-webhook", describe);
-    // A URL is judged by the key that registered the webhook, so a test key cannot point a live webhook at loopback.
-    const url = body.url === undefined ? undefined : await requireUsableUrl(ctx, body.url, principal.env === "live" || current.env === "live" ? "live" : "test");
-    const now = ctx.now();
-    const row = await updateWebhook(ctx.db, principal.organizationId, current.id, { ...body, ...(url !== undefined && { url }) }, now);
-    if (!row) throw problem("webhook-not-found", `No webhook ${current.id} in this organization.`);
-    return { webhook: toWebhookRecord(row, now) };
-  };
+    return { webhook: toWebhookRecord(await webhooks.update(organizationId, principalOf(event).env, id, body), ctx.now()) };
+  });
 }
 
 export function removeWebhook(ctx: ApiContext) {
-  return async (event: H3Event) => {
-    const current = await requireWebhook(ctx, event);
-    await deleteWebhook(ctx.db, principalOf(event).organizationId, current.id);
+  return action(ctx, async (webhooks, organizationId, id) => {
+    await webhooks.remove(organizationId, id);
     return noContent();
-  };
+  });
 }
 
 export function rotateSecret(ctx: ApiContext) {
-  return async (event: H3Event) => {
-    const current = await requireWebhook(ctx, event);
-    const now = ctx.now();
-    const row = await replaceSecret(
-      ctx.db,
-      principalOf(event).organizationId,
-      current.id,
-      newWebhookSecret(),
-      new Date(now.getTime() + ROTATION_GRACE_MS),
-      now,
-      ctx.secrets,
-    );
-    if (!row) throw problem("webhook-not-found", `No webhook ${current.id} in this organization.`);
-    return {
-      webhook: toWebhookRecord(row, now, { withSecret: true }),
-      message:
-        "Save the new signing secret now: it is shown only once. Until previous_secret_expires_at each delivery carries two v1= signatures, one per secret, so receivers verify with either.",
-    };
-  };
+  return action(ctx, async (webhooks, organizationId, id) => ({
+    webhook: toWebhookRecord(await webhooks.rotateSecret(organizationId, id), ctx.now(), { withSecret: true }),
+    message:
+      "Save the new signing secret now: it is shown only once. Until previous_secret_expires_at each delivery carries two v1= signatures, one per secret, so receivers verify with either.",
+  }));
 }
 
 export function sendTestEvent(ctx: ApiContext) {
-  return async (event: H3Event) => {
-    const current = await requireWebhook(ctx, event);
-    const published = await ctx.db.transaction().execute((trx) =>
-      publishEvent(
-        trx,
-        {
-          type: "webhook.test",
-          data: { webhook_id: current.id, message: "A test event from Buckeye. Verify its signature, then answer 2xx." },
-          organizationId: current.organization_id,
-          webhookId: current.id,
-        },
-        ctx.now(),
-      ),
-    );
-    ctx.wakeDeliveries();
+  return action(ctx, async (webhooks, organizationId, id, event) => {
+    const published = await webhooks.sendTest(organizationId, id, "A test event from Buckeye. Verify its signature, then answer 2xx.");
     event.res.status = 202;
     return {
       event: published.envelope,
       message: "The test event is queued. GET this webhook's deliveries to see the attempt.",
     };
-  };
+  });
 }
 
 export const DELIVERIES_QUERY = {
@@ -176,50 +140,27 @@ function deliveryRecord(row: DeliveryWithAttempts): DeliveryRecord {
 }
 
 export function getDeliveries(ctx: ApiContext) {
-  return async (event: H3Event) => {
+  return action(ctx, async (webhooks, organizationId, id, event) => {
     const query = readQuery(event, DELIVERIES_QUERY);
-    const current = await requireWebhook(ctx, event);
-    const rows = await listDeliveries(ctx.db, current.id, Number(query.limit ?? 50));
-    return { webhook_id: current.id, deliveries: rows.map(deliveryRecord) };
-  };
-}
-
-/** Events queued for a disabled webhook would be cancelled at once: it must be set active first. */
-function requireActive(webhook: Webhook): void {
-  if (webhook.status === "disabled") {
-    throw problem("webhook-disabled", `Webhook ${webhook.id} is disabled (${webhook.disabled_reason ?? "no reason recorded"}). Set its status to active with PATCH first.`);
-  }
+    const { webhook, deliveries } = await webhooks.deliveries(organizationId, id, Number(query.limit ?? 50));
+    return { webhook_id: webhook.id, deliveries: deliveries.map(deliveryRecord) };
+  });
 }
 
 /**
  * POST /api/v1/webhooks/{id}/deliveries/{delivery_id}/redeliver: after a receiver is fixed, its
- * customer replays what it missed. Only a settled delivery is replayed, and only to an active
- * webhook, since a disabled one would have the new delivery cancelled at once.
+ * customer replays what it missed (only a settled delivery, only to an active webhook).
  */
 export function redeliverDelivery(ctx: ApiContext) {
-  return async (event: H3Event) => {
-    const current = await requireWebhook(ctx, event);
-    const deliveryId = getRouterParam(event, "delivery_id") ?? "";
-    requireActive(current);
-    const result = await redeliver(ctx.db, current.id, deliveryId, ctx.now());
-    if (result.outcome === "not-found") throw problem("delivery-not-found", `No delivery ${deliveryId} for webhook ${current.id}.`);
-    if (result.outcome === "already-pending") {
-      throw problem(
-        "delivery-pending",
-        `Event ${result.pending.event_id} is already queued for this webhook as delivery ${result.pending.id}, next attempt at ${result.pending.next_attempt_at}.`,
-      );
-    }
-    ctx.wakeDeliveries();
+  return action(ctx, async (webhooks, organizationId, id, event) => {
+    const delivery = await webhooks.redeliver(organizationId, id, getRouterParam(event, "delivery_id") ?? "");
     event.res.status = 202;
     return {
-      delivery: deliveryRecord(result.delivery),
+      delivery: deliveryRecord(delivery),
       message: "The event is queued again with the same X-Webhook-ID and a fresh retry schedule. GET this webhook's deliveries to follow it.",
     };
-  };
+  });
 }
-
-/** How many missed events one recover call queues; the answer says how many are left. */
-export const MAX_RECOVERED = 1000;
 
 export const recoverSchema = z.strictObject({
   since: z.iso.datetime({ offset: true, error: "must be an ISO 8601 date-time, e.g. 2026-11-20T00:00:00Z" }),
@@ -231,19 +172,12 @@ export const recoverSchema = z.strictObject({
  * the same X-Webhook-ID. Events it received, or that are still queued, are left alone.
  */
 export function recoverWebhook(ctx: ApiContext) {
-  return async (event: H3Event) => {
-    const current = await requireWebhook(ctx, event);
+  return action(ctx, async (webhooks, organizationId, id, event) => {
+    await webhooks.find(organizationId, id);
     const body = parseBody(recoverSchema, await readJsonObject(event, "bad-request"), "bad-request", (params) =>
       `The recovery request is not valid: ${params.map((p) => `${p.name} ${p.reason}`).join("; ")}.`,
     );
-    const now = ctx.now();
-    const since = new Date(body.since);
-    if (since > now) {
-      throw problem("bad-request", "since is in the future: nothing could have been missed yet.", { invalidParams: [{ name: "since", reason: "must not be in the future" }] });
-    }
-    requireActive(current);
-    const { queued, remaining } = await recoverUndelivered(ctx.db, current.id, since, now, MAX_RECOVERED);
-    if (queued > 0) ctx.wakeDeliveries();
+    const { queued, remaining } = await webhooks.recover(organizationId, id, new Date(body.since));
     event.res.status = 202;
     return {
       queued,
@@ -253,5 +187,5 @@ export function recoverWebhook(ctx: ApiContext) {
           ? `${queued} missed events are queued again, oldest first. ${remaining} more remain: call again once these are delivered.`
           : `${queued} missed events are queued again, oldest first, each with its original X-Webhook-ID.`,
     };
-  };
+  });
 }

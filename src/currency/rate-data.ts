@@ -1,10 +1,11 @@
 /**
- * The rate table the API answers from: the shipped periods with the periods reconciliation
- * recorded laid over them, and how current they are (src/currency/rates-currency.ts). Rebuilt at
+ * The rate source: the rate table every lookup answers from (the shipped periods with the periods
+ * reconciliation recorded laid over them) and how current it is (rates-currency.ts). Rebuilt at
  * start-up, after each reconciliation here, and when another instance's reconciliation is seen
- * (checked at most every `recheckMs`), then handed to `onTable` to swap into the API context.
+ * (checked at most every `recheckMs`). Readers ask it for `table` at each use, so a rebuilt table
+ * reaches them without anything being swapped into their context.
  */
-import { ratesCurrency, type RatesCurrency, type ShippedCurrency } from "../currency/rates-currency.ts";
+import { ratesCurrency, type RatesCurrency, type ShippedCurrency } from "./rates-currency.ts";
 import type { RatePeriod, RateTable } from "../rates/rate-table.ts";
 import type { Db } from "../store/database.ts";
 import { latestSuccessfulReconciliation, listRecordedPeriods } from "../store/reconciliations.repository.ts";
@@ -27,7 +28,6 @@ export interface RateDataOptions {
   shipped: RateTable;
   /** What data/meta.json says of the shipped rates: the answer until a reconciliation succeeds here. */
   shippedCurrency: ShippedCurrency;
-  onTable: (table: RateTable) => void;
   now?: () => number;
   recheckMs?: number;
 }
@@ -55,6 +55,11 @@ export class RateData {
     return this.#options.shipped;
   }
 
+  /** What data/meta.json says of the shipped rates. */
+  get shippedCurrency(): ShippedCurrency {
+    return this.#options.shippedCurrency;
+  }
+
   /** Recorded periods, oldest first. */
   get recorded(): readonly RecordedRatePeriod[] {
     return this.#recorded;
@@ -62,7 +67,7 @@ export class RateData {
 
   /** Reads the latest reconciliation and, if it is new, the recorded periods; rebuilds the table then. */
   async refresh(): Promise<void> {
-    const { db, shipped, onTable, now } = this.#options;
+    const { db, shipped, now } = this.#options;
     const latest = await latestSuccessfulReconciliation(db);
     this.#checkedAt = now();
     const id = latest?.id ?? null;
@@ -71,7 +76,6 @@ export class RateData {
     this.#currency = ratesCurrency(this.#options.shippedCurrency, latest);
     this.#recorded = await listRecordedPeriods(db);
     this.#table = mergeTable(shipped, this.#recorded.map(toRatePeriod));
-    onTable(this.#table);
   }
 
   /**

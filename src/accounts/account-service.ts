@@ -1,0 +1,79 @@
+/**
+ * The account actions and their rules, written once for the dashboard and the CLI: sign-up (an
+ * organization with its owner) or an organization alone, sign-in, password changes, API keys
+ * (create, list, revoke) and suspension. The adapters read a form or command-line options, call an
+ * action here and render the answer or the AccountError / KeyError it throws.
+ *
+ * The rule that makes this a service rather than a list of repository calls: a change that moves a
+ * key's verdict (a revocation, a suspension, a reactivation) is announced after its commit through
+ * `keyChanged`, so instances that learn the key epoch from Redis refuse a revoked key on its next
+ * request (docs/operations/several-instances.md). An adapter cannot forget it.
+ */
+import { createKey, KeyError, type CreatedKey } from "../auth/key-service.ts";
+import { listApiKeys, revokeApiKey } from "../store/api-keys.repository.ts";
+import type { ApiKey, Db, KeyEnv, Organization, OrganizationStatus } from "../store/database.ts";
+import { createOrganization, findOrganization, listOrganizations, setOrganizationStatus } from "../store/organizations.repository.ts";
+import { AccountError, changePassword, checkSignIn, createOrganizationWithOwner, organizationNameProblem, type NewAccount } from "./accounts.ts";
+
+export interface AccountServiceDeps {
+  db: Db;
+  now: () => Date;
+  /** Called after a committed change to a key's verdict (src/auth/key-check.ts). */
+  keyChanged: () => Promise<void>;
+}
+
+export type AccountService = ReturnType<typeof createAccountService>;
+
+export function createAccountService(deps: AccountServiceDeps) {
+  const { db, now } = deps;
+
+  async function requireOrganization(organizationId: string): Promise<Organization> {
+    const organization = await findOrganization(db, organizationId);
+    if (!organization) throw new KeyError(`no organization ${organizationId}`);
+    return organization;
+  }
+
+  return {
+    /** An organization and its owner, created together (dashboard sign-up, `buckeye org create --email`). */
+    signUp: (input: NewAccount) => createOrganizationWithOwner(db, input, now()),
+
+    /** An organization without an owner (`buckeye org create --name`). */
+    async createOrganization(name: string): Promise<Organization> {
+      const problem = organizationNameProblem(name);
+      if (problem) throw new AccountError("name", problem);
+      return createOrganization(db, name.trim(), now());
+    },
+
+    listOrganizations: () => listOrganizations(db),
+
+    checkSignIn: (email: string, password: string) => checkSignIn(db, email, password),
+
+    changePassword: (session: { userId: string; sessionId: string }, current: string, next: string) => changePassword(db, session, current, next),
+
+    /** Suspends or reactivates an organization; its keys are refused or accepted from their next request. Null when there is no such organization. */
+    async setStatus(organizationId: string, status: OrganizationStatus): Promise<Organization | null> {
+      const row = await setOrganizationStatus(db, organizationId, status);
+      if (!row) return null;
+      await deps.keyChanged();
+      return row;
+    },
+
+    /** A new key, shown once: the answer is the only place its secret appears. */
+    createKey: (organizationId: string, label: string, env: KeyEnv): Promise<CreatedKey> => createKey(db, organizationId, label, env),
+
+    async listKeys(organizationId: string): Promise<ApiKey[]> {
+      await requireOrganization(organizationId);
+      return listApiKeys(db, organizationId);
+    },
+
+    /**
+     * Revokes the active key with this id or public prefix (within one organization when given);
+     * it is refused from its next request. Answers the keys revoked, none when nothing matched.
+     */
+    async revokeKey(idOrPrefix: string, organizationId?: string): Promise<ApiKey[]> {
+      const revoked = await revokeApiKey(db, idOrPrefix, organizationId, now());
+      if (revoked.length > 0) await deps.keyChanged();
+      return revoked;
+    },
+  };
+}

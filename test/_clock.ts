@@ -1,0 +1,15 @@
+/** The clock a test service reads (src/clock.ts): the system's time until a test sets another. */
+import type { Clock } from "../src/clock.ts";
+
+export class TestClock implements Clock {
+  #source: (() => Date) | null = null;
+
+  now(): Date {
+    return this.#source?.() ?? new Date();
+  }
+
+  /** Fixes the time at a Date, or makes it follow a function; null gives back the system's time. */
+  set(at: Date | (() => Date) | null): void {
+    this.#source = at === null ? null : typeof at === "function" ? at : () => new Date(at.getTime());
+  }
+}
