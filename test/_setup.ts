@@ -13,6 +13,7 @@ import { createKey } from "../src/auth/key-service.ts";
 import { loadConfig, type Config } from "../src/config.ts";
 import { createService, startService, type Service } from "../src/service.ts";
 import { TestClock } from "./_clock.ts";
+import { startFakeCensusGeocoder, type FakeCensusGeocoder } from "./fake-census-geocoder.ts";
 import { createOrganization } from "../src/store/organizations.repository.ts";
 
 export interface TestService {
@@ -108,3 +109,24 @@ export async function startTestService(env: Record<string, string> = {}, listenO
 
 /** The shipped county table, read independently of the service, to check answers against. */
 export const SHARED_DATA = new URL("../../shared/data/", import.meta.url);
+
+/** A test service whose Census geocoder is a FAKE UPSTREAM (test/fake-census-geocoder.ts); close() stops both. */
+export type GeocodedTestService = TestService & { url?: string; fake: FakeCensusGeocoder };
+
+export async function startTestServiceWithFakeGeocoder(env: Record<string, string> = {}, listenOnSocket = false): Promise<GeocodedTestService> {
+  const fake = await startFakeCensusGeocoder();
+  try {
+    const api = await startTestService({ CENSUS_GEOCODER_URL: fake.url, ...env }, listenOnSocket);
+    return {
+      ...api,
+      fake,
+      close: async () => {
+        await api.close();
+        await fake.close();
+      },
+    };
+  } catch (error) {
+    await fake.close();
+    throw error;
+  }
+}

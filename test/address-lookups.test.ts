@@ -7,19 +7,18 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FAKE_ADDRESSES, oneLine, startFakeCensusGeocoder, type FakeAddressName, type FakeCensusGeocoder } from "./fake-census-geocoder.ts";
-import { startTestService, type TestService } from "./_setup.ts";
+import { startTestService, type TestService, startTestServiceWithFakeGeocoder, type GeocodedTestService } from "./_setup.ts";
 
 const DATE = "2026-06-01";
 let fake: FakeCensusGeocoder;
-let api: TestService;
+let api: GeocodedTestService;
 
 beforeAll(async () => {
-  fake = await startFakeCensusGeocoder();
-  api = await startTestService({ CENSUS_GEOCODER_URL: fake.url });
+  api = await startTestServiceWithFakeGeocoder();
+  fake = api.fake;
 });
 afterAll(async () => {
   await api?.close();
-  await fake?.close();
 });
 
 async function rates(service: TestService, query: Record<string, string>) {

@@ -12,17 +12,16 @@ import { createService, type Service } from "../src/service.ts";
 import { claimChunk, completeChunk, findBatchJob, insertBatchJob } from "../src/store/batch-jobs.repository.ts";
 import { createOrganization } from "../src/store/organizations.repository.ts";
 import { FAKE_ADDRESSES, oneLine, startFakeCensusGeocoder, type FakeCensusGeocoder } from "./fake-census-geocoder.ts";
-import { startTestService, testConfig, type TestService } from "./_setup.ts";
+import { startTestService, testConfig, startTestServiceWithFakeGeocoder, type GeocodedTestService } from "./_setup.ts";
 
 let fake: FakeCensusGeocoder;
-let api: TestService;
+let api: GeocodedTestService;
 beforeAll(async () => {
-  fake = await startFakeCensusGeocoder();
-  api = await startTestService({ CENSUS_GEOCODER_URL: fake.url, BATCH_CHUNK_ROWS: "4", BATCH_POLL_MS: "20" });
+  api = await startTestServiceWithFakeGeocoder({ BATCH_CHUNK_ROWS: "4", BATCH_POLL_MS: "20" });
+  fake = api.fake;
 });
 afterAll(async () => {
   await api?.close();
-  await fake?.close();
 });
 
 function call(service: Service, key: string, path: string, init: { method?: string; body?: string; headers?: Record<string, string> } = {}) {

@@ -1,17 +1,16 @@
 /** POST /api/v1/rates/batch: up to 1,000 lookups answered inline, over real worker threads and a FAKE UPSTREAM geocoder. */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { FAKE_ADDRESSES, oneLine, startFakeCensusGeocoder, type FakeCensusGeocoder } from "./fake-census-geocoder.ts";
-import { startTestService, type TestService } from "./_setup.ts";
+import { FAKE_ADDRESSES, oneLine, type FakeCensusGeocoder } from "./fake-census-geocoder.ts";
+import { startTestService, type TestService, startTestServiceWithFakeGeocoder, type GeocodedTestService } from "./_setup.ts";
 
 let fake: FakeCensusGeocoder;
-let api: TestService;
+let api: GeocodedTestService;
 beforeAll(async () => {
-  fake = await startFakeCensusGeocoder();
-  api = await startTestService({ CENSUS_GEOCODER_URL: fake.url });
+  api = await startTestServiceWithFakeGeocoder();
+  fake = api.fake;
 });
 afterAll(async () => {
   await api?.close();
-  await fake?.close();
 });
 
 async function postBatch(service: TestService, body: unknown, contentType = "application/json") {

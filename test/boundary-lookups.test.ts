@@ -12,8 +12,8 @@ import { importBoundaryFile } from "../src/boundaries/import-file.ts";
 import { FUTURE_CHANGE, PAST_CHANGE, writeSyntheticBoundaryFile } from "../src/boundaries/synthetic-file.ts";
 import type { BoundaryRecord } from "../src/boundaries/record-layout.ts";
 import { DATA_DIR, linedRecords, TEST_ZIPS } from "./_boundary-files.ts";
-import { FAKE_ADDRESSES, oneLine, startFakeCensusGeocoder, type FakeCensusGeocoder } from "./fake-census-geocoder.ts";
-import { startTestService, type TestService } from "./_setup.ts";
+import { oneLine, type FakeCensusGeocoder } from "./fake-census-geocoder.ts";
+import { startTestServiceWithFakeGeocoder, type GeocodedTestService } from "./_setup.ts";
 
 type Lined = BoundaryRecord & { line: number };
 
@@ -24,7 +24,7 @@ const DELAWARE = "39041";
 const COTA_DELAWARE = "96000";
 
 let fake: FakeCensusGeocoder;
-let api: TestService;
+let api: GeocodedTestService;
 let dir: string;
 const v1 = linedRecords(V1.records);
 
@@ -37,8 +37,8 @@ async function importVersion(v: { version: string; records: number }) {
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "buckeye-ladder-"));
-  fake = await startFakeCensusGeocoder();
-  api = await startTestService({ CENSUS_GEOCODER_URL: fake.url });
+  api = await startTestServiceWithFakeGeocoder();
+  fake = api.fake;
   await importVersion(V1);
   // The service reads the active version every few seconds; a lookup after this sees V1.
   await new Promise((resolve) => setTimeout(resolve, 5_100));
@@ -46,7 +46,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await api?.close();
-  await fake?.close();
   rmSync(dir, { recursive: true, force: true });
 });
 

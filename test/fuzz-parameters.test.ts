@@ -1,18 +1,15 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { oneLine, startFakeCensusGeocoder, type FakeCensusGeocoder } from "./fake-census-geocoder.ts";
-import { startTestService, type TestService } from "./_setup.ts";
+import { oneLine } from "./fake-census-geocoder.ts";
+import { startTestServiceWithFakeGeocoder, type GeocodedTestService } from "./_setup.ts";
 
-let api: TestService;
-let geocoder: FakeCensusGeocoder;
+let api: GeocodedTestService;
 beforeAll(async () => {
   // Address lookups geocode against a fake upstream, so no 5xx can come from an unreachable geocoder.
-  geocoder = await startFakeCensusGeocoder();
-  api = await startTestService({ CENSUS_GEOCODER_URL: geocoder.url });
+  api = await startTestServiceWithFakeGeocoder();
 });
 afterAll(async () => {
-  await api.close();
-  await geocoder.close();
+  await api?.close();
 });
 
 /** Any answer is fine but a 5xx; every error must be problem+json with the contract's fields. */
