@@ -11,6 +11,7 @@ import * as jobRuns from "./2026-11-21-040-job-runs.ts";
 import * as signInCountersFormTokens from "./2026-11-22-050-sign-in-counters-form-tokens.ts";
 import * as boundaryFile from "./2026-11-23-060-boundary-file.ts";
 import * as keyEpoch from "./2026-11-23-070-key-epoch.ts";
+import * as boundaryImportLease from "./2026-11-24-080-boundary-import-lease.ts";
 
 export const migrations: Record<string, Migration> = {
   "2026-11-21-001-organizations-and-api-keys": organizationsAndApiKeys,
@@ -21,4 +22,5 @@ export const migrations: Record<string, Migration> = {
   "2026-11-22-050-sign-in-counters-form-tokens": signInCountersFormTokens,
   "2026-11-23-060-boundary-file": boundaryFile,
   "2026-11-23-070-key-epoch": keyEpoch,
+  "2026-11-24-080-boundary-import-lease": boundaryImportLease,
 };

@@ -6,9 +6,12 @@
  * MIN_SHARE_OF_ACTIVE, unless forced) refuses the whole file: its rows are deleted and the
  * pointer never moves. The version it replaces is kept for rollback; older ones are deleted.
  *
- * One import at a time: the scheduled job runs once across instances (the job ledger), and an
- * operator should not start a second import while one runs (it would delete the first's rows as
- * an unfinished load).
+ * One import at a time, across processes and instances: an import takes the import lease
+ * (migration 2026-11-24-080) before it touches any version, renews it while it writes and gives it
+ * back at the end. A second import is refused while the lease holds, rather than deleting the
+ * first one's rows as an unfinished load; one that died lets its lease lapse after LEASE_TTL_MS,
+ * and the next import takes over and removes its leftovers. The switch to the new version checks
+ * the lease in its own transaction.
  */
 import { parse as parseCsv } from "csv-parse/sync";
 import type { Store } from "../store/connect.ts";
@@ -19,9 +22,15 @@ import {
   findVersion,
   readPointer,
   recordWriter,
+  LeaseLostError,
+  releaseImportLease,
+  renewImportLease,
   staleVersions,
+  takeImportLease,
+  type ImportLease,
   type RecordRow,
 } from "../store/boundaries.repository.ts";
+import { newId } from "../ids.ts";
 import { streetKey, standardUnitDesignator } from "./pub28.ts";
 import { csvBytes, csvLines, CutShortError, openSource } from "./read-source.ts";
 import { parseBoundaryRow, type BoundaryRecord } from "./record-layout.ts";
@@ -32,6 +41,10 @@ import { parseBoundaryRow, type BoundaryRecord } from "./record-layout.ts";
  * truncated download or a partial export, not a real change.
  */
 export const MIN_SHARE_OF_ACTIVE = 0.9;
+
+/** How long an import's lease holds without renewal, and how often a running import renews it. */
+export const LEASE_TTL_MS = 120_000;
+const LEASE_RENEW_MS = 15_000;
 
 export type ImportStatus = "imported" | "unchanged" | "refused";
 
@@ -60,6 +73,8 @@ export interface ImportOptions {
   force?: boolean;
   now?: () => Date;
   fetchTimeoutMs?: number;
+  /** The import lease's lifetime (tests shorten it). */
+  leaseTtlMs?: number;
 }
 
 const VERSION_IN_NAME = /^([A-Z]{2}B\d{4}Q[1-4][A-Z]{3}\d{1,2})(?=[^A-Z0-9]|$)/i;
@@ -116,6 +131,8 @@ export async function importBoundaryFile(options: ImportOptions): Promise<Import
   let version: string | null = null;
   let previous: string | null = null;
   let loading = false;
+  const lease: ImportLease = { holder: newId("imp"), ttlMs: options.leaseTtlMs ?? LEASE_TTL_MS };
+  let leased = false;
   const result = (status: ImportStatus, error: string | null = null, line: number | null = null): ImportResult => ({
     version,
     ...counts,
@@ -138,6 +155,14 @@ export async function importBoundaryFile(options: ImportOptions): Promise<Import
       if (active) Object.assign(counts, { records: active.records, address_ranges: active.address_ranges, zip4_ranges: active.zip4_ranges, zip5_ranges: active.zip5_ranges });
       return result("unchanged");
     }
+    const taken = await takeImportLease(store.db, lease, source, now());
+    if (!taken.ok) {
+      await (opened.bytes as AsyncIterable<Uint8Array> & { destroy?: () => void }).destroy?.();
+      throw new Refusal(
+        `another boundary file import is running (${taken.source ?? "source unknown"}, started ${taken.takenAt ?? "at an unknown time"}; its lease holds until ${taken.expiresAt ?? "unknown"}): nothing was changed; try again when it has finished`,
+      );
+    }
+    leased = true;
     // Leftovers of an unfinished load, and this version's own rows if it was imported before (kept as the previous one).
     for (const stale of await staleVersions(store.db)) await deleteVersion(store.db, stale);
     if (await findVersion(store.db, version)) await deleteVersion(store.db, version);
@@ -146,6 +171,7 @@ export async function importBoundaryFile(options: ImportOptions): Promise<Import
 
     const writer = recordWriter(store);
     let line = 0;
+    let renewedAt = performance.now();
     try {
       for await (const lines of csvLines(csvBytes(opened.bytes))) {
         for (const text of lines) {
@@ -158,11 +184,15 @@ export async function importBoundaryFile(options: ImportOptions): Promise<Import
           else if (record.recordType === "4") counts.zip4_ranges++;
           else counts.zip5_ranges++;
           await writer.add(toRow(version, line, record));
+          if (performance.now() - renewedAt >= LEASE_RENEW_MS) {
+            if (!(await renewImportLease(store.db, lease, now()))) throw new LeaseLostError();
+            renewedAt = performance.now();
+          }
         }
       }
     } catch (error) {
       if (error instanceof CutShortError) throw new Refusal(`line ${line + 1}: ${error.message}`, line + 1);
-      if (error instanceof Refusal) throw error;
+      if (error instanceof Refusal || error instanceof LeaseLostError) throw error;
       throw new Refusal(`could not read the boundary file: ${error instanceof Error ? error.message : String(error)}`, null);
     }
     await writer.flush();
@@ -174,13 +204,16 @@ export async function importBoundaryFile(options: ImportOptions): Promise<Import
         `${counts.records} records is fewer than ${Math.round(MIN_SHARE_OF_ACTIVE * 100)} % of the active version ${active.version}'s ${active.records}: refused as a probably partial file (use --force to import it anyway)`,
       );
     }
-    previous = await activateVersion(store.db, version, counts, now());
+    previous = await activateVersion(store.db, version, counts, now(), lease);
     loading = false;
     for (const stale of await staleVersions(store.db)) await deleteVersion(store.db, stale);
     return result("imported");
   } catch (error) {
-    if (loading && version !== null) await deleteVersion(store.db, version);
+    // A lost lease leaves its rows to the import that took over, which removes them as leftovers.
+    if (loading && version !== null && !(error instanceof LeaseLostError)) await deleteVersion(store.db, version);
     if (error instanceof Refusal) return result("refused", error.message, error.line);
     return result("refused", error instanceof Error ? error.message : String(error));
+  } finally {
+    if (leased) await releaseImportLease(store.db, lease);
   }
 }

@@ -56,8 +56,10 @@ export interface VersionCounts {
  * Marks the version complete and points every lookup at it, in one transaction: the old active
  * version becomes the previous one (kept for rollback). Returns the version it replaced.
  */
-export async function activateVersion(db: Db, version: string, counts: VersionCounts, at: Date): Promise<string | null> {
+export async function activateVersion(db: Db, version: string, counts: VersionCounts, at: Date, lease?: ImportLease): Promise<string | null> {
   return db.transaction().execute(async (trx) => {
+    // Fencing: an import whose lease lapsed (and may have been taken over) never switches lookups to its version.
+    if (lease && !(await renewImportLease(trx, lease, at))) throw new LeaseLostError();
     const pointer = await readPointer(trx);
     await trx.updateTable("boundary_versions").set({ ...counts, status: "ready", imported_at: at.toISOString() }).where("version", "=", version).execute();
     await trx
@@ -67,6 +69,55 @@ export async function activateVersion(db: Db, version: string, counts: VersionCo
       .execute();
     return pointer.version;
   });
+}
+
+/** One import's hold on the import lease (migration 2026-11-24-080). */
+export interface ImportLease {
+  holder: string;
+  /** How long the lease holds after it is taken or renewed. */
+  ttlMs: number;
+}
+
+export class LeaseLostError extends Error {
+  constructor() {
+    super("this import's lease lapsed before it finished (another import may have taken over); nothing was switched");
+  }
+}
+
+export type LeaseTaken = { ok: true } | { ok: false; source: string | null; takenAt: string | null; expiresAt: string | null };
+
+/** Takes the lease when no import holds it or the last holder let it lapse. */
+export async function takeImportLease(db: Db, lease: ImportLease, source: string, at: Date): Promise<LeaseTaken> {
+  const now = at.toISOString();
+  const taken = await db
+    .updateTable("boundary_import_lease")
+    .set({ holder: lease.holder, source, taken_at: now, expires_at: new Date(at.getTime() + lease.ttlMs).toISOString() })
+    .where("name", "=", "import")
+    .where((eb) => eb.or([eb("holder", "is", null), eb("expires_at", "<", now)]))
+    .executeTakeFirst();
+  if (Number(taken.numUpdatedRows) === 1) return { ok: true };
+  const current = await db.selectFrom("boundary_import_lease").select(["source", "taken_at", "expires_at"]).where("name", "=", "import").executeTakeFirst();
+  return { ok: false, source: current?.source ?? null, takenAt: current?.taken_at ?? null, expiresAt: current?.expires_at ?? null };
+}
+
+/** Extends the lease; false when this import no longer holds it. */
+export async function renewImportLease(db: Db, lease: ImportLease, at: Date): Promise<boolean> {
+  const renewed = await db
+    .updateTable("boundary_import_lease")
+    .set({ expires_at: new Date(at.getTime() + lease.ttlMs).toISOString() })
+    .where("name", "=", "import")
+    .where("holder", "=", lease.holder)
+    .executeTakeFirst();
+  return Number(renewed.numUpdatedRows) === 1;
+}
+
+export async function releaseImportLease(db: Db, lease: ImportLease): Promise<void> {
+  await db
+    .updateTable("boundary_import_lease")
+    .set({ holder: null, source: null, taken_at: null, expires_at: null })
+    .where("name", "=", "import")
+    .where("holder", "=", lease.holder)
+    .execute();
 }
 
 /** Swaps the active and the previous version; null when there is no previous version to go back to. */

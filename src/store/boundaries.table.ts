@@ -1,4 +1,4 @@
-/** Row shapes of the tables added by migration 2026-11-23-060 (the SST boundary file, by version). */
+/** Row shapes of the tables added by migrations 2026-11-23-060 (the SST boundary file, by version) and 2026-11-24-080 (the import lease). */
 import type { Selectable } from "kysely";
 
 /** loading: records being written, invisible to lookups; ready: complete (active, or kept for rollback). */
@@ -23,6 +23,18 @@ export interface BoundaryPointerTable {
   version: string | null;
   previous_version: string | null;
   switched_at: string | null;
+}
+
+/** Always one row, "import": the running import's lease, if any. */
+export interface BoundaryImportLeaseTable {
+  name: string;
+  /** Who holds it (an id per import); null when no import runs. */
+  holder: string | null;
+  /** What that import reads, for the refusal of a second one. */
+  source: string | null;
+  taken_at: string | null;
+  /** The lease holds until then unless renewed; an import that died lets it lapse. */
+  expires_at: string | null;
 }
 
 export interface BoundaryRecordsTable {

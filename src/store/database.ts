@@ -15,7 +15,7 @@ import type {
 } from "./webhooks-and-jobs.tables.ts";
 import type { ApiKeyUsageTable, FormTokensTable, SessionsTable, SignInCountersTable, UsersTable } from "./dashboard.tables.ts";
 import type { JobRunsTable } from "./job-runs.table.ts";
-import type { BoundaryPointerTable, BoundaryRecordsTable, BoundaryVersionsTable } from "./boundaries.table.ts";
+import type { BoundaryImportLeaseTable, BoundaryPointerTable, BoundaryRecordsTable, BoundaryVersionsTable } from "./boundaries.table.ts";
 
 export type OrganizationStatus = "active" | "suspended";
 export type FilingFrequency = "monthly" | "semiannual";
@@ -63,6 +63,7 @@ export interface Database {
   form_tokens: FormTokensTable;
   boundary_versions: BoundaryVersionsTable;
   boundary_pointer: BoundaryPointerTable;
+  boundary_import_lease: BoundaryImportLeaseTable;
   boundary_records: BoundaryRecordsTable;
 }
 
