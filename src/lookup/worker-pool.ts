@@ -121,7 +121,7 @@ export class GeoPool {
       if (this.#readiness.state === "unavailable") return this.#readiness;
       this.#readiness = { state: "loading" };
       try {
-        const summaries = await Promise.all(Array.from({ length: this.#options.threads }, () => this.run("warm", undefined as never)));
+        const summaries = await Promise.all(Array.from({ length: this.#options.threads }, () => this.run("warm", undefined)));
         this.#readiness = { state: "ready", boundaries: summaries[0]! };
       } catch (error) {
         this.#readiness = { state: "unavailable", reason: (error as Error).message };
