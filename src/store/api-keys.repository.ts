@@ -3,6 +3,7 @@ import { CompiledQuery } from "kysely";
 import type { Store } from "./connect.ts";
 import type { ApiKey, Db, KeyEnv, OrganizationStatus } from "./database.ts";
 import { newId } from "../ids.ts";
+import { watchWalIndex } from "./wal-index.ts";
 
 export interface KeyCandidate {
   id: string;
@@ -74,10 +75,11 @@ export function createKeyFinder(store: Store): KeyFinder {
 
 /**
  * Reads `key_epoch` (migration 070), the number every change to a key's verdict moves. Where it
- * can be read without a statement it is: on a SQLite file a connection of its own asks
- * `PRAGMA data_version`, which changes only when another connection (the server's own, the CLI's,
- * another process's) has committed, and reads the epoch row only then; a check is one call into
- * SQLite that touches no table. On PostgreSQL (and an in-memory SQLite) the row is read each time.
+ * can be read without a statement it is: on a SQLite file a connection of its own watches the
+ * WAL-index header (wal-index.ts), which changes with every commit by any connection (the
+ * server's own, the CLI's, another process's), and reads the epoch row only then; a check is one
+ * `pread` that touches no table and takes no lock. Without a WAL index it asks `PRAGMA
+ * data_version` instead. On PostgreSQL (and an in-memory SQLite) the row is read each time.
  */
 export interface KeyEpochReader {
   read(): string | Promise<string>;
@@ -90,21 +92,30 @@ export function createKeyEpochReader(store: Store): KeyEpochReader {
   if (store.sqlite && !store.sqlite.memory) {
     const watcher = new SQLite(store.sqlite.name, { fileMustExist: true });
     watcher.pragma("busy_timeout = 5000");
-    const version = watcher.prepare<[], number>("PRAGMA data_version").pluck();
     const epoch = watcher.prepare<[], number | bigint>(EPOCH_SQL).pluck();
+    // Reading through the watcher first makes sure the WAL index exists before it is looked for.
+    let current = String(epoch.get());
+    const walIndex = watchWalIndex(store.sqlite.name);
+    const version = watcher.prepare<[], number>("PRAGMA data_version").pluck();
     let seen: number | undefined;
-    let current = "";
+    const changed = walIndex
+      ? () => walIndex.changed()
+      : () => {
+          const now = version.get();
+          const moved = now !== seen;
+          seen = now;
+          return moved;
+        };
     return {
       read: () => {
-        const now = version.get();
-        if (now !== seen) {
-          // The version first, then the epoch: a commit between the two moves the version again.
-          seen = now;
-          current = String(epoch.get());
-        }
+        // The change signal first, then the epoch: a commit between the two moves the signal again.
+        if (changed()) current = String(epoch.get());
         return current;
       },
-      close: () => watcher.close(),
+      close: () => {
+        walIndex?.close();
+        watcher.close();
+      },
     };
   }
   if (store.sqlite) {
