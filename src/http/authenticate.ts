@@ -4,7 +4,7 @@
  * 401 invalid-api-key. A revocation or suspension committed anywhere is refused from the next
  * request on, without reading the key per request: a verdict is kept in process and trusted only
  * while the key tables' epoch it was read at holds (src/auth/key-verdicts.ts). The epoch comes
- * from SQLite's data_version, from PostgreSQL, or, when the rate limits live in Redis, from the
+ * from SQLite's WAL-index header, from PostgreSQL, or, when the rate limits live in Redis, from the
  * same script call that takes the request's token (redis-rate-limiter.ts), so a request whose
  * key is known makes that one round trip and no other.
  */
