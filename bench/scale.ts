@@ -3,8 +3,9 @@
  * against `buckeye serve` on the embedded default (SQLite, in-memory rate limits) and against the
  * scale-out set-up (PostgreSQL, rate limits in Redis), one instance each, then two PostgreSQL +
  * Redis instances sharing the load. Each figure is requests per second from autocannon on
- * loopback; the ratios are to SQLite. Every request still authenticates its key against the
- * database and takes a token from its bucket, which is where the set-ups differ. Run on its own:
+ * loopback; the ratios are to SQLite. Every request checks its key's cached verdict against the key
+ * epoch and takes a token from its bucket, which is where the set-ups differ (SQLite: the WAL-index
+ * header and an in-process bucket; Redis: one script call that does both). Run on its own:
  *
  *   node --import tsx bench/scale.ts
  *
