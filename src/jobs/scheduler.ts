@@ -11,7 +11,6 @@ import { errorFields } from "../error-fields.ts";
 
 export const TIMEZONE = OHIO_TIMEZONE;
 
-
 export type JobRun<R = unknown> = (at: Date) => Promise<R>;
 
 /**

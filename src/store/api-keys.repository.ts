@@ -88,6 +88,18 @@ export interface KeyEpochReader {
 
 const EPOCH_SQL = "SELECT epoch FROM key_epoch WHERE id = 1";
 
+/** Without a WAL index: whether `PRAGMA data_version` moved since the last call (true the first time). */
+function dataVersionMoved(watcher: SQLite.Database): () => boolean {
+  const version = watcher.prepare<[], number>("PRAGMA data_version").pluck();
+  let seen: number | undefined;
+  return () => {
+    const now = version.get();
+    const moved = now !== seen;
+    seen = now;
+    return moved;
+  };
+}
+
 export function createKeyEpochReader(store: Store): KeyEpochReader {
   if (store.sqlite && !store.sqlite.memory) {
     const watcher = new SQLite(store.sqlite.name, { fileMustExist: true });
@@ -96,16 +108,7 @@ export function createKeyEpochReader(store: Store): KeyEpochReader {
     // Reading through the watcher first makes sure the WAL index exists before it is looked for.
     let current = String(epoch.get());
     const walIndex = watchWalIndex(store.sqlite.name);
-    const version = watcher.prepare<[], number>("PRAGMA data_version").pluck();
-    let seen: number | undefined;
-    const changed = walIndex
-      ? () => walIndex.changed()
-      : () => {
-          const now = version.get();
-          const moved = now !== seen;
-          seen = now;
-          return moved;
-        };
+    const changed = walIndex ? () => walIndex.changed() : dataVersionMoved(watcher);
     return {
       read: () => {
         // The change signal first, then the epoch: a commit between the two moves the signal again.

@@ -16,20 +16,22 @@ export function getCounties(ctx: ApiContext) {
   return async (event: H3Event): Promise<CountiesResponse> => {
     const query = readQuery(event, COUNTIES_QUERY);
     const date = query.date ?? dateInOhio(ctx.now());
-    const outOfRange = checkDate(ctx.rates.table, date);
+    // One table for the whole answer, even if a reconciliation rebuilds it meanwhile.
+    const table = ctx.rates.table;
+    const outOfRange = checkDate(table, date);
     if (outOfRange?.kind === "failure") {
       throw problem(outOfRange.slug, outOfRange.detail, { invalidParams: [{ name: "date", reason: outOfRange.detail }] });
     }
     const prefix = query.search === undefined ? "" : countyKey(query.search);
-    const rates = ctx.rates.table.counties
+    const rates = table.counties
       .filter((county) => county.slug.startsWith(prefix))
-      .map((county) => evaluateCounty(ctx.rates.table, county, date));
+      .map((county) => evaluateCounty(table, county, date));
     const direction = { name: 0, rate_asc: 1, rate_desc: -1 }[query.sort ?? "name"];
     rates.sort((a, b) => direction * (a.combined - b.combined) || a.county.name.localeCompare(b.county.name));
     const currency = await ctx.currency();
     return {
       total: rates.length,
-      state_base_rate: toDecimal(ctx.rates.table.stateRate),
+      state_base_rate: toDecimal(table.stateRate),
       last_reconciled: currency.lastReconciled,
       ...withBeyondConfirmed(date, currency),
       statutory_authority: SOURCE,

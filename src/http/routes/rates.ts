@@ -46,8 +46,9 @@ export function getRates(ctx: ApiContext) {
     const lookup = { county: item.county, zip: item.zip, date };
     // Both dates are in the body (last_reconciled, beyond_confirmed), so both are in the key.
     const key = `${currency.lastReconciled}|${currency.confirmedThrough}|${lookup.county ?? ""}|${lookup.zip ?? ""}|${date}`;
-    const body = bodies.get(ctx.rates.table, key, event.context.requestId ?? "", (requestId) =>
-      toBody(resolveLookup(ctx.rates.table, ctx.zips, lookup), currency, requestId),
+    const table = ctx.rates.table;
+    const body = bodies.get(table, key, event.context.requestId ?? "", (requestId) =>
+      toBody(resolveLookup(table, ctx.zips, lookup), currency, requestId),
     );
     // The cached body is a string: give it the Content-Type h3 gives every other JSON answer.
     event.res.headers.set("content-type", "application/json;charset=UTF-8");

@@ -38,11 +38,12 @@ export function getReadyz(ctx: ApiContext) {
       reasons.push(`database: ${(error as Error).message}`);
     }
     // Rate data: the shipped tables (and any reconciled periods) must hold every Ohio county.
-    if (ctx.rates.table.counties.length === OHIO_COUNTIES && ctx.zips.size > 0) {
-      checks.data = `ok (${ctx.rates.table.counties.length} counties, ${ctx.zips.size} ZIP codes)`;
+    const { counties } = ctx.rates.table;
+    if (counties.length === OHIO_COUNTIES && ctx.zips.size > 0) {
+      checks.data = `ok (${counties.length} counties, ${ctx.zips.size} ZIP codes)`;
     } else {
       checks.data = "incomplete";
-      reasons.push(`data: ${ctx.rates.table.counties.length} of ${OHIO_COUNTIES} counties and ${ctx.zips.size} ZIP codes loaded`);
+      reasons.push(`data: ${counties.length} of ${OHIO_COUNTIES} counties and ${ctx.zips.size} ZIP codes loaded`);
     }
     const pool = ctx.lookups.pool;
     if (pool.readiness.state === "idle") void pool.warm();

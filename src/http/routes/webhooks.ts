@@ -32,7 +32,8 @@ function asProblem(error: unknown): unknown {
     case "invalid-url":
       return problem("invalid-webhook", error.message, { invalidParams: refusal.problems });
     case "webhook-disabled":
-      return problem("webhook-disabled", `${error.message.replace(/ first\.$/, "")} with PATCH first.`);
+      // The API's own advice: the way to re-activate a webhook here is PATCH.
+      return problem("webhook-disabled", `Webhook ${refusal.webhook.id} is disabled (${refusal.webhook.disabled_reason ?? "no reason recorded"}). Set its status to active with PATCH first.`);
     case "since-in-future":
       return problem("bad-request", error.message, { invalidParams: [{ name: "since", reason: "must not be in the future" }] });
     default:
