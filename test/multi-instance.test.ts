@@ -295,8 +295,12 @@ describe("a crashed instance's claims lapse and another instance takes them", ()
       40,
     );
     const received = () => hooks.flatMap((h) => eventIds(h.receiver));
+    // Kill A while it holds claims: both instances must be holding some (each delivery takes 500 ms at the
+    // receiver, so a claim seen here is still held a few milliseconds later when the signal lands).
+    const claimers = async () =>
+      new Set((await store.db.selectFrom("deliveries").select("claimed_by").where("status", "=", "pending").where("claimed_by", "is not", null).execute()).map((r) => r.claimed_by)).size;
     let deadline = Date.now() + 30_000;
-    while (received().length < 40 && Date.now() < deadline) await sleep(20);
+    while ((received().length < 40 || (await claimers()) < 2) && Date.now() < deadline) await sleep(20);
 
     a.child.kill("SIGKILL");
     await a.exited;
