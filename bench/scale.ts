@@ -1,6 +1,6 @@
 /**
  * Scale-out cost, measured in one run: county rate lookups (GET /api/v1/rates?county=franklin)
- * against `buckeye serve` on the embedded default (SQLite, in-memory rate limits) and against the
+ * against the compiled server as `npm start` runs it, on the embedded default (SQLite, in-memory rate limits) and against the
  * scale-out set-up (PostgreSQL, rate limits in Redis), one instance each, then two PostgreSQL +
  * Redis instances sharing the load. Each figure is requests per second from autocannon on
  * loopback; the ratios are to SQLite. Every request checks its key's cached verdict against the key
@@ -14,7 +14,7 @@
  * prefix of this run's own). BENCH_CONNECTIONS (50) and BENCH_SECONDS (10) as in bench/run.ts.
  * Figures go to bench/results-scale.json.
  */
-import { spawn, type ChildProcess } from "node:child_process";
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
@@ -25,6 +25,7 @@ import { createKey } from "../src/auth/key-service.ts";
 import { openStore } from "../src/store/connect.ts";
 import { migrateToLatest } from "../src/store/migrate.ts";
 import { createOrganization } from "../src/store/organizations.repository.ts";
+import { compiledServeArgs } from "./start-process.ts";
 
 const root = new URL("..", import.meta.url).pathname;
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
@@ -53,7 +54,7 @@ async function prepare(databaseUrl: string): Promise<string> {
 }
 
 function serve(env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ["bin/buckeye.js", "serve"], {
+  const child = spawn(process.execPath, compiledServeArgs(), {
     cwd: root,
     env: { ...process.env, PORT: "0", RATE_LIMIT_PER_SECOND: "10000000", LOG_LEVEL: "warn", NODE_ENV: "production", WORKER_THREADS: "1", ...env },
     stdio: ["ignore", "ignore", "pipe"],
@@ -104,6 +105,7 @@ const schema = `bench_${randomBytes(6).toString("hex")}`;
 const postgresUrl = `${POSTGRES}${POSTGRES.includes("?") ? "&" : "?"}schema=${schema}`;
 const redis = { REDIS_URL: REDIS, REDIS_KEY_PREFIX: `buckeye-bench:${randomBytes(6).toString("hex")}:` };
 
+execFileSync(process.execPath, ["node_modules/typescript/bin/tsc", "-p", "tsconfig.build.json"], { cwd: root, stdio: "inherit" });
 try {
   const sqliteKey = await prepare(sqliteUrl);
   const postgresKey = await prepare(postgresUrl);

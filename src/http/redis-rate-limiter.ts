@@ -12,30 +12,50 @@
  * suspends an organization sets it to a fresh value after its commit (announceKeyChange), so an
  * instance learns in the round trip it makes anyway whether its cached key verdicts still hold.
  * While Redis is down no epoch comes back and every key is read from the database.
+ *
+ * The requests of one event-loop turn share one script call (src/per-turn.ts): the call starts
+ * after every one of them was read, so the epoch it returns is as fresh for each as a call of its
+ * own, and the instance makes one round trip per turn instead of one per request.
  */
 import { createHash, randomUUID } from "node:crypto";
 import { Redis } from "ioredis";
 import type { Logger } from "../log.ts";
+import { batchPerTurn } from "../per-turn.ts";
 import { decide, MemoryRateLimiter, type RateDecision, type RateLimiter } from "./rate-limit.ts";
 
-/** KEYS[1]: the bucket; KEYS[2]: the key epoch; ARGV[1]: tokens per second, also the bucket's size. Returns {allowed, tokens, epoch}. */
+/**
+ * Takes one token per request of a turn (see batchPerTurn), in the order the requests came.
+ * KEYS[1]: the key epoch; KEYS[2..]: the bucket of each request, repeated when a key asks more than
+ * once; ARGV[1]: tokens per second, also the bucket's size. Returns {epoch, allowed1, tokens1, allowed2, tokens2, ...}.
+ */
 const TOKEN_BUCKET = `
 local limit = tonumber(ARGV[1])
 local time = redis.call('TIME')
 local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
-local bucket = redis.call('HMGET', KEYS[1], 'tokens', 'ms')
-local tokens = tonumber(bucket[1]) or limit
-local updated = tonumber(bucket[2]) or now
-tokens = math.min(limit, tokens + math.max(0, now - updated) / 1000 * limit)
-local allowed = 0
-if tokens >= 1 then
-  tokens = tokens - 1
-  allowed = 1
+local tokens = {}
+local reply = {redis.call('GET', KEYS[1]) or ''}
+for i = 2, #KEYS do
+  local key = KEYS[i]
+  if tokens[key] == nil then
+    local bucket = redis.call('HMGET', key, 'tokens', 'ms')
+    local left = tonumber(bucket[1]) or limit
+    local updated = tonumber(bucket[2]) or now
+    tokens[key] = math.min(limit, left + math.max(0, now - updated) / 1000 * limit)
+  end
+  local allowed = 0
+  if tokens[key] >= 1 then
+    tokens[key] = tokens[key] - 1
+    allowed = 1
+  end
+  reply[#reply + 1] = allowed
+  reply[#reply + 1] = tostring(tokens[key])
 end
-redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'ms', now)
--- An empty bucket is full again after one second; a bucket that is gone reads as full, so expire it then.
-redis.call('PEXPIRE', KEYS[1], 2000)
-return {allowed, tostring(tokens), redis.call('GET', KEYS[2]) or ''}
+for key, left in pairs(tokens) do
+  redis.call('HSET', key, 'tokens', tostring(left), 'ms', now)
+  -- An empty bucket is full again after one second; a bucket that is gone reads as full, so expire it then.
+  redis.call('PEXPIRE', key, 2000)
+end
+return reply
 `;
 const TOKEN_BUCKET_SHA = createHash("sha1").update(TOKEN_BUCKET).digest("hex");
 
@@ -79,6 +99,7 @@ export class RedisRateLimiter implements RateLimiter {
   readonly #epochKey: string;
   readonly #log: Logger;
   readonly reportsKeyEpoch = true;
+  readonly #take = batchPerTurn((bucketKeys: string[]) => this.#run(bucketKeys));
   #degraded = false;
 
   constructor(options: RedisRateLimiterOptions) {
@@ -104,9 +125,9 @@ export class RedisRateLimiter implements RateLimiter {
   async consume(key: string, nowMs: number): Promise<RateDecision> {
     if (this.#redis.status !== "ready") return this.#fallback.consume(key, nowMs);
     try {
-      const [allowed, tokens, epoch] = await this.#run(`${this.#prefix}${key}`);
+      const decision = await this.#take(`${this.#prefix}${key}`);
       this.#recover();
-      return { ...decide(Number(tokens), allowed === 1, this.#limit), keyEpoch: epoch };
+      return decision;
     } catch (error) {
       this.#degrade(error as Error);
       return this.#fallback.consume(key, nowMs);
@@ -130,14 +151,19 @@ export class RedisRateLimiter implements RateLimiter {
     await setKeyEpoch(this.#redis, this.#epochKey);
   }
 
-  async #run(bucketKey: string): Promise<[number, string, string]> {
+  /** One script call for the buckets of a turn's requests: a decision per request, each with the epoch. */
+  async #run(bucketKeys: string[]): Promise<RateDecision[]> {
+    const keys = [this.#epochKey, ...bucketKeys];
+    let reply: Array<string | number>;
     try {
-      return (await this.#redis.evalsha(TOKEN_BUCKET_SHA, 2, bucketKey, this.#epochKey, this.#limit)) as [number, string, string];
+      reply = (await this.#redis.evalsha(TOKEN_BUCKET_SHA, keys.length, ...keys, this.#limit)) as Array<string | number>;
     } catch (error) {
       // The script cache is empty after a Redis restart: send the script itself once.
       if (!String((error as Error).message).startsWith("NOSCRIPT")) throw error;
-      return (await this.#redis.eval(TOKEN_BUCKET, 2, bucketKey, this.#epochKey, this.#limit)) as [number, string, string];
+      reply = (await this.#redis.eval(TOKEN_BUCKET, keys.length, ...keys, this.#limit)) as Array<string | number>;
     }
+    const epoch = String(reply[0]);
+    return bucketKeys.map((_, i) => ({ ...decide(Number(reply[2 + 2 * i]), reply[1 + 2 * i] === 1, this.#limit), keyEpoch: epoch }));
   }
 
   #degrade(error: Error): void {
