@@ -8,6 +8,5 @@ import { createGeoTasks, type GeoWorkerData } from "../src/lookup/worker-tasks.t
 const tasks = createGeoTasks(workerData as GeoWorkerData);
 
 export const warm = tasks.warm;
-export const loadShared = tasks.loadShared;
 export const locate = tasks.locate;
 export const readBatchFile = tasks.readBatchFile;

@@ -3,16 +3,18 @@
  * point-in-polygon and reading uploaded batch files (task file workers/geo.ts). The thread that
  * answers parses, probes, geocodes (I/O) and evaluates rates, which cost microseconds each.
  *
- * Threads are fixed (min = max, no idle exit) and created at the first task or at warm(), so a
- * service that never sees an address costs nothing. The polygons are parsed once, in a thread of
- * their own that exits afterwards (parsing 13 MB of GeoJSON leaves a V8 heap that is not given
- * back), and the indexes it built, on SharedArrayBuffers, are shared by every pool thread.
+ * Threads are fixed (min = max, no idle exit) and created at the first task, so a service that
+ * answers only county and ZIP lookups never pays for them (about 18 MB each). The polygons are
+ * parsed once, at warm(), in a child process that exits afterwards (parsing 13 MB of GeoJSON takes
+ * memory a thread would not give back; see build-boundaries.ts), and the indexes it built are
+ * copied into SharedArrayBuffers that every pool thread shares.
  * From TypeScript sources the task file is workers/geo-loader.mjs, which registers tsx inside the
  * thread (Node 20 workers ignore `--import tsx` in execArgv); compiled JS loads workers/geo.js.
  */
 import { Piscina } from "piscina";
 import type { BoundaryFiles } from "../geo/boundary-files.ts";
 import type { BoundariesData } from "../geo/boundaries.ts";
+import { buildBoundariesInProcess } from "./build-boundaries.ts";
 import type { BoundarySummary, GeoTasks, GeoWorkerData } from "./worker-tasks.ts";
 
 export interface GeoPoolOptions {
@@ -38,13 +40,11 @@ type TaskOutput<N extends TaskName> = Awaited<ReturnType<GeoTasks[N]>>;
  * V8 heap ceilings per thread, so one task that runs away (a huge batch file) fails that task with
  * ERR_WORKER_OUT_OF_MEMORY and a fresh thread, not the whole process: Node's default lets each thread
  * grow to a share of the machine's memory. A pool thread holds the polygon indexes in
- * SharedArrayBuffers (outside its heap) and at most one 64 MiB batch file with its parsed rows; the
- * loader parses the 13 MB of GeoJSON once. The young generation is kept small: a task's garbage is
+ * SharedArrayBuffers (outside its heap) and at most one 64 MiB batch file with its parsed rows. The young generation is kept small: a task's garbage is
  * short-lived and a scavenge of a few MB is cheap, while Node 24's default young generation (tens of
  * MB per thread, touched and never given back) was most of the server's resident memory after load.
  */
 const POOL_THREAD_LIMITS = { maxOldGenerationSizeMb: 1024, maxYoungGenerationSizeMb: 4 };
-const LOADER_THREAD_LIMITS = { maxOldGenerationSizeMb: 2048, maxYoungGenerationSizeMb: 8 };
 
 /** Deno runs workers/geo.ts itself; tsx's loader hooks, registered in a Deno worker, break its module loading. */
 const IN_DENO = "Deno" in globalThis;
@@ -58,6 +58,7 @@ export class GeoPool {
   #piscina: Promise<Piscina> | null = null;
   #readiness: PoolReadiness;
   #warming: Promise<PoolReadiness> | null = null;
+  #shared: Promise<BoundariesData | null> | null = null;
 
   constructor(options: GeoPoolOptions) {
     this.#options = options;
@@ -78,19 +79,13 @@ export class GeoPool {
   }
 
   /**
-   * Builds the boundary indexes in a one-thread pool that is destroyed right after. On failure the
-   * pool threads load the files themselves, and report the failure as they always have.
+   * Builds the boundary indexes in a child process (build-boundaries.ts). On failure, and under
+   * Deno, the pool threads load the files themselves, and report a failure as they always have.
    */
-  async #loadShared(workerData: GeoWorkerData): Promise<BoundariesData | null> {
-    if (!workerData.boundaryFiles.available) return null;
-    const loader = new Piscina({ filename: TASK_FILE.href, minThreads: 1, maxThreads: 1, workerData, resourceLimits: LOADER_THREAD_LIMITS });
-    try {
-      return (await loader.run(undefined, { name: "loadShared" })) as BoundariesData;
-    } catch {
-      return null;
-    } finally {
-      await loader.destroy();
-    }
+  #loadShared(): Promise<BoundariesData | null> {
+    const files = this.#options.boundaryFiles;
+    this.#shared ??= !files.available || IN_DENO ? Promise.resolve(null) : buildBoundariesInProcess(files).catch(() => null);
+    return this.#shared;
   }
 
   #pool(): Promise<Piscina> {
@@ -102,7 +97,7 @@ export class GeoPool {
         maxThreads: this.#options.threads,
         idleTimeout: Number.POSITIVE_INFINITY,
         resourceLimits: POOL_THREAD_LIMITS,
-        workerData: { ...workerData, shared: await this.#loadShared(workerData) } satisfies GeoWorkerData,
+        workerData: { ...workerData, shared: await this.#loadShared() } satisfies GeoWorkerData,
       });
       pool.on("error", this.#options.onError);
       return pool;
@@ -115,14 +110,22 @@ export class GeoPool {
     return pool.run(input, { name, ...(signal && { signal }) }) as Promise<TaskOutput<N>>;
   }
 
-  /** Starts every thread and loads the polygons in each; resolves with the readiness reached. */
+  /**
+   * Builds the polygon indexes; resolves with the readiness reached. The threads, which only adopt
+   * the indexes, start at the first task. When the indexes could not be built here (Deno, or a
+   * build that failed) every thread is started and loads the files itself, reporting any failure.
+   */
   warm(): Promise<PoolReadiness> {
     this.#warming ??= (async () => {
-      if (this.#readiness.state === "unavailable") return this.#readiness;
+      const files = this.#options.boundaryFiles;
+      if (this.#readiness.state === "unavailable" || !files.available) return this.#readiness;
       this.#readiness = { state: "loading" };
       try {
-        const summaries = await Promise.all(Array.from({ length: this.#options.threads }, () => this.run("warm", undefined)));
-        this.#readiness = { state: "ready", boundaries: summaries[0]! };
+        const shared = await this.#loadShared();
+        const summary = shared
+          ? { dir: files.dir, countyVintage: shared.countyVintage, placeVintage: shared.placeVintage }
+          : (await Promise.all(Array.from({ length: this.#options.threads }, () => this.run("warm", undefined))))[0]!;
+        this.#readiness = { state: "ready", boundaries: summary };
       } catch (error) {
         this.#readiness = { state: "unavailable", reason: (error as Error).message };
       }

@@ -1,17 +1,17 @@
 /**
  * The tasks the lookup worker threads run (workers/geo.ts only wires them up): placing points in
  * the county and place polygons, and reading uploaded batch files. Each thread adopts the
- * polygon indexes another thread built (see worker-pool.ts), or loads them at its first task.
+ * polygon indexes a child process built (see worker-pool.ts), or loads them at its first task.
  * Answers are plain data; rates are evaluated on the thread that answers, from its live table.
  */
 import type { BoundaryFiles } from "../geo/boundary-files.ts";
-import { adoptBoundaries, boundariesData, loadBoundaries, locate, type Boundaries, type BoundariesData } from "../geo/boundaries.ts";
+import { adoptBoundaries, loadBoundaries, locate, type Boundaries, type BoundariesData } from "../geo/boundaries.ts";
 import type { CountyHit, PlaceHit } from "../geo/boundary-layers.ts";
 import { readBatchFile, type BatchFileReading, type BatchFormat } from "./read-batch-file.ts";
 
 export interface GeoWorkerData {
   boundaryFiles: BoundaryFiles;
-  /** Boundaries another thread already built (see GeoPool): adopted, not loaded again. */
+  /** Boundaries a child process already built (see GeoPool): adopted, not loaded again. */
   shared?: BoundariesData | null;
 }
 
@@ -66,12 +66,6 @@ export function createGeoTasks(workerData: GeoWorkerData) {
       const loaded = await getBoundaries();
       if (typeof loaded === "string") throw new Error(loaded);
       return { dir: files.dir, countyVintage: loaded.countyVintage, placeVintage: loaded.placeVintage };
-    },
-
-    /** Loads the polygons from their files and hands them over as shared arrays. */
-    async loadShared(): Promise<BoundariesData> {
-      if (!files.available) throw new Error(files.reason);
-      return boundariesData(await loadBoundaries(files));
     },
 
     /** Every point of a lookup batch, placed in one trip to the pool. */

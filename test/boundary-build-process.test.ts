@@ -1,0 +1,55 @@
+/**
+ * The boundary indexes are built in a child process and handed over as bytes
+ * (src/lookup/build-boundaries.ts), so that parsing the polygon files never weighs on the server.
+ * What the server adopts must be exactly what it would have built itself.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { findBoundaryFiles } from "../src/geo/boundary-files.ts";
+import { adoptBoundaries, boundariesData, loadBoundaries, locate } from "../src/geo/boundaries.ts";
+import { encodeBoundaries, readBoundaries } from "../src/geo/boundaries-bytes.ts";
+import { geoDataDir } from "../src/geo/load-boundaries.ts";
+import { buildBoundariesInProcess } from "../src/lookup/build-boundaries.ts";
+
+const files = findBoundaryFiles(geoDataDir());
+if (!files.available) throw new Error(files.reason);
+
+describe("boundary indexes built in a child process", () => {
+  it("hands over every array and feature exactly as built in process, on shared memory", async () => {
+    const [built, local] = await Promise.all([buildBoundariesInProcess(files), loadBoundaries(files).then(boundariesData)]);
+    expect(built.countyVintage).toBe(local.countyVintage);
+    expect(built.placeVintage).toBe(local.placeVintage);
+    for (const layer of ["counties", "places"] as const) {
+      expect(built[layer].values).toEqual(local[layer].values);
+      for (const name of ["partFeature", "partRingStart", "ringBox", "ringRunStart", "runFrom", "runTo", "runBox", "xy"] as const) {
+        expect(built[layer][name]).toEqual(local[layer][name]);
+        expect(built[layer][name].buffer).toBeInstanceOf(SharedArrayBuffer);
+      }
+      expect(new Uint8Array(built[layer].tree)).toEqual(new Uint8Array(local[layer].tree));
+    }
+    // The Ohio Statehouse: Franklin County, City of Columbus.
+    const found = locate(adoptBoundaries(built), -82.99909, 39.96133);
+    expect(found.county?.name).toBe("Franklin");
+    expect(found.place?.name).toBe("Columbus");
+  });
+
+  it("refuses bytes cut short or with trailing data rather than adopting a partial index", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "buckeye-boundary-bytes-"));
+    try {
+      const bytes = Buffer.concat(encodeBoundaries(boundariesData(await loadBoundaries(files))));
+      writeFileSync(join(dir, "short.bin"), bytes.subarray(0, bytes.byteLength - 1));
+      writeFileSync(join(dir, "long.bin"), Buffer.concat([bytes, Buffer.from([0])]));
+      expect(() => readBoundaries(join(dir, "short.bin"))).toThrow(/end early/);
+      expect(() => readBoundaries(join(dir, "long.bin"))).toThrow(/trailing data/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("reports a child that fails, with its error, so the pool can fall back to loading in its threads", async () => {
+    const missing = { ...files, counties: { ...files.counties, path: join(tmpdir(), "no-such-county-file.geojson") } };
+    await expect(buildBoundariesInProcess(missing)).rejects.toThrow(/no-such-county-file/);
+  });
+});
