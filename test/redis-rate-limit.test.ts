@@ -80,6 +80,20 @@ describe("shared rate limits: REDIS_URL (DESIGN §4)", () => {
     expect((await a.consume("key_two", Date.now())).allowed).toBe(true);
   });
 
+  it("requests of one turn share one script call and are served in arrival order: the first 10 admitted, counting down, the rest refused", async () => {
+    const a = limiter(REDIS.href, prefix());
+    await until(() => a.shared, "the limiter to connect");
+    // One turn: all 24 calls are made before the script call starts; two keys, interleaved.
+    const decisions = await Promise.all(Array.from({ length: 24 }, (_, i) => a.consume(i % 2 ? "key_odd" : "key_even", Date.now())));
+    for (const key of [0, 1]) {
+      const mine = decisions.filter((_, i) => i % 2 === key);
+      expect(mine.map((d) => d.allowed)).toEqual([...Array(10).fill(true), false, false]);
+      expect(mine.map((d) => d.remaining)).toEqual([9, 8, 7, 6, 5, 4, 3, 2, 1, 0, 0, 0]);
+      expect(mine[11]).toMatchObject({ limit: 10, retryAfterSeconds: 1 });
+    }
+    expect(new Set(decisions.map((d) => d.keyEpoch)).size).toBe(1);
+  });
+
   it("when Redis becomes unreachable, each instance limits on its own and logs one warning; the shared bucket returns with Redis", async () => {
     const relay = new Relay();
     await relay.up();

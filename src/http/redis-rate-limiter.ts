@@ -24,36 +24,30 @@ import { batchPerTurn } from "../per-turn.ts";
 import { decide, MemoryRateLimiter, type RateDecision, type RateLimiter } from "./rate-limit.ts";
 
 /**
- * Takes one token per request of a turn (see batchPerTurn), in the order the requests came.
- * KEYS[1]: the key epoch; KEYS[2..]: the bucket of each request, repeated when a key asks more than
- * once; ARGV[1]: tokens per second, also the bucket's size. Returns {epoch, allowed1, tokens1, allowed2, tokens2, ...}.
+ * Takes the tokens a turn's requests ask for (see batchPerTurn), one per request. KEYS[1]: the key
+ * epoch; KEYS[2..]: each bucket the requests draw from, once; ARGV[1]: tokens per second, also the
+ * bucket's size; ARGV[i]: how many requests draw from KEYS[i]. Requests are served in arrival order
+ * while a whole token is left, so a bucket holding t tokens admits min(count, floor(t)) of them.
+ * Returns {epoch, admitted2, tokens2, admitted3, tokens3, ...}, tokens as they were before the turn
+ * took any: each request's own decision follows from these two (see #run), so the script's work and
+ * its reply grow with the number of keys, not of requests.
  */
 const TOKEN_BUCKET = `
 local limit = tonumber(ARGV[1])
 local time = redis.call('TIME')
 local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
-local tokens = {}
 local reply = {redis.call('GET', KEYS[1]) or ''}
 for i = 2, #KEYS do
-  local key = KEYS[i]
-  if tokens[key] == nil then
-    local bucket = redis.call('HMGET', key, 'tokens', 'ms')
-    local left = tonumber(bucket[1]) or limit
-    local updated = tonumber(bucket[2]) or now
-    tokens[key] = math.min(limit, left + math.max(0, now - updated) / 1000 * limit)
-  end
-  local allowed = 0
-  if tokens[key] >= 1 then
-    tokens[key] = tokens[key] - 1
-    allowed = 1
-  end
-  reply[#reply + 1] = allowed
-  reply[#reply + 1] = tostring(tokens[key])
-end
-for key, left in pairs(tokens) do
-  redis.call('HSET', key, 'tokens', tostring(left), 'ms', now)
+  local bucket = redis.call('HMGET', KEYS[i], 'tokens', 'ms')
+  local left = tonumber(bucket[1]) or limit
+  local updated = tonumber(bucket[2]) or now
+  local tokens = math.min(limit, left + math.max(0, now - updated) / 1000 * limit)
+  local admitted = math.max(0, math.min(tonumber(ARGV[i]), math.floor(tokens)))
+  redis.call('HSET', KEYS[i], 'tokens', tostring(tokens - admitted), 'ms', now)
   -- An empty bucket is full again after one second; a bucket that is gone reads as full, so expire it then.
-  redis.call('PEXPIRE', key, 2000)
+  redis.call('PEXPIRE', KEYS[i], 2000)
+  reply[#reply + 1] = admitted
+  reply[#reply + 1] = tostring(tokens)
 end
 return reply
 `;
@@ -151,19 +145,31 @@ export class RedisRateLimiter implements RateLimiter {
     await setKeyEpoch(this.#redis, this.#epochKey);
   }
 
-  /** One script call for the buckets of a turn's requests: a decision per request, each with the epoch. */
-  async #run(bucketKeys: string[]): Promise<RateDecision[]> {
-    const keys = [this.#epochKey, ...bucketKeys];
+  /** One script call for a turn's requests, given as the bucket each draws from: a decision per request, each with the epoch. */
+  async #run(requestBuckets: string[]): Promise<RateDecision[]> {
+    const counts = new Map<string, number>();
+    for (const bucket of requestBuckets) counts.set(bucket, (counts.get(bucket) ?? 0) + 1);
+    const keys = [this.#epochKey, ...counts.keys()];
+    const args = [...keys, this.#limit, ...counts.values()];
     let reply: Array<string | number>;
     try {
-      reply = (await this.#redis.evalsha(TOKEN_BUCKET_SHA, keys.length, ...keys, this.#limit)) as Array<string | number>;
+      reply = (await this.#redis.evalsha(TOKEN_BUCKET_SHA, keys.length, ...args)) as Array<string | number>;
     } catch (error) {
       // The script cache is empty after a Redis restart: send the script itself once.
       if (!String((error as Error).message).startsWith("NOSCRIPT")) throw error;
-      reply = (await this.#redis.eval(TOKEN_BUCKET, keys.length, ...keys, this.#limit)) as Array<string | number>;
+      reply = (await this.#redis.eval(TOKEN_BUCKET, keys.length, ...args)) as Array<string | number>;
     }
-    const epoch = String(reply[0]);
-    return bucketKeys.map((_, i) => ({ ...decide(Number(reply[2 + 2 * i]), reply[1 + 2 * i] === 1, this.#limit), keyEpoch: epoch }));
+    const keyEpoch = String(reply[0]);
+    const buckets = new Map<string, { admitted: number; before: number; served: number }>();
+    [...counts.keys()].forEach((bucket, i) => buckets.set(bucket, { admitted: Number(reply[1 + 2 * i]), before: Number(reply[2 + 2 * i]), served: 0 }));
+    return requestBuckets.map((key) => {
+      const bucket = buckets.get(key)!;
+      // The n-th request of a bucket (from 0) is admitted while n < admitted, leaving before - (n + 1) tokens.
+      const allowed = bucket.served < bucket.admitted;
+      bucket.served += 1;
+      const tokensAfter = bucket.before - (allowed ? bucket.served : bucket.admitted);
+      return { ...decide(tokensAfter, allowed, this.#limit), keyEpoch };
+    });
   }
 
   #degrade(error: Error): void {
