@@ -4,7 +4,7 @@
  * answers parses, probes, geocodes (I/O) and evaluates rates, which cost microseconds each.
  *
  * Threads are fixed (min = max, no idle exit) and created at the first task, so a service that
- * answers only county and ZIP lookups never pays for them (about 18 MB each). The polygons are
+ * answers only county and ZIP lookups never pays for them (about 20 MB each). The polygons are
  * parsed once, at warm(), in a child process that exits afterwards (parsing 13 MB of GeoJSON takes
  * memory a thread would not give back; see build-boundaries.ts), and the indexes it built are
  * copied into SharedArrayBuffers that every pool thread shares.
@@ -21,8 +21,9 @@ export interface GeoPoolOptions {
   threads: number;
   boundaryFiles: BoundaryFiles;
   /**
-   * Errors piscina raises outside any task (e.g. a thread's late answer to a task that was aborted):
-   * without a listener on the pool's `error` event they would be thrown and end the process.
+   * Errors raised outside any task: piscina's (e.g. a thread's late answer to a task that was
+   * aborted), which without a listener on the pool's `error` event would end the process, and a
+   * failed index build in the child process (the threads then load the files themselves).
    */
   onError: (error: unknown) => void;
 }
@@ -40,8 +41,8 @@ type TaskOutput<N extends TaskName> = Awaited<ReturnType<GeoTasks[N]>>;
  * V8 heap ceilings per thread, so one task that runs away (a huge batch file) fails that task with
  * ERR_WORKER_OUT_OF_MEMORY and a fresh thread, not the whole process: Node's default lets each thread
  * grow to a share of the machine's memory. A pool thread holds the polygon indexes in
- * SharedArrayBuffers (outside its heap) and at most one 64 MiB batch file with its parsed rows. The young generation is kept small: a task's garbage is
- * short-lived and a scavenge of a few MB is cheap, while Node 24's default young generation (tens of
+ * SharedArrayBuffers (outside its heap) and at most one 64 MiB batch file with its parsed rows. The
+ * young generation is kept small: a task's garbage is short-lived and a scavenge of a few MB is cheap, while Node 24's default young generation (tens of
  * MB per thread, touched and never given back) was most of the server's resident memory after load.
  */
 const POOL_THREAD_LIMITS = { maxOldGenerationSizeMb: 1024, maxYoungGenerationSizeMb: 4 };
@@ -84,7 +85,13 @@ export class GeoPool {
    */
   #loadShared(): Promise<BoundariesData | null> {
     const files = this.#options.boundaryFiles;
-    this.#shared ??= !files.available || IN_DENO ? Promise.resolve(null) : buildBoundariesInProcess(files).catch(() => null);
+    this.#shared ??=
+      !files.available || IN_DENO
+        ? Promise.resolve(null)
+        : buildBoundariesInProcess(files).catch((error: unknown) => {
+            this.#options.onError(error);
+            return null;
+          });
     return this.#shared;
   }
 
