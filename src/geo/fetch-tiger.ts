@@ -11,7 +11,6 @@ import { join } from "node:path";
 import { unzipSync } from "fflate";
 import type { FeatureCollection } from "geojson";
 import { countyIndex, placeIndex } from "./boundary-layers.ts";
-import { readOhioShapefile } from "./shapefile-layer.ts";
 
 export class FetchGeoError extends Error {}
 
@@ -75,6 +74,9 @@ export async function convertTigerZip(zip: Uint8Array, label: string): Promise<F
   const shp = name(".shp");
   const dbf = name(".dbf");
   if (!shp || !dbf) throw new FetchGeoError(`${label} holds no .shp and .dbf pair`);
+  // Loaded here, not at start-up: the shapefile reader brings a 600 KB text-encoding polyfill that a
+  // running server (which imports this module for its CLI command) would otherwise hold for nothing.
+  const { readOhioShapefile } = await import("./shapefile-layer.ts");
   return readOhioShapefile(files[shp]!, files[dbf]!);
 }
 
