@@ -6,7 +6,8 @@
  * while the key tables' epoch it was read at holds (src/auth/key-verdicts.ts). The epoch comes
  * from SQLite's WAL-index header, from PostgreSQL, or, when the rate limits live in Redis, from the
  * same script call that takes the request's token (redis-rate-limiter.ts), so a request whose
- * key is known makes that one round trip and no other.
+ * key is known makes that one round trip and no other. Either read is shared by the requests of one
+ * event-loop turn and starts after all of them arrived (src/per-turn.ts).
  */
 import type { H3Event, Middleware } from "h3";
 import type { Verification } from "../auth/key-service.ts";
