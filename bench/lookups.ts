@@ -11,7 +11,7 @@
  * The boundary file is SYNTHETIC (src/boundaries/synthetic-file.ts, from data/), imported into a
  * fresh SQLite store; the server, the bare route and the fake upstream each run in their own process.
  */
-import { execFileSync, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
@@ -23,7 +23,7 @@ import { syntheticBoundaryRecords, writeSyntheticBoundaryFile } from "../src/bou
 import { openStore } from "../src/store/connect.ts";
 import { migrateToLatest } from "../src/store/migrate.ts";
 import { createOrganization } from "../src/store/organizations.repository.ts";
-import { compiledServeArgs, root, startProcess } from "./start-process.ts";
+import { buildCompiled, compiledServeArgs, root, startProcess } from "./start-process.ts";
 
 const JOB_ROWS = 100_000;
 const UNRESOLVED_ROWS = 10_000;
@@ -102,7 +102,7 @@ async function main() {
     const bare = await startProcess(["--import", "tsx", "bench/bare-server.ts"], {}, /"url":"([^"]+)"/);
     children.push(bare.child);
     // Measure what `npm start` runs: the compiled build, with package.json's start flags.
-    execFileSync(process.execPath, ["node_modules/typescript/bin/tsc", "-p", "tsconfig.build.json"], { cwd: root, stdio: "inherit" });
+    buildCompiled();
     const server = await startProcess(
       compiledServeArgs(),
       { PORT: "0", DATABASE_URL: databaseUrl, CENSUS_GEOCODER_URL: upstream, RATE_LIMIT_PER_SECOND: "1000000", LOG_LEVEL: "warn", BATCH_POLL_MS: "50", BATCH_CHUNK_ROWS: "1000" },

@@ -11,7 +11,6 @@
  *    check as `authenticate` runs it (against a real SQLite store), the lookup (resolveLookup)
  *    and the serialisation (building the rate record and JSON.stringify).
  */
-import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
@@ -24,7 +23,7 @@ import { recordContext, toRateRecord } from "../src/rates/records.ts";
 import { openStore } from "../src/store/connect.ts";
 import { migrateToLatest } from "../src/store/migrate.ts";
 import { createOrganization } from "../src/store/organizations.repository.ts";
-import { compiledServeArgs, root, startProcess } from "./start-process.ts";
+import { buildCompiled, compiledServeArgs, root, startProcess } from "./start-process.ts";
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -81,7 +80,7 @@ check.close();
 await store.close();
 
 const bare = await startProcess(["--import", "tsx", "bench/bare-server.ts"], {}, /"url":"([^"]+)"/);
-execFileSync(process.execPath, ["node_modules/typescript/bin/tsc", "-p", "tsconfig.build.json"], { cwd: root, stdio: "inherit" });
+buildCompiled();
 const buckeye = await startProcess(
   compiledServeArgs(),
   { DATABASE_URL: databaseUrl, PORT: "0", RATE_LIMIT_PER_SECOND: "10000000", LOG_LEVEL: "warn", NODE_ENV: "production" },

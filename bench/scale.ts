@@ -14,7 +14,7 @@
  * prefix of this run's own). BENCH_CONNECTIONS (50) and BENCH_SECONDS (10) as in bench/run.ts.
  * Figures go to bench/results-scale.json.
  */
-import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
@@ -25,7 +25,7 @@ import { createKey } from "../src/auth/key-service.ts";
 import { openStore } from "../src/store/connect.ts";
 import { migrateToLatest } from "../src/store/migrate.ts";
 import { createOrganization } from "../src/store/organizations.repository.ts";
-import { compiledServeArgs } from "./start-process.ts";
+import { buildCompiled, compiledServeArgs } from "./start-process.ts";
 
 const root = new URL("..", import.meta.url).pathname;
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
@@ -105,7 +105,7 @@ const schema = `bench_${randomBytes(6).toString("hex")}`;
 const postgresUrl = `${POSTGRES}${POSTGRES.includes("?") ? "&" : "?"}schema=${schema}`;
 const redis = { REDIS_URL: REDIS, REDIS_KEY_PREFIX: `buckeye-bench:${randomBytes(6).toString("hex")}:` };
 
-execFileSync(process.execPath, ["node_modules/typescript/bin/tsc", "-p", "tsconfig.build.json"], { cwd: root, stdio: "inherit" });
+buildCompiled();
 try {
   const sqliteKey = await prepare(sqliteUrl);
   const postgresKey = await prepare(postgresUrl);

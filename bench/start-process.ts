@@ -1,8 +1,13 @@
 /** Starts a server process for a benchmark and resolves with it once it prints its URL. */
-import { spawn, type ChildProcess } from "node:child_process";
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
 
 export const root = new URL("..", import.meta.url).pathname;
+
+/** Builds what `npm start` runs (dist/), so a benchmark never measures a stale build. */
+export function buildCompiled(): void {
+  execFileSync(process.execPath, ["node_modules/typescript/bin/tsc", "-p", "tsconfig.build.json"], { cwd: root, stdio: "inherit" });
+}
 
 /**
  * The node arguments `npm start` runs the compiled server with, read from package.json's `start`

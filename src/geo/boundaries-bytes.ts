@@ -2,7 +2,7 @@
  * Built boundary indexes as bytes in a file, and back: how a process that parsed the polygon files
  * hands the result to the server (src/lookup/build-boundaries.ts). The layout is private to one version
  * of Buckeye talking to itself: a 4-byte length, a JSON header (vintages, feature values, each
- * array's kind and length), then each array's bytes in header order.
+ * array's byte length), then each array's bytes in ARRAYS order, counties' then places'.
  */
 import { closeSync, openSync, readSync } from "node:fs";
 import type { BoundariesData } from "./boundaries.ts";
@@ -11,13 +11,13 @@ import type { PolygonIndexData } from "./polygon-index.ts";
 
 type ArrayName = Exclude<keyof PolygonIndexData<unknown>, "values">;
 
-/** The order the arrays go in; `decodeBoundaries` reads them back in the same order. */
+/** The order the arrays go in; `readBoundaries` reads them back in the same order. */
 const ARRAYS: readonly ArrayName[] = ["tree", "partFeature", "partRingStart", "ringBox", "ringRunStart", "runFrom", "runTo", "runBox", "xy"];
 
 interface Header {
   countyVintage: number;
   placeVintage: number;
-  values: { counties: CountyHit[]; places: PlaceHit[] };
+  values: { counties: readonly CountyHit[]; places: readonly PlaceHit[] };
   /** Byte length of each array, counties' then places', in ARRAYS order. */
   lengths: number[];
 }
@@ -36,7 +36,7 @@ export function encodeBoundaries(data: BoundariesData): Uint8Array[] {
   const header: Header = {
     countyVintage: data.countyVintage,
     placeVintage: data.placeVintage,
-    values: { counties: [...data.counties.values], places: [...data.places.values] },
+    values: { counties: data.counties.values, places: data.places.values },
     lengths: arrays.map((bytes) => bytes.byteLength),
   };
   const json = Buffer.from(JSON.stringify(header));
@@ -71,7 +71,7 @@ export function readBoundaries(path: string): BoundariesData {
       return shared;
     };
     // In ARRAYS order.
-    const layer = <T>(values: T[]): PolygonIndexData<T> => ({
+    const layer = <T>(values: readonly T[]): PolygonIndexData<T> => ({
       values,
       tree: next(),
       partFeature: new Uint32Array(next()),

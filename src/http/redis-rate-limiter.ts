@@ -147,10 +147,15 @@ export class RedisRateLimiter implements RateLimiter {
 
   /** One script call for a turn's requests, given as the bucket each draws from: a decision per request, each with the epoch. */
   async #run(requestBuckets: string[]): Promise<RateDecision[]> {
-    const counts = new Map<string, number>();
-    for (const bucket of requestBuckets) counts.set(bucket, (counts.get(bucket) ?? 0) + 1);
-    const keys = [this.#epochKey, ...counts.keys()];
-    const args = [...keys, this.#limit, ...counts.values()];
+    // Each bucket once, in order of first appearance, with what the script answers for it.
+    const buckets = new Map<string, { count: number; admitted: number; before: number; served: number }>();
+    for (const key of requestBuckets) {
+      const bucket = buckets.get(key);
+      if (bucket) bucket.count += 1;
+      else buckets.set(key, { count: 1, admitted: 0, before: 0, served: 0 });
+    }
+    const keys = [this.#epochKey, ...buckets.keys()];
+    const args = [...keys, this.#limit, ...[...buckets.values()].map((bucket) => bucket.count)];
     let reply: Array<string | number>;
     try {
       reply = (await this.#redis.evalsha(TOKEN_BUCKET_SHA, keys.length, ...args)) as Array<string | number>;
@@ -160,8 +165,11 @@ export class RedisRateLimiter implements RateLimiter {
       reply = (await this.#redis.eval(TOKEN_BUCKET, keys.length, ...args)) as Array<string | number>;
     }
     const keyEpoch = String(reply[0]);
-    const buckets = new Map<string, { admitted: number; before: number; served: number }>();
-    [...counts.keys()].forEach((bucket, i) => buckets.set(bucket, { admitted: Number(reply[1 + 2 * i]), before: Number(reply[2 + 2 * i]), served: 0 }));
+    let at = 1;
+    for (const bucket of buckets.values()) {
+      bucket.admitted = Number(reply[at++]);
+      bucket.before = Number(reply[at++]);
+    }
     return requestBuckets.map((key) => {
       const bucket = buckets.get(key)!;
       // The n-th request of a bucket (from 0) is admitted while n < admitted, leaving before - (n + 1) tokens.

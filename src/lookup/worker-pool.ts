@@ -42,7 +42,8 @@ type TaskOutput<N extends TaskName> = Awaited<ReturnType<GeoTasks[N]>>;
  * ERR_WORKER_OUT_OF_MEMORY and a fresh thread, not the whole process: Node's default lets each thread
  * grow to a share of the machine's memory. A pool thread holds the polygon indexes in
  * SharedArrayBuffers (outside its heap) and at most one 64 MiB batch file with its parsed rows. The
- * young generation is kept small: a task's garbage is short-lived and a scavenge of a few MB is cheap, while Node 24's default young generation (tens of
+ * young generation is kept small: a task's garbage is short-lived and a scavenge of a few MB is
+ * cheap, while Node 24's default young generation (tens of
  * MB per thread, touched and never given back) was most of the server's resident memory after load.
  */
 const POOL_THREAD_LIMITS = { maxOldGenerationSizeMb: 1024, maxYoungGenerationSizeMb: 4 };
