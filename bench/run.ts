@@ -19,9 +19,11 @@ import { buildCompiled, compiledServeArgs, root, startProcess } from "./start-pr
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
 
-function rssMb(pid: number): number {
+/** Resident memory in MB, whole and split as the kernel counts it: anonymous (heaps, malloc) and file-backed or shared (the node binary, libraries). */
+function rssMb(pid: number): { total: number; anonymous: number; file: number } {
   const status = readFileSync(`/proc/${pid}/status`, "utf8");
-  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
+  const mb = (field: string) => Number((Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0) / 1024).toFixed(1));
+  return { total: mb("VmRSS"), anonymous: mb("RssAnon"), file: mb("RssFile") + mb("RssShmem") };
 }
 
 interface Figures {
@@ -79,7 +81,7 @@ for (const [name, url, headers] of scenarios) {
   );
 }
 const serverRss = rssMb(buckeye.child.pid!);
-console.log(`buckeye server RSS after load: ${serverRss.toFixed(1)} MB`);
+console.log(`buckeye server RSS after load: ${serverRss.total} MB (anonymous ${serverRss.anonymous}, file-backed or shared ${serverRss.file})`);
 bare.child.kill();
 buckeye.child.kill();
 rmSync(dir, { recursive: true, force: true });
@@ -90,7 +92,8 @@ const output: Record<string, unknown> = {
   connections: CONNECTIONS,
   seconds: DURATION,
   core: results,
-  server_rss_mb: Number(serverRss.toFixed(1)),
+  server_rss_mb: serverRss.total,
+  server_rss_split_mb: { anonymous: serverRss.anonymous, file_backed_or_shared: serverRss.file },
 };
 
 // BENCH_CORE_ONLY=1: the lookups above and the request CPU breakdown only.
