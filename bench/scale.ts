@@ -26,9 +26,8 @@ import { createKey } from "../src/auth/key-service.ts";
 import { openStore } from "../src/store/connect.ts";
 import { migrateToLatest } from "../src/store/migrate.ts";
 import { createOrganization } from "../src/store/organizations.repository.ts";
-import { buildCompiled, compiledServeArgs } from "./start-process.ts";
+import { buildCompiled, compiledServeArgs, root } from "./start-process.ts";
 
-const root = new URL("..", import.meta.url).pathname;
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
 const ROUNDS = Number(process.env.BENCH_SCALE_ROUNDS ?? 3);
