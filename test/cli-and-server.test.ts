@@ -79,6 +79,8 @@ describe("buckeye serve over a real socket", () => {
     expect(rates.res.status).toBe(200);
     expect(rates.body.combined_rate).toBe(0.08);
     expect(rates.res.headers.get("ratelimit-limit")).toBe("10");
+    expect(rates.res.headers.get("x-request-id")).toBe(rates.body.request_id);
+    expect(rates.res.headers.get("content-type")).toBe("application/json;charset=UTF-8");
     expect((await get("/api/v1/counties", key.key)).body.total).toBe(88);
 
     await buckeye("key", "revoke", key.prefix);

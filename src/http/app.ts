@@ -1,13 +1,14 @@
 /**
  * The h3 application. A request passes, in order: request id → (for /api/v1) authenticate →
- * rate limit → route → error hook → access log. Handlers return data or throw a problem; the
- * error hook is the one place a thrown value becomes an HTTP response.
+ * rate limit → route → error hook → response hook (answer headers, access log). Handlers return
+ * data or throw a problem; the error hook is the one place a thrown value becomes an HTTP response.
  */
 import { H3, type EventHandler, type H3Event, type HTTPError, type RouteOptions } from "h3";
 import { errorFields } from "../error-fields.ts";
 import { newId } from "../ids.ts";
 import { logResponse, type AccessLogOptions } from "./access-log.ts";
 import { AllowedMethods } from "./allowed-methods.ts";
+import { addAnswerHeaders, setAnswerHeader } from "./answer-headers.ts";
 import { authenticate } from "./authenticate.ts";
 import type { ApiContext } from "./context.ts";
 import { limitRequests } from "./limit-requests.ts";
@@ -51,17 +52,21 @@ function problemResponse(ctx: ApiContext, error: HTTPError, event: H3Event, log:
 
 export function createApp(ctx: ApiContext, log: Logger = () => {}, access?: AccessLogOptions): H3 {
   const allowed = new AllowedMethods();
+  const logAccess = access && logResponse(log, access);
   const app = new H3({
     silent: true,
     onError: (error, event) => problemResponse(ctx, allowed.wrongMethod(error, event) ?? error, event, log),
-    ...(access && { onResponse: logResponse(log, access) }),
+    onResponse: (response, event) => {
+      addAnswerHeaders(event, response);
+      logAccess?.(response, event);
+    },
   });
 
   app.use((event) => {
     const requestId = newId("req");
     event.context.startedAt = performance.now();
     event.context.requestId = requestId;
-    event.res.headers.set("x-request-id", requestId);
+    setAnswerHeader(event, "x-request-id", requestId);
   });
 
   const api = [authenticate(ctx), limitRequests(ctx)];

@@ -1,5 +1,6 @@
 /** Applies the per-key token bucket and writes the RateLimit headers on every response. */
 import type { H3Event, Middleware } from "h3";
+import { setAnswerHeader } from "./answer-headers.ts";
 import type { ApiContext } from "./context.ts";
 import { problem } from "./problem.ts";
 
@@ -8,10 +9,9 @@ export function limitRequests(ctx: ApiContext): Middleware {
     const principal = event.context.principal;
     if (!principal) throw new Error("limitRequests runs after authenticate");
     const decision = event.context.rateDecision ?? (await ctx.limiter.consume(principal.keyId, ctx.now().getTime()));
-    const headers = event.res.headers;
-    headers.set("ratelimit-limit", String(decision.limit));
-    headers.set("ratelimit-remaining", String(decision.remaining));
-    headers.set("ratelimit-reset", String(decision.resetSeconds));
+    setAnswerHeader(event, "ratelimit-limit", String(decision.limit));
+    setAnswerHeader(event, "ratelimit-remaining", String(decision.remaining));
+    setAnswerHeader(event, "ratelimit-reset", String(decision.resetSeconds));
     if (!decision.allowed) {
       throw problem(
         "rate-limit-exceeded",

@@ -4,6 +4,7 @@ import { dateInOhio } from "../../rates/calendar.ts";
 import { recordContext, toAmbiguousResponse, toRateRecord, type AmbiguousResponse, type RateRecord, type RecordCurrency } from "../../rates/records.ts";
 import { combineFields, FIELD_TEXT_SCHEMAS } from "../../lookup/lookup-item.ts";
 import { resolveLookup, type Resolution } from "../../lookup/resolve-lookup.ts";
+import { jsonAnswer } from "../answer-headers.ts";
 import { BodyCache } from "../body-cache.ts";
 import type { ApiContext } from "../context.ts";
 import { problem } from "../problem.ts";
@@ -50,8 +51,6 @@ export function getRates(ctx: ApiContext) {
     const body = bodies.get(table, key, event.context.requestId ?? "", (requestId) =>
       toBody(resolveLookup(table, ctx.zips, lookup), currency, requestId),
     );
-    // The cached body is a string: give it the Content-Type h3 gives every other JSON answer.
-    event.res.headers.set("content-type", "application/json;charset=UTF-8");
-    return body;
+    return jsonAnswer(event, body);
   };
 }
