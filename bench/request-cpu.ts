@@ -11,19 +11,15 @@
  *    check as `authenticate` runs it (against a real SQLite store), the lookup (resolveLookup)
  *    and the serialisation (building the rate record and JSON.stringify).
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { availableParallelism, tmpdir } from "node:os";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import autocannon from "autocannon";
-import { createKey } from "../src/auth/key-service.ts";
 import { createKeyCheck } from "../src/auth/key-check.ts";
 import { loadShippedData } from "../src/load-data.ts";
 import { resolveLookup } from "../src/lookup/resolve-lookup.ts";
 import { recordContext, toRateRecord } from "../src/rates/records.ts";
-import { openStore } from "../src/store/connect.ts";
-import { migrateToLatest } from "../src/store/migrate.ts";
-import { createOrganization } from "../src/store/organizations.repository.ts";
-import { buildCompiled, compiledServeArgs, root, startProcess } from "./start-process.ts";
+import { benchDatabase, root, startBareRoute, startCompiledServer } from "./start-process.ts";
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -58,12 +54,7 @@ async function perCall(work: () => unknown): Promise<number> {
   return Math.round(((performance.now() - started) * 1000 * 100) / calls) / 100;
 }
 
-const dir = mkdtempSync(join(tmpdir(), "buckeye-bench-cpu-"));
-const databaseUrl = `sqlite:${join(dir, "bench.sqlite")}`;
-const store = openStore(databaseUrl);
-await migrateToLatest(store.db);
-const org = await createOrganization(store.db, "Benchmark");
-const { key } = await createKey(store.db, org.id, "benchmark", "test");
+const { dir, databaseUrl, store, key } = await benchDatabase("buckeye-bench-cpu-");
 
 const data = loadShippedData(join(root, "data"));
 const check = createKeyCheck(store);
@@ -79,13 +70,8 @@ console.log("in process, per call:", inProcess);
 check.close();
 await store.close();
 
-const bare = await startProcess(["--import", "tsx", "bench/bare-server.ts"], {}, /"url":"([^"]+)"/);
-buildCompiled();
-const buckeye = await startProcess(
-  compiledServeArgs(),
-  { DATABASE_URL: databaseUrl, PORT: "0", RATE_LIMIT_PER_SECOND: "10000000", LOG_LEVEL: "warn", NODE_ENV: "production" },
-  /"url":"([^"]+)"/,
-);
+const bare = await startBareRoute();
+const buckeye = await startCompiledServer(databaseUrl);
 const auth = { authorization: `Bearer ${key}` };
 const endToEnd: Record<string, Awaited<ReturnType<typeof cpuPerRequest>>> = {};
 try {

@@ -6,15 +6,10 @@
  * Results go to bench/results.json.
  */
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import autocannon from "autocannon";
-import { createKey } from "../src/auth/key-service.ts";
-import { openStore } from "../src/store/connect.ts";
-import { migrateToLatest } from "../src/store/migrate.ts";
-import { createOrganization } from "../src/store/organizations.repository.ts";
-import { buildCompiled, compiledServeArgs, root, startProcess } from "./start-process.ts";
+import { benchDatabase, root, startBareRoute, startCompiledServer } from "./start-process.ts";
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
@@ -44,22 +39,11 @@ async function load(url: string, headers: Record<string, string> = {}): Promise<
   };
 }
 
-const dir = mkdtempSync(join(tmpdir(), "buckeye-bench-"));
-const databaseUrl = `sqlite:${join(dir, "bench.sqlite")}`;
-const store = openStore(databaseUrl);
-await migrateToLatest(store.db);
-const org = await createOrganization(store.db, "Benchmark");
-const { key } = await createKey(store.db, org.id, "benchmark", "test");
+const { dir, databaseUrl, store, key } = await benchDatabase("buckeye-bench-");
 await store.close();
 
-const bare = await startProcess(["--import", "tsx", "bench/bare-server.ts"], {}, /"url":"([^"]+)"/);
-// Measure what `npm start` runs: the compiled build, not the sources through tsx.
-buildCompiled();
-const buckeye = await startProcess(
-  compiledServeArgs(),
-  { DATABASE_URL: databaseUrl, PORT: "0", RATE_LIMIT_PER_SECOND: "10000000", LOG_LEVEL: "warn", NODE_ENV: "production" },
-  /"url":"([^"]+)"/,
-);
+const bare = await startBareRoute();
+const buckeye = await startCompiledServer(databaseUrl);
 
 const auth = { authorization: `Bearer ${key}` };
 const scenarios: Array<[string, string, Record<string, string>]> = [

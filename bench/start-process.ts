@@ -1,6 +1,12 @@
-/** Starts a server process for a benchmark and resolves with it once it prints its URL. */
+/** Starts the server processes of a benchmark, and the database they serve. */
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createKey } from "../src/auth/key-service.ts";
+import { openStore, type Store } from "../src/store/connect.ts";
+import { migrateToLatest } from "../src/store/migrate.ts";
+import { createOrganization } from "../src/store/organizations.repository.ts";
 
 export const root = new URL("..", import.meta.url).pathname;
 
@@ -20,6 +26,7 @@ export function compiledServeArgs(): string[] {
   return [...command[1]!.trim().split(" ").filter(Boolean), ...command[2]!.split(" ")];
 }
 
+/** Starts a server process and resolves with it once it prints its URL. */
 export function startProcess(args: string[], env: NodeJS.ProcessEnv, urlPattern: RegExp): Promise<{ child: ChildProcess; url: string }> {
   const child = spawn(process.execPath, args, { cwd: root, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
   return new Promise((resolve, reject) => {
@@ -33,4 +40,33 @@ export function startProcess(args: string[], env: NodeJS.ProcessEnv, urlPattern:
     child.stderr!.on("data", onData);
     child.once("exit", (code) => reject(new Error(`process exited with ${code}: ${out}`)));
   });
+}
+
+/** The bare h3 route every ratio is taken against (bench/bare-server.ts). */
+export function startBareRoute(): Promise<{ child: ChildProcess; url: string }> {
+  return startProcess(["--import", "tsx", "bench/bare-server.ts"], {}, /"url":"([^"]+)"/);
+}
+
+/**
+ * Buckeye as `npm start` runs it (the compiled build, rebuilt first, with its V8 flags) on
+ * `databaseUrl`, the rate limit raised out of the way of the load.
+ */
+export function startCompiledServer(databaseUrl: string): Promise<{ child: ChildProcess; url: string }> {
+  buildCompiled();
+  return startProcess(
+    compiledServeArgs(),
+    { DATABASE_URL: databaseUrl, PORT: "0", RATE_LIMIT_PER_SECOND: "10000000", LOG_LEVEL: "warn", NODE_ENV: "production" },
+    /"url":"([^"]+)"/,
+  );
+}
+
+/** A migrated SQLite database in a fresh temporary folder, holding one organization and a test key. */
+export async function benchDatabase(prefix: string): Promise<{ dir: string; databaseUrl: string; store: Store; key: string }> {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  const databaseUrl = `sqlite:${join(dir, "bench.sqlite")}`;
+  const store = openStore(databaseUrl);
+  await migrateToLatest(store.db);
+  const org = await createOrganization(store.db, "Benchmark");
+  const { key } = await createKey(store.db, org.id, "benchmark", "test");
+  return { dir, databaseUrl, store, key };
 }
