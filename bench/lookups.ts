@@ -23,7 +23,7 @@ import { syntheticBoundaryRecords, writeSyntheticBoundaryFile } from "../src/bou
 import { openStore } from "../src/store/connect.ts";
 import { migrateToLatest } from "../src/store/migrate.ts";
 import { createOrganization } from "../src/store/organizations.repository.ts";
-import { buildCompiled, compiledServeArgs, root, startProcess } from "./start-process.ts";
+import { root, startBareRoute, startCompiledServer, startProcess } from "./start-process.ts";
 
 const JOB_ROWS = 100_000;
 const UNRESOLVED_ROWS = 10_000;
@@ -99,15 +99,9 @@ async function main() {
     children.push(fake.child);
     const counts = async () => (await (await fetch(fake.url)).json()) as { url: string; requests: number; batch_requests: number; batch_rows: number };
     const upstream = (await counts()).url;
-    const bare = await startProcess(["--import", "tsx", "bench/bare-server.ts"], {}, /"url":"([^"]+)"/);
+    const bare = await startBareRoute();
     children.push(bare.child);
-    // Measure what `npm start` runs: the compiled build, with package.json's start flags.
-    buildCompiled();
-    const server = await startProcess(
-      compiledServeArgs(),
-      { PORT: "0", DATABASE_URL: databaseUrl, CENSUS_GEOCODER_URL: upstream, RATE_LIMIT_PER_SECOND: "1000000", LOG_LEVEL: "warn", BATCH_POLL_MS: "50", BATCH_CHUNK_ROWS: "1000" },
-      /"url":"(http:\/\/[^"]+)"/,
-    );
+    const server = await startCompiledServer(databaseUrl, { CENSUS_GEOCODER_URL: upstream, BATCH_POLL_MS: "50", BATCH_CHUNK_ROWS: "1000" });
     children.push(server.child);
     const auth = { authorization: `Bearer ${key}` };
     while ((await fetch(`${server.url}/readyz`)).status !== 200) await new Promise((resolve) => setTimeout(resolve, 100));

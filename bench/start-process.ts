@@ -49,13 +49,13 @@ export function startBareRoute(): Promise<{ child: ChildProcess; url: string }> 
 
 /**
  * Buckeye as `npm start` runs it (the compiled build, rebuilt first, with its V8 flags) on
- * `databaseUrl`, the rate limit raised out of the way of the load.
+ * `databaseUrl`, the rate limit raised out of the way of the load; `env` adds to its settings.
  */
-export function startCompiledServer(databaseUrl: string): Promise<{ child: ChildProcess; url: string }> {
+export function startCompiledServer(databaseUrl: string, env: NodeJS.ProcessEnv = {}): Promise<{ child: ChildProcess; url: string }> {
   buildCompiled();
   return startProcess(
     compiledServeArgs(),
-    { DATABASE_URL: databaseUrl, PORT: "0", RATE_LIMIT_PER_SECOND: "10000000", LOG_LEVEL: "warn", NODE_ENV: "production" },
+    { DATABASE_URL: databaseUrl, PORT: "0", RATE_LIMIT_PER_SECOND: "10000000", LOG_LEVEL: "warn", NODE_ENV: "production", ...env },
     /"url":"([^"]+)"/,
   );
 }
