@@ -2,7 +2,7 @@
  * Address and batch benchmark (`node --import tsx bench/geo.ts`; `npm run bench` runs it too).
  * Writes bench/results-geo.json.
  *
- * 1. 100,000 lat/lon points through the lookup pipeline on the geo worker pool (target < 2 s on 2 cores).
+ * 1. 100,000 lat/lon points through the lookup service's batch lane (target < 2 s on 2 cores).
  * 2. A 10,000-address asynchronous job, POSTed to a running server whose geocoder is the FAKE
  *    UPSTREAM with zero latency (target < 5 s from upload to completed).
  * 3. Single address lookups under load with autocannon, cached and uncached (target p99 < 10 ms).
@@ -18,8 +18,7 @@ import autocannon from "autocannon";
 import { createKey } from "../src/auth/key-service.ts";
 import { loadConfig } from "../src/config.ts";
 import { loadShippedData } from "../src/load-data.ts";
-import { createPipeline } from "../src/lookup/lookups.ts";
-import { resolveLookups } from "../src/lookup/pipeline.ts";
+import { LookupService } from "../src/lookup/lookup-service.ts";
 import { openStore } from "../src/store/connect.ts";
 import { migrateToLatest } from "../src/store/migrate.ts";
 import { createOrganization } from "../src/store/organizations.repository.ts";
@@ -43,10 +42,20 @@ function points(count: number): Array<{ lat: number; lon: number }> {
 async function latLonPoints() {
   const config = loadConfig({ ...process.env, LOG_LEVEL: "silent" });
   const shipped = loadShippedData(config.dataDir);
-  const pipeline = createPipeline(config, () => shipped, null, (entry) => process.stderr.write(`${JSON.stringify(entry)}\n`));
+  const lookups = new LookupService({
+    config,
+    databaseUrl: null,
+    db: null,
+    rates: () => ({ ...shipped, overlay: { key: "shipped", periods: [] } }),
+    shipped,
+    boundaries: null,
+    now: () => new Date(),
+    chunkRows: 2000,
+    log: (entry) => process.stderr.write(`${JSON.stringify(entry)}\n`),
+  });
   try {
     const warmStarted = performance.now();
-    await pipeline.pool.warm();
+    await lookups.pool.warm();
     const warmMs = performance.now() - warmStarted;
     const chunkRows = 2000;
     const all = points(POINTS);
@@ -59,16 +68,17 @@ async function latLonPoints() {
     let outside = 0;
     const loop = async () => {
       while (next < chunks.length) {
-        const answers = await resolveLookups(pipeline, chunks[next++]!, { today: "2026-06-01", context, geocoding: "batch" });
-        answered += answers.length;
-        outside += answers.filter((a) => a.result.kind === "failure").length;
+        const seq = next++;
+        const [chunk] = await lookups.resolveChunks([{ input: chunks[seq]!, firstRow: seq * chunkRows + 1, today: "2026-06-01", context }]);
+        answered += chunk!.done;
+        outside += chunk!.failed;
       }
     };
-    await Promise.all(Array.from({ length: config.workerThreads * 2 }, loop));
+    await Promise.all(Array.from({ length: config.batchThreads + 1 }, loop));
     const seconds = (performance.now() - started) / 1000;
-    return { points: answered, outside_ohio: outside, seconds: round(seconds), points_per_second: Math.round(answered / seconds), worker_threads: config.workerThreads, pool_warm_up_seconds: round(warmMs / 1000), target_seconds: 2 };
+    return { points: answered, outside_ohio: outside, seconds: round(seconds), points_per_second: Math.round(answered / seconds), batch_threads: config.batchThreads, pool_warm_up_seconds: round(warmMs / 1000), target_seconds: 2 };
   } finally {
-    await pipeline.pool.close();
+    await lookups.close();
   }
 }
 

@@ -98,7 +98,8 @@ export const configSchema = z.object({
   DATA_DIR: z.string().default(`${repoRoot}data`).meta({ description: "the shipped tables", shownDefault: "`data/` in the checkout" }),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info").describe("`debug`, `info`, `warn`, `error` or `silent`; logs are JSON lines on stderr; `debug` adds an access line per request"),
   GEO_DATA_DIR: z.string().min(1).default(defaultGeoDataDir).meta({ description: "county and place boundary files (GeoJSON or TIGER/Line shapefiles)", shownDefault: "`../shared/data/geo` beside the checkout if present, else `var/geo`" }),
-  WORKER_THREADS: positiveInt.max(256).default(availableParallelism()).meta({ description: "threads in the geo worker pool", shownDefault: "the core count" }),
+  WORKER_THREADS: positiveInt.max(256).default(availableParallelism()).meta({ description: "threads of the lookup pool's interactive lane: point-in-polygon for single address and coordinate lookups", shownDefault: "the core count" }),
+  BATCH_THREADS: positiveInt.max(256).default(Math.max(1, availableParallelism() - 1)).meta({ description: "threads of the lookup pool's batch lane: uploaded files, job chunks and large inline batches, resolved whole; its own threads, so single lookups never wait behind them", shownDefault: "the core count less one, at least 1" }),
   CENSUS_GEOCODER_URL: z.url().default("https://geocoding.geo.census.gov").describe("the Census Geocoder (tests point it at the fake upstream)"),
   GEOCODER_TIMEOUT_MS: positiveInt.default(5000).describe("per call to the geocoder"),
   GEOCODER_CACHE_SIZE: positiveInt.default(50_000).describe("normalised addresses kept in the LRU cache"),
@@ -186,6 +187,7 @@ export type Config = Readonly<{
   logLevel: "debug" | "info" | "warn" | "error" | "silent";
   geoDataDir: string;
   workerThreads: number;
+  batchThreads: number;
   geocoder: GeocoderConfig;
   batch: BatchConfig;
   tigerBaseUrl: string;
@@ -245,6 +247,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logLevel: e.LOG_LEVEL,
     geoDataDir: e.GEO_DATA_DIR,
     workerThreads: e.WORKER_THREADS,
+    batchThreads: e.BATCH_THREADS,
     geocoder: Object.freeze({
       censusUrl: e.CENSUS_GEOCODER_URL.replace(/\/+$/, ""),
       timeoutMs: e.GEOCODER_TIMEOUT_MS,

@@ -80,7 +80,13 @@ export async function createService(config: Config, options: ServiceOptions = {}
   // The lookup room: the state's boundary file, the worker pool, the pipeline and the batch runner.
   const boundaries = openBoundaryIndex(store);
   await boundaries.refresh();
-  const lookups = createAddressLookups(config, store, { now, currency, rates: () => ({ table: rates.table, zips: data.zips }) }, boundaries, log);
+  const lookups = createAddressLookups(
+    config,
+    store,
+    { now, currency, rates: () => ({ table: rates.table, zips: data.zips, overlay: rates.overlay }), shipped: { table: data.table, zips: data.zips } },
+    boundaries,
+    log,
+  );
 
   // Actors, built now and started by startService (the usage counter and the batch runner at once).
   const usage = new UsageRecorder(store.db, { flushIntervalMs: config.usageFlushMs, log, now });

@@ -1,59 +1,66 @@
 /**
- * Everything address, coordinate and batch lookups need, assembled once per service: the lookup
- * pipeline (src/lookup/) and the batch job runner that feeds it stored chunks.
+ * The lookup service (src/lookup/lookup-service.ts) with the batch job runner that feeds it stored
+ * chunks, assembled once per service.
  */
 import type { Config } from "../config.ts";
-import type { GeoPool } from "../lookup/worker-pool.ts";
 import type { BoundaryIndex } from "../boundaries/probe.ts";
-import type { Geocoder } from "../geo/geocoder.ts";
-import { createPipeline, type LookupsConfig } from "../lookup/lookups.ts";
-import type { Pipeline } from "../lookup/pipeline.ts";
+import { LookupService, type LookupsConfig } from "../lookup/lookup-service.ts";
 import type { ResolverData } from "../lookup/resolve-item.ts";
+import type { RatesOverlay } from "../rates/overlay-periods.ts";
 import type { RecordCurrency } from "../rates/records.ts";
 import type { Dialect } from "../store/connect.ts";
 import type { Db } from "../store/database.ts";
 import { BatchJobRunner } from "./job-runner.ts";
 
 export interface AddressLookups {
-  pipeline: Pipeline;
-  pool: GeoPool;
-  geocoder: Geocoder;
+  service: LookupService;
+  pool: LookupService["pool"];
   runner: BatchJobRunner;
-  chunkRows: number;
   close(): Promise<void>;
 }
 
 export function createAddressLookups(
-  config: LookupsConfig & Pick<Config, "batch">,
+  config: LookupsConfig & Pick<Config, "batch" | "databaseUrl">,
   store: { db: Db; dialect: Dialect },
-  clock: { now: () => Date; currency: () => RecordCurrency | Promise<RecordCurrency>; rates: () => ResolverData },
+  clock: { now: () => Date; currency: () => RecordCurrency | Promise<RecordCurrency>; rates: () => ResolverData & { overlay: RatesOverlay }; shipped: ResolverData },
   boundaries: BoundaryIndex | null,
   log: (entry: Record<string, unknown>) => void,
 ): AddressLookups {
-  const pipeline = createPipeline(config, clock.rates, boundaries, log);
-  const runner = new BatchJobRunner({
+  let runner: BatchJobRunner | null = null;
+  const service = new LookupService({
+    config,
+    databaseUrl: config.databaseUrl,
+    db: store.db,
+    rates: clock.rates,
+    shipped: clock.shipped,
+    boundaries,
+    now: clock.now,
+    chunkRows: config.batch.chunkRows,
+    jobSubmitted: () => runner?.notify(),
+    log,
+  });
+  runner = new BatchJobRunner({
     db: store.db,
     dialect: store.dialect,
-    pipeline,
+    lookups: service,
     leaseMs: config.batch.leaseMs,
     pollMs: config.batch.pollMs,
-    // Enough chunks in flight that both the pool and the geocoder stay busy.
-    loops: Math.max(2, config.workerThreads * 2),
+    // A group in the lane per batch thread, and one more stored or geocoded meanwhile.
+    loops: config.batchThreads + 1,
     groupRows: config.geocoder.batch.rowsPerRequest,
     now: () => clock.now(),
     currency: () => clock.currency(),
     log,
   });
   runner.start();
+  const started = runner;
   return {
-    pipeline,
-    pool: pipeline.pool,
-    geocoder: pipeline.geocoder,
-    runner,
-    chunkRows: config.batch.chunkRows,
+    service,
+    pool: service.pool,
+    runner: started,
     close: async () => {
-      await runner.stop();
-      await pipeline.pool.close();
+      await started.stop();
+      await service.close();
     },
   };
 }

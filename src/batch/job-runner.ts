@@ -1,10 +1,11 @@
 /**
  * Works through batch job chunks stored in the database: claim a group of chunks (each with a
- * lease) worth up to `groupRows` rows, run them through the lookup pipeline as one list, store
- * each chunk's results and counters atomically, repeat. A group is as large as one Census batch
- * request, so the rows the boundary file cannot settle cost one upstream request per 10,000; one
- * loop claims at a time, so a job's chunks are not spread thin over the loops. Several loops run
- * at once so the store, the pool and the geocoder stay busy.
+ * lease) worth up to `groupRows` rows, hand them to the lookup service, which resolves them in the
+ * pool's batch lane, store each chunk's results and counters atomically, repeat. This thread only
+ * claims, hands over, stores and waits on the geocoder; it never parses or resolves a row. A group
+ * is as large as one Census batch request, so the rows the boundary file cannot settle cost one
+ * upstream request per 10,000; one loop claims at a time. A loop per batch thread, and one more,
+ * keeps the lane busy while another group is stored or geocoded.
  *
  * After a restart, chunks still leased by the old process are claimed again once their lease
  * expires; its late writes, if any, are refused (see completeChunk). So no row is lost or doubled.
@@ -15,14 +16,13 @@ import { recordContext, type RecordCurrency } from "../rates/records.ts";
 import { claimChunk, completeChunk, extendLease, type ClaimedChunk } from "../store/batch-jobs.repository.ts";
 import type { Dialect } from "../store/connect.ts";
 import type { Db } from "../store/database.ts";
-import type { RowResult } from "../lookup/item-result.ts";
-import { readLookups, resolveEntries, type Pipeline } from "../lookup/pipeline.ts";
+import type { LookupService } from "../lookup/lookup-service.ts";
 import { errorFields } from "../error-fields.ts";
 
 export interface JobRunnerOptions {
   db: Db;
   dialect: Dialect;
-  pipeline: Pipeline;
+  lookups: Pick<LookupService, "resolveChunks">;
   leaseMs: number;
   pollMs: number;
   loops: number;
@@ -33,11 +33,6 @@ export interface JobRunnerOptions {
   log: (entry: Record<string, unknown>) => void;
 }
 
-/** A claimed chunk with its rows parsed. */
-interface Claimed {
-  chunk: ClaimedChunk;
-  raws: unknown[];
-}
 
 export class BatchJobRunner {
   readonly #options: JobRunnerOptions;
@@ -74,30 +69,29 @@ export class BatchJobRunner {
   async #loop(): Promise<void> {
     const { log } = this.#options;
     while (!this.#abort.signal.aborted) {
-      let group: Claimed[] = [];
+      let group: ClaimedChunk[] = [];
       try {
         group = await this.#claimGroup();
         if (group.length > 0) await this.#work(group);
       } catch (error) {
         if (this.#abort.signal.aborted) return;
-        log({ level: "error", msg: "batch chunks failed; they will be retried when their leases expire", job: group[0]?.chunk.jobId, chunks: group.map((c) => c.chunk.seq), ...errorFields(error) });
+        log({ level: "error", msg: "batch chunks failed; they will be retried when their leases expire", job: group[0]?.jobId, chunks: group.map((c) => c.seq), ...errorFields(error) });
       }
       if (group.length === 0) await this.#idle();
     }
   }
 
   /** Chunks until `groupRows` rows are claimed or none is left; one loop at a time. */
-  #claimGroup(): Promise<Claimed[]> {
+  #claimGroup(): Promise<ClaimedChunk[]> {
     const { db, dialect, leaseMs, groupRows } = this.#options;
     const claim = this.#claiming.then(async () => {
-      const group: Claimed[] = [];
+      const group: ClaimedChunk[] = [];
       let rows = 0;
       while (rows < groupRows && !this.#abort.signal.aborted) {
         const chunk = await claimChunk(db, dialect, this.#owner, this.#options.now(), leaseMs);
         if (!chunk) break;
-        const raws = JSON.parse(chunk.input) as unknown[];
-        group.push({ chunk, raws });
-        rows += raws.length;
+        group.push(chunk);
+        rows += chunk.rowCount;
       }
       return group;
     });
@@ -119,26 +113,21 @@ export class BatchJobRunner {
     });
   }
 
-  async #work(group: Claimed[]): Promise<void> {
+  async #work(group: ClaimedChunk[]): Promise<void> {
     const { db, leaseMs, now } = this.#options;
     const heartbeat = setInterval(() => {
-      for (const { chunk } of group) extendLease(db, chunk.jobId, chunk.seq, this.#owner, new Date(now().getTime() + leaseMs)).catch(() => {});
+      for (const chunk of group) extendLease(db, chunk.jobId, chunk.seq, this.#owner, new Date(now().getTime() + leaseMs)).catch(() => {});
     }, Math.max(1000, Math.floor(leaseMs / 3)));
     heartbeat.unref();
     try {
       const currency = await this.#options.currency();
-      const read = group.map(({ chunk, raws }) => ({ chunk, rows: readLookups(raws, chunk.today), context: recordContext(currency, chunk.requestId) }));
-      const results = await resolveEntries(
-        this.#options.pipeline,
-        read.flatMap(({ rows, context }) => rows.map(({ item }) => ({ item, context }))),
-        { geocoding: "batch", signal: this.#abort.signal },
+      const done = await this.#options.lookups.resolveChunks(
+        group.map((chunk) => ({ input: chunk.input, firstRow: chunk.firstRow, today: chunk.today, context: recordContext(currency, chunk.requestId) })),
+        this.#abort.signal,
       );
-      let offset = 0;
-      for (const { chunk, rows: items } of read) {
-        const rows: RowResult[] = items.map(({ id }, i) => ({ row: chunk.firstRow + i, id, result: results[offset + i]! }));
-        offset += items.length;
-        const failed = rows.filter((row) => row.result.kind === "failure").length;
-        const stored = await completeChunk(db, chunk, this.#owner, JSON.stringify(rows), { done: rows.length, failed }, now());
+      for (const [k, chunk] of group.entries()) {
+        const { output, done: rows, failed } = done[k]!;
+        const stored = await completeChunk(db, chunk, this.#owner, output, { done: rows, failed }, now());
         if (!stored) this.#options.log({ level: "warn", msg: "batch chunk lease was lost; another worker's results were kept", job: chunk.jobId, chunk: chunk.seq });
       }
     } finally {

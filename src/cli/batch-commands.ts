@@ -1,6 +1,7 @@
 /**
- * `buckeye batch INPUT --out OUTPUT`: the lookup pipeline run locally on a file, with a progress
- * bar (rows/s, ETA) on stderr; and `buckeye data fetch-geo [--vintage YEAR]`, which refreshes
+ * `buckeye batch INPUT --out OUTPUT`: a file resolved locally by the lookup service, as the API's
+ * batch jobs resolve theirs (the same chunks through the pool's batch lane, the same result lines,
+ * row for row), with a progress bar (rows/s, ETA) on stderr; and `buckeye data fetch-geo [--vintage YEAR]`, which refreshes
  * the boundary polygons from the Census Bureau's TIGER/Line site.
  */
 import { createWriteStream } from "node:fs";
@@ -16,12 +17,11 @@ import { newId } from "../ids.ts";
 import { RateData } from "../currency/rate-data.ts";
 import { loadShippedData } from "../load-data.ts";
 import type { ItemFailure, RowResult } from "../lookup/item-result.ts";
-import { createPipeline } from "../lookup/lookups.ts";
-import { resolveLookups } from "../lookup/pipeline.ts";
+import { LookupService } from "../lookup/lookup-service.ts";
 import type { BatchFormat } from "../lookup/read-batch-file.ts";
+import { resultHeader, resultLine } from "../lookup/result-lines.ts";
 import { dateInOhio } from "../rates/calendar.ts";
 import { recordContext } from "../rates/records.ts";
-import { RESULT_HEADER, resultCsvLine } from "../batch/result-csv.ts";
 import { openStore, type Store } from "../store/connect.ts";
 import { migrateToLatest } from "../store/migrate.ts";
 
@@ -50,20 +50,30 @@ async function runBatch(input: string, opts: { out: string; format?: string; out
   await migrateToLatest(store.db);
   const rateData = await readRateData(store, shipped);
   const boundaries = openBoundaryIndex(store);
-  const pipeline = createPipeline(config, () => ({ table: rateData.table, zips: shipped.zips }), boundaries, (entry) => process.stderr.write(`${JSON.stringify(entry)}\n`));
-  const requestId = newId("req");
-  const errorsUrl = config.errorsUrl;
   // As large as one Census batch request: the rows the boundary file cannot settle cost one upstream request per chunk.
   const chunkRows = config.geocoder.batch.rowsPerRequest;
+  const lookups = new LookupService({
+    config,
+    databaseUrl: config.databaseUrl,
+    db: null,
+    rates: () => ({ table: rateData.table, zips: shipped.zips, overlay: rateData.overlay }),
+    shipped: { table: shipped.table, zips: shipped.zips },
+    boundaries,
+    now: () => new Date(),
+    chunkRows,
+    log: (entry) => process.stderr.write(`${JSON.stringify(entry)}\n`),
+  });
+  const requestId = newId("req");
+  const errorsUrl = config.errorsUrl;
   try {
-    const reading = await pipeline.pool.run("readBatchFile", { text: await readFile(input, "utf8"), format: formatOf(input, opts.format), maxRows: Number.MAX_SAFE_INTEGER, chunkRows });
+    const reading = await lookups.pool.run("readBatchFile", { text: await readFile(input, "utf8"), format: formatOf(input, opts.format), maxRows: Number.MAX_SAFE_INTEGER, chunkRows });
     if (!reading.ok) return fail(`${input}: ${reading.detail}`);
     const outFormat = formatOf(opts.out, opts.outputFormat);
     const out = createWriteStream(opts.out);
     const write = async (text: string) => {
       if (!out.write(text)) await once(out, "drain");
     };
-    if (outFormat === "csv") await write(RESULT_HEADER);
+    await write(resultHeader(outFormat));
 
     // Loaded here, not at the top: `buckeye serve` shares this module graph and never draws a bar.
     const { SingleBar } = await import("cli-progress");
@@ -82,32 +92,29 @@ async function runBatch(input: string, opts: { out: string; format?: string; out
     let rowsDone = 0;
     let failed = 0;
     let next = 0;
-    // Several chunks in flight keep the worker threads busy while others wait on the geocoder; output stays in input order.
+    // A chunk in the batch lane per thread, and one more waiting on the geocoder; output stays in input order.
     const worker = async () => {
       while (next < reading.chunks.length) {
         const seq = next++;
-        const answers = await resolveLookups(pipeline, reading.chunks[seq]!, { today, context, geocoding: "batch" });
-        const firstRow = seq * chunkRows + 1;
-        results[seq] = answers.map(({ id, result }, i) => ({ row: firstRow + i, id, result }));
-        rowsDone += answers.length;
-        failed += answers.filter((a) => a.result.kind === "failure").length;
+        const [chunk] = await lookups.resolveChunks([{ input: reading.chunks[seq]!, firstRow: seq * chunkRows + 1, today, context }]);
+        results[seq] = JSON.parse(chunk!.output) as RowResult[];
+        rowsDone += chunk!.done;
+        failed += chunk!.failed;
         bar.update(rowsDone, { speed: Math.round(rowsDone / ((performance.now() - started) / 1000)).toLocaleString("en-US") });
         while (results[written]) {
-          for (const row of results[written]!) {
-            await write(outFormat === "csv" ? resultCsvLine(row, problemOf) : `${JSON.stringify({ row: row.row, id: row.id, body: row.result.kind === "failure" ? problemOf(row) : row.result.body })}\n`);
-          }
+          for (const row of results[written]!) await write(resultLine(row, outFormat, problemOf));
           results[written++] = [];
         }
       }
     };
-    await Promise.all(Array.from({ length: Math.max(2, config.workerThreads * 2) }, worker));
+    await Promise.all(Array.from({ length: config.batchThreads + 1 }, worker));
     bar.stop();
     out.end();
     await once(out, "finish");
     const seconds = (performance.now() - started) / 1000;
     process.stderr.write(`${reading.total} rows in ${seconds.toFixed(1)} s (${Math.round(reading.total / seconds)} rows/s): ${reading.total - failed} answered, ${failed} problems → ${opts.out}\n`);
   } finally {
-    await pipeline.pool.close();
+    await lookups.close();
     await boundaries.close();
     await store.close();
   }

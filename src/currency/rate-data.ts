@@ -10,7 +10,7 @@ import type { RatePeriod, RateTable } from "../rates/rate-table.ts";
 import type { Db } from "../store/database.ts";
 import { latestSuccessfulReconciliation, listRecordedPeriods } from "../store/reconciliations.repository.ts";
 import type { RecordedRatePeriod } from "../store/webhooks-and-jobs.tables.ts";
-import { mergeTable } from "../rates/overlay-periods.ts";
+import { mergeTable, type RatesOverlay } from "../rates/overlay-periods.ts";
 
 export function toRatePeriod(row: RecordedRatePeriod): RatePeriod {
   return {
@@ -38,6 +38,7 @@ export class RateData {
   #recorded: RecordedRatePeriod[] = [];
   #latestId: string | null = null;
   #currency: RatesCurrency;
+  #overlay: RatesOverlay = { key: "shipped", periods: [] };
   #checkedAt = -Infinity;
   #checking: Promise<void> | null = null;
 
@@ -60,6 +61,11 @@ export class RateData {
     return this.#options.shippedCurrency;
   }
 
+  /** What the table lays over the shipped one, for threads that rebuild it (src/lookup/batch-tasks.ts). */
+  get overlay(): RatesOverlay {
+    return this.#overlay;
+  }
+
   /** Recorded periods, oldest first. */
   get recorded(): readonly RecordedRatePeriod[] {
     return this.#recorded;
@@ -75,7 +81,8 @@ export class RateData {
     this.#latestId = id;
     this.#currency = ratesCurrency(this.#options.shippedCurrency, latest);
     this.#recorded = await listRecordedPeriods(db);
-    this.#table = mergeTable(shipped, this.#recorded.map(toRatePeriod));
+    this.#overlay = { key: `${id ?? "shipped"}:${this.#recorded.length}`, periods: this.#recorded.map(toRatePeriod) };
+    this.#table = mergeTable(shipped, this.#overlay.periods);
   }
 
   /**

@@ -101,6 +101,26 @@ export function combineFields(fields: Fields, today: IsoDate): LookupItem | Item
   };
 }
 
+/**
+ * How a lookup is resolved, the one precedence rule of DESIGN §3: an address wins (its ZIP is kept
+ * for the fallback), then coordinates, then a county over a ZIP. A ZIP+4 without a county asks
+ * the state's boundary file for its ZIP+4 range; with a county, the county decides.
+ */
+export type Strategy = "address" | "coordinates" | "zip4" | "county-or-zip";
+
+export function strategyOf(item: LookupItem): Strategy {
+  if (item.address !== undefined) return "address";
+  if (item.lat !== undefined) return "coordinates";
+  if (item.zip4 !== undefined && item.county === undefined) return "zip4";
+  return "county-or-zip";
+}
+
+/** Only an address, or a ZIP+4 alone, asks the state's boundary file. */
+export function asksBoundaryFile(item: LookupItem): boolean {
+  const strategy = strategyOf(item);
+  return strategy === "address" || strategy === "zip4";
+}
+
 /** Returns the validated lookup, or the 400 problem for its first bad field. */
 export function readLookupItem(raw: unknown, today: IsoDate): LookupItem | ItemFailure {
   if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return failure("bad-request", "Each lookup must be a JSON object.", null);
@@ -120,4 +140,13 @@ export function readLookupItem(raw: unknown, today: IsoDate): LookupItem | ItemF
 export function rawId(raw: unknown): string | null {
   const id = typeof raw === "object" && raw !== null ? (raw as Record<string, unknown>)["id"] : undefined;
   return typeof id === "string" && id.length <= 100 ? id : typeof id === "number" ? String(id) : null;
+}
+
+/** Raw lookups (JSON items, batch rows, or a stored chunk as its JSON text), validated; with their ids. */
+export function readLookups(raws: readonly unknown[] | string, today: IsoDate): Array<{ id: string | null; item: LookupItem | ItemFailure }> {
+  const list = typeof raws === "string" ? (JSON.parse(raws) as unknown[]) : raws;
+  return list.map((raw) => {
+    const item = readLookupItem(raw, today);
+    return { id: "kind" in item ? rawId(raw) : item.id, item };
+  });
 }

@@ -1,7 +1,11 @@
 /**
- * The piscina pool that runs the heavy work of address, coordinate and batch lookups:
- * point-in-polygon and reading uploaded batch files (task file workers/geo.ts). The thread that
- * answers parses, probes, geocodes (I/O) and evaluates rates, which cost microseconds each.
+ * The piscina pools that run the heavy work of address, coordinate and batch lookups (task file
+ * workers/geo.ts), in two lanes so that interactive work never queues behind a batch:
+ *
+ * - interactive (WORKER_THREADS): point-in-polygon for single lookups, whose answering thread
+ *   parses, probes, geocodes (I/O) and evaluates rates, which cost microseconds each;
+ * - batch (BATCH_THREADS): reading uploaded batch files, and resolving job chunks and large
+ *   inline batches whole (batch-tasks.ts), each thread with its own read-only store connection.
  *
  * Threads are fixed (min = max, no idle exit) and created at the first task, so a service that
  * answers only county and ZIP lookups never pays for them (about 20 MB each). The polygons are
@@ -14,11 +18,16 @@
 import { Piscina } from "piscina";
 import type { BoundaryFiles } from "../geo/boundary-files.ts";
 import type { BoundariesData } from "../geo/boundaries.ts";
+import type { BatchWorkerData } from "./batch-tasks.ts";
 import { buildBoundariesInProcess } from "./build-boundaries.ts";
 import type { BoundarySummary, GeoTasks, GeoWorkerData } from "./worker-tasks.ts";
 
 export interface GeoPoolOptions {
+  /** Threads of the interactive lane. */
   threads: number;
+  /** Threads of the batch lane, and what they read besides the polygons. */
+  batchThreads: number;
+  batch: BatchWorkerData;
   boundaryFiles: BoundaryFiles;
   /**
    * Errors raised outside any task: piscina's (e.g. a thread's late answer to a task that was
@@ -34,6 +43,16 @@ export type PoolReadiness =
   | { state: "unavailable"; reason: string };
 
 type TaskName = keyof GeoTasks;
+type Lane = "interactive" | "batch";
+
+/** Which lane runs each task. */
+const LANES: Record<TaskName, Lane> = {
+  warm: "interactive",
+  locate: "interactive",
+  readBatchFile: "batch",
+  resolveChunks: "batch",
+  completeChunks: "batch",
+};
 type TaskInput<N extends TaskName> = Parameters<GeoTasks[N]>[0];
 type TaskOutput<N extends TaskName> = Awaited<ReturnType<GeoTasks[N]>>;
 
@@ -57,7 +76,7 @@ const TASK_FILE = new URL(
 
 export class GeoPool {
   readonly #options: GeoPoolOptions;
-  #piscina: Promise<Piscina> | null = null;
+  #lanes: Partial<Record<Lane, Promise<Piscina>>> = {};
   #readiness: PoolReadiness;
   #warming: Promise<PoolReadiness> | null = null;
   #shared: Promise<BoundariesData | null> | null = null;
@@ -96,25 +115,30 @@ export class GeoPool {
     return this.#shared;
   }
 
-  #pool(): Promise<Piscina> {
-    this.#piscina ??= (async () => {
-      const workerData: GeoWorkerData = { boundaryFiles: this.#options.boundaryFiles };
+  #pool(lane: Lane): Promise<Piscina> {
+    this.#lanes[lane] ??= (async () => {
+      const threads = lane === "batch" ? this.#options.batchThreads : this.#options.threads;
+      const workerData: GeoWorkerData = {
+        boundaryFiles: this.#options.boundaryFiles,
+        shared: await this.#loadShared(),
+        ...(lane === "batch" && { batch: this.#options.batch }),
+      };
       const pool = new Piscina({
         filename: TASK_FILE.href,
-        minThreads: this.#options.threads,
-        maxThreads: this.#options.threads,
+        minThreads: threads,
+        maxThreads: threads,
         idleTimeout: Number.POSITIVE_INFINITY,
         resourceLimits: POOL_THREAD_LIMITS,
-        workerData: { ...workerData, shared: await this.#loadShared() } satisfies GeoWorkerData,
+        workerData,
       });
       pool.on("error", this.#options.onError);
       return pool;
     })();
-    return this.#piscina;
+    return this.#lanes[lane];
   }
 
   async run<N extends TaskName>(name: N, input: TaskInput<N>, signal?: AbortSignal): Promise<TaskOutput<N>> {
-    const pool = await this.#pool();
+    const pool = await this.#pool(LANES[name]);
     return pool.run(input, { name, ...(signal && { signal }) }) as Promise<TaskOutput<N>>;
   }
 
@@ -145,8 +169,8 @@ export class GeoPool {
   async close(): Promise<void> {
     // A warm-up still loading would answer into a destroyed pool.
     await this.#warming;
-    const pool = this.#piscina;
-    this.#piscina = null;
-    await (await pool)?.destroy();
+    const lanes = Object.values(this.#lanes);
+    this.#lanes = {};
+    await Promise.all(lanes.map(async (pool) => (await pool).destroy()));
   }
 }

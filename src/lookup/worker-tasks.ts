@@ -1,18 +1,21 @@
 /**
  * The tasks the lookup worker threads run (workers/geo.ts only wires them up): placing points in
- * the county and place polygons, and reading uploaded batch files. Each thread adopts the
- * polygon indexes a child process built (see worker-pool.ts), or loads them at its first task.
- * Answers are plain data; rates are evaluated on the thread that answers, from its live table.
+ * the county and place polygons for single lookups; in the batch lane, reading uploaded batch
+ * files and resolving batch lists (batch-tasks.ts). Each thread adopts the polygon indexes a child
+ * process built (see worker-pool.ts), or loads them at its first task. Answers are plain data.
  */
 import type { BoundaryFiles } from "../geo/boundary-files.ts";
 import { adoptBoundaries, loadBoundaries, locate, type Boundaries, type BoundariesData } from "../geo/boundaries.ts";
 import type { CountyHit, PlaceHit } from "../geo/boundary-layers.ts";
+import { createBatchTasks, type BatchTasks, type BatchWorkerData } from "./batch-tasks.ts";
 import { readBatchFile, type BatchFileReading, type BatchFormat } from "./read-batch-file.ts";
 
 export interface GeoWorkerData {
   boundaryFiles: BoundaryFiles;
   /** Boundaries a child process already built (see GeoPool): adopted, not loaded again. */
   shared?: BoundariesData | null;
+  /** Given to the batch lane's threads only: what resolving a batch list reads besides the polygons. */
+  batch?: BatchWorkerData;
 }
 
 export interface PolygonVintages {
@@ -61,6 +64,18 @@ export function createGeoTasks(workerData: GeoWorkerData) {
     return { ...found, shoreCounty: nearest.distanceKm <= SHORE_TOLERANCE_KM ? nearest.value : null };
   }
 
+  /** Every point of a lookup list, placed in one call. */
+  async function locatePoints(points: ReadonlyArray<{ lon: number; lat: number }>): Promise<LocateAnswer> {
+    const loaded = await getBoundaries();
+    if (typeof loaded === "string") return { ok: false, reason: loaded };
+    return { ok: true, countyVintage: loaded.countyVintage, placeVintage: loaded.placeVintage, points: points.map(({ lon, lat }) => place(loaded, lon, lat)) };
+  }
+
+  const unavailable = (): never => {
+    throw new Error("batch tasks run in the batch lane, whose threads are given its data");
+  };
+  const batch = workerData.batch ? createBatchTasks(workerData.batch, locatePoints, files.available ? null : files.reason) : null;
+
   return {
     async warm(): Promise<BoundarySummary> {
       const loaded = await getBoundaries();
@@ -68,12 +83,9 @@ export function createGeoTasks(workerData: GeoWorkerData) {
       return { dir: files.dir, countyVintage: loaded.countyVintage, placeVintage: loaded.placeVintage };
     },
 
-    /** Every point of a lookup batch, placed in one trip to the pool. */
-    async locate(points: ReadonlyArray<{ lon: number; lat: number }>): Promise<LocateAnswer> {
-      const loaded = await getBoundaries();
-      if (typeof loaded === "string") return { ok: false, reason: loaded };
-      return { ok: true, countyVintage: loaded.countyVintage, placeVintage: loaded.placeVintage, points: points.map(({ lon, lat }) => place(loaded, lon, lat)) };
-    },
+    locate: locatePoints,
+    resolveChunks: batch?.resolveChunks ?? (unavailable as BatchTasks["resolveChunks"]),
+    completeChunks: batch?.completeChunks ?? (unavailable as BatchTasks["completeChunks"]),
 
     readBatchFile(input: { text: string; format: BatchFormat; maxRows: number; chunkRows: number }): BatchFileReading {
       return readBatchFile(input.text, input.format, input.maxRows, input.chunkRows);

@@ -46,3 +46,12 @@ export function mergeTable(shipped: RateTable, recorded: readonly RatePeriod[]):
   const base = [...shipped.periods.values()].flat();
   return buildRateTable(shipped.counties, overlayPeriods(base, recorded), [...shipped.districts.values()], shipped.historyStart);
 }
+
+/**
+ * The recorded periods with a key that changes when they do: what a batch thread is sent so it can
+ * rebuild the live table from its own copy of the shipped one (mergeTable), once per key.
+ */
+export interface RatesOverlay {
+  key: string;
+  periods: readonly RatePeriod[];
+}

@@ -29,6 +29,7 @@ export interface ClaimedChunk {
   jobId: string;
   seq: number;
   firstRow: number;
+  rowCount: number;
   input: string;
   today: string;
   requestId: string;
@@ -97,7 +98,7 @@ export async function claimChunk(db: Db, dialect: Dialect, owner: string, now: D
         .where("job_id", "=", row.job_id)
         .where("seq", "=", row.seq)
         .where((eb) => eb.or([eb("status", "=", "pending"), eb.and([eb("status", "=", "leased"), eb("lease_expires_at", "<", nowIso)])]))
-        .returning(["job_id", "seq", "first_row", "input"])
+        .returning(["job_id", "seq", "first_row", "row_count", "input"])
         .executeTakeFirst();
       if (!updated) return "lost" as const;
       const job = await trx
@@ -106,7 +107,7 @@ export async function claimChunk(db: Db, dialect: Dialect, owner: string, now: D
         .where("id", "=", row.job_id)
         .returning(["today", "request_id"])
         .executeTakeFirstOrThrow();
-      return { jobId: updated.job_id, seq: updated.seq, firstRow: updated.first_row, input: updated.input, today: job.today, requestId: job.request_id };
+      return { jobId: updated.job_id, seq: updated.seq, firstRow: updated.first_row, rowCount: updated.row_count, input: updated.input, today: job.today, requestId: job.request_id };
     });
     if (claimed === "none") return null;
     if (claimed !== "lost") return claimed;

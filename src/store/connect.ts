@@ -22,6 +22,21 @@ export interface Store {
   close(): Promise<void>;
 }
 
+export interface OpenOptions {
+  /**
+   * A reader beside the service's own connection (a batch pool thread): SQLite opens the file
+   * read-only and leaves its settings alone; PostgreSQL keeps a pool of two.
+   */
+  readOnly?: boolean;
+}
+
+function openReadOnlySqlite(path: string): Store {
+  const database = new SQLite(path, { readonly: true, fileMustExist: true });
+  database.pragma("busy_timeout = 5000");
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+  return { db, dialect: "sqlite", sqlite: database, close: () => db.destroy() };
+}
+
 function openSqlite(path: string): Store {
   if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
   const database = new SQLite(path);
@@ -49,7 +64,7 @@ async function ensureSchema(pool: pg.Pool, schema: string): Promise<void> {
   }
 }
 
-function openPostgres(url: string): Store {
+function openPostgres(url: string, options: OpenOptions): Store {
   const parsed = new URL(url);
   const schema = parsed.searchParams.get("schema");
   parsed.searchParams.delete("schema");
@@ -60,7 +75,7 @@ function openPostgres(url: string): Store {
     const { default: driver } = await import("pg");
     const created = new driver.Pool({
       connectionString: parsed.toString(),
-      max: 10,
+      max: options.readOnly ? 2 : 10,
       ...(schema && { options: `-c search_path=${schema}` }),
     });
     try {
@@ -83,8 +98,11 @@ function openPostgres(url: string): Store {
   return { db, dialect: "postgres", postgres: preparedPool, close: () => db.destroy() };
 }
 
-export function openStore(databaseUrl: string): Store {
-  if (databaseUrl.startsWith("sqlite:")) return openSqlite(databaseUrl.slice("sqlite:".length));
-  if (/^postgres(ql)?:\/\//.test(databaseUrl)) return openPostgres(databaseUrl);
+export function openStore(databaseUrl: string, options: OpenOptions = {}): Store {
+  if (databaseUrl.startsWith("sqlite:")) {
+    const path = databaseUrl.slice("sqlite:".length);
+    return options.readOnly ? openReadOnlySqlite(path) : openSqlite(path);
+  }
+  if (/^postgres(ql)?:\/\//.test(databaseUrl)) return openPostgres(databaseUrl, options);
   throw new Error(`unsupported DATABASE_URL: ${databaseUrl}`);
 }

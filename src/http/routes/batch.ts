@@ -5,7 +5,6 @@
  * and the whole batch counts as one request against the rate limit.
  */
 import type { H3Event } from "h3";
-import { resolveLookups } from "../../lookup/pipeline.ts";
 import { readLookupsBody } from "../../lookup/read-batch-file.ts";
 import { dateInOhio } from "../../rates/calendar.ts";
 import { recordContext } from "../../rates/records.ts";
@@ -35,10 +34,10 @@ export function postRatesBatch(ctx: ApiContext) {
     const requestId = event.context.requestId ?? "";
     const today = dateInOhio(ctx.now());
     const context = recordContext(await ctx.currency(), requestId);
-    // At most 1 MB: parsed here in a few milliseconds, and only point-in-polygon goes to the pool.
+    // At most 1 MB, parsed here in a few milliseconds; a list of more than a few lookups is resolved in the pool's batch lane.
     const body = readLookupsBody(text, MAX_INLINE_LOOKUPS);
     if (!body.ok) throw problem(body.slug, body.detail);
-    const answers = await resolveLookups(ctx.lookups.pipeline, body.items, { today, context, geocoding: "batch" });
+    const answers = await ctx.lookups.service.answerMany(body.items, { today, context });
     const results: Array<{ id: string | null } & ItemAnswer> = answers.map(({ id, result }) => ({ id, ...itemAnswer(result, ctx.config.errorsUrl, requestId) }));
     const answer: BatchAnswer = {
       total: results.length,

@@ -8,11 +8,10 @@
  * Only the organization that submitted a job sees it; to anyone else it does not exist.
  */
 import { getRouterParam, type H3Event } from "h3";
-import { MAX_JOB_ROWS, submitBatchJob, toJobView } from "../../batch/batch-jobs.ts";
-import type { RowResult } from "../../lookup/item-result.ts";
-import { RESULT_HEADER, resultCsvLine } from "../../batch/result-csv.ts";
+import type { ItemFailure, RowResult } from "../../lookup/item-result.ts";
+import { MAX_JOB_ROWS } from "../../lookup/lookup-service.ts";
 import { dateInOhio } from "../../rates/calendar.ts";
-import { findBatchJob, readChunkOutputs, type BatchJob } from "../../store/batch-jobs.repository.ts";
+import type { BatchJob } from "../../store/batch-jobs.repository.ts";
 import type { BatchFileFormat } from "../../store/batch-jobs.table.ts";
 import type { ApiContext } from "../context.ts";
 import { problem } from "../problem.ts";
@@ -42,9 +41,27 @@ function resultFormat(event: H3Event, job: BatchJob): BatchFileFormat {
   throw problem("not-acceptable", "Results are available as text/csv or application/x-ndjson.");
 }
 
+/** The job as GET /api/v1/batches/{id} shows it. */
+export function toJobView(job: BatchJob) {
+  const path = `/api/v1/batches/${job.id}`;
+  return {
+    id: job.id,
+    status: job.status,
+    format: job.format,
+    total: job.total,
+    done: job.done,
+    failed: job.failed,
+    created_at: job.created_at,
+    started_at: job.started_at,
+    completed_at: job.completed_at,
+    links: { self: path, results: `${path}/results` },
+    request_id: job.request_id,
+  };
+}
+
 async function ownJob(ctx: ApiContext, event: H3Event): Promise<BatchJob> {
   const id = getRouterParam(event, "id") ?? "";
-  const job = await findBatchJob(ctx.db, event.context.principal!.organizationId, id);
+  const job = await ctx.lookups.service.findJob(event.context.principal!.organizationId, id);
   if (!job) throw problem("batch-not-found", `No batch job ${id} belongs to this organization.`);
   return job;
 }
@@ -76,10 +93,14 @@ export function postBatch(ctx: ApiContext) {
     const text = await readUpload(event, format);
     const principal = event.context.principal!;
     const requestId = event.context.requestId ?? "";
-    const outcome = await submitBatchJob(
-      { db: ctx.db, pool: ctx.lookups.pool, runner: ctx.lookups.runner, chunkRows: ctx.lookups.chunkRows, now: ctx.now },
-      { text, format, organizationId: principal.organizationId, apiKeyId: principal.keyId, requestId, today: dateInOhio(ctx.now()) },
-    );
+    const outcome = await ctx.lookups.service.submitJob({
+      text,
+      format,
+      organizationId: principal.organizationId,
+      apiKeyId: principal.keyId,
+      requestId,
+      today: dateInOhio(ctx.now()),
+    });
     if (!outcome.ok) throw problem(outcome.slug, outcome.detail);
     const view: BatchJobAnswer = toJobView(outcome.job);
     event.res.status = 202;
@@ -102,26 +123,18 @@ export function getBatchResults(ctx: ApiContext) {
     }
     const format = resultFormat(event, job);
     const errorsUrl = ctx.config.errorsUrl;
-    const problemOf = (row: RowResult) => problemBody(row.result as Extract<RowResult["result"], { kind: "failure" }>, errorsUrl, job.request_id);
+    const problemOf = (row: RowResult) => problemBody(row.result as ItemFailure, errorsUrl, job.request_id);
+    const pages = ctx.lookups.service.resultText(job, format, problemOf);
     const encoder = new TextEncoder();
-    let nextSeq = 0;
-    let headerSent = false;
-    // Streamed a page of chunks at a time, so a 100,000-row result never sits in memory whole.
+    // One page per pull: the stream asks for the next only when the client has taken this one.
     const body = new ReadableStream<Uint8Array>({
       async pull(controller) {
-        let text = "";
-        if (!headerSent && format === "csv") text += RESULT_HEADER;
-        headerSent = true;
-        const page = await readChunkOutputs(ctx.db, job.id, nextSeq, 20);
-        for (const chunk of page) {
-          for (const row of JSON.parse(chunk.output ?? "[]") as RowResult[]) {
-            if (format === "csv") text += resultCsvLine(row, problemOf);
-            else text += `${JSON.stringify({ row: row.row, id: row.id, status: row.result.kind === "failure" ? problemOf(row).status : 200, body: row.result.kind === "failure" ? problemOf(row) : row.result.body })}\n`;
-          }
-          nextSeq = chunk.seq + 1;
-        }
-        if (text) controller.enqueue(encoder.encode(text));
-        if (page.length < 20) controller.close();
+        const next = await pages.next();
+        if (next.done) controller.close();
+        else controller.enqueue(encoder.encode(next.value));
+      },
+      async cancel() {
+        await pages.return(undefined);
       },
     });
     const headers = new Headers(event.res.headers);

@@ -1,15 +1,21 @@
 /**
- * Batch results as CSV, one line per input row in input order: the figures a back office
- * needs in columns, and the full record in the NDJSON form for anything more.
+ * Batch results, one line per input row in input order, the same for a job's download and for
+ * `buckeye batch`: as CSV, the figures a back office needs in columns; as NDJSON, `{row, id,
+ * status, body}` with the full record or problem object, as POST /rates/batch answers each item.
  */
-import type { RowResult } from "../lookup/item-result.ts";
+import type { RowResult } from "./item-result.ts";
 
-/** The parts of a problem object (spec §7) a CSV line shows. */
+export type ResultFormat = "csv" | "ndjson";
+
+/** The parts of a problem object (spec §7) a CSV line shows; an NDJSON line carries the whole object. */
 export interface ProblemSummary {
   type: string;
   status: number;
   detail: string;
 }
+
+/** Renders a failed row as the problem object a single lookup would have answered (the API's problem table). */
+export type ProblemOf = (row: RowResult) => ProblemSummary;
 
 export const RESULT_COLUMNS = [
   "row", "id", "status", "county", "fips", "combined_rate", "state", "county_permissive", "transit_authority",
@@ -42,8 +48,25 @@ export function csvLine(values: readonly unknown[]): string {
 
 export const RESULT_HEADER = csvLine(RESULT_COLUMNS);
 
-/** `problemOf` renders a failure as the problem object a single lookup would have answered. */
-export function resultCsvLine(row: RowResult, problemOf: (row: RowResult) => ProblemSummary): string {
+export function resultNdjsonLine(row: RowResult, problemOf: ProblemOf): string {
+  const { result } = row;
+  if (result.kind === "failure") {
+    const problem = problemOf(row);
+    return `${JSON.stringify({ row: row.row, id: row.id, status: problem.status, body: problem })}\n`;
+  }
+  return `${JSON.stringify({ row: row.row, id: row.id, status: 200, body: result.body })}\n`;
+}
+
+/** What a results file starts with: the CSV header, or nothing. */
+export function resultHeader(format: ResultFormat): string {
+  return format === "csv" ? RESULT_HEADER : "";
+}
+
+export function resultLine(row: RowResult, format: ResultFormat, problemOf: ProblemOf): string {
+  return format === "csv" ? resultCsvLine(row, problemOf) : resultNdjsonLine(row, problemOf);
+}
+
+export function resultCsvLine(row: RowResult, problemOf: ProblemOf): string {
   const { result } = row;
   const values: Record<(typeof RESULT_COLUMNS)[number], unknown> = Object.fromEntries(RESULT_COLUMNS.map((c) => [c, null])) as never;
   values.row = row.row;

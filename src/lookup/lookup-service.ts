@@ -1,0 +1,244 @@
+/**
+ * The lookup service: every way a rate is asked for, with one precedence rule (lookup-item.ts
+ * `strategyOf`), one ladder (ladder.ts) and one mapping to answers (resolve-item.ts). GET /rates,
+ * POST /rates/batch, the batch job runner and `buckeye batch` are thin callers.
+ *
+ * - answerOne: a single address, coordinate or ZIP+4 lookup, on the answering thread (a thread
+ *   round trip would cost more than the microseconds it takes), with the interactive lane of the
+ *   pool for point-in-polygon and the single-address geocoder behind its shared queue;
+ * - answerMany: an inline list; a short one as answerOne does, a longer one in the batch lane;
+ * - resolveChunks: a job's chunks in the batch lane, with the Census batch endpoint (I/O) here;
+ * - submitJob, findJob, resultText: asynchronous jobs as stored.
+ *
+ * So the thread that answers HTTP never parses, probes or evaluates a batch: a long job and a
+ * single lookup do not share a thread (docs/guides/address-resolution.md, "Batch jobs").
+ */
+import PQueue from "p-queue";
+import type { BoundaryIndex } from "../boundaries/probe.ts";
+import type { Config } from "../config.ts";
+import { errorFields } from "../error-fields.ts";
+import { findBoundaryFiles } from "../geo/boundary-files.ts";
+import { BatchGeocoderUnavailableError, censusBatchOptions, geocodeBatch, type BatchAddress, type BatchGeocode } from "../geo/census-batch-geocoder.ts";
+import { CensusGeocoder } from "../geo/census-geocoder.ts";
+import { GeocoderUnavailableError, type GeocodeOutcome } from "../geo/geocoder.ts";
+import { newId } from "../ids.ts";
+import type { IsoDate } from "../rates/calendar.ts";
+import type { RatesOverlay } from "../rates/overlay-periods.ts";
+import type { RecordContext } from "../rates/records.ts";
+import { findBatchJob, insertBatchJob, readChunkOutputs, type BatchJob } from "../store/batch-jobs.repository.ts";
+import type { BatchFileFormat } from "../store/batch-jobs.table.ts";
+import type { Db } from "../store/database.ts";
+import type { BatchWorkerData, ChunkDone, ChunkWork, Geocoded } from "./batch-tasks.ts";
+import type { ItemResult, RowResult } from "./item-result.ts";
+import { batchOutcomes, complete, settle, type Entry, type LadderParts } from "./ladder.ts";
+import { readLookups, type LookupItem } from "./lookup-item.ts";
+import type { ResolverData } from "./resolve-item.ts";
+import { resultHeader, resultLine, type ProblemOf, type ResultFormat } from "./result-lines.ts";
+import { GeoPool } from "./worker-pool.ts";
+
+export type LookupsConfig = Pick<Config, "geoDataDir" | "workerThreads" | "batchThreads" | "geocoder">;
+
+/** The ceiling for one asynchronous job. */
+export const MAX_JOB_ROWS = 100_000;
+
+/**
+ * Inline lists up to this many lookups are answered on the answering thread, like single ones:
+ * a few milliseconds at most. Longer lists go to the batch lane.
+ */
+export const INLINE_ON_THREAD = 25;
+
+/** Chunks read per page when a job's results are streamed: one page is a few milliseconds of work. */
+const RESULT_PAGE_CHUNKS = 2;
+
+export interface LookupServiceOptions {
+  config: LookupsConfig;
+  /** Where the batch lane's threads read the state's boundary file; null: no store (no file). */
+  databaseUrl: string | null;
+  /** The store jobs live in; null where there are no jobs. */
+  db: Db | null;
+  /** The live rate table and ZIP index, and what the table lays over the shipped one: read per call (reconciliation swaps the table). */
+  rates: () => ResolverData & { overlay: RatesOverlay };
+  /** The shipped table and ZIP index, copied once into each batch thread. */
+  shipped: ResolverData;
+  /** The state's boundary file, as the answering thread reads it. */
+  boundaries: BoundaryIndex | null;
+  now: () => Date;
+  chunkRows: number;
+  /** A job was stored: the runner looks for work now rather than at its next poll. */
+  jobSubmitted?: () => void;
+  log: (entry: Record<string, unknown>) => void;
+}
+
+export interface Answer {
+  id: string | null;
+  result: ItemResult;
+}
+
+export interface Submission {
+  text: string;
+  format: BatchFileFormat;
+  organizationId: string;
+  apiKeyId: string;
+  requestId: string;
+  today: IsoDate;
+}
+
+export type SubmitOutcome = { ok: true; job: BatchJob } | { ok: false; slug: "bad-request" | "batch-too-large"; detail: string };
+
+export function createGeocoder(config: LookupsConfig): CensusGeocoder {
+  return new CensusGeocoder({
+    baseUrl: config.geocoder.censusUrl,
+    timeoutMs: config.geocoder.timeoutMs,
+    cacheSize: config.geocoder.cacheSize,
+    failureThreshold: config.geocoder.failureThreshold,
+    cooldownMs: config.geocoder.cooldownMs,
+    maxSockets: config.geocoder.concurrency,
+  });
+}
+
+export class LookupService {
+  readonly pool: GeoPool;
+  readonly geocoder: CensusGeocoder;
+  readonly #options: LookupServiceOptions;
+  /** Shared by every caller, so the upstream sees at most GEOCODER_CONCURRENCY single calls at once. */
+  readonly #geocodeQueue: PQueue;
+  readonly #batchOptions: ReturnType<typeof censusBatchOptions>;
+
+  constructor(options: LookupServiceOptions) {
+    this.#options = options;
+    const { config, log } = options;
+    const onError = (error: unknown): void => log({ level: "warn", msg: "worker pool error outside any lookup", ...errorFields(error) });
+    const batch: BatchWorkerData = { databaseUrl: options.databaseUrl, shipped: options.shipped };
+    this.pool = new GeoPool({ threads: config.workerThreads, batchThreads: config.batchThreads, batch, boundaryFiles: findBoundaryFiles(config.geoDataDir), onError });
+    this.geocoder = createGeocoder(config);
+    this.#geocodeQueue = new PQueue({ concurrency: config.geocoder.concurrency });
+    this.#batchOptions = censusBatchOptions(config.geocoder);
+  }
+
+  get chunkRows(): number {
+    return this.#options.chunkRows;
+  }
+
+  /** The ladder as the answering thread climbs it: its own boundary index, the interactive lane for points. */
+  #parts(): LadderParts {
+    const { rates, boundaries } = this.#options;
+    const { table, zips } = rates();
+    return {
+      data: { table, zips },
+      boundaries,
+      missingPolygons: this.pool.missingPolygons,
+      locate: (points) => this.pool.run("locate", points),
+    };
+  }
+
+  /** One lookup that needs more than the county and ZIP rules: an address, coordinates or a ZIP+4. */
+  async answerOne(item: LookupItem, context: RecordContext): Promise<ItemResult> {
+    const parts = this.#parts();
+    const entries: Entry[] = [{ item, context }];
+    const settled = await settle(parts, entries);
+    if (settled.pending.length === 0) return settled.results[0]!;
+    const outcomes = await Promise.all(settled.pending.map(async ({ geocode }) => (await this.#geocodeQueue.add(() => this.geocoder.geocode(geocode)))!));
+    return (await complete(parts, entries, settled, outcomes))[0]!;
+  }
+
+  /** An inline list (POST /rates/batch), in input order, one answer per lookup. */
+  async answerMany(raws: readonly unknown[], options: { today: IsoDate; context: RecordContext; signal?: AbortSignal }): Promise<Answer[]> {
+    if (raws.length > INLINE_ON_THREAD) {
+      const [chunk] = await this.resolveChunks([{ input: JSON.stringify(raws), firstRow: 1, today: options.today, context: options.context }], options.signal);
+      return (JSON.parse(chunk!.output) as RowResult[]).map(({ id, result }) => ({ id, result }));
+    }
+    const read = readLookups(raws, options.today);
+    const entries: Entry[] = read.map(({ item }) => ({ item, context: options.context }));
+    const parts = this.#parts();
+    const settled = await settle(parts, entries);
+    const results =
+      settled.pending.length === 0
+        ? settled.results.map((r) => r!)
+        : await complete(parts, entries, settled, batchOutcomes(parts.data, settled.pending, ...(await this.#geocodeList(settled.pending.map((p) => p.row), options.signal))));
+    return read.map(({ id }, i) => ({ id, result: results[i]! }));
+  }
+
+  /** Stored chunks (or an inline list as one), resolved whole in the batch lane; the geocoder is asked from here. */
+  async resolveChunks(chunks: ChunkWork[], signal?: AbortSignal): Promise<ChunkDone[]> {
+    const overlay = this.#options.rates().overlay;
+    const step = await this.pool.run("resolveChunks", { chunks, overlay }, signal);
+    if (step.kind === "done") return step.chunks;
+    const [answers, down] = await this.#geocodeList(step.rows, signal);
+    const geocoded: Geocoded = { answers: [...answers], down };
+    return (await this.pool.run("completeChunks", { state: step.state, overlay, geocoded }, signal)).chunks;
+  }
+
+  /** Rung 3 for a list: the Census batch endpoint; an outage answers every row it left unanswered as `unavailable`. */
+  async #geocodeList(
+    rows: readonly BatchAddress[],
+    signal?: AbortSignal,
+  ): Promise<[ReadonlyMap<string, BatchGeocode>, Extract<GeocodeOutcome, { kind: "unavailable" }> | null]> {
+    try {
+      return [await geocodeBatch(rows, { ...this.#batchOptions, ...(signal && { signal }) }), null];
+    } catch (error) {
+      if (!(error instanceof GeocoderUnavailableError)) throw error;
+      const partial = error instanceof BatchGeocoderUnavailableError ? error.partial : new Map<string, BatchGeocode>();
+      return [partial, { kind: "unavailable", reason: error.reason, retryAfterSeconds: error.retryAfterSeconds }];
+    }
+  }
+
+  /** Reads the upload in the batch lane, cuts it into chunks and stores the job with them in one transaction. */
+  async submitJob(submission: Submission): Promise<SubmitOutcome> {
+    const db = this.#jobs();
+    const { chunkRows, now } = this.#options;
+    const reading = await this.pool.run("readBatchFile", { text: submission.text, format: submission.format, maxRows: MAX_JOB_ROWS, chunkRows });
+    if (!reading.ok) return reading;
+    const job = await insertBatchJob(
+      db,
+      {
+        id: newId("bat"),
+        organizationId: submission.organizationId,
+        apiKeyId: submission.apiKeyId,
+        requestId: submission.requestId,
+        format: submission.format,
+        today: submission.today,
+        total: reading.total,
+        chunks: reading.chunks,
+        chunkRows,
+      },
+      now(),
+    );
+    this.#options.jobSubmitted?.();
+    return { ok: true, job };
+  }
+
+  /** Only the owning organization sees a job: to anyone else it does not exist. */
+  findJob(organizationId: string, id: string): Promise<BatchJob | undefined> {
+    return findBatchJob(this.#jobs(), organizationId, id);
+  }
+
+  /**
+   * A completed job's results as text, a page of chunks at a time: each page is a few milliseconds
+   * of work, and the next is read only when the reader asks, so a 100,000-row download neither
+   * sits in memory whole nor holds the thread.
+   */
+  async *resultText(job: BatchJob, format: ResultFormat, problemOf: ProblemOf): AsyncGenerator<string> {
+    const db = this.#jobs();
+    const header = resultHeader(format);
+    if (header) yield header;
+    for (let nextSeq = 0; ; ) {
+      const page = await readChunkOutputs(db, job.id, nextSeq, RESULT_PAGE_CHUNKS);
+      for (const chunk of page) {
+        let text = "";
+        for (const row of JSON.parse(chunk.output ?? "[]") as RowResult[]) text += resultLine(row, format, problemOf);
+        yield text;
+        nextSeq = chunk.seq + 1;
+      }
+      if (page.length < RESULT_PAGE_CHUNKS) return;
+    }
+  }
+
+  #jobs(): Db {
+    if (this.#options.db === null) throw new Error("this lookup service has no store for batch jobs");
+    return this.#options.db;
+  }
+
+  close(): Promise<void> {
+    return this.pool.close();
+  }
+}
