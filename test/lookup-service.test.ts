@@ -1,0 +1,183 @@
+/**
+ * The lookup service's rules, asked of the service itself (no HTTP): one precedence rule, one
+ * answer whichever way a lookup arrives, and batch lists resolved in the pool's batch lane, never
+ * on the answering thread. Against a real store holding a SYNTHETIC boundary file generated from
+ * data/ (test/_boundary-files.ts), with a FAKE UPSTREAM Census geocoder; `buckeye batch` is run as
+ * the operator runs it and held against the API's job results.
+ */
+import { execFile } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { importBoundaryFile } from "../src/boundaries/import-file.ts";
+import { openBoundaryIndex, type BoundaryIndex } from "../src/boundaries/probe.ts";
+import { writeSyntheticBoundaryFile } from "../src/boundaries/synthetic-file.ts";
+import type { RowResult } from "../src/lookup/item-result.ts";
+import { strategyOf, type LookupItem } from "../src/lookup/lookup-item.ts";
+import { INLINE_ON_THREAD, LookupService } from "../src/lookup/lookup-service.ts";
+import { DATA_DIR, linedRecords, TEST_ZIPS } from "./_boundary-files.ts";
+import { BIN } from "./_serve-process.ts";
+import { startTestServiceWithFakeGeocoder, type GeocodedTestService } from "./_setup.ts";
+
+const VERSION = "OHB2026Q3JUN1";
+const RECORDS = 3000;
+const DATE = "2026-06-01";
+const context = { lastReconciled: "2026-08-18", confirmedThrough: "2026-09-30", requestId: "req_service_test" };
+
+let api: GeocodedTestService;
+let dir: string;
+
+/** Addresses the synthetic file settles: the lowest odd or even house of current, unit-less address ranges. */
+const settled = linedRecords(RECORDS)
+  .filter((r) => r.recordType === "A" && r.unit === null && r.effectiveTo === null && r.effectiveFrom <= DATE)
+  .slice(0, 60)
+  .map((r) => {
+    const house = r.parity === "E" ? r.houseLow! + (r.houseLow! % 2) : r.houseLow! + 1 - (r.houseLow! % 2);
+    return { address: `${[house, r.preDirectional, r.streetName, r.suffix].filter(Boolean).join(" ")}, Westerville, OH ${r.zip5}`, line: r.line };
+  });
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), "buckeye-lookup-service-"));
+  api = await startTestServiceWithFakeGeocoder();
+  const path = join(dir, `${VERSION}-synthetic.csv`);
+  await writeSyntheticBoundaryFile(path, { dataDir: DATA_DIR, zips: TEST_ZIPS, records: RECORDS });
+  expect(await importBoundaryFile({ store: api.service.store, source: path })).toMatchObject({ status: "imported", version: VERSION });
+  // The service reads the active version every few seconds; a lookup after this sees the file.
+  await new Promise((resolve) => setTimeout(resolve, 5_100));
+}, 60_000);
+
+afterAll(async () => {
+  await api?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const lookups = () => api.service.context.lookups.service;
+const item = (fields: Partial<LookupItem>): LookupItem => ({ id: null, date: DATE, ...fields });
+
+describe("one precedence rule (DESIGN §3)", () => {
+  it("an address wins over coordinates, a county and a ZIP; coordinates over a county; a county over a ZIP; a ZIP+4 alone asks the boundary file", () => {
+    expect(strategyOf(item({ address: "1 Main St", lat: 40, lon: -83, county: "franklin", zip: "43215" }))).toBe("address");
+    expect(strategyOf(item({ lat: 40, lon: -83, county: "franklin" }))).toBe("coordinates");
+    expect(strategyOf(item({ county: "franklin", zip: "43215", zip4: "1234" }))).toBe("county-or-zip");
+    expect(strategyOf(item({ zip: "43081", zip4: "1234" }))).toBe("zip4");
+    expect(strategyOf(item({ zip: "43081" }))).toBe("county-or-zip");
+  });
+});
+
+describe("a lookup answers alike whichever way it arrives", () => {
+  it("answerOne, a short inline list, a long inline list (batch lane) and a job chunk give the same body", async () => {
+    const { address, line } = settled[0]!;
+    const one = await lookups().answerOne(item({ address }), context);
+    expect(one).toMatchObject({ kind: "rate", body: { resolved_by: "address_range", boundary_record: { version: VERSION, line } } });
+    const short = await lookups().answerMany([{ address, date: DATE }], { today: DATE, context });
+    const long = await lookups().answerMany(
+      Array.from({ length: INLINE_ON_THREAD + 5 }, () => ({ address, date: DATE })),
+      { today: DATE, context },
+    );
+    const [chunk] = await lookups().resolveChunks([{ input: JSON.stringify([{ id: "a", address, date: DATE }]), firstRow: 7, today: DATE, context }]);
+    const [row] = JSON.parse(chunk!.output) as RowResult[];
+    expect(short[0]!.result).toEqual(one);
+    for (const answer of long) expect(answer.result).toEqual(one);
+    expect(row).toEqual({ row: 7, id: "a", result: one });
+    expect(chunk).toMatchObject({ done: 1, failed: 0 });
+  });
+
+  it("a failure is the same problem everywhere: a county that does not exist, a point outside Ohio", async () => {
+    const rows = [{ county: "atlantis" }, { lat: 35, lon: -100 }];
+    const inline = await lookups().answerMany(rows, { today: DATE, context });
+    const [chunk] = await lookups().resolveChunks([{ input: JSON.stringify(rows), firstRow: 1, today: DATE, context }]);
+    const stored = (JSON.parse(chunk!.output) as RowResult[]).map((r) => r.result);
+    expect(inline.map((a) => a.result)).toEqual(stored);
+    expect(stored.map((r) => r.kind === "failure" && r.slug)).toEqual(["county-not-found", "outside-ohio"]);
+    expect(chunk).toMatchObject({ done: 2, failed: 2 });
+  });
+});
+
+/** The store's boundary index, counting the probes asked of it on the answering thread. */
+function countingIndex(inner: BoundaryIndex): BoundaryIndex & { probes: number } {
+  const counted = {
+    probes: 0,
+    activeVersion: () => inner.activeVersion(),
+    refresh: () => inner.refresh(),
+    probe: (query: Parameters<BoundaryIndex["probe"]>[0]) => counted.probeMany([query]).then(([match]) => match!),
+    probeMany: (queries: Parameters<BoundaryIndex["probeMany"]>[0]) => {
+      counted.probes += queries.length;
+      return inner.probeMany(queries);
+    },
+    close: () => inner.close(),
+  };
+  return counted;
+}
+
+describe("batch lists are resolved in the batch lane, never on the answering thread", () => {
+  it("a job's chunks and a long inline list never probe the answering thread's boundary index, yet answer from the file; a single address does probe it", async () => {
+    const inner = openBoundaryIndex(api.service.store);
+    await inner.refresh();
+    const index = countingIndex(inner);
+    const rates = api.service.rates;
+    const service = new LookupService({
+      config: api.config,
+      databaseUrl: api.config.databaseUrl,
+      db: api.service.store.db,
+      rates: () => ({ table: rates.table, zips: api.service.context.zips, overlay: rates.overlay }),
+      shipped: { table: rates.shipped, zips: api.service.context.zips },
+      boundaries: index,
+      now: () => new Date(),
+      chunkRows: 500,
+      log: () => {},
+    });
+    try {
+      const input = JSON.stringify(settled.map(({ address }, i) => ({ id: `r${i}`, address, date: DATE })));
+      const [chunk] = await service.resolveChunks([{ input, firstRow: 1, today: DATE, context }]);
+      const rows = JSON.parse(chunk!.output) as RowResult[];
+      expect(rows.map((r) => r.result.kind === "rate" && r.result.body.boundary_record?.line)).toEqual(settled.map((s) => s.line));
+      const inline = await service.answerMany(settled.map(({ address }) => ({ address, date: DATE })), { today: DATE, context });
+      expect(inline.every((a) => a.result.kind === "rate" && a.result.body.resolved_by === "address_range")).toBe(true);
+      expect(index.probes, "probes asked on the answering thread by batch work").toBe(0);
+
+      await service.answerOne(item({ address: settled[0]!.address }), context);
+      expect(index.probes).toBe(1);
+    } finally {
+      await service.close();
+      await inner.close();
+    }
+  });
+});
+
+describe("buckeye batch writes what the API's job results give, row for row", () => {
+  it("the CLI's NDJSON lines equal the job's NDJSON results, status field included, but for the request id", async () => {
+    const rows = [...settled.slice(0, 5).map(({ address }, i) => ({ id: `a${i}`, address, date: DATE })), { id: "c", county: "franklin", date: DATE }, { id: "bad", zip: "4321" }, { id: "far", lat: 35, lon: -100, date: DATE }];
+    const ndjson = rows.map((r) => JSON.stringify(r)).join("\n");
+    const submitted = await api.service.app.fetch(
+      new Request("http://buckeye.test/api/v1/batches", { method: "POST", headers: { authorization: `Bearer ${api.liveKey}`, "content-type": "application/x-ndjson" }, body: ndjson }),
+    );
+    expect(submitted.status).toBe(202);
+    const location = submitted.headers.get("location")!;
+    for (let waited = 0; ; waited += 50) {
+      const job = (await (await api.get(location)).json()) as { status: string };
+      if (job.status === "completed") break;
+      if (waited > 20_000) throw new Error(`job still ${job.status}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    const fromApi = (await (await api.get(`${location}/results`, { authorization: `Bearer ${api.liveKey}`, accept: "application/x-ndjson" })).text()).trim().split("\n");
+
+    const input = join(dir, "rows.ndjson");
+    const output = join(dir, "rows-out.ndjson");
+    writeFileSync(input, ndjson);
+    await promisify(execFile)(process.execPath, [BIN, "batch", input, "--out", output], {
+      env: { ...process.env, DATABASE_URL: api.config.databaseUrl, CENSUS_GEOCODER_URL: api.fake.url, GEO_DATA_DIR: api.config.geoDataDir, LOG_LEVEL: "silent" },
+    });
+    const fromCli = readFileSync(output, "utf8").trim().split("\n");
+
+    const comparable = (line: string) => {
+      const parsed = JSON.parse(line) as { body: Record<string, unknown> };
+      delete parsed.body.request_id;
+      return parsed;
+    };
+    expect(fromCli).toHaveLength(rows.length);
+    expect(fromCli.map(comparable)).toEqual(fromApi.map(comparable));
+    expect(fromCli.map((line) => (JSON.parse(line) as { status: number }).status)).toEqual([200, 200, 200, 200, 200, 200, 400, 422]);
+  }, 60_000);
+});
