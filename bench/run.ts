@@ -9,17 +9,10 @@ import { spawn } from "node:child_process";
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import autocannon from "autocannon";
-import { benchDatabase, root, startBareRoute, startCompiledServer } from "./start-process.ts";
+import { benchDatabase, root, rssMb, startBareRoute, startCompiledServer } from "./start-process.ts";
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
-
-/** Resident memory in MB, whole and split as the kernel counts it: anonymous (heaps, malloc) and file-backed or shared (the node binary, libraries). */
-function rssMb(pid: number): { total: number; anonymous: number; file: number } {
-  const status = readFileSync(`/proc/${pid}/status`, "utf8");
-  const mb = (field: string) => Number((Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0) / 1024).toFixed(1));
-  return { total: mb("VmRSS"), anonymous: mb("RssAnon"), file: mb("RssFile") + mb("RssShmem") };
-}
 
 interface Figures {
   requests_per_second: number;
