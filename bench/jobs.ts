@@ -9,9 +9,10 @@
  *
  *   a. idle, the baseline;
  *   b. one organization's 100,000-address job, resolved by the boundary file (zero upstream calls);
- *   c. three 100,000-address jobs of two organizations;
- *   d. fairness, without the measuring client: organization A queues two 100,000-row jobs, then
- *      organization B a 500-row job, which should finish before A's first.
+ *   c. three 100,000-address jobs of two organizations, uploaded at once;
+ *   d. fairness, without the measuring client: organization A queues two 100,000-row jobs (both
+ *      uploads at once), then, once both are accepted, organization B a 500-row job, which should
+ *      finish before the first of A's.
  *
  * Server memory (VmRSS) is sampled during each; BENCH_IDLE_SECONDS (10) sets how long (a) lasts. Then the server is started again with the rate limit
  * a deployment has by default and (a), (b) and (c) run once more, the measuring organization
@@ -154,18 +155,20 @@ interface Org {
 }
 
 /**
- * Submits the jobs in order (each upload answered before the next is sent) and waits for them all.
- * Times are seconds from the first upload, on one clock: the client's for uploads and for when it
- * saw a job completed (up to one poll late), the server's timestamps for when it started and
- * completed it (same machine, same wall clock).
+ * Submits the jobs in waves: the uploads of a wave are sent together, and the next wave once all of
+ * them are accepted, so "queued behind" means what it says. Then waits for every job. Times are
+ * seconds from the first upload, on one clock: the client's for uploads and for when it saw a job
+ * completed (up to one poll late), the server's timestamps for when it started and completed it
+ * (same machine, same wall clock).
  */
-async function runJobs(url: string, jobs: ReadonlyArray<{ org: Org; addresses: readonly string[] }>, tally: PollTally) {
+async function runJobs(url: string, waves: ReadonlyArray<ReadonlyArray<{ org: Org; addresses: readonly string[] }>>, tally: PollTally) {
   const t0 = Date.now();
   const since = (ms: number) => round((ms - t0) / 1000);
+  const jobs = waves.flat();
   const uploads: Array<{ location: string; sent: number; accepted: number }> = [];
-  for (const job of jobs) {
+  for (const wave of waves) {
     const sent = since(Date.now());
-    uploads.push({ location: await submitJob(url, job.org.auth, job.addresses), sent, accepted: since(Date.now()) });
+    uploads.push(...(await Promise.all(wave.map(async (job) => ({ location: await submitJob(url, job.org.auth, job.addresses), sent, accepted: since(Date.now()) })))));
   }
   return Promise.all(
     uploads.map(async ({ location, sent, accepted }, i) => {
@@ -254,10 +257,10 @@ async function main() {
     const tally: PollTally = { throttled: 0, errors: 0 };
     const oneJob = async () => {
       const before = await upstreamCalls();
-      const jobs = await runJobs(server.url, [{ org: a, addresses }], tally);
+      const jobs = await runJobs(server.url, [[{ org: a, addresses }]], tally);
       return { ...jobs[0]!, upstream_calls: (await upstreamCalls()) - before };
     };
-    const threeJobs = () => runJobs(server.url, [{ org: a, addresses }, { org: a, addresses }, { org: b, addresses }], tally);
+    const threeJobs = () => runJobs(server.url, [[{ org: a, addresses }, { org: a, addresses }, { org: b, addresses }]], tally);
 
     // Rate limit raised out of the way (startCompiledServer's default): the waits are the server's own.
     let server = await startCompiledServer(databaseUrl, serverEnv);
@@ -272,7 +275,7 @@ async function main() {
     console.log("b. one 100,000-address job", JSON.stringify(scenarios.one_job));
     scenarios.three_jobs = await measured(server, oneKey, null, threeJobs);
     console.log("c. three jobs of two organizations", JSON.stringify(scenarios.three_jobs));
-    const fairness = await runJobs(server.url, [{ org: a, addresses }, { org: a, addresses }, { org: b, addresses: addresses.slice(0, SMALL_JOB_ROWS) }], tally);
+    const fairness = await runJobs(server.url, [[{ org: a, addresses }, { org: a, addresses }], [{ org: b, addresses: addresses.slice(0, SMALL_JOB_ROWS) }]], tally);
     console.log("d. fairness", JSON.stringify(fairness));
     results.raised_rate_limit = { ...scenarios, fairness };
 
@@ -284,12 +287,13 @@ async function main() {
     }
     targets.push({ scenario: "one_job", target: "100,000-address job under 10 s", measured: `${job.wall_seconds} s from upload to completed`, pass: job.wall_seconds < 10 });
     targets.push({ scenario: "one_job", target: "zero upstream calls", measured: `${job.upstream_calls}`, pass: job.upstream_calls === 0 });
-    const [firstOfA, , ofB] = fairness;
+    const [ofB] = fairness.slice(-1);
+    const firstOfA = Math.min(...fairness.slice(0, -1).map((job) => job.completed_s));
     targets.push({
       scenario: "fairness",
       target: "B's 500-row job finishes before A's first 100,000-row job",
-      measured: `B sent at ${ofB!.upload_sent_s} s, completed at ${ofB!.completed_s} s; A's first completed at ${firstOfA!.completed_s} s`,
-      pass: ofB!.completed_s < firstOfA!.completed_s,
+      measured: `B sent at ${ofB!.upload_sent_s} s, completed at ${ofB!.completed_s} s; A's first completed at ${firstOfA} s`,
+      pass: ofB!.completed_s < firstOfA,
     });
 
     // The next server may be given the same port once this one has let it go.
