@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { importBoundaryFile } from "../src/boundaries/import-file.ts";
 import type { BoundaryRecord } from "../src/boundaries/record-layout.ts";
 import { syntheticBoundaryRecords, writeSyntheticBoundaryFile } from "../src/boundaries/synthetic-file.ts";
+import type { components } from "../src/client/api-types.ts";
 import type { Store } from "../src/store/connect.ts";
 import { root } from "./start-process.ts";
 
@@ -15,11 +16,17 @@ import { root } from "./start-process.ts";
 export const DATE = "2026-06-01";
 const DATA_DIR = join(root, "data");
 
-/** Writes a synthetic file of `records` records into `dir` and imports it into `store`. */
-export async function importSyntheticFile(store: Store, dir: string, records: number): Promise<{ records: number; seconds: number }> {
+/**
+ * Writes a synthetic file of `records` records into `dir`, imports it into `store` and closes the
+ * store (the server opens its own); resolves with `count` addresses the file resolves.
+ */
+export async function importSyntheticFile(store: Store, dir: string, records: number, count: number): Promise<string[]> {
   const file = join(dir, "OHB2026Q4SEP17-synthetic.csv");
   await writeSyntheticBoundaryFile(file, { dataDir: DATA_DIR, records });
-  return importBoundaryFile({ store, source: file });
+  const imported = await importBoundaryFile({ store, source: file });
+  await store.close();
+  console.log(`imported ${imported.records} synthetic records in ${imported.seconds.toFixed(1)} s`);
+  return resolvableAddresses(records, count);
 }
 
 function addressOf(r: BoundaryRecord): string {
@@ -28,7 +35,7 @@ function addressOf(r: BoundaryRecord): string {
 }
 
 /** Addresses of current, unit-less address ranges of a `records`-record file: each resolves by its own record. */
-export function resolvableAddresses(records: number, count: number): string[] {
+function resolvableAddresses(records: number, count: number): string[] {
   const out: string[] = [];
   for (const r of syntheticBoundaryRecords({ dataDir: DATA_DIR, records })) {
     if (r.recordType === "A" && r.unit === null && r.effectiveTo === null && r.effectiveFrom <= DATE) out.push(addressOf(r));
@@ -39,16 +46,8 @@ export function resolvableAddresses(records: number, count: number): string[] {
 
 const csvCell = (text: string) => `"${text.replaceAll('"', '""')}"`;
 
-export interface JobView {
-  id: string;
-  status: string;
-  total: number;
-  done: number;
-  failed: number;
-  created_at: string;
-  started_at: string | null;
-  completed_at: string | null;
-}
+/** A job as GET /api/v1/batches/{id} shows it (the published contract). */
+export type JobView = components["schemas"]["BatchJob"];
 
 /** What a job's client met while polling: 429s and requests that never got an answer. */
 export interface PollTally {

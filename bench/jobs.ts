@@ -31,7 +31,7 @@ import { join } from "node:path";
 import { createKey } from "../src/auth/key-service.ts";
 import { loadConfig } from "../src/config.ts";
 import { createOrganization } from "../src/store/organizations.repository.ts";
-import { importSyntheticFile, resolvableAddresses, submitJob, waitForJob, type PollTally } from "./boundary-jobs.ts";
+import { importSyntheticFile, submitJob, waitForJob, type PollTally } from "./boundary-jobs.ts";
 import { benchDatabase, root, rssMb, startCompiledServer, startFakeGeocoder, waitUntilReady } from "./start-process.ts";
 
 const RECORDS = Number(process.env.BENCH_BOUNDARY_RECORDS ?? 200_000);
@@ -242,10 +242,7 @@ async function main() {
     const measuringKeys = async (count: number) => Promise.all(Array.from({ length: count }, async () => (await createKey(store.db, orgC.id, "bench", "live")).key));
     const deployedKeys = { county: await measuringKeys(keysPerKind), lat_lon: await measuringKeys(keysPerKind) };
     const oneKey = { county: deployedKeys.county.slice(0, 1), lat_lon: deployedKeys.lat_lon.slice(0, 1) };
-    const imported = await importSyntheticFile(store, dir, RECORDS);
-    await store.close();
-    console.log(`imported ${imported.records} synthetic records in ${imported.seconds.toFixed(1)} s`);
-    const addresses = resolvableAddresses(RECORDS, JOB_ROWS);
+    const addresses = await importSyntheticFile(store, dir, RECORDS, JOB_ROWS);
 
     const fake = await startFakeGeocoder();
     children.push(fake.child);

@@ -20,7 +20,7 @@ import { createKey } from "../src/auth/key-service.ts";
 import { openStore } from "../src/store/connect.ts";
 import { migrateToLatest } from "../src/store/migrate.ts";
 import { createOrganization } from "../src/store/organizations.repository.ts";
-import { DATE, importSyntheticFile, resolvableAddresses, runJob } from "./boundary-jobs.ts";
+import { DATE, importSyntheticFile, runJob } from "./boundary-jobs.ts";
 import { root, startBareRoute, startCompiledServer, startFakeGeocoder, waitUntilReady } from "./start-process.ts";
 
 const JOB_ROWS = 100_000;
@@ -54,10 +54,7 @@ async function main() {
     await migrateToLatest(store.db);
     const org = await createOrganization(store.db, "Bench");
     const key = (await createKey(store.db, org.id, "bench", "live")).key;
-    const imported = await importSyntheticFile(store, dir, RECORDS);
-    await store.close();
-    console.log(`imported ${imported.records} synthetic records in ${imported.seconds.toFixed(1)} s`);
-    const addresses = resolvableAddresses(RECORDS, JOB_ROWS);
+    const addresses = await importSyntheticFile(store, dir, RECORDS, JOB_ROWS);
 
     const fake = await startFakeGeocoder();
     children.push(fake.child);
