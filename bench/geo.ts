@@ -22,7 +22,7 @@ import { LookupService } from "../src/lookup/lookup-service.ts";
 import { openStore } from "../src/store/connect.ts";
 import { migrateToLatest } from "../src/store/migrate.ts";
 import { createOrganization } from "../src/store/organizations.repository.ts";
-import { root, startProcess } from "./start-process.ts";
+import { root, startFakeGeocoder, startProcess, waitUntilReady } from "./start-process.ts";
 
 const POINTS = 100_000;
 const JOB_ROWS = 10_000;
@@ -99,7 +99,7 @@ async function main() {
     results.lat_lon_points = await latLonPoints();
     console.log("lat/lon points", results.lat_lon_points);
 
-    const fake = await startProcess(["--import", "tsx", "bench/fake-geocoder-process.ts"], {}, /fake geocoder at (http:\/\/\S+)/);
+    const fake = await startFakeGeocoder();
     children.push(fake.child);
     const server = await startProcess(["bin/buckeye.js", "serve"], {
       PORT: "0", DATABASE_URL: databaseUrl, CENSUS_GEOCODER_URL: fake.url, RATE_LIMIT_PER_SECOND: "1000000", LOG_LEVEL: "info", GEOCODER_CONCURRENCY: "32", BATCH_POLL_MS: "50",
@@ -107,7 +107,7 @@ async function main() {
     children.push(server.child);
     const auth = { authorization: `Bearer ${key}` };
     // Readiness warms the pool: the figures below are for a warm service.
-    while ((await fetch(`${server.url}/readyz`)).status !== 200) await new Promise((resolve) => setTimeout(resolve, 100));
+    await waitUntilReady(server.url);
 
     const ndjson = Array.from({ length: JOB_ROWS }, (_, i) => JSON.stringify({ id: `r${i}`, address: `${i + 1} Bench St, Columbus, OH 43215`, date: "2026-06-01" })).join("\n");
     const jobStarted = performance.now();

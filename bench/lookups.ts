@@ -17,53 +17,19 @@ import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import autocannon, { type Request as LoadRequest } from "autocannon";
 import { createKey } from "../src/auth/key-service.ts";
-import { importBoundaryFile } from "../src/boundaries/import-file.ts";
-import type { BoundaryRecord } from "../src/boundaries/record-layout.ts";
-import { syntheticBoundaryRecords, writeSyntheticBoundaryFile } from "../src/boundaries/synthetic-file.ts";
 import { openStore } from "../src/store/connect.ts";
 import { migrateToLatest } from "../src/store/migrate.ts";
 import { createOrganization } from "../src/store/organizations.repository.ts";
-import { root, startBareRoute, startCompiledServer, startProcess } from "./start-process.ts";
+import { DATE, importSyntheticFile, runJob } from "./boundary-jobs.ts";
+import { root, startBareRoute, startCompiledServer, startFakeGeocoder, waitUntilReady } from "./start-process.ts";
 
 const JOB_ROWS = 100_000;
 const UNRESOLVED_ROWS = 10_000;
 const RECORDS = Number(process.env.BENCH_BOUNDARY_RECORDS ?? 300_000);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
-const DATE = "2026-06-01";
-const DATA_DIR = join(root, "data");
 
 const round = (n: number) => Math.round(n * 1000) / 1000;
-
-function addressOf(r: BoundaryRecord): string {
-  const house = r.houseLow! + (r.parity === "O" ? (r.houseLow! % 2 === 1 ? 0 : 1) : r.houseLow! % 2);
-  return `${[house, r.preDirectional, r.streetName, r.suffix].filter(Boolean).join(" ")}, ${r.city}, OH ${r.zip5}`;
-}
-
-/** Addresses of current, unit-less address ranges of the file: each resolves by its own record. */
-function resolvableAddresses(count: number): string[] {
-  const out: string[] = [];
-  for (const r of syntheticBoundaryRecords({ dataDir: DATA_DIR, records: RECORDS })) {
-    if (r.recordType === "A" && r.unit === null && r.effectiveTo === null && r.effectiveFrom <= DATE) out.push(addressOf(r));
-    if (out.length === count) return out;
-  }
-  throw new Error(`a ${RECORDS}-record file has only ${out.length} usable address ranges; raise BENCH_BOUNDARY_RECORDS`);
-}
-
-const csvCell = (text: string) => `"${text.replaceAll('"', '""')}"`;
-
-async function runJob(url: string, auth: Record<string, string>, addresses: readonly string[]) {
-  const csv = ["id,address,date", ...addresses.map((a, i) => `r${i},${csvCell(a)},${DATE}`)].join("\n");
-  const started = performance.now();
-  const submitted = await fetch(`${url}/api/v1/batches`, { method: "POST", headers: { ...auth, "content-type": "text/csv" }, body: csv });
-  if (submitted.status !== 202) throw new Error(`job refused: ${submitted.status} ${await submitted.text()}`);
-  const location = submitted.headers.get("location")!;
-  for (;;) {
-    const job = (await (await fetch(`${url}${location}`, { headers: auth })).json()) as Record<string, number | string>;
-    if (job.status === "completed") return { job, seconds: (performance.now() - started) / 1000, location };
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
 
 async function resolvedBy(url: string, auth: Record<string, string>, location: string): Promise<Record<string, number>> {
   const text = await (await fetch(`${url}${location}/results`, { headers: { ...auth, accept: "text/csv" } })).text();
@@ -88,23 +54,17 @@ async function main() {
     await migrateToLatest(store.db);
     const org = await createOrganization(store.db, "Bench");
     const key = (await createKey(store.db, org.id, "bench", "live")).key;
-    const file = join(dir, "OHB2026Q4SEP17-synthetic.csv");
-    await writeSyntheticBoundaryFile(file, { dataDir: DATA_DIR, records: RECORDS });
-    const imported = await importBoundaryFile({ store, source: file });
-    await store.close();
-    console.log(`imported ${imported.records} synthetic records in ${imported.seconds.toFixed(1)} s`);
-    const addresses = resolvableAddresses(JOB_ROWS);
+    const addresses = await importSyntheticFile(store, dir, RECORDS, JOB_ROWS);
 
-    const fake = await startProcess(["--import", "tsx", "bench/fake-geocoder-process.ts"], {}, /counts (http:\/\/\S+)/);
+    const fake = await startFakeGeocoder();
     children.push(fake.child);
-    const counts = async () => (await (await fetch(fake.url)).json()) as { url: string; requests: number; batch_requests: number; batch_rows: number };
-    const upstream = (await counts()).url;
+    const { counts, url: upstream } = fake;
     const bare = await startBareRoute();
     children.push(bare.child);
     const server = await startCompiledServer(databaseUrl, { CENSUS_GEOCODER_URL: upstream, BATCH_POLL_MS: "50", BATCH_CHUNK_ROWS: "1000" });
     children.push(server.child);
     const auth = { authorization: `Bearer ${key}` };
-    while ((await fetch(`${server.url}/readyz`)).status !== 200) await new Promise((resolve) => setTimeout(resolve, 100));
+    await waitUntilReady(server.url);
 
     const before = await counts();
     const resolved = await runJob(server.url, auth, addresses);

@@ -47,6 +47,24 @@ export function startBareRoute(): Promise<{ child: ChildProcess; url: string }> 
   return startProcess(["--import", "tsx", "bench/bare-server.ts"], {}, /"url":"([^"]+)"/);
 }
 
+/** Upstream request counts the fake Census geocoder reports (bench/fake-geocoder-process.ts). */
+export interface UpstreamCounts {
+  url: string;
+  requests: number;
+  batch_requests: number;
+  batch_rows: number;
+}
+
+/**
+ * The FAKE UPSTREAM Census geocoder in its own process: `url` is what CENSUS_GEOCODER_URL points
+ * at, `counts()` asks it how many requests it has had.
+ */
+export async function startFakeGeocoder(): Promise<{ child: ChildProcess; url: string; counts: () => Promise<UpstreamCounts> }> {
+  const fake = await startProcess(["--import", "tsx", "bench/fake-geocoder-process.ts"], {}, /counts (http:\/\/\S+)/);
+  const counts = async () => (await (await fetch(fake.url)).json()) as UpstreamCounts;
+  return { child: fake.child, url: (await counts()).url, counts };
+}
+
 /**
  * Buckeye as `npm start` runs it (the compiled build, rebuilt first, with its V8 flags) on
  * `databaseUrl`, the rate limit raised out of the way of the load; `env` adds to its settings.
@@ -58,6 +76,18 @@ export function startCompiledServer(databaseUrl: string, env: NodeJS.ProcessEnv 
     { DATABASE_URL: databaseUrl, PORT: "0", RATE_LIMIT_PER_SECOND: "10000000", LOG_LEVEL: "warn", NODE_ENV: "production", ...env },
     /"url":"([^"]+)"/,
   );
+}
+
+/** Resolves once the server at `url` answers /readyz with 200 (readiness warms the pool). */
+export async function waitUntilReady(url: string): Promise<void> {
+  while ((await fetch(`${url}/readyz`)).status !== 200) await new Promise((resolve) => setTimeout(resolve, 100));
+}
+
+/** Resident memory in MB, whole and split as the kernel counts it: anonymous (heaps, malloc) and file-backed or shared (the node binary, libraries). */
+export function rssMb(pid: number): { total: number; anonymous: number; file: number } {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  const mb = (field: string) => Number((Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0) / 1024).toFixed(1));
+  return { total: mb("VmRSS"), anonymous: mb("RssAnon"), file: mb("RssFile") + mb("RssShmem") };
 }
 
 /** A migrated SQLite database in a fresh temporary folder, holding one organization and a test key. */
