@@ -69,7 +69,7 @@ async function latLonPoints() {
     const loop = async () => {
       while (next < chunks.length) {
         const seq = next++;
-        const [chunk] = await lookups.resolveChunks([{ input: chunks[seq]!, firstRow: seq * chunkRows + 1, today: "2026-06-01", context }]);
+        const [chunk] = await lookups.rowsOf([{ input: chunks[seq]!, firstRow: seq * chunkRows + 1, today: "2026-06-01", context }]);
         answered += chunk!.done;
         outside += chunk!.failed;
       }

@@ -76,7 +76,7 @@ describe("a lookup answers alike whichever way it arrives", () => {
       Array.from({ length: INLINE_ON_THREAD + 5 }, () => ({ address, date: DATE })),
       { today: DATE, context },
     );
-    const [chunk] = await lookups().resolveChunks([{ input: JSON.stringify([{ id: "a", address, date: DATE }]), firstRow: 7, today: DATE, context }]);
+    const [chunk] = await lookups().rowsOf([{ input: JSON.stringify([{ id: "a", address, date: DATE }]), firstRow: 7, today: DATE, context }]);
     const [row] = JSON.parse(chunk!.output) as RowResult[];
     expect(short[0]!.result).toEqual(one);
     for (const answer of long) expect(answer.result).toEqual(one);
@@ -87,7 +87,7 @@ describe("a lookup answers alike whichever way it arrives", () => {
   it("a failure is the same problem everywhere: a county that does not exist, a point outside Ohio", async () => {
     const rows = [{ county: "atlantis" }, { lat: 35, lon: -100 }];
     const inline = await lookups().answerMany(rows, { today: DATE, context });
-    const [chunk] = await lookups().resolveChunks([{ input: JSON.stringify(rows), firstRow: 1, today: DATE, context }]);
+    const [chunk] = await lookups().rowsOf([{ input: JSON.stringify(rows), firstRow: 1, today: DATE, context }]);
     const stored = (JSON.parse(chunk!.output) as RowResult[]).map((r) => r.result);
     expect(inline.map((a) => a.result)).toEqual(stored);
     expect(stored.map((r) => r.kind === "failure" && r.slug)).toEqual(["county-not-found", "outside-ohio"]);
@@ -130,7 +130,7 @@ describe("batch lists are resolved in the batch lane, never on the answering thr
     });
     try {
       const input = JSON.stringify(settled.map(({ address }, i) => ({ id: `r${i}`, address, date: DATE })));
-      const [chunk] = await service.resolveChunks([{ input, firstRow: 1, today: DATE, context }]);
+      const [chunk] = await service.rowsOf([{ input, firstRow: 1, today: DATE, context }]);
       const rows = JSON.parse(chunk!.output) as RowResult[];
       expect(rows.map((r) => r.result.kind === "rate" && r.result.body.boundary_record?.line)).toEqual(settled.map((s) => s.line));
       const inline = await service.answerMany(settled.map(({ address }) => ({ address, date: DATE })), { today: DATE, context });

@@ -12,3 +12,5 @@ export const locate = tasks.locate;
 export const readBatchFile = tasks.readBatchFile;
 export const resolveChunks = tasks.resolveChunks;
 export const completeChunks = tasks.completeChunks;
+export const acceptJob = tasks.acceptJob;
+export const claimGroup = tasks.claimGroup;

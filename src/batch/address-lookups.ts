@@ -8,7 +8,6 @@ import { LookupService, type LookupsConfig } from "../lookup/lookup-service.ts";
 import type { ResolverData } from "../lookup/resolve-item.ts";
 import type { RatesOverlay } from "../rates/overlay-periods.ts";
 import type { RecordCurrency } from "../rates/records.ts";
-import type { Dialect } from "../store/connect.ts";
 import type { Db } from "../store/database.ts";
 import { BatchJobRunner } from "./job-runner.ts";
 
@@ -21,7 +20,7 @@ export interface AddressLookups {
 
 export function createAddressLookups(
   config: LookupsConfig & Pick<Config, "batch" | "databaseUrl">,
-  store: { db: Db; dialect: Dialect },
+  store: { db: Db },
   clock: { now: () => Date; currency: () => RecordCurrency | Promise<RecordCurrency>; rates: () => ResolverData & { overlay: RatesOverlay }; shipped: ResolverData },
   boundaries: BoundaryIndex | null,
   log: (entry: Record<string, unknown>) => void,
@@ -41,7 +40,6 @@ export function createAddressLookups(
   });
   runner = new BatchJobRunner({
     db: store.db,
-    dialect: store.dialect,
     lookups: service,
     leaseMs: config.batch.leaseMs,
     pollMs: config.batch.pollMs,

@@ -13,16 +13,14 @@
 import { setMaxListeners } from "node:events";
 import { newId } from "../ids.ts";
 import { recordContext, type RecordCurrency } from "../rates/records.ts";
-import { claimChunk, completeChunk, extendLease, type ClaimedChunk } from "../store/batch-jobs.repository.ts";
-import type { Dialect } from "../store/connect.ts";
+import { extendLease, type ClaimedChunk } from "../store/batch-jobs.repository.ts";
 import type { Db } from "../store/database.ts";
 import type { LookupService } from "../lookup/lookup-service.ts";
 import { errorFields } from "../error-fields.ts";
 
 export interface JobRunnerOptions {
   db: Db;
-  dialect: Dialect;
-  lookups: Pick<LookupService, "resolveChunks">;
+  lookups: Pick<LookupService, "resolveChunks" | "claimGroup">;
   leaseMs: number;
   pollMs: number;
   loops: number;
@@ -81,20 +79,10 @@ export class BatchJobRunner {
     }
   }
 
-  /** Chunks until `groupRows` rows are claimed or none is left; one loop at a time. */
+  /** Chunks until `groupRows` rows are claimed or none is left, in the batch lane; one loop at a time. */
   #claimGroup(): Promise<ClaimedChunk[]> {
-    const { db, dialect, leaseMs, groupRows } = this.#options;
-    const claim = this.#claiming.then(async () => {
-      const group: ClaimedChunk[] = [];
-      let rows = 0;
-      while (rows < groupRows && !this.#abort.signal.aborted) {
-        const chunk = await claimChunk(db, dialect, this.#owner, this.#options.now(), leaseMs);
-        if (!chunk) break;
-        group.push(chunk);
-        rows += chunk.rowCount;
-      }
-      return group;
-    });
+    const { leaseMs, groupRows } = this.#options;
+    const claim = this.#claiming.then(() => this.#options.lookups.claimGroup(this.#owner, leaseMs, groupRows, this.#abort.signal));
     this.#claiming = claim.catch(() => {});
     return claim;
   }
@@ -121,15 +109,20 @@ export class BatchJobRunner {
     heartbeat.unref();
     try {
       const currency = await this.#options.currency();
+      // The batch lane resolves the group and stores each chunk's results under its lease (batch-tasks.ts).
       const done = await this.#options.lookups.resolveChunks(
-        group.map((chunk) => ({ input: chunk.input, firstRow: chunk.firstRow, today: chunk.today, context: recordContext(currency, chunk.requestId) })),
+        group.map((chunk) => ({
+          input: chunk.input,
+          firstRow: chunk.firstRow,
+          today: chunk.today,
+          context: recordContext(currency, chunk.requestId),
+          lease: { jobId: chunk.jobId, seq: chunk.seq, owner: this.#owner },
+        })),
         this.#abort.signal,
       );
-      for (const [k, chunk] of group.entries()) {
-        const { output, done: rows, failed } = done[k]!;
-        const stored = await completeChunk(db, chunk, this.#owner, output, { done: rows, failed }, now());
-        if (!stored) this.#options.log({ level: "warn", msg: "batch chunk lease was lost; another worker's results were kept", job: chunk.jobId, chunk: chunk.seq });
-      }
+      group.forEach((chunk, k) => {
+        if (!done[k]!.stored) this.#options.log({ level: "warn", msg: "batch chunk lease was lost; another worker's results were kept", job: chunk.jobId, chunk: chunk.seq });
+      });
     } finally {
       clearInterval(heartbeat);
     }

@@ -6,7 +6,9 @@
  */
 const NEWLINE = 0x0a;
 const QUOTE = 0x22;
-const BLANK = new Set([0x20, 0x09, 0x0d]);
+const SPACE = 0x20;
+const TAB = 0x09;
+const CR = 0x0d;
 
 export class RowCounter {
   readonly #csv: boolean;
@@ -18,16 +20,33 @@ export class RowCounter {
     this.#csv = format === "csv";
   }
 
-  /** Adds a chunk; returns the rows seen so far (a row counts from its first non-blank byte). */
+  /**
+   * Adds a chunk; returns the rows seen so far (a row counts from its first non-blank byte). It runs
+   * on the thread that answers, over every byte of a 64 MiB upload, so it is a plain indexed loop
+   * over locals (a `for…of` with a Set lookup per byte took ~30 ms a 7 MB file, measured).
+   */
   push(chunk: Uint8Array): number {
-    for (const byte of chunk) {
-      if (this.#csv && byte === QUOTE) this.#inQuotes = !this.#inQuotes;
-      if (byte === NEWLINE && !this.#inQuotes) this.#lineBlank = true;
-      else if (this.#lineBlank && !BLANK.has(byte)) {
-        this.#lineBlank = false;
-        this.#rows++;
+    const csv = this.#csv;
+    let inQuotes = this.#inQuotes;
+    let lineBlank = this.#lineBlank;
+    let rows = this.#rows;
+    for (let i = 0; i < chunk.length; i++) {
+      const byte = chunk[i]!;
+      if (csv && byte === QUOTE) inQuotes = !inQuotes;
+      if (byte === NEWLINE) {
+        if (!inQuotes) lineBlank = true;
+        else if (lineBlank) {
+          lineBlank = false;
+          rows++;
+        }
+      } else if (lineBlank && byte !== SPACE && byte !== TAB && byte !== CR) {
+        lineBlank = false;
+        rows++;
       }
     }
-    return this.#rows;
+    this.#inQuotes = inQuotes;
+    this.#lineBlank = lineBlank;
+    this.#rows = rows;
+    return rows;
   }
 }

@@ -96,7 +96,7 @@ async function runBatch(input: string, opts: { out: string; format?: string; out
     const worker = async () => {
       while (next < reading.chunks.length) {
         const seq = next++;
-        const [chunk] = await lookups.resolveChunks([{ input: reading.chunks[seq]!, firstRow: seq * chunkRows + 1, today, context }]);
+        const [chunk] = await lookups.rowsOf([{ input: reading.chunks[seq]!, firstRow: seq * chunkRows + 1, today, context }]);
         results[seq] = JSON.parse(chunk!.output) as RowResult[];
         rowsDone += chunk!.done;
         failed += chunk!.failed;

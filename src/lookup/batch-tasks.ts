@@ -5,10 +5,12 @@
  * (I/O), so a list whose addresses the file settles costs one task and no upstream call; one with
  * addresses left costs a second task, `completeChunks`, once they are geocoded.
  *
- * The thread reads the boundary file through its own read-only connection (a better-sqlite3 probe
- * is synchronous, so on the answering thread it would stall every request), and rebuilds the live
- * rate table from the shipped one it was given and the overlay each task carries. Answers are the
- * rows as stored (JSON text), so the answering thread copies strings and parses nothing.
+ * The thread has its own store connection: it reads the boundary file there (a better-sqlite3 probe
+ * is synchronous, so on the answering thread it would stall every request), stores a job's uploaded
+ * chunks and each chunk's results there (on SQLite a commit that writes a chunk group's 14 MB of
+ * results waits on the disk for tens of milliseconds, measured, and better-sqlite3 waits on the
+ * thread that asks), and rebuilds the live rate table from the shipped one it was given and the
+ * overlay each task carries. So the answering thread neither parses nor holds a job's rows.
  */
 import { openBoundaryIndex } from "../boundaries/probe.ts";
 import type { BatchAddress, BatchGeocode } from "../geo/census-batch-geocoder.ts";
@@ -16,10 +18,12 @@ import type { GeocodeOutcome } from "../geo/geocoder.ts";
 import type { IsoDate } from "../rates/calendar.ts";
 import { mergeTable, type RatesOverlay } from "../rates/overlay-periods.ts";
 import type { RecordContext } from "../rates/records.ts";
+import { claimGroup, completeChunk, insertBatchJob, type BatchJob, type ClaimedChunk, type NewBatchJob } from "../store/batch-jobs.repository.ts";
 import { openStore, type Store } from "../store/connect.ts";
 import type { RowResult } from "./item-result.ts";
 import { batchOutcomes, complete, settle, type Entry, type LadderParts, type Settled } from "./ladder.ts";
 import { readLookups } from "./lookup-item.ts";
+import { readBatchFile, type BatchFileReading, type BatchFormat } from "./read-batch-file.ts";
 import type { ResolverData } from "./resolve-item.ts";
 import type { LocateAnswer } from "./worker-tasks.ts";
 
@@ -36,11 +40,17 @@ export interface ChunkWork {
   firstRow: number;
   today: IsoDate;
   context: RecordContext;
+  /** A claimed chunk of a job: its results are stored here, under the lease `owner` holds. */
+  lease?: { jobId: string; seq: number; owner: string };
 }
 
-/** A chunk's rows as stored (JSON text of RowResult[]), with its counts. */
+/**
+ * A chunk's counts, and its rows (JSON text of RowResult[]) when it was not stored here; `stored`
+ * says whether a leased chunk's results were written (false: its lease was lost, nothing written).
+ */
 export interface ChunkDone {
-  output: string;
+  output?: string;
+  stored?: boolean;
   done: number;
   failed: number;
 }
@@ -53,9 +63,19 @@ export interface Geocoded {
   down: Extract<GeocodeOutcome, { kind: "unavailable" }> | null;
 }
 
+/** An upload to read, cut into chunks and store as a job with them. */
+export interface JobUpload {
+  text: string;
+  format: BatchFormat;
+  maxRows: number;
+  job: Omit<NewBatchJob, "total" | "chunks" | "format">;
+  /** ISO time of acceptance, from the service's clock. */
+  now: string;
+}
+
 /** Carried between the two tasks as JSON text: a later task may land on another thread. */
 interface CarriedState {
-  chunks: Array<{ firstRow: number; ids: Array<string | null> }>;
+  chunks: Array<{ firstRow: number; ids: Array<string | null>; lease?: ChunkWork["lease"] }>;
   entries: Entry[];
   settled: Settled;
 }
@@ -65,10 +85,16 @@ export function createBatchTasks(workerData: BatchWorkerData, locate: (points: R
   let boundaries: ReturnType<typeof openBoundaryIndex> | null = null;
   let rates: { key: string; data: ResolverData } | null = null;
 
-  function boundaryIndex() {
+  function openedStore(): Store | null {
     if (workerData.databaseUrl === null) return null;
-    store ??= openStore(workerData.databaseUrl, { readOnly: true });
-    boundaries ??= openBoundaryIndex(store);
+    store ??= openStore(workerData.databaseUrl, { pool: 2 });
+    return store;
+  }
+
+  function boundaryIndex() {
+    const opened = openedStore();
+    if (opened === null) return null;
+    boundaries ??= openBoundaryIndex(opened);
     return boundaries;
   }
 
@@ -85,38 +111,60 @@ export function createBatchTasks(workerData: BatchWorkerData, locate: (points: R
     return { data: ratesFor(overlay), boundaries: boundaryIndex(), missingPolygons, locate };
   }
 
-  function finish(chunks: CarriedState["chunks"], results: RowResult["result"][]): ChunkDone[] {
+  /** Each chunk's rows: stored under its lease when it has one, else returned as JSON text. */
+  async function finish(chunks: CarriedState["chunks"], results: RowResult["result"][], now: string): Promise<ChunkDone[]> {
     let offset = 0;
-    return chunks.map(({ firstRow, ids }) => {
+    const done: ChunkDone[] = [];
+    for (const { firstRow, ids, lease } of chunks) {
       const rows: RowResult[] = ids.map((id, i) => ({ row: firstRow + i, id, result: results[offset + i]! }));
       offset += ids.length;
-      return { output: JSON.stringify(rows), done: rows.length, failed: rows.filter((row) => row.result.kind === "failure").length };
-    });
+      const counts = { done: rows.length, failed: rows.filter((row) => row.result.kind === "failure").length };
+      if (lease === undefined) done.push({ output: JSON.stringify(rows), ...counts });
+      else {
+        const stored = await completeChunk(openedStore()!.db, lease, lease.owner, JSON.stringify(rows), counts, new Date(now));
+        done.push({ stored, ...counts });
+      }
+    }
+    return done;
   }
 
   return {
     /** Every rung but the geocoder; done at once when nothing is left for it. */
-    async resolveChunks(input: { chunks: ChunkWork[]; overlay: RatesOverlay }): Promise<BatchStep> {
+    async resolveChunks(input: { chunks: ChunkWork[]; overlay: RatesOverlay; now: string }): Promise<BatchStep> {
       const chunks: CarriedState["chunks"] = [];
       const entries: Entry[] = [];
       for (const chunk of input.chunks) {
         const read = readLookups(chunk.input, chunk.today);
-        chunks.push({ firstRow: chunk.firstRow, ids: read.map(({ id }) => id) });
+        chunks.push({ firstRow: chunk.firstRow, ids: read.map(({ id }) => id), ...(chunk.lease && { lease: chunk.lease }) });
         for (const { item } of read) entries.push({ item, context: chunk.context });
       }
       const ladder = parts(input.overlay);
       const settled = await settle(ladder, entries);
-      if (settled.pending.length === 0) return { kind: "done", chunks: finish(chunks, settled.results.map((r) => r!)) };
+      if (settled.pending.length === 0) return { kind: "done", chunks: await finish(chunks, settled.results.map((r) => r!), input.now) };
       const state: CarriedState = { chunks, entries, settled };
       return { kind: "geocode", rows: settled.pending.map((p) => p.row), state: JSON.stringify(state) };
     },
 
     /** The geocoder's answers for a `geocode` step's rows, folded in. */
-    async completeChunks(input: { state: string; overlay: RatesOverlay; geocoded: Geocoded }): Promise<Extract<BatchStep, { kind: "done" }>> {
+    async completeChunks(input: { state: string; overlay: RatesOverlay; geocoded: Geocoded; now: string }): Promise<Extract<BatchStep, { kind: "done" }>> {
       const { chunks, entries, settled } = JSON.parse(input.state) as CarriedState;
       const ladder = parts(input.overlay);
       const outcomes = batchOutcomes(ladder.data, settled.pending, new Map(input.geocoded.answers), input.geocoded.down);
-      return { kind: "done", chunks: finish(chunks, await complete(ladder, entries, settled, outcomes)) };
+      return { kind: "done", chunks: await finish(chunks, await complete(ladder, entries, settled, outcomes), input.now) };
+    },
+
+    /** Claims a group of chunks for `owner` (the runner on the answering thread serialises its claims). */
+    async claimGroup(input: { owner: string; now: string; leaseMs: number; groupRows: number }): Promise<ClaimedChunk[]> {
+      const opened = openedStore()!;
+      return claimGroup(opened.db, opened.dialect, input.owner, new Date(input.now), input.leaseMs, input.groupRows);
+    },
+
+    /** Reads an upload and stores it as a job with its chunks, in one transaction; or the reason it is refused. */
+    async acceptJob(input: JobUpload): Promise<{ ok: true; job: BatchJob } | Extract<BatchFileReading, { ok: false }>> {
+      const reading = readBatchFile(input.text, input.format, input.maxRows, input.job.chunkRows);
+      if (!reading.ok) return reading;
+      const job = await insertBatchJob(openedStore()!.db, { ...input.job, format: input.format, total: reading.total, chunks: reading.chunks }, new Date(input.now));
+      return { ok: true, job };
     },
   };
 }

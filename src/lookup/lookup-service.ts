@@ -25,7 +25,7 @@ import { newId } from "../ids.ts";
 import type { IsoDate } from "../rates/calendar.ts";
 import type { RatesOverlay } from "../rates/overlay-periods.ts";
 import type { RecordContext } from "../rates/records.ts";
-import { findBatchJob, insertBatchJob, readChunkOutputs, type BatchJob } from "../store/batch-jobs.repository.ts";
+import { findBatchJob, readChunkOutputs, type BatchJob, type ClaimedChunk } from "../store/batch-jobs.repository.ts";
 import type { BatchFileFormat } from "../store/batch-jobs.table.ts";
 import type { Db } from "../store/database.ts";
 import type { BatchWorkerData, ChunkDone, ChunkWork, Geocoded } from "./batch-tasks.ts";
@@ -144,7 +144,7 @@ export class LookupService {
   /** An inline list (POST /rates/batch), in input order, one answer per lookup. */
   async answerMany(raws: readonly unknown[], options: { today: IsoDate; context: RecordContext; signal?: AbortSignal }): Promise<Answer[]> {
     if (raws.length > INLINE_ON_THREAD) {
-      const [chunk] = await this.resolveChunks([{ input: JSON.stringify(raws), firstRow: 1, today: options.today, context: options.context }], options.signal);
+      const [chunk] = await this.rowsOf([{ input: JSON.stringify(raws), firstRow: 1, today: options.today, context: options.context }], options.signal);
       return (JSON.parse(chunk!.output) as RowResult[]).map(({ id, result }) => ({ id, result }));
     }
     const read = readLookups(raws, options.today);
@@ -161,11 +161,28 @@ export class LookupService {
   /** Stored chunks (or an inline list as one), resolved whole in the batch lane; the geocoder is asked from here. */
   async resolveChunks(chunks: ChunkWork[], signal?: AbortSignal): Promise<ChunkDone[]> {
     const overlay = this.#options.rates().overlay;
-    const step = await this.pool.run("resolveChunks", { chunks, overlay }, signal);
+    const step = await this.pool.run("resolveChunks", { chunks, overlay, now: this.#options.now().toISOString() }, signal);
     if (step.kind === "done") return step.chunks;
     const [answers, down] = await this.#geocodeList(step.rows, signal);
     const geocoded: Geocoded = { answers: [...answers], down };
-    return (await this.pool.run("completeChunks", { state: step.state, overlay, geocoded }, signal)).chunks;
+    return (await this.pool.run("completeChunks", { state: step.state, overlay, geocoded, now: this.#options.now().toISOString() }, signal)).chunks;
+  }
+
+  /**
+   * A group of a job's chunks claimed for `owner`, in the batch lane: on SQLite each claim is a
+   * commit that waits on the disk on the thread that asks, so the answering thread never does it.
+   */
+  claimGroup(owner: string, leaseMs: number, groupRows: number, signal?: AbortSignal): Promise<ClaimedChunk[]> {
+    this.#jobs();
+    return this.pool.run("claimGroup", { owner, now: this.#options.now().toISOString(), leaseMs, groupRows }, signal);
+  }
+
+  /** Chunks without a lease (an inline list, `buckeye batch`): their rows come back as JSON text. */
+  async rowsOf(chunks: Array<Omit<ChunkWork, "lease">>, signal?: AbortSignal): Promise<Array<ChunkDone & { output: string }>> {
+    return (await this.resolveChunks(chunks, signal)).map((chunk) => {
+      if (chunk.output === undefined) throw new Error("a chunk without a lease comes back with its rows");
+      return { ...chunk, output: chunk.output };
+    });
   }
 
   /** Rung 3 for a list: the Census batch endpoint; an outage answers every row it left unanswered as `unavailable`. */
@@ -182,29 +199,19 @@ export class LookupService {
     }
   }
 
-  /** Reads the upload in the batch lane, cuts it into chunks and stores the job with them in one transaction. */
+  /** The batch lane reads the upload, cuts it into chunks and stores the job with them in one transaction. */
   async submitJob(submission: Submission): Promise<SubmitOutcome> {
-    const db = this.#jobs();
+    this.#jobs();
     const { chunkRows, now } = this.#options;
-    const reading = await this.pool.run("readBatchFile", { text: submission.text, format: submission.format, maxRows: MAX_JOB_ROWS, chunkRows });
-    if (!reading.ok) return reading;
-    const job = await insertBatchJob(
-      db,
-      {
-        id: newId("bat"),
-        organizationId: submission.organizationId,
-        apiKeyId: submission.apiKeyId,
-        requestId: submission.requestId,
-        format: submission.format,
-        today: submission.today,
-        total: reading.total,
-        chunks: reading.chunks,
-        chunkRows,
-      },
-      now(),
-    );
-    this.#options.jobSubmitted?.();
-    return { ok: true, job };
+    const accepted = await this.pool.run("acceptJob", {
+      text: submission.text,
+      format: submission.format,
+      maxRows: MAX_JOB_ROWS,
+      job: { id: newId("bat"), organizationId: submission.organizationId, apiKeyId: submission.apiKeyId, requestId: submission.requestId, today: submission.today, chunkRows },
+      now: now().toISOString(),
+    });
+    if (accepted.ok) this.#options.jobSubmitted?.();
+    return accepted;
   }
 
   /** Only the owning organization sees a job: to anyone else it does not exist. */

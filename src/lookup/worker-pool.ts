@@ -52,6 +52,8 @@ const LANES: Record<TaskName, Lane> = {
   readBatchFile: "batch",
   resolveChunks: "batch",
   completeChunks: "batch",
+  acceptJob: "batch",
+  claimGroup: "batch",
 };
 type TaskInput<N extends TaskName> = Parameters<GeoTasks[N]>[0];
 type TaskOutput<N extends TaskName> = Awaited<ReturnType<GeoTasks[N]>>;

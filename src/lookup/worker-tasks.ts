@@ -86,6 +86,8 @@ export function createGeoTasks(workerData: GeoWorkerData) {
     locate: locatePoints,
     resolveChunks: batch?.resolveChunks ?? (unavailable as BatchTasks["resolveChunks"]),
     completeChunks: batch?.completeChunks ?? (unavailable as BatchTasks["completeChunks"]),
+    acceptJob: batch?.acceptJob ?? (unavailable as BatchTasks["acceptJob"]),
+    claimGroup: batch?.claimGroup ?? (unavailable as BatchTasks["claimGroup"]),
 
     readBatchFile(input: { text: string; format: BatchFormat; maxRows: number; chunkRows: number }): BatchFileReading {
       return readBatchFile(input.text, input.format, input.maxRows, input.chunkRows);

@@ -115,6 +115,19 @@ export async function claimChunk(db: Db, dialect: Dialect, owner: string, now: D
   return null;
 }
 
+/** Chunks claimed one by one until they hold `groupRows` rows or none is left. */
+export async function claimGroup(db: Db, dialect: Dialect, owner: string, now: Date, leaseMs: number, groupRows: number): Promise<ClaimedChunk[]> {
+  const group: ClaimedChunk[] = [];
+  let rows = 0;
+  while (rows < groupRows) {
+    const chunk = await claimChunk(db, dialect, owner, now, leaseMs);
+    if (!chunk) break;
+    group.push(chunk);
+    rows += chunk.rowCount;
+  }
+  return group;
+}
+
 /** Keeps a lease alive while a slow chunk (a real geocoder upstream) is being worked on. */
 export async function extendLease(db: Db, jobId: string, seq: number, owner: string, until: Date): Promise<boolean> {
   const result = await db

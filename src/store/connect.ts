@@ -23,18 +23,8 @@ export interface Store {
 }
 
 export interface OpenOptions {
-  /**
-   * A reader beside the service's own connection (a batch pool thread): SQLite opens the file
-   * read-only and leaves its settings alone; PostgreSQL keeps a pool of two.
-   */
-  readOnly?: boolean;
-}
-
-function openReadOnlySqlite(path: string): Store {
-  const database = new SQLite(path, { readonly: true, fileMustExist: true });
-  database.pragma("busy_timeout = 5000");
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
-  return { db, dialect: "sqlite", sqlite: database, close: () => db.destroy() };
+  /** PostgreSQL connections at most (default 10); a batch pool thread, beside the service's own, keeps two. */
+  pool?: number;
 }
 
 function openSqlite(path: string): Store {
@@ -75,7 +65,7 @@ function openPostgres(url: string, options: OpenOptions): Store {
     const { default: driver } = await import("pg");
     const created = new driver.Pool({
       connectionString: parsed.toString(),
-      max: options.readOnly ? 2 : 10,
+      max: options.pool ?? 10,
       ...(schema && { options: `-c search_path=${schema}` }),
     });
     try {
@@ -99,10 +89,7 @@ function openPostgres(url: string, options: OpenOptions): Store {
 }
 
 export function openStore(databaseUrl: string, options: OpenOptions = {}): Store {
-  if (databaseUrl.startsWith("sqlite:")) {
-    const path = databaseUrl.slice("sqlite:".length);
-    return options.readOnly ? openReadOnlySqlite(path) : openSqlite(path);
-  }
+  if (databaseUrl.startsWith("sqlite:")) return openSqlite(databaseUrl.slice("sqlite:".length));
   if (/^postgres(ql)?:\/\//.test(databaseUrl)) return openPostgres(databaseUrl, options);
   throw new Error(`unsupported DATABASE_URL: ${databaseUrl}`);
 }
