@@ -251,6 +251,9 @@ describe("a version switch while requests run: no request sees half a file", () 
         await new Promise((resolve) => setTimeout(resolve, 5));
       }
     };
+    const single = (t: Lined) => rates({ address: addressOn(t, t.parity === "O" ? oddIn(t) : evenIn(t)), date: DATE });
+    // Asked before the switch, so the route keeps these answers for V1 (see the next assertions).
+    for (const t of targets) expect((await single(t)).body.boundary_record.version).toBe(V1.version);
     const firing = [fire(), fire()];
     await importVersion(V2);
     // The running service picks the new version up within its refresh interval.
@@ -259,5 +262,10 @@ describe("a version switch while requests run: no request sees half a file", () 
     await Promise.all(firing);
     expect(seen).toContain(V1.version);
     expect(seen.at(-1)).toBe(V2.version);
+    // A single lookup's answer is kept per file version: once V2 is active, none answers from V1's record.
+    for (const [i, t] of targets.entries()) {
+      const { body } = await single(t);
+      expect(body.boundary_record).toMatchObject({ version: V2.version, line: expected[i]![V2.version] });
+    }
   }, 90_000);
 });

@@ -100,6 +100,7 @@ function countingIndex(inner: BoundaryIndex): BoundaryIndex & { probes: number }
   const counted = {
     probes: 0,
     activeVersion: () => inner.activeVersion(),
+    version: () => inner.version(),
     refresh: () => inner.refresh(),
     probe: (query: Parameters<BoundaryIndex["probe"]>[0]) => counted.probeMany([query]).then(([match]) => match!),
     probeMany: (queries: Parameters<BoundaryIndex["probeMany"]>[0]) => {

@@ -102,7 +102,7 @@ export class StoreBoundaryIndex implements BoundaryIndex {
     return this.#reading;
   }
 
-  async #version(): Promise<string | null> {
+  async version(): Promise<string | null> {
     return this.#now() - this.#checkedAt >= this.#refreshMs ? this.refresh() : this.#active;
   }
 
@@ -112,7 +112,7 @@ export class StoreBoundaryIndex implements BoundaryIndex {
 
   async probeMany(queries: readonly BoundaryQuery[]): Promise<(BoundaryMatch | null)[]> {
     const answers: (BoundaryMatch | null)[] = queries.map(() => null);
-    const version = await this.#version();
+    const version = await this.version();
     if (version === null || queries.length === 0) return answers;
     for (let start = 0; start < queries.length; start += CHUNK) {
       await this.#probeChunk(version, queries, start, Math.min(start + CHUNK, queries.length), answers);

@@ -54,6 +54,8 @@ export interface BoundaryMatch {
 export interface BoundaryIndex {
   /** The active version, or null when no boundary file has been imported (as last read from the store). */
   activeVersion(): string | null;
+  /** The active version every probe now answers from: the cached pointer, read again once it is older than the refresh interval. */
+  version(): Promise<string | null>;
   /** Reads the active pointer now instead of waiting for the cache to expire; answers the active version. */
   refresh(): Promise<string | null>;
   /** The most specific record in effect on `date`: an address range (A) for a street address, else a ZIP+4 range (4) when zip4 is given. */

@@ -22,6 +22,10 @@ function toTemplate(json: string): Template {
   return at < 0 ? { before: json, after: null } : { before: json.slice(0, at), after: json.slice(at + PLACEHOLDER_JSON.length) };
 }
 
+function withId(template: Template, requestId: string): string {
+  return template.after === null ? template.before : `${template.before}${JSON.stringify(requestId)}${template.after}`;
+}
+
 export class BodyCache {
   #table: RateTable | null = null;
   readonly #bodies = new LRUCache<string, Template>({ max: 20_000 });
@@ -31,15 +35,26 @@ export class BodyCache {
    * empties whenever the rate table is replaced (a reconciliation recorded new periods).
    */
   get(table: RateTable, key: string, requestId: string, build: (requestId: string) => object): string {
+    const found = this.find(table, key, requestId);
+    if (found !== undefined) return found;
+    const template = toTemplate(JSON.stringify(build(PLACEHOLDER)));
+    this.#bodies.set(key, template);
+    return withId(template, requestId);
+  }
+
+  /** The body kept for `key`, with `requestId` in it; undefined when none is kept. */
+  find(table: RateTable, key: string, requestId: string): string | undefined {
     if (table !== this.#table) {
       this.#bodies.clear();
       this.#table = table;
     }
-    let template = this.#bodies.get(key);
-    if (template === undefined) {
-      template = toTemplate(JSON.stringify(build(PLACEHOLDER)));
-      this.#bodies.set(key, template);
-    }
-    return template.after === null ? template.before : `${template.before}${JSON.stringify(requestId)}${template.after}`;
+    const template = this.#bodies.get(key);
+    return template === undefined ? undefined : withId(template, requestId);
+  }
+
+  /** Keeps a body built elsewhere (asynchronously) under `key`; its request_id is what each request replaces. */
+  keep(table: RateTable, key: string, body: { request_id: string }): void {
+    if (table !== this.#table) return;
+    this.#bodies.set(key, toTemplate(JSON.stringify({ ...body, request_id: PLACEHOLDER })));
   }
 }

@@ -115,6 +115,11 @@ export class LookupService {
     this.#batchOptions = censusBatchOptions(config.geocoder);
   }
 
+  /** The state's boundary file version single lookups answer from now, or null when none is active (or there is no store). */
+  boundaryVersion(): Promise<string | null> {
+    return this.#options.boundaries?.version() ?? Promise.resolve(null);
+  }
+
   get chunkRows(): number {
     return this.#options.chunkRows;
   }

@@ -1,7 +1,9 @@
 /**
  * GET /api/v1/rates (spec §4.1): by county, ZIP, address or coordinates, at a date. The lookup
  * service decides; this route reads the query and answers. County and ZIP answers, the same
- * bytes every time but their request id, come from the body cache.
+ * bytes every time but their request id, come from the body cache; so do answers the state's
+ * boundary file settled, keyed by the file version they came from as well (an import or a
+ * rollback is a new key), so a checkout asking about the same address again costs no probe.
  */
 import type { H3Event } from "h3";
 import { dateInOhio } from "../../rates/calendar.ts";
@@ -26,16 +28,26 @@ function bodyOf(result: ItemResult) {
 
 export function getRates(ctx: ApiContext) {
   const bodies = new BodyCache();
+  const fileAnswers = new BodyCache();
   return async (event: H3Event) => {
     const query = readQuery(event, RATE_QUERY);
     const item = combineFields(query, dateInOhio(ctx.now()));
     if ("kind" in item) throw itemProblem(item);
     const requestId = event.context.requestId ?? "";
     const currency = await ctx.currency();
-    if (strategyOf(item) !== "county-or-zip") return bodyOf(await ctx.lookups.service.answerOne(item, recordContext(currency, requestId)));
-    // Both dates are in the body (last_reconciled, beyond_confirmed), so both are in the key.
-    const key = `${currency.lastReconciled}|${currency.confirmedThrough}|${item.county ?? ""}|${item.zip ?? ""}|${item.date}`;
     const table = ctx.rates.table;
+    // Both dates are in the body (last_reconciled, beyond_confirmed), so both are in the keys.
+    const asOf = `${currency.lastReconciled}|${currency.confirmedThrough}|${item.date}`;
+    if (strategyOf(item) !== "county-or-zip") {
+      const version = await ctx.lookups.service.boundaryVersion();
+      const key = version === null ? null : `${version}|${asOf}|${item.address ?? ""}|${item.zip ?? ""}|${item.zip4 ?? ""}|${item.county ?? ""}|${item.lat ?? ""}|${item.lon ?? ""}`;
+      const kept = key === null ? undefined : fileAnswers.find(table, key, requestId);
+      if (kept !== undefined) return jsonAnswer(event, kept);
+      const result = await ctx.lookups.service.answerOne(item, recordContext(currency, requestId));
+      if (key !== null && result.kind === "rate" && result.body.boundary_record?.version === version) fileAnswers.keep(table, key, result.body);
+      return bodyOf(result);
+    }
+    const key = `${asOf}|${item.county ?? ""}|${item.zip ?? ""}`;
     const body = bodies.get(table, key, requestId, (id) => bodyOf(resolveWithoutGeography({ table, zips: ctx.zips }, item, recordContext(currency, id))));
     return jsonAnswer(event, body);
   };
