@@ -9,6 +9,8 @@
  *
  * After a restart, chunks still leased by the old process are claimed again once their lease
  * expires; its late writes, if any, are refused (see completeChunk). So no row is lost or doubled.
+ * A chunk claimed more than `maxAttempts` times is not worked again: its rows are stored as
+ * failures and the job goes on (see #abandon).
  */
 import { setMaxListeners } from "node:events";
 import { newId } from "../ids.ts";
@@ -17,6 +19,8 @@ import { claimChunk, completeChunk, extendLease, type ClaimedChunk } from "../st
 import type { Dialect } from "../store/connect.ts";
 import type { Db } from "../store/database.ts";
 import type { LookupService } from "../lookup/lookup-service.ts";
+import { failure, type RowResult } from "../lookup/item-result.ts";
+import { rawId } from "../lookup/lookup-item.ts";
 import { errorFields } from "../error-fields.ts";
 
 export interface JobRunnerOptions {
@@ -28,6 +32,10 @@ export interface JobRunnerOptions {
   loops: number;
   /** Rows claimed and resolved together. */
   groupRows: number;
+  /** Jobs one organization may have running at once; its others wait, queued. */
+  runningPerOrganization: number;
+  /** Times a chunk is worked without being stored before its rows are given up. */
+  maxAttempts: number;
   now: () => Date;
   currency: () => RecordCurrency | Promise<RecordCurrency>;
   log: (entry: Record<string, unknown>) => void;
@@ -83,13 +91,17 @@ export class BatchJobRunner {
 
   /** Chunks until `groupRows` rows are claimed or none is left; one loop at a time. */
   #claimGroup(): Promise<ClaimedChunk[]> {
-    const { db, dialect, leaseMs, groupRows } = this.#options;
+    const { db, dialect, leaseMs, groupRows, runningPerOrganization, maxAttempts } = this.#options;
     const claim = this.#claiming.then(async () => {
       const group: ClaimedChunk[] = [];
       let rows = 0;
       while (rows < groupRows && !this.#abort.signal.aborted) {
-        const chunk = await claimChunk(db, dialect, this.#owner, this.#options.now(), leaseMs);
+        const chunk = await claimChunk(db, dialect, this.#owner, this.#options.now(), leaseMs, runningPerOrganization);
         if (!chunk) break;
+        if (chunk.attempts > maxAttempts) {
+          await this.#abandon(chunk);
+          continue;
+        }
         group.push(chunk);
         rows += chunk.rowCount;
       }
@@ -133,5 +145,26 @@ export class BatchJobRunner {
     } finally {
       clearInterval(heartbeat);
     }
+  }
+
+  /**
+   * A chunk claimed more than `maxAttempts` times was never stored: its runners crashed or failed on
+   * it each time, and this one would most likely meet the same fault. Its rows are stored as
+   * failures (`batch-row-abandoned`) under the lease, counted in the job's `failed`, and the job goes
+   * on to complete. No row is resolved, so the fault cannot recur.
+   */
+  async #abandon(chunk: ClaimedChunk): Promise<void> {
+    const { db, now, log } = this.#options;
+    // Only the ids are read, of at most BATCH_CHUNK_ROWS rows, and only for a chunk given up.
+    const raws = JSON.parse(chunk.input) as unknown[];
+    const tries = chunk.attempts - 1;
+    const result = failure(
+      "batch-row-abandoned",
+      `Rows ${chunk.firstRow}–${chunk.firstRow + raws.length - 1} of this job were tried ${tries} times and never finished (the runner stopped or failed each time), so they were given up and the rest of the job went on. Submit this row again.`,
+    );
+    const rows: RowResult[] = raws.map((raw, i) => ({ row: chunk.firstRow + i, id: rawId(raw), result }));
+    const stored = await completeChunk(db, chunk, this.#owner, JSON.stringify(rows), { done: rows.length, failed: rows.length }, now());
+    if (stored) log({ level: "error", msg: "batch chunk given up after its attempts; its rows fail as batch-row-abandoned", job: chunk.jobId, chunk: chunk.seq, attempts: tries });
+    else log({ level: "warn", msg: "batch chunk lease was lost; another worker's results were kept", job: chunk.jobId, chunk: chunk.seq });
   }
 }
