@@ -113,6 +113,13 @@ export const configSchema = z.object({
   BATCH_CHUNK_ROWS: positiveInt.max(10_000).default(500).describe("rows per stored chunk of an asynchronous batch job"),
   BATCH_LEASE_MS: positiveInt.default(60_000).describe("how long a claimed chunk is held; a dead runner's claims lapse after it"),
   BATCH_POLL_MS: positiveInt.default(1000).describe("how often idle batch runners look for work"),
+  BATCH_JOBS_RUNNING_PER_ORG: positiveInt
+    .default(2)
+    .describe("jobs one organization may have running at once; its next job stays `queued` until one completes (organizations take turns chunk by chunk either way)"),
+  BATCH_CHUNK_MAX_ATTEMPTS: positiveInt
+    .max(100)
+    .default(3)
+    .describe("times a chunk is worked without being stored (its runner crashed or failed each time); the claim after that gives its rows up as `batch-row-abandoned`, and the job goes on"),
   TIGER_BASE_URL: z.url().default("https://www2.census.gov/geo/tiger").describe("where `data fetch-geo` downloads from"),
   USAGE_FLUSH_MS: z.coerce.number().int().positive().default(5000).describe("how often per-key request counts (dashboard usage, keys' \"last used\") are written to the database"),
   REDIS_URL: z.string().regex(/^rediss?:\/\//, "must start with redis:// or rediss://").optional().describe("`redis://…`: rate-limit buckets shared by every instance; unset: per process"),
@@ -227,7 +234,15 @@ export type GeocoderConfig = Readonly<{
   batch: Readonly<{ rowsPerRequest: number; concurrency: number; timeoutMs: number; retries: number }>;
 }>;
 
-export type BatchConfig = Readonly<{ chunkRows: number; leaseMs: number; pollMs: number }>;
+export type BatchConfig = Readonly<{
+  chunkRows: number;
+  leaseMs: number;
+  pollMs: number;
+  /** Jobs one organization may have running at once (the fair-shares rule, src/store/batch-jobs.repository.ts). */
+  runningPerOrganization: number;
+  /** Times a chunk is worked before its rows are given up. */
+  maxChunkAttempts: number;
+}>;
 
 /** Throws an error naming every bad variable, so a misconfigured service never starts. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
@@ -262,7 +277,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         retries: e.GEOCODER_BATCH_RETRIES,
       }),
     }),
-    batch: Object.freeze({ chunkRows: e.BATCH_CHUNK_ROWS, leaseMs: e.BATCH_LEASE_MS, pollMs: e.BATCH_POLL_MS }),
+    batch: Object.freeze({
+      chunkRows: e.BATCH_CHUNK_ROWS,
+      leaseMs: e.BATCH_LEASE_MS,
+      pollMs: e.BATCH_POLL_MS,
+      runningPerOrganization: e.BATCH_JOBS_RUNNING_PER_ORG,
+      maxChunkAttempts: e.BATCH_CHUNK_MAX_ATTEMPTS,
+    }),
     tigerBaseUrl: e.TIGER_BASE_URL.replace(/\/+$/, ""),
     usageFlushMs: e.USAGE_FLUSH_MS,
     redis: e.REDIS_URL ? Object.freeze({ url: e.REDIS_URL, keyPrefix: e.REDIS_KEY_PREFIX, commandTimeoutMs: e.REDIS_TIMEOUT_MS }) : null,

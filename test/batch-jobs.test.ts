@@ -244,10 +244,10 @@ describe("chunk leases: a worker that lost its lease cannot write", () => {
       const id = "bat_lease_test";
       await insertBatchJob(db, { id, organizationId: own.orgId, apiKeyId: "key_x", requestId: "req_x", format: "csv", today: "2026-06-01", total: 2, chunks: [JSON.stringify([{ zip: "43215" }, { zip: "43402" }])], chunkRows: 2 }, new Date());
       const t0 = new Date("2030-01-01T00:00:00Z");
-      const a = await claimChunk(db, dialect, "owner-a", t0, 1000);
+      const a = await claimChunk(db, dialect, "owner-a", t0, 1000, 2);
       expect(a).toMatchObject({ jobId: id, seq: 0 });
-      expect(await claimChunk(db, dialect, "owner-b", new Date(t0.getTime() + 500), 1000)).toBeNull();
-      const b = await claimChunk(db, dialect, "owner-b", new Date(t0.getTime() + 2000), 1000);
+      expect(await claimChunk(db, dialect, "owner-b", new Date(t0.getTime() + 500), 1000, 2)).toBeNull();
+      const b = await claimChunk(db, dialect, "owner-b", new Date(t0.getTime() + 2000), 1000, 2);
       expect(b).toMatchObject({ jobId: id, seq: 0 });
       expect(await completeChunk(db, a!, "owner-a", "[]", { done: 2, failed: 0 }, t0)).toBe(false);
       expect(await completeChunk(db, b!, "owner-b", "[]", { done: 2, failed: 0 }, t0)).toBe(true);

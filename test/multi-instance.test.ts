@@ -19,6 +19,7 @@ import { openStore, type Store } from "../src/store/connect.ts";
 import { migrateToLatest } from "../src/store/migrate.ts";
 import { createOrganization } from "../src/store/organizations.repository.ts";
 import { publishEvent } from "../src/webhooks/outbox.ts";
+import { startFakeCensusGeocoder, type FakeCensusGeocoder } from "./fake-census-geocoder.ts";
 import { startReceiver, type Receiver } from "./_receiver.ts";
 import { POSTGRES_URL, startServe, type ServeProcess } from "./_serve-process.ts";
 import { freshDatabase, type FreshDatabase } from "./_setup.ts";
@@ -35,11 +36,13 @@ let env: Record<string, string>;
 let a: ServeProcess;
 let b: ServeProcess;
 const receivers: Receiver[] = [];
+let census: FakeCensusGeocoder;
 
 beforeAll(async () => {
   database = freshDatabase(dir, "multi", POSTGRES_URL);
   store = openStore(database.url);
   await migrateToLatest(store.db);
+  census = await startFakeCensusGeocoder();
   orgId = (await createOrganizationWithOwner(store.db, { organizationName: "Multi Co", ...OWNER })).organization.id;
   env = {
     DATABASE_URL: database.url,
@@ -61,6 +64,11 @@ beforeAll(async () => {
     SCHEDULE_RATE_CHANGES: "off",
     SCHEDULE_FILING_REMINDERS: "off",
     SCHEDULE_CERTIFICATE_EXPIRY: "off",
+    // Batch jobs in chunks of 10 rows claimed two at a time, so a 2,000-row job is 200 chunks and 100 claims of groups.
+    CENSUS_GEOCODER_URL: census.url,
+    BATCH_CHUNK_ROWS: "10",
+    GEOCODER_BATCH_ROWS: "20",
+    BATCH_POLL_MS: "50",
   };
   [a, b] = await Promise.all([startServe({ env }), startServe({ env })]);
 });
@@ -69,6 +77,7 @@ afterAll(async () => {
   a?.child.kill("SIGKILL");
   b?.child.kill("SIGKILL");
   await Promise.all(receivers.map((r) => r.close()));
+  await census?.close();
   await store?.close();
   rmSync(dir, { recursive: true, force: true });
   await database?.drop();
@@ -284,6 +293,56 @@ describe("scheduled jobs across instances: once per schedule", () => {
     expect(inProcesses).toBeGreaterThanOrEqual(3);
     expect(runs.filter((r) => r.status === "succeeded")).toHaveLength(inProcesses);
     for (const run of runs) expect(new Date(run.scheduled_for).getUTCSeconds() % 2).toBe(0);
+  });
+});
+
+/** A batch job submitted through `instance`; its id. */
+async function submitBatch(instance: ServeProcess, key: string, rows: Array<Record<string, string>>): Promise<string> {
+  const res = await fetch(`${instance.url}/api/v1/batches`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${key}`, "content-type": "application/x-ndjson" },
+    body: rows.map((row) => JSON.stringify(row)).join("\n"),
+  });
+  expect(res.status).toBe(202);
+  return ((await res.json()) as { id: string }).id;
+}
+
+describe("batch jobs across instances: organizations take turns, and each chunk is claimed and stored once", () => {
+  it("a small job of a second organization, submitted while the first's two 200-chunk jobs are under way on both instances, completes before the first of them; every row is stored once and no chunk is claimed twice", async () => {
+    const first = await createOrganization(store.db, `Batch A ${randomBytes(3).toString("hex")}`);
+    const second = await createOrganization(store.db, `Batch B ${randomBytes(3).toString("hex")}`);
+    const [keyA, keyB] = [(await newKey("live", first.id)).key, (await newKey("live", second.id)).key];
+    const addresses = (prefix: string) => Array.from({ length: 2000 }, (_, i) => ({ id: `${prefix}${i + 1}`, address: `${i + 1} Bench St, Columbus, OH 43215`, date: "2026-06-01" }));
+    // The upstream holds A's rows: A's first job is under way on the instances' loops when B's job arrives.
+    census.setMode("hold");
+    let jobB: string;
+    let jobs: string[];
+    try {
+      const jobA1 = await submitBatch(a, keyA, addresses("a1-"));
+      const jobA2 = await submitBatch(b, keyA, addresses("a2-"));
+      while (census.requests.length === 0) await sleep(10);
+      jobB = await submitBatch(b, keyB, Array.from({ length: 20 }, (_, i) => ({ id: `b${i + 1}`, county: "Franklin", date: "2026-06-01" })));
+      jobs = [jobA1, jobA2, jobB];
+    } finally {
+      census.release();
+    }
+    const unfinished = async () => (await store.db.selectFrom("batch_jobs").select("id").where("id", "in", jobs).where("status", "<>", "completed").execute()).length;
+    const deadline = Date.now() + 60_000;
+    while ((await unfinished()) > 0 && Date.now() < deadline) await sleep(100);
+
+    const rows = await store.db.selectFrom("batch_jobs").selectAll().where("id", "in", jobs).execute();
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    const [a1, a2, small] = jobs.map((id) => byId.get(id)!);
+    for (const job of [a1!, a2!, small!]) expect(job).toMatchObject({ status: "completed", done: job.total, failed: 0, chunks_done: job.chunk_count });
+    expect(small!.completed_at! < a1!.completed_at!).toBe(true);
+    const claimedTwice = await store.db.selectFrom("batch_chunks").select(["job_id", "seq", "attempts"]).where("job_id", "in", jobs).where("attempts", "<>", 1).execute();
+    expect(claimedTwice).toEqual([]);
+    const results = await fetch(`${a.url}/api/v1/batches/${jobs[0]}/results`, { headers: { authorization: `Bearer ${keyA}`, accept: "application/x-ndjson" } });
+    const lines = (await results.text()).trim().split("\n").map((line) => JSON.parse(line) as { row: number; id: string; status: number });
+    expect(lines.map((line) => line.row)).toEqual(Array.from({ length: 2000 }, (_, i) => i + 1));
+    expect(lines.every((line, i) => line.id === `a1-${i + 1}` && line.status === 200)).toBe(true);
+    expect(a.child.exitCode).toBeNull();
+    expect(b.child.exitCode).toBeNull();
   });
 });
 

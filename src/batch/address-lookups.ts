@@ -46,6 +46,8 @@ export function createAddressLookups(
     // A group in the lane per batch thread, and one more stored or geocoded meanwhile.
     loops: config.batchThreads + 1,
     groupRows: config.geocoder.batch.rowsPerRequest,
+    runningPerOrganization: config.batch.runningPerOrganization,
+    maxAttempts: config.batch.maxChunkAttempts,
     now: () => clock.now(),
     currency: () => clock.currency(),
     log,

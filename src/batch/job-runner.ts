@@ -1,21 +1,26 @@
 /**
- * Works through batch job chunks stored in the database: claim a group of chunks (each with a
- * lease) worth up to `groupRows` rows, hand them to the lookup service, which resolves them in the
- * pool's batch lane, store each chunk's results and counters atomically, repeat. This thread only
- * claims, hands over, stores and waits on the geocoder; it never parses or resolves a row. A group
+ * Works through batch job chunks stored in the database: have the lookup service claim a group of
+ * chunks (each with a lease) worth up to `groupRows` rows and resolve them in the pool's batch
+ * lane, where each chunk's results and counters are stored atomically; repeat. This thread only
+ * asks, keeps the leases alive and waits on the geocoder; it never parses, resolves or stores a
+ * row (on SQLite every commit waits on the disk on the thread that makes it). A group
  * is as large as one Census batch request, so the rows the boundary file cannot settle cost one
  * upstream request per 10,000; one loop claims at a time. A loop per batch thread, and one more,
  * keeps the lane busy while another group is stored or geocoded.
  *
  * After a restart, chunks still leased by the old process are claimed again once their lease
  * expires; its late writes, if any, are refused (see completeChunk). So no row is lost or doubled.
+ * A chunk claimed more than `maxAttempts` times is not worked again: its rows are stored as
+ * failures and the job goes on (see #abandon).
  */
 import { setMaxListeners } from "node:events";
 import { newId } from "../ids.ts";
 import { recordContext, type RecordCurrency } from "../rates/records.ts";
-import { extendLease, type ClaimedChunk } from "../store/batch-jobs.repository.ts";
+import { completeChunk, extendLease, type ClaimedChunk } from "../store/batch-jobs.repository.ts";
 import type { Db } from "../store/database.ts";
 import type { LookupService } from "../lookup/lookup-service.ts";
+import { failure, type RowResult } from "../lookup/item-result.ts";
+import { rawId } from "../lookup/lookup-item.ts";
 import { errorFields } from "../error-fields.ts";
 
 export interface JobRunnerOptions {
@@ -26,6 +31,10 @@ export interface JobRunnerOptions {
   loops: number;
   /** Rows claimed and resolved together. */
   groupRows: number;
+  /** Jobs one organization may have running at once; its others wait, queued. */
+  runningPerOrganization: number;
+  /** Times a chunk is worked without being stored before its rows are given up. */
+  maxAttempts: number;
   now: () => Date;
   currency: () => RecordCurrency | Promise<RecordCurrency>;
   log: (entry: Record<string, unknown>) => void;
@@ -81,8 +90,16 @@ export class BatchJobRunner {
 
   /** Chunks until `groupRows` rows are claimed or none is left, in the batch lane; one loop at a time. */
   #claimGroup(): Promise<ClaimedChunk[]> {
-    const { leaseMs, groupRows } = this.#options;
-    const claim = this.#claiming.then(() => this.#options.lookups.claimGroup(this.#owner, leaseMs, groupRows, this.#abort.signal));
+    const { leaseMs, groupRows, runningPerOrganization, maxAttempts } = this.#options;
+    const claim = this.#claiming.then(async () => {
+      const claimed = await this.#options.lookups.claimGroup(this.#owner, leaseMs, groupRows, runningPerOrganization, this.#abort.signal);
+      const group: ClaimedChunk[] = [];
+      for (const chunk of claimed) {
+        if (chunk.attempts > maxAttempts) await this.#abandon(chunk);
+        else group.push(chunk);
+      }
+      return group;
+    });
     this.#claiming = claim.catch(() => {});
     return claim;
   }
@@ -126,5 +143,26 @@ export class BatchJobRunner {
     } finally {
       clearInterval(heartbeat);
     }
+  }
+
+  /**
+   * A chunk claimed more than `maxAttempts` times was never stored: its runners crashed or failed on
+   * it each time, and this one would most likely meet the same fault. Its rows are stored as
+   * failures (`batch-row-abandoned`) under the lease, counted in the job's `failed`, and the job goes
+   * on to complete. No row is resolved, so the fault cannot recur.
+   */
+  async #abandon(chunk: ClaimedChunk): Promise<void> {
+    const { db, now, log } = this.#options;
+    // Only the ids are read, of at most BATCH_CHUNK_ROWS rows, and only for a chunk given up.
+    const raws = JSON.parse(chunk.input) as unknown[];
+    const tries = chunk.attempts - 1;
+    const result = failure(
+      "batch-row-abandoned",
+      `Rows ${chunk.firstRow}–${chunk.firstRow + raws.length - 1} of this job were tried ${tries} times and never finished (the runner stopped or failed each time), so they were given up and the rest of the job went on. Submit this row again.`,
+    );
+    const rows: RowResult[] = raws.map((raw, i) => ({ row: chunk.firstRow + i, id: rawId(raw), result }));
+    const stored = await completeChunk(db, chunk, this.#owner, JSON.stringify(rows), { done: rows.length, failed: rows.length }, now());
+    if (stored) log({ level: "error", msg: "batch chunk given up after its attempts; its rows fail as batch-row-abandoned", job: chunk.jobId, chunk: chunk.seq, attempts: tries });
+    else log({ level: "warn", msg: "batch chunk lease was lost; another worker's results were kept", job: chunk.jobId, chunk: chunk.seq });
   }
 }

@@ -33,6 +33,7 @@ export const PROBLEMS = {
   "address-not-resolved": { status: 422, title: "Address Not Resolved", when: "the geocoder found no match and no usable ZIP was sent or at the end of the address" },
   "outside-ohio": { status: 422, title: "Location Outside Ohio", when: "an address or `lat`/`lon` outside Ohio" },
   "rate-limit-exceeded": { status: 429, title: "Too Many Requests", when: "more than the key's requests per second; `Retry-After` says when to retry" },
+  "batch-row-abandoned": { status: 500, title: "Batch Row Abandoned", when: "a job's row whose chunk was claimed `BATCH_CHUNK_MAX_ATTEMPTS` times and never finished (its runner crashed or failed each time): the row is given up and the rest of the job goes on; submit it again" },
   "internal-error": { status: 500, title: "Internal Server Error", when: "a fault on our side; logged with its `request_id`, never a stack trace" },
   "geocoder-unavailable": { status: 503, title: "Geocoder Unavailable", when: "the geocoder is down or its circuit is open and no usable ZIP was sent; `Retry-After` says when to retry" },
   "boundaries-unavailable": { status: 503, title: "Boundary Data Unavailable", when: "no county and place polygons loaded (see `/readyz`)" },

@@ -154,9 +154,9 @@ export function createBatchTasks(workerData: BatchWorkerData, locate: (points: R
     },
 
     /** Claims a group of chunks for `owner` (the runner on the answering thread serialises its claims). */
-    async claimGroup(input: { owner: string; now: string; leaseMs: number; groupRows: number }): Promise<ClaimedChunk[]> {
+    async claimGroup(input: { owner: string; now: string; leaseMs: number; groupRows: number; runningPerOrganization: number }): Promise<ClaimedChunk[]> {
       const opened = openedStore()!;
-      return claimGroup(opened.db, opened.dialect, input.owner, new Date(input.now), input.leaseMs, input.groupRows);
+      return claimGroup(opened.db, opened.dialect, input.owner, new Date(input.now), input.leaseMs, input.groupRows, input.runningPerOrganization);
     },
 
     /** Reads an upload and stores it as a job with its chunks, in one transaction; or the reason it is refused. */

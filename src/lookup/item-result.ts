@@ -12,7 +12,8 @@ export type ItemFailureSlug =
   | "address-not-resolved"
   | "outside-ohio"
   | "geocoder-unavailable"
-  | "boundaries-unavailable";
+  | "boundaries-unavailable"
+  | "batch-row-abandoned";
 
 export interface ItemFailure {
   kind: "failure";

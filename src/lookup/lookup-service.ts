@@ -177,9 +177,9 @@ export class LookupService {
    * A group of a job's chunks claimed for `owner`, in the batch lane: on SQLite each claim is a
    * commit that waits on the disk on the thread that asks, so the answering thread never does it.
    */
-  claimGroup(owner: string, leaseMs: number, groupRows: number, signal?: AbortSignal): Promise<ClaimedChunk[]> {
+  claimGroup(owner: string, leaseMs: number, groupRows: number, runningPerOrganization: number, signal?: AbortSignal): Promise<ClaimedChunk[]> {
     this.#jobs();
-    return this.pool.run("claimGroup", { owner, now: this.#options.now().toISOString(), leaseMs, groupRows }, signal);
+    return this.pool.run("claimGroup", { owner, now: this.#options.now().toISOString(), leaseMs, groupRows, runningPerOrganization }, signal);
   }
 
   /** Chunks without a lease (an inline list, `buckeye batch`): their rows come back as JSON text. */

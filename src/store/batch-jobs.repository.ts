@@ -3,12 +3,13 @@
  * is locked with FOR UPDATE SKIP LOCKED, so instances never wait on each other's claims; on
  * SQLite one writer at a time is the rule anyway, and the claim is a transaction whose UPDATE
  * re-checks the row is still claimable. Either way a chunk's results and the job's counters
- * are written in one transaction, and only by the holder of a live lease.
+ * are written in one transaction, and only by the holder of a live lease. Which chunk a claim
+ * takes is the fair-shares rule: organizations take turns, and each has a cap on running jobs.
  */
-import type { Selectable } from "kysely";
+import { sql, type ExpressionBuilder, type Selectable } from "kysely";
 import type { Dialect } from "./connect.ts";
 import type { BatchChunksTable, BatchFileFormat, BatchJobsTable } from "./batch-jobs.table.ts";
-import type { Db } from "./database.ts";
+import type { Database, Db } from "./database.ts";
 
 export type BatchJob = Selectable<BatchJobsTable>;
 
@@ -31,6 +32,8 @@ export interface ClaimedChunk {
   firstRow: number;
   rowCount: number;
   input: string;
+  /** Claims of this chunk so far, this one included: more than the cap means its rows are given up (see the runner). */
+  attempts: number;
   today: string;
   requestId: string;
 }
@@ -77,37 +80,66 @@ export async function findBatchJob(db: Db, organizationId: string, id: string): 
   return db.selectFrom("batch_jobs").selectAll().where("id", "=", id).where("organization_id", "=", organizationId).executeTakeFirst();
 }
 
-export async function claimChunk(db: Db, dialect: Dialect, owner: string, now: Date, leaseMs: number): Promise<ClaimedChunk | null> {
+/** What a claim may take: a pending chunk, or one whose lease lapsed (its runner died or gave up). */
+function claimable(eb: ExpressionBuilder<Database, "batch_chunks">, nowIso: string) {
+  // The literal `<> 'done'` is the condition of the batch_chunks_open index, so the planner uses it.
+  return eb.and([eb("status", "<>", sql.lit("done")), eb.or([eb("status", "=", "pending"), eb("lease_expires_at", "<", nowIso)])]);
+}
+
+/** Jobs the claim looks at per round, in order; more than one only matters when another instance holds the first's chunks. */
+const CANDIDATE_JOBS = 4;
+
+/**
+ * Claims the next chunk under a lease, by the fair-shares rule (docs/guides/address-resolution.md,
+ * "Fair shares"): the organization whose turn is oldest goes first (one never served before any
+ * other), then its oldest job, then that job's lowest chunk. An organization with
+ * `runningPerOrganization` jobs running starts no other: its next job stays queued. The claim moves
+ * the organization's turn to the back. `attempts` on the answer counts this claim.
+ */
+export async function claimChunk(db: Db, dialect: Dialect, owner: string, now: Date, leaseMs: number, runningPerOrganization: number): Promise<ClaimedChunk | null> {
   const nowIso = now.toISOString();
   const until = new Date(now.getTime() + leaseMs).toISOString();
   for (let attempt = 0; attempt < 5; attempt++) {
     const claimed = await db.transaction().execute(async (trx) => {
-      let candidate = trx
-        .selectFrom("batch_chunks")
-        .select(["job_id", "seq"])
-        .where((eb) => eb.or([eb("status", "=", "pending"), eb.and([eb("status", "=", "leased"), eb("lease_expires_at", "<", nowIso)])]))
-        .orderBy("job_id")
-        .orderBy("seq")
-        .limit(1);
-      if (dialect === "postgres") candidate = candidate.forUpdate().skipLocked();
-      const row = await candidate.executeTakeFirst();
-      if (!row) return "none" as const;
-      const updated = await trx
-        .updateTable("batch_chunks")
-        .set((eb) => ({ status: "leased", lease_owner: owner, lease_expires_at: until, attempts: eb("attempts", "+", 1) }))
-        .where("job_id", "=", row.job_id)
-        .where("seq", "=", row.seq)
-        .where((eb) => eb.or([eb("status", "=", "pending"), eb.and([eb("status", "=", "leased"), eb("lease_expires_at", "<", nowIso)])]))
-        .returning(["job_id", "seq", "first_row", "row_count", "input"])
-        .executeTakeFirst();
-      if (!updated) return "lost" as const;
-      const job = await trx
-        .updateTable("batch_jobs")
-        .set((eb) => ({ status: "running", started_at: eb.fn.coalesce("started_at", eb.val(nowIso)) }))
-        .where("id", "=", row.job_id)
-        .returning(["today", "request_id"])
-        .executeTakeFirstOrThrow();
-      return { jobId: updated.job_id, seq: updated.seq, firstRow: updated.first_row, rowCount: updated.row_count, input: updated.input, today: job.today, requestId: job.request_id };
+      const jobs = await candidateJobs(trx, nowIso, runningPerOrganization);
+      for (const job of jobs) {
+        let candidate = trx.selectFrom("batch_chunks").select("seq").where("job_id", "=", job.id).where((eb) => claimable(eb, nowIso)).orderBy("seq").limit(1);
+        // Another instance's claim in flight holds its chunk locked: take the next chunk rather than wait.
+        if (dialect === "postgres") candidate = candidate.forUpdate().skipLocked();
+        const row = await candidate.executeTakeFirst();
+        if (!row) continue;
+        const updated = await trx
+          .updateTable("batch_chunks")
+          .set((eb) => ({ status: "leased", lease_owner: owner, lease_expires_at: until, attempts: eb("attempts", "+", 1) }))
+          .where("job_id", "=", job.id)
+          .where("seq", "=", row.seq)
+          .where((eb) => claimable(eb, nowIso))
+          .returning(["job_id", "seq", "first_row", "row_count", "input", "attempts"])
+          .executeTakeFirst();
+        if (!updated) return "lost" as const;
+        const started = await trx
+          .updateTable("batch_jobs")
+          .set((eb) => ({ status: "running", started_at: eb.fn.coalesce("started_at", eb.val(nowIso)) }))
+          .where("id", "=", job.id)
+          .returning(["today", "request_id"])
+          .executeTakeFirstOrThrow();
+        await trx
+          .insertInto("batch_turns")
+          .values({ organization_id: job.organization_id, turn: sql<number>`(select coalesce(max(turn), 0) + 1 from batch_turns)` })
+          .onConflict((oc) => oc.column("organization_id").doUpdateSet((eb) => ({ turn: eb.ref("excluded.turn") })))
+          .execute();
+        return {
+          jobId: updated.job_id,
+          seq: updated.seq,
+          firstRow: updated.first_row,
+          rowCount: updated.row_count,
+          input: updated.input,
+          attempts: updated.attempts,
+          today: started.today,
+          requestId: started.request_id,
+        };
+      }
+      return "none" as const;
     });
     if (claimed === "none") return null;
     if (claimed !== "lost") return claimed;
@@ -115,12 +147,48 @@ export async function claimChunk(db: Db, dialect: Dialect, owner: string, now: D
   return null;
 }
 
+/**
+ * The jobs a claim may take a chunk from, best first. Per organization, its running jobs and then
+ * its queued ones oldest first are numbered, and only the first `runningPerOrganization` may be
+ * worked: a queued job gets a place only when fewer jobs than that are running. Organizations come
+ * in turn order; ties (several never served) go to the oldest job. Jobs none of whose chunks is
+ * claimable now (all leased or done) are left out.
+ */
+async function candidateJobs(trx: Db, nowIso: string, runningPerOrganization: number): Promise<Array<{ id: string; organization_id: string }>> {
+  return trx
+    .with("unfinished", (qb) =>
+      qb
+        .selectFrom("batch_jobs")
+        .select((eb) => [
+          "id",
+          "organization_id",
+          "created_at",
+          eb.fn
+            .agg<number>("row_number")
+            .over((ob) => ob.partitionBy("organization_id").orderBy(sql`case when status = 'running' then 0 else 1 end`).orderBy("created_at").orderBy("id"))
+            .as("place"),
+        ])
+        // The literal is the condition of the batch_jobs_unfinished index.
+        .where("status", "<>", sql.lit("completed")),
+    )
+    .selectFrom("unfinished as j")
+    .leftJoin("batch_turns as t", "t.organization_id", "j.organization_id")
+    .select(["j.id", "j.organization_id"])
+    .where("j.place", "<=", runningPerOrganization)
+    .where((eb) => eb.exists(eb.selectFrom("batch_chunks").select("seq").whereRef("job_id", "=", "j.id").where((inner) => claimable(inner, nowIso))))
+    .orderBy(sql`coalesce(t.turn, 0)`)
+    .orderBy("j.created_at")
+    .orderBy("j.id")
+    .limit(CANDIDATE_JOBS)
+    .execute();
+}
+
 /** Chunks claimed one by one until they hold `groupRows` rows or none is left. */
-export async function claimGroup(db: Db, dialect: Dialect, owner: string, now: Date, leaseMs: number, groupRows: number): Promise<ClaimedChunk[]> {
+export async function claimGroup(db: Db, dialect: Dialect, owner: string, now: Date, leaseMs: number, groupRows: number, runningPerOrganization: number): Promise<ClaimedChunk[]> {
   const group: ClaimedChunk[] = [];
   let rows = 0;
   while (rows < groupRows) {
-    const chunk = await claimChunk(db, dialect, owner, now, leaseMs);
+    const chunk = await claimChunk(db, dialect, owner, now, leaseMs, runningPerOrganization);
     if (!chunk) break;
     group.push(chunk);
     rows += chunk.rowCount;

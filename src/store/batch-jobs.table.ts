@@ -36,3 +36,10 @@ export interface BatchChunksTable {
   /** JSON array of results, one per row, written with status done. */
   output: string | null;
 }
+
+/** Whose turn it is to have a chunk claimed (migrations/2026-11-25-090-batch-fair-shares.ts). */
+export interface BatchTurnsTable {
+  organization_id: string;
+  /** The number of the organization's latest claim, on a counter shared by all organizations. */
+  turn: number;
+}

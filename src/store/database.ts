@@ -2,7 +2,7 @@
  * The database schema as kysely sees it: one interface per table. Rows are not domain records;
  * repositories map them.
  */
-import type { BatchChunksTable, BatchJobsTable } from "./batch-jobs.table.ts";
+import type { BatchChunksTable, BatchJobsTable, BatchTurnsTable } from "./batch-jobs.table.ts";
 import type { Insertable, Kysely, Selectable, Updateable } from "kysely";
 import type {
   CertificatesTable,
@@ -55,6 +55,7 @@ export interface Database {
   recorded_rate_periods: RecordedRatePeriodsTable;
   batch_jobs: BatchJobsTable;
   batch_chunks: BatchChunksTable;
+  batch_turns: BatchTurnsTable;
   users: UsersTable;
   sessions: SessionsTable;
   api_key_usage: ApiKeyUsageTable;
