@@ -7,7 +7,8 @@
 import { spawn } from "node:child_process";
 import { afterEach, describe, expect, it } from "vitest";
 import { startFakeCensusGeocoder, type FakeBatchFailure, type FakeCensusGeocoder } from "./fake-census-geocoder.ts";
-import { ROOT } from "./_serve-process.ts";
+import { FETCH_BAD_PORTS, loadConfig } from "../src/config.ts";
+import { ROOT, startServe } from "./_serve-process.ts";
 
 const fakes: FakeCensusGeocoder[] = [];
 async function fake(): Promise<FakeCensusGeocoder> {
@@ -56,7 +57,7 @@ function expectUnavailableAndAlive(run: { code: number | null; stdout: string; s
   expect(JSON.parse(run.stdout)).toMatchObject({ outcome: "GeocoderUnavailableError", reason: expect.stringMatching(/\(2 attempts\)$/) });
 }
 
-// Fetch refuses these without connecting, while its multipart writer is still running (the WHATWG fetch spec's "bad port" list).
+// Fetch refuses these without connecting, while its multipart writer is still running (the Fetch standard's "bad port" list).
 const BAD_PORTS = [1, 9, 5060, 6000, 10080];
 
 describe("a failed batch request leaves no body write behind: geocodeBatch rejects as unavailable and the process lives on", { timeout: 60_000 }, () => {
@@ -74,5 +75,41 @@ describe("a failed batch request leaves no body write behind: geocodeBatch rejec
     // 2,000 rows make an upload of about 80 kB: the reset lands while most of it is still unsent.
     expectUnavailableAndAlive(await geocodeInChild(upstream.url, 2000));
     expect(upstream.batchRequests.map((r) => r.answer)).toEqual([how, how]);
+  });
+});
+
+const UPSTREAM_URLS = ["CENSUS_GEOCODER_URL", "TIGER_BASE_URL"] as const;
+const SOURCES = ["RECONCILE_SOURCE", "BOUNDARY_SOURCE"] as const;
+
+describe("an upstream URL fetch would never request is refused at start-up, naming the variable", () => {
+  it.each([...UPSTREAM_URLS, ...SOURCES])("%s: not http(s), or on a bad port", (name) => {
+    expect(() => loadConfig({ [name]: "ftp://files.example.gov/oh" })).toThrow(`invalid configuration: ${name}: is a ftp: URL: fetch speaks only http:// and https://`);
+    expect(() => loadConfig({ [name]: "file:///srv/oh.csv" })).toThrow(`${name}: is a file: URL`);
+    for (const port of BAD_PORTS) {
+      expect(() => loadConfig({ [name]: `https://files.example.gov:${port}/oh` })).toThrow(`invalid configuration: ${name}: uses port ${port}, which fetch refuses to connect to`);
+    }
+    expect(loadConfig({ [name]: "https://files.example.gov:8443/oh" })).toBeTruthy();
+  });
+
+  it.each(UPSTREAM_URLS)("%s: something that is not a URL", (name) => {
+    expect(() => loadConfig({ [name]: "geocoding.geo.census.gov" })).toThrow(`${name}: is not a URL`);
+  });
+
+  it.each(SOURCES)("%s: a path is still a path", (name) => {
+    expect(loadConfig({ [name]: "/srv/sst/OHR2026Q3.zip" })).toBeTruthy();
+    expect(loadConfig({ [name]: "var/sst" })).toBeTruthy();
+  });
+
+  it("refuses exactly the ports fetch refuses: each one on the list fails a real fetch with \"bad port\"", async () => {
+    for (const port of FETCH_BAD_PORTS) {
+      const failure = await fetch(`http://127.0.0.1:${port}/`).catch((error: unknown) => error);
+      expect((failure as Error).cause, `port ${port}`).toMatchObject({ message: "bad port" });
+      expect(() => loadConfig({ CENSUS_GEOCODER_URL: `http://127.0.0.1:${port}` })).toThrow(`uses port ${port}`);
+    }
+  });
+
+  it("`buckeye serve` exits non-zero with the message before it listens", { timeout: 60_000 }, async () => {
+    const failure = await startServe({ env: { CENSUS_GEOCODER_URL: "http://127.0.0.1:6000", DATABASE_URL: "sqlite::memory:", LOG_LEVEL: "silent" } }).catch((error: unknown) => error);
+    expect((failure as Error).message).toMatch(/^serve exited with [1-9]\d* before listening: .*invalid configuration: CENSUS_GEOCODER_URL: uses port 6000, which fetch refuses to connect to/s);
   });
 });
