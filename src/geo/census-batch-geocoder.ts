@@ -199,7 +199,7 @@ interface Upstream {
  * fetch writes the body from a stream that nothing awaits; when the request fails before the
  * body is written (a port fetch refuses, a scheme it does not speak, a redirect to either) and
  * the attempt is then aborted, that writer enqueues into the closed stream and the TypeError
- * ends the process (undici #4791, #5835). Bytes have no writer to outlive the request, and a
+ * ends the process (nodejs/undici#4791, nodejs/undici#5835). Bytes have no writer to outlive the request, and a
  * 307 can send them again.
  */
 async function uploadOf(request: RequestRows, upstream: Upstream): Promise<{ body: ArrayBuffer; contentType: string }> {
