@@ -264,7 +264,7 @@ describe("an inline POST /api/v1/rates/batch of one address answers 200 with the
     return { status: res.status, result: body.results[0]! };
   }
 
-  it.each<FakeBatchFailure>(["redirect-bad-port", "reset-mid-upload", "reset-mid-answer"])("%s", async (how) => {
+  it.each<FakeBatchFailure>(["redirect-bad-port", "reset-mid-upload", "reset-mid-answer"])("an upstream that answers with %s", async (how) => {
     upstream.failBatches(2, how);
     const withZip = await post(`${bowlingGreen.street}, ${bowlingGreen.city}, OH ${bowlingGreen.zip}`);
     expect(withZip).toMatchObject({ status: 200, result: { status: 200, body: { county: "Wood", resolved_by: "zip_fallback", note: expect.stringMatching(/could not be reached/) } } });
