@@ -78,6 +78,51 @@ export const scheduleEnv = (fallback: string) =>
       }
     });
 
+/**
+ * The ports fetch refuses to request (the Fetch standard's "bad port" list,
+ * https://fetch.spec.whatwg.org/#port-blocking, as undici applies it): a request to one fails
+ * without connecting, so an upstream configured on one could never answer.
+ */
+export const FETCH_BAD_PORTS: ReadonlySet<number> = new Set([
+  1, 7, 9, 11, 13, 15, 17, 19, 20, 21, 22, 23, 25, 37, 42, 43, 53, 69, 77, 79, 87, 95, 101, 102, 103, 104, 109, 110, 111, 113, 115, 117, 119, 123, 135,
+  137, 139, 143, 161, 179, 389, 427, 465, 512, 513, 514, 515, 526, 530, 531, 532, 540, 548, 554, 556, 563, 587, 601, 636, 989, 990, 993, 995, 1719,
+  1720, 1723, 2049, 3659, 4045, 4190, 5060, 5061, 6000, 6566, 6665, 6666, 6667, 6668, 6669, 6679, 6697, 10080,
+]);
+
+/** Why fetch would never request `text`, or null when it would: the one rule for every upstream URL below. */
+function unfetchable(text: string): string | null {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return "is not a URL";
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") return `is a ${url.protocol} URL: fetch speaks only http:// and https://`;
+  if (FETCH_BAD_PORTS.has(Number(url.port))) return `uses port ${url.port}, which fetch refuses to connect to (a "bad port" in the Fetch standard)`;
+  return null;
+}
+
+const refuseUnfetchable = (text: string, ctx: z.RefinementCtx) => {
+  const why = unfetchable(text);
+  if (why) ctx.addIssue({ code: "custom", message: why });
+};
+
+/**
+ * An upstream the service fetches from. Refused at start-up when fetch could never request it:
+ * otherwise the mistake shows only at the first call, as an outage of the upstream.
+ */
+const upstreamUrl = (fallback: string) => z.string().default(fallback).superRefine(refuseUnfetchable);
+
+/** A path, or an upstream URL as above: anything written `scheme://…` is read as a URL. */
+const pathOrUpstreamUrl = () =>
+  z
+    .string()
+    .min(1)
+    .superRefine((text, ctx) => {
+      if (/^[a-z][a-z\d+.-]*:\/\//i.test(text)) refuseUnfetchable(text, ctx);
+    })
+    .optional();
+
 const repoRoot = `${REPO_ROOT}/`;
 
 /** Boundary polygons are never committed: the shared data folder beside the checkout, else var/geo (where fetch-geo writes). */
@@ -100,7 +145,7 @@ export const configSchema = z.object({
   GEO_DATA_DIR: z.string().min(1).default(defaultGeoDataDir).meta({ description: "county and place boundary files (GeoJSON or TIGER/Line shapefiles)", shownDefault: "`../shared/data/geo` beside the checkout if present, else `var/geo`" }),
   WORKER_THREADS: positiveInt.max(256).default(availableParallelism()).meta({ description: "threads of the lookup pool's interactive lane: point-in-polygon for single address and coordinate lookups", shownDefault: "the core count" }),
   BATCH_THREADS: positiveInt.max(256).default(Math.max(1, availableParallelism() - 1)).meta({ description: "threads of the lookup pool's batch lane: uploaded files, job chunks and large inline batches, resolved whole; its own threads, so single lookups never wait behind them", shownDefault: "the core count less one, at least 1" }),
-  CENSUS_GEOCODER_URL: z.url().default("https://geocoding.geo.census.gov").describe("the Census Geocoder (tests point it at the fake upstream)"),
+  CENSUS_GEOCODER_URL: upstreamUrl("https://geocoding.geo.census.gov").describe("the Census Geocoder (tests point it at the fake upstream); an http(s) URL on a port fetch will use (not one of the Fetch standard's bad ports, such as 1, 6000 or 10080)"),
   GEOCODER_TIMEOUT_MS: positiveInt.default(5000).describe("per call to the geocoder"),
   GEOCODER_CACHE_SIZE: positiveInt.default(50_000).describe("normalised addresses kept in the LRU cache"),
   GEOCODER_FAILURE_THRESHOLD: positiveInt.default(5).describe("failures in a row that open the geocoder circuit"),
@@ -120,7 +165,7 @@ export const configSchema = z.object({
     .max(100)
     .default(3)
     .describe("times a chunk is worked without being stored (its runner crashed or failed each time); the claim after that gives its rows up as `batch-row-abandoned`, and the job goes on"),
-  TIGER_BASE_URL: z.url().default("https://www2.census.gov/geo/tiger").describe("where `data fetch-geo` downloads from"),
+  TIGER_BASE_URL: upstreamUrl("https://www2.census.gov/geo/tiger").describe("where `data fetch-geo` downloads from; an http(s) URL on a port fetch will use"),
   USAGE_FLUSH_MS: z.coerce.number().int().positive().default(5000).describe("how often per-key request counts (dashboard usage, keys' \"last used\") are written to the database"),
   REDIS_URL: z.string().regex(/^rediss?:\/\//, "must start with redis:// or rediss://").optional().describe("`redis://…`: rate-limit buckets shared by every instance; unset: per process"),
   REDIS_KEY_PREFIX: z.string().default("buckeye:").describe("prefix of every Redis key, so deployments can share one Redis"),
@@ -139,8 +184,8 @@ export const configSchema = z.object({
     .transform((list) => list.split(",").map((kind) => kind.trim().toLowerCase()).filter(Boolean))
     .pipe(z.array(z.enum(PRIVATE_TARGET_KINDS, { error: `each entry must be one of ${PRIVATE_TARGET_KINDS.join(", ")}` }))).describe("comma list of `loopback`, `private`, `link-local`: the non-public addresses `tax_test_` webhooks may reach (plain http needs `loopback`); unset: public addresses only. Live webhooks are always public-only."),
   SIGN_UP_LIMIT: positiveInt.default(10).describe("dashboard sign-up attempts from one client address within 15 minutes; the next waits an hour"),
-  RECONCILE_SOURCE: z.string().min(1).optional().describe("the state's SST rate file to reconcile with: a path or an http(s) URL, to the CSV or to a ZIP archive holding exactly one CSV (the state posts both); unset skips the job"),
-  BOUNDARY_SOURCE: z.string().min(1).optional().describe("the state's SST boundary file: an http(s) URL, a path to the CSV or ZIP, or a folder (the newest `OHB…` file in it); the `boundary-import` job imports it when its version is new; unset turns the job off"),
+  RECONCILE_SOURCE: pathOrUpstreamUrl().describe("the state's SST rate file to reconcile with: a path or an http(s) URL (on a port fetch will use), to the CSV or to a ZIP archive holding exactly one CSV (the state posts both); unset skips the job"),
+  BOUNDARY_SOURCE: pathOrUpstreamUrl().describe("the state's SST boundary file: an http(s) URL (on a port fetch will use), a path to the CSV or ZIP, or a folder (the newest `OHB…` file in it); the `boundary-import` job imports it when its version is new; unset turns the job off"),
   RECONCILE_STALE_AFTER_DAYS: z.coerce.number().int().min(0).default(100).describe("`/readyz` reports `stale` (still 200) and `data status` says stale when the last successful reconciliation is more days old than this (the state posts a file each quarter it changes anything); `0`: stale from the next day"),
   SECRETS_KEY: z
     .string()

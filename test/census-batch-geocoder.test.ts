@@ -167,8 +167,9 @@ describe("through the wire: the fake upstream's Match / No_Match / Tie, coordina
   it("uploads commas and quotes inside a field intact, with the documented benchmark and vintage", async () => {
     const upstream = await fake();
     const seen: FormData[] = [];
+    // The upload goes out as bytes with its multipart content type; read back, it is the form the service expects.
     const spy: typeof fetch = async (input, init) => {
-      seen.push(init?.body as FormData);
+      seen.push(await new Request(input, init).formData());
       return fetch(input, init);
     };
     const street = `1 Capitol Sq, "Suite 5"`;

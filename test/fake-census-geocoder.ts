@@ -87,8 +87,28 @@ export function oneLine(name: FakeAddressName): string {
 /** What the fake does with each request: answer, fail with 500, never answer, or wait for release(). */
 export type FakeMode = "normal" | "error" | "hang" | "hold";
 
-/** How a batch request can fail: HTTP 500, the connection dropped unanswered, no answer ever, or a 200 whose body is not the batch CSV. */
-export type FakeBatchFailure = "http-500" | "disconnect" | "hang" | "malformed";
+/**
+ * How a batch request can fail:
+ * - `http-500`; `hang` (no answer ever); `disconnect` (the upload read, the connection closed unanswered);
+ * - `reset-mid-upload`: a TCP reset after the first part of the upload arrives, the rest unread;
+ * - `reset-mid-answer`: the status line, headers (Content-Length of the whole answer) and half the CSV, then a TCP reset;
+ * - a 200 whose body is not the batch CSV for the rows sent: `malformed` (an HTML page), `garbage` (bytes
+ *   that are not CSV), `truncated` (the CSV cut off in the middle of a row), `extra-row` (one row more, for an id
+ *   that was not sent), `missing-row` (the first row left out);
+ * - `redirect-bad-port`: a 307 (which keeps the POST and its body) to a port fetch refuses to use.
+ */
+export type FakeBatchFailure =
+  | "http-500"
+  | "disconnect"
+  | "hang"
+  | "malformed"
+  | "garbage"
+  | "truncated"
+  | "extra-row"
+  | "missing-row"
+  | "reset-mid-upload"
+  | "reset-mid-answer"
+  | "redirect-bad-port";
 
 export interface FakeBatchRequest {
   /** The uploaded file's rows as the fake read them (empty when the upload could not be read). */
@@ -190,6 +210,12 @@ function batchRow([id = "", street = "", city = "", state = "", zip = ""]: strin
 }
 
 const BATCH_LIMIT = 10_000;
+const CENSUS_BATCH_PATH = "/geocoder/geographies/addressbatch";
+const CSV_HEADERS = { "content-type": "text/plain", "content-disposition": "attachment; filename=GeocodeResults.csv" };
+/** Port 10080 (Amanda backup) is on fetch's list of bad ports: fetch fails any request to it without connecting. */
+const FETCH_BAD_PORT = 10080;
+/** The first half of an answer, cut wherever that falls (inside a quoted field, as often as not). */
+const halfOf = (text: string) => text.slice(0, Math.max(1, Math.floor(text.length / 2)));
 
 /** Reads the multipart upload and answers it; `record` is the log entry tests see. */
 async function answerBatch(req: IncomingMessage, res: ServerResponse, record: FakeBatchRequest, failure: FakeBatchFailure | undefined): Promise<void> {
@@ -197,6 +223,12 @@ async function answerBatch(req: IncomingMessage, res: ServerResponse, record: Fa
     record.answer = "refused";
     res.writeHead(400, { "content-type": "text/plain" }).end(why);
   };
+  if (failure === "reset-mid-upload") {
+    record.answer = failure;
+    // The first chunk holds the head and the start of the body; resetting now leaves the rest of the upload unsent.
+    req.once("data", () => req.socket.resetAndDestroy());
+    return;
+  }
   const chunks: Buffer[] = [];
   for await (const chunk of req) chunks.push(chunk as Buffer);
   const form = await new Request("http://fake.census.test/", { method: "POST", headers: { "content-type": req.headers["content-type"] ?? "" }, body: Buffer.concat(chunks) })
@@ -215,16 +247,27 @@ async function answerBatch(req: IncomingMessage, res: ServerResponse, record: Fa
   record.rows = rows;
   if (rows.length > BATCH_LIMIT) return refuse(`there is an upper limit of ${BATCH_LIMIT} records per batch file`);
   if (rows.some((row) => row.length !== 5)) return refuse("each record must be: Unique ID, Street address, City, State, ZIP");
+  const csv = (answerRows: string[]) => answerRows.join("\n") + "\n";
+  const answered = rows.map(batchRow).reverse();
   if (failure) {
     record.answer = failure;
     if (failure === "hang") return;
     if (failure === "disconnect") req.socket.destroy();
     else if (failure === "http-500") res.writeHead(500, { "content-type": "text/html" }).end("<html><body>Internal Server Error</body></html>");
-    else res.writeHead(200, { "content-type": "text/html" }).end("<html><body><h1>An error has occurred</h1>\n<p>Please try again later.</p></body></html>");
+    else if (failure === "malformed") res.writeHead(200, { "content-type": "text/html" }).end("<html><body><h1>An error has occurred</h1>\n<p>Please try again later.</p></body></html>");
+    else if (failure === "garbage") res.writeHead(200, CSV_HEADERS).end(Buffer.from([0x22, 0xff, 0xfe, 0x00, 0x2c, 0x22, 0x0a, 0x22, 0x89, 0x50, 0x4e, 0x47]));
+    else if (failure === "truncated") res.writeHead(200, CSV_HEADERS).end(halfOf(csv(answered)));
+    else if (failure === "extra-row") res.writeHead(200, CSV_HEADERS).end(csv([...answered, quoted([String(rows.length + 1000), "1 Elsewhere Rd, Nowhere, OH, 43000", "No_Match"])]));
+    else if (failure === "missing-row") res.writeHead(200, CSV_HEADERS).end(csv(answered.slice(1)));
+    else if (failure === "reset-mid-answer") {
+      const whole = csv(answered);
+      res.writeHead(200, { ...CSV_HEADERS, "content-length": String(Buffer.byteLength(whole)) });
+      res.write(halfOf(whole), () => req.socket.resetAndDestroy());
+    } else res.writeHead(307, { location: `http://127.0.0.1:${FETCH_BAD_PORT}${CENSUS_BATCH_PATH}` }).end();
     return;
   }
-  res.writeHead(200, { "content-type": "text/plain", "content-disposition": "attachment; filename=GeocodeResults.csv" });
-  res.end(rows.map(batchRow).reverse().join("\n") + "\n");
+  res.writeHead(200, CSV_HEADERS);
+  res.end(csv(answered));
 }
 
 function answer(url: URL): { status: number; body: unknown } {
@@ -257,7 +300,7 @@ export async function startFakeCensusGeocoder(): Promise<FakeCensusGeocoder> {
   const failures: FakeBatchFailure[] = [];
   const reply = (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? "/", "http://fake.census.test");
-    const batch = req.method === "POST" && url.pathname === "/geocoder/geographies/addressbatch";
+    const batch = req.method === "POST" && url.pathname === CENSUS_BATCH_PATH;
     const record: FakeBatchRequest = { rows: [], answer: mode === "error" ? "http-500" : "csv" };
     if (batch) batchRequests.push(record);
     if (mode === "error") {

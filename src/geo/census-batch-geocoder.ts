@@ -194,16 +194,35 @@ interface Upstream {
   readonly fetch: typeof fetch;
 }
 
-async function sendOnce(request: RequestRows, upstream: Upstream, stop: AbortSignal): Promise<Map<string, BatchGeocode>> {
+/**
+ * The multipart upload as bytes, with its content type (boundary included). Handed a FormData,
+ * fetch writes the body from a stream that nothing awaits; when the request fails before the
+ * body is written (a port fetch refuses, a scheme it does not speak, a redirect to either) and
+ * the attempt is then aborted, that writer enqueues into the closed stream and the TypeError
+ * ends the process (nodejs/undici#4791, nodejs/undici#5835). Bytes have no writer to outlive the request, and a
+ * 307 can send them again.
+ */
+async function uploadOf(request: RequestRows, upstream: Upstream): Promise<{ body: ArrayBuffer; contentType: string }> {
   const form = new FormData();
   form.append("addressFile", new Blob([batchRequestFile(request.rows, request.firstId)], { type: "text/csv" }), "addresses.csv");
   form.append("benchmark", upstream.benchmark);
   form.append("vintage", upstream.vintage);
+  const encoded = new Response(form);
+  return { body: await encoded.arrayBuffer(), contentType: encoded.headers.get("content-type")! };
+}
+
+async function sendOnce(request: RequestRows, upstream: Upstream, stop: AbortSignal): Promise<Map<string, BatchGeocode>> {
+  const { body, contentType } = await uploadOf(request, upstream);
   const timeout = AbortSignal.timeout(upstream.timeoutMs);
   let response: Response;
   let text: string;
   try {
-    response = await upstream.fetch(`${upstream.baseUrl}${CENSUS_BATCH_PATH}`, { method: "POST", body: form, signal: AbortSignal.any([stop, timeout]) });
+    response = await upstream.fetch(`${upstream.baseUrl}${CENSUS_BATCH_PATH}`, {
+      method: "POST",
+      body,
+      headers: { "content-type": contentType },
+      signal: AbortSignal.any([stop, timeout]),
+    });
     text = await response.text();
   } catch (error) {
     if (stop.aborted) throw stop.reason;
