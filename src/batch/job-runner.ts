@@ -79,10 +79,21 @@ export class BatchJobRunner {
       let group: ClaimedChunk[] = [];
       try {
         group = await this.#claimGroup();
-        if (group.length > 0) await this.#work(group);
       } catch (error) {
         if (this.#abort.signal.aborted) return;
-        log({ level: "error", msg: "batch chunks failed; they will be retried when their leases expire", job: group[0]?.jobId, chunks: group.map((c) => c.seq), ...errorFields(error) });
+        log({ level: "error", msg: "batch chunks could not be claimed", ...errorFields(error) });
+      }
+      // A chunk tried before may be what failed its group (or ended the process): it goes alone,
+      // so it spends only its own attempts, and its neighbours are not given up with it.
+      const fresh = group.filter((chunk) => chunk.attempts === 1);
+      const retried = group.filter((chunk) => chunk.attempts > 1).map((chunk) => [chunk]);
+      for (const part of [...(fresh.length > 0 ? [fresh] : []), ...retried]) {
+        try {
+          await this.#work(part);
+        } catch (error) {
+          if (this.#abort.signal.aborted) return;
+          log({ level: "error", msg: "batch chunks failed; they will be retried when their leases expire", job: part[0]?.jobId, chunks: part.map((c) => c.seq), ...errorFields(error) });
+        }
       }
       if (group.length === 0) await this.#idle();
     }

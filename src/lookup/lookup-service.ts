@@ -149,7 +149,7 @@ export class LookupService {
   /** An inline list (POST /rates/batch), in input order, one answer per lookup. */
   async answerMany(raws: readonly unknown[], options: { today: IsoDate; context: RecordContext; signal?: AbortSignal }): Promise<Answer[]> {
     if (raws.length > INLINE_ON_THREAD) {
-      const [chunk] = await this.rowsOf([{ input: JSON.stringify(raws), firstRow: 1, today: options.today, context: options.context }], options.signal);
+      const [chunk] = await this.rowsOf([{ input: JSON.stringify(raws), firstRow: 1, today: options.today, context: options.context }], options.signal, true);
       return (JSON.parse(chunk!.output) as RowResult[]).map(({ id, result }) => ({ id, result }));
     }
     const read = readLookups(raws, options.today);
@@ -164,13 +164,13 @@ export class LookupService {
   }
 
   /** Stored chunks (or an inline list as one), resolved whole in the batch lane; the geocoder is asked from here. */
-  async resolveChunks(chunks: ChunkWork[], signal?: AbortSignal): Promise<ChunkDone[]> {
+  async resolveChunks(chunks: ChunkWork[], signal?: AbortSignal, clientWaits = false): Promise<ChunkDone[]> {
     const overlay = this.#options.rates().overlay;
-    const step = await this.pool.run("resolveChunks", { chunks, overlay, now: this.#options.now().toISOString() }, signal);
+    const step = await this.pool.run("resolveChunks", { chunks, overlay, now: this.#options.now().toISOString() }, signal, clientWaits);
     if (step.kind === "done") return step.chunks;
     const [answers, down] = await this.#geocodeList(step.rows, signal);
     const geocoded: Geocoded = { answers: [...answers], down };
-    return (await this.pool.run("completeChunks", { state: step.state, overlay, geocoded, now: this.#options.now().toISOString() }, signal)).chunks;
+    return (await this.pool.run("completeChunks", { state: step.state, overlay, geocoded, now: this.#options.now().toISOString() }, signal, clientWaits)).chunks;
   }
 
   /**
@@ -183,8 +183,8 @@ export class LookupService {
   }
 
   /** Chunks without a lease (an inline list, `buckeye batch`): their rows come back as JSON text. */
-  async rowsOf(chunks: Array<Omit<ChunkWork, "lease">>, signal?: AbortSignal): Promise<Array<ChunkDone & { output: string }>> {
-    return (await this.resolveChunks(chunks, signal)).map((chunk) => {
+  async rowsOf(chunks: Array<Omit<ChunkWork, "lease">>, signal?: AbortSignal, clientWaits = false): Promise<Array<ChunkDone & { output: string }>> {
+    return (await this.resolveChunks(chunks, signal, clientWaits)).map((chunk) => {
       if (chunk.output === undefined) throw new Error("a chunk without a lease comes back with its rows");
       return { ...chunk, output: chunk.output };
     });
@@ -208,13 +208,18 @@ export class LookupService {
   async submitJob(submission: Submission): Promise<SubmitOutcome> {
     this.#jobs();
     const { chunkRows, now } = this.#options;
-    const accepted = await this.pool.run("acceptJob", {
-      text: submission.text,
-      format: submission.format,
-      maxRows: MAX_JOB_ROWS,
-      job: { id: newId("bat"), organizationId: submission.organizationId, apiKeyId: submission.apiKeyId, requestId: submission.requestId, today: submission.today, chunkRows },
-      now: now().toISOString(),
-    });
+    const accepted = await this.pool.run(
+      "acceptJob",
+      {
+        text: submission.text,
+        format: submission.format,
+        maxRows: MAX_JOB_ROWS,
+        job: { id: newId("bat"), organizationId: submission.organizationId, apiKeyId: submission.apiKeyId, requestId: submission.requestId, today: submission.today, chunkRows },
+        now: now().toISOString(),
+      },
+      undefined,
+      true,
+    );
     if (accepted.ok) this.#options.jobSubmitted?.();
     return accepted;
   }

@@ -20,6 +20,7 @@ import type { BoundaryFiles } from "../geo/boundary-files.ts";
 import type { BoundariesData } from "../geo/boundaries.ts";
 import type { BatchWorkerData } from "./batch-tasks.ts";
 import { buildBoundariesInProcess } from "./build-boundaries.ts";
+import { clientWaiting, WaitingClientsFirst } from "./lane-queue.ts";
 import type { BoundarySummary, GeoTasks, GeoWorkerData } from "./worker-tasks.ts";
 
 export interface GeoPoolOptions {
@@ -132,6 +133,7 @@ export class GeoPool {
         idleTimeout: Number.POSITIVE_INFINITY,
         resourceLimits: POOL_THREAD_LIMITS,
         workerData,
+        ...(lane === "batch" && { taskQueue: new WaitingClientsFirst() }),
       });
       pool.on("error", this.#options.onError);
       return pool;
@@ -139,9 +141,11 @@ export class GeoPool {
     return this.#lanes[lane];
   }
 
-  async run<N extends TaskName>(name: N, input: TaskInput<N>, signal?: AbortSignal): Promise<TaskOutput<N>> {
+  /** `clientWaits`: a client is waiting on this batch-lane task, so it goes before queued job groups. */
+  async run<N extends TaskName>(name: N, input: TaskInput<N>, signal?: AbortSignal, clientWaits = false): Promise<TaskOutput<N>> {
     const pool = await this.#pool(LANES[name]);
-    return pool.run(input, { name, ...(signal && { signal }) }) as Promise<TaskOutput<N>>;
+    const task = clientWaits ? clientWaiting(input as object) : input;
+    return pool.run(task, { name, ...(signal && { signal }) }) as Promise<TaskOutput<N>>;
   }
 
   /**
