@@ -65,7 +65,8 @@ export interface Geocoded {
 
 /** An upload to read, cut into chunks and store as a job with them. */
 export interface JobUpload {
-  text: string;
+  /** UTF-8, as uploaded. */
+  bytes: Uint8Array;
   format: BatchFormat;
   maxRows: number;
   job: Omit<NewBatchJob, "total" | "chunks" | "format">;
@@ -161,7 +162,7 @@ export function createBatchTasks(workerData: BatchWorkerData, locate: (points: R
 
     /** Reads an upload and stores it as a job with its chunks, in one transaction; or the reason it is refused. */
     async acceptJob(input: JobUpload): Promise<{ ok: true; job: BatchJob } | Extract<BatchFileReading, { ok: false }>> {
-      const reading = readBatchFile(input.text, input.format, input.maxRows, input.job.chunkRows);
+      const reading = readBatchFile(new TextDecoder().decode(input.bytes), input.format, input.maxRows, input.job.chunkRows);
       if (!reading.ok) return reading;
       const job = await insertBatchJob(openedStore()!.db, { ...input.job, format: input.format, total: reading.total, chunks: reading.chunks }, new Date(input.now));
       return { ok: true, job };

@@ -75,7 +75,8 @@ export interface Answer {
 }
 
 export interface Submission {
-  text: string;
+  /** The upload as received (UTF-8); handed to the batch lane, so the caller gives it up. */
+  bytes: Uint8Array;
   format: BatchFileFormat;
   organizationId: string;
   apiKeyId: string;
@@ -166,11 +167,12 @@ export class LookupService {
   /** Stored chunks (or an inline list as one), resolved whole in the batch lane; the geocoder is asked from here. */
   async resolveChunks(chunks: ChunkWork[], signal?: AbortSignal, clientWaits = false): Promise<ChunkDone[]> {
     const overlay = this.#options.rates().overlay;
-    const step = await this.pool.run("resolveChunks", { chunks, overlay, now: this.#options.now().toISOString() }, signal, clientWaits);
+    const options = { ...(signal && { signal }), clientWaits };
+    const step = await this.pool.run("resolveChunks", { chunks, overlay, now: this.#options.now().toISOString() }, options);
     if (step.kind === "done") return step.chunks;
     const [answers, down] = await this.#geocodeList(step.rows, signal);
     const geocoded: Geocoded = { answers: [...answers], down };
-    return (await this.pool.run("completeChunks", { state: step.state, overlay, geocoded, now: this.#options.now().toISOString() }, signal, clientWaits)).chunks;
+    return (await this.pool.run("completeChunks", { state: step.state, overlay, geocoded, now: this.#options.now().toISOString() }, options)).chunks;
   }
 
   /**
@@ -179,7 +181,7 @@ export class LookupService {
    */
   claimGroup(owner: string, leaseMs: number, groupRows: number, runningPerOrganization: number, signal?: AbortSignal): Promise<ClaimedChunk[]> {
     this.#jobs();
-    return this.pool.run("claimGroup", { owner, now: this.#options.now().toISOString(), leaseMs, groupRows, runningPerOrganization }, signal);
+    return this.pool.run("claimGroup", { owner, now: this.#options.now().toISOString(), leaseMs, groupRows, runningPerOrganization }, { ...(signal && { signal }) });
   }
 
   /** Chunks without a lease (an inline list, `buckeye batch`): their rows come back as JSON text. */
@@ -208,17 +210,19 @@ export class LookupService {
   async submitJob(submission: Submission): Promise<SubmitOutcome> {
     this.#jobs();
     const { chunkRows, now } = this.#options;
+    // The upload's bytes move to the thread, which decodes them: this thread never holds the file as text.
+    const bytes = submission.bytes;
+    const movable = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.buffer instanceof ArrayBuffer;
     const accepted = await this.pool.run(
       "acceptJob",
       {
-        text: submission.text,
+        bytes,
         format: submission.format,
         maxRows: MAX_JOB_ROWS,
         job: { id: newId("bat"), organizationId: submission.organizationId, apiKeyId: submission.apiKeyId, requestId: submission.requestId, today: submission.today, chunkRows },
         now: now().toISOString(),
       },
-      undefined,
-      true,
+      { clientWaits: true, ...(movable && { transfer: [bytes.buffer as ArrayBuffer] }) },
     );
     if (accepted.ok) this.#options.jobSubmitted?.();
     return accepted;

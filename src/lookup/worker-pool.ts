@@ -141,11 +141,14 @@ export class GeoPool {
     return this.#lanes[lane];
   }
 
-  /** `clientWaits`: a client is waiting on this batch-lane task, so it goes before queued job groups. */
-  async run<N extends TaskName>(name: N, input: TaskInput<N>, signal?: AbortSignal, clientWaits = false): Promise<TaskOutput<N>> {
+  /**
+   * `clientWaits`: a client is waiting on this batch-lane task, so it goes before queued job groups;
+   * `transfer`: buffers handed to the thread rather than copied (the caller gives them up).
+   */
+  async run<N extends TaskName>(name: N, input: TaskInput<N>, options: { signal?: AbortSignal; clientWaits?: boolean; transfer?: ArrayBuffer[] } = {}): Promise<TaskOutput<N>> {
     const pool = await this.#pool(LANES[name]);
-    const task = clientWaits ? clientWaiting(input as object) : input;
-    return pool.run(task, { name, ...(signal && { signal }) }) as Promise<TaskOutput<N>>;
+    const task = options.clientWaits ? clientWaiting(input as object) : input;
+    return pool.run(task, { name, ...(options.signal && { signal: options.signal }), ...(options.transfer && { transferList: options.transfer }) }) as Promise<TaskOutput<N>>;
   }
 
   /**

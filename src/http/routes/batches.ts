@@ -71,7 +71,7 @@ async function ownJob(ctx: ApiContext, event: H3Event): Promise<BatchJob> {
  * the 413 goes out at once, so a file of millions of short rows costs a few hundred kilobytes, not
  * its whole size parsed in memory.
  */
-async function readUpload(event: H3Event, format: BatchFileFormat): Promise<string> {
+async function readUpload(event: H3Event, format: BatchFileFormat): Promise<Buffer> {
   const counter = new RowCounter(format);
   const maxRecords = MAX_JOB_ROWS + (format === "csv" ? 1 : 0);
   const bytes = await readCapped(
@@ -84,17 +84,17 @@ async function readUpload(event: H3Event, format: BatchFileFormat): Promise<stri
       }
     },
   );
-  return bytes.toString("utf8");
+  return bytes;
 }
 
 export function postBatch(ctx: ApiContext) {
   return async (event: H3Event) => {
     const format = uploadFormat(event);
-    const text = await readUpload(event, format);
+    const bytes = await readUpload(event, format);
     const principal = event.context.principal!;
     const requestId = event.context.requestId ?? "";
     const outcome = await ctx.lookups.service.submitJob({
-      text,
+      bytes,
       format,
       organizationId: principal.organizationId,
       apiKeyId: principal.keyId,
