@@ -3,7 +3,7 @@
  * --json for scripts. Only this entry point decides to exit the process.
  */
 // First: on an unsupported Node it stops with a clear message before any dependency loads.
-import "./require-supported-node.ts";
+import "./require-supported-node.js";
 import { Command, Option } from "commander";
 import { createAccountService, type AccountService } from "./accounts/account-service.ts";
 import { AccountError, normalizeEmail } from "./accounts/accounts.ts";
