@@ -1,7 +1,8 @@
 /**
  * Boundary data at run time: `buckeye data fetch-geo` against a FAKE UPSTREAM TIGER/Line site
- * serving a small shapefile made here (never downloaded data), shapefiles read straight from
- * GEO_DATA_DIR, the newest vintage winning, and a clear failure without internet.
+ * serving a small SYNTHETIC shapefile made here (never downloaded data), shapefiles read straight from
+ * GEO_DATA_DIR, the newest vintage winning, a clear failure without internet, and the test suite's own
+ * fetch of missing polygons (test/_global-setup.ts) through that same command.
  */
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
@@ -13,7 +14,8 @@ import { zipSync } from "fflate";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findBoundaryFiles } from "../src/geo/boundary-files.ts";
 import { loadBoundaries, locate } from "../src/geo/boundaries.ts";
-import { fetchTiger, FetchGeoError } from "../src/geo/fetch-tiger.ts";
+import { defaultVintage, fetchTiger, FetchGeoError, tigerUrls } from "../src/geo/fetch-tiger.ts";
+import { fetchPolygonsIfMissing } from "./_global-setup.ts";
 import { startTestService } from "./_setup.ts";
 
 type Ring = Array<[number, number]>;
@@ -83,7 +85,7 @@ function makeShapefile(records: ShapeRecord[]): { shp: Uint8Array; dbf: Uint8Arr
   return { shp: new Uint8Array(shp), dbf: new Uint8Array(dbf) };
 }
 
-/** A county and a city in it, around a made-up point near Delaware, Ohio; plus an Indiana county the conversion must drop. */
+/** SYNTHETIC: a county and a city in it, around a made-up point near Delaware, Ohio; plus an Indiana county the conversion must drop. */
 const COUNTIES = makeShapefile([
   { rings: [square(-83.2, 40.1, -82.8, 40.5)], fields: { STATEFP: "39", GEOID: "39041", NAME: "Delaware" } },
   { rings: [square(-85.3, 40.9, -84.9, 41.3)], fields: { STATEFP: "18", GEOID: "18003", NAME: "Allen" } },
@@ -96,10 +98,13 @@ let tiger: Server;
 let tigerUrl: string;
 const served: string[] = [];
 beforeAll(async () => {
-  const files: Record<string, Uint8Array> = {
-    "/TIGER2024/COUNTY/tl_2024_us_county.zip": zipSync({ "tl_2024_us_county.shp": COUNTIES.shp, "tl_2024_us_county.dbf": COUNTIES.dbf }),
-    "/TIGER2024/PLACE/tl_2024_39_place.zip": zipSync({ "tl_2024_39_place.shp": PLACES.shp, "tl_2024_39_place.dbf": PLACES.dbf }),
-  };
+  // 2024 for the tests that name a vintage, and the one fetch-geo asks for by default.
+  const files: Record<string, Uint8Array> = Object.fromEntries(
+    [2024, defaultVintage()].flatMap((year) => [
+      [`/TIGER${year}/COUNTY/tl_${year}_us_county.zip`, zipSync({ [`tl_${year}_us_county.shp`]: COUNTIES.shp, [`tl_${year}_us_county.dbf`]: COUNTIES.dbf })],
+      [`/TIGER${year}/PLACE/tl_${year}_39_place.zip`, zipSync({ [`tl_${year}_39_place.shp`]: PLACES.shp, [`tl_${year}_39_place.dbf`]: PLACES.dbf })],
+    ]),
+  );
   // FAKE UPSTREAM standing in for the Census Bureau's TIGER/Line download site.
   tiger = createServer((req, res) => {
     served.push(req.url ?? "");
@@ -172,5 +177,27 @@ describe("GEO_DATA_DIR may hold the unzipped TIGER/Line shapefiles themselves", 
     } finally {
       await api.close();
     }
+  });
+});
+
+describe("a test run without polygons fetches them once with buckeye data fetch-geo, into the folder the service reads", () => {
+  it("runs the operator's command against the TIGER/Line site (here the fake upstream), says so, and does not fetch again once they are there", async () => {
+    const dir = join(mkdtempSync(join(tmpdir(), "buckeye-geo-")), "geo");
+    const env = { ...process.env, GEO_DATA_DIR: dir, TIGER_BASE_URL: tigerUrl };
+    const lines: string[] = [];
+    const before = served.length;
+    expect(await fetchPolygonsIfMissing(env, (line) => lines.push(line))).toBe(true);
+    expect(lines.join("\n")).toMatch(/No boundary polygons: GEO_DATA_DIR .* does not exist[^]*Fetching them once with `buckeye data fetch-geo --dir /);
+    expect(lines.at(-1)).toMatch(/^wrote .*oh-counties-tiger\d{4}\.geojson \(1 counties\)/);
+    expect(served.slice(before)).toEqual([tigerUrls("", defaultVintage()).counties, tigerUrls("", defaultVintage()).places]);
+    expect(findBoundaryFiles(dir)).toMatchObject({ available: true, counties: { vintage: defaultVintage() }, places: { vintage: defaultVintage() } });
+
+    expect(await fetchPolygonsIfMissing(env, (line) => lines.push(line))).toBe(false);
+    expect(served.length).toBe(before + 2);
+  });
+
+  it("stops the run with fetch-geo's own explanation when the site cannot be reached", async () => {
+    const env = { ...process.env, GEO_DATA_DIR: join(mkdtempSync(join(tmpdir(), "buckeye-geo-")), "geo"), TIGER_BASE_URL: "http://127.0.0.1:2" };
+    await expect(fetchPolygonsIfMissing(env, () => {})).rejects.toThrow(/fetch-geo failed \(exit 1\):[^]*\nbuckeye: could not download .*needs internet access[^]*Put the county and place files in /);
   });
 });
