@@ -4,7 +4,8 @@
  * GEO_DATA_DIR, the newest vintage winning, a clear failure without internet, and the test suite's own
  * fetch of missing polygons (test/_global-setup.ts) through that same command.
  */
-import { spawnSync } from "node:child_process";
+import { execFile, spawnSync } from "node:child_process";
+import { promisify } from "node:util";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -16,7 +17,8 @@ import { findBoundaryFiles } from "../src/geo/boundary-files.ts";
 import { loadBoundaries, locate } from "../src/geo/boundaries.ts";
 import { defaultVintage, fetchTiger, FetchGeoError, tigerUrls } from "../src/geo/fetch-tiger.ts";
 import { fetchPolygonsIfMissing } from "./_global-setup.ts";
-import { startTestService } from "./_setup.ts";
+import { createService } from "../src/service.ts";
+import { startTestService, testConfig } from "./_setup.ts";
 
 type Ring = Array<[number, number]>;
 interface ShapeRecord {
@@ -199,5 +201,46 @@ describe("a test run without polygons fetches them once with buckeye data fetch-
   it("stops the run with fetch-geo's own explanation when the site cannot be reached", async () => {
     const env = { ...process.env, GEO_DATA_DIR: join(mkdtempSync(join(tmpdir(), "buckeye-geo-")), "geo"), TIGER_BASE_URL: "http://127.0.0.1:2" };
     await expect(fetchPolygonsIfMissing(env, () => {})).rejects.toThrow(/fetch-geo failed \(exit 1\):[^]*\nbuckeye: could not download .*needs internet access[^]*Put the county and place files in /);
+  });
+});
+
+describe("a server started without polygons warns at start-up; after buckeye data fetch-geo, /readyz says a restart loads them", () => {
+  it("logs the warning, answers /readyz 503 with what to run, then with what is left to do, and is ready after a restart", async () => {
+    const dir = join(mkdtempSync(join(tmpdir(), "buckeye-geo-")), "geo");
+    const { config, cleanup } = testConfig({ GEO_DATA_DIR: dir });
+    const log: Array<Record<string, unknown>> = [];
+    const readyz = async (service: { app: { fetch(request: Request): Response | Promise<Response> } }) => {
+      const res = await service.app.fetch(new Request("http://buckeye.test/readyz"));
+      return { status: res.status, body: (await res.json()) as { reasons: string[] } };
+    };
+    try {
+      const first = await createService(config, { log: (entry) => log.push(entry) });
+      try {
+        expect(log).toContainEqual(expect.objectContaining({ level: "warn", msg: expect.stringMatching(/^no boundary polygons: address and lat\/lon lookups answer 503, and so does \/readyz/), reason: expect.stringMatching(/does not exist; run `buckeye data fetch-geo`/) }));
+        const before = await readyz(first);
+        expect(before.status).toBe(503);
+        expect(before.body.reasons).toContainEqual(expect.stringMatching(/^boundaries-unavailable: GEO_DATA_DIR .* does not exist; run `buckeye data fetch-geo`/));
+
+        const fetched = await promisify(execFile)(process.execPath, ["bin/buckeye.js", "data", "fetch-geo"], { env: { ...process.env, GEO_DATA_DIR: dir, TIGER_BASE_URL: tigerUrl } });
+        expect(fetched.stdout).toMatch(/restart the service to load them/);
+        const after = await readyz(first);
+        expect(after.status).toBe(503);
+        expect(after.body.reasons).toContainEqual(
+          `boundaries-unavailable: this instance started without boundary files; ${dir} now holds TIGER/Line ${defaultVintage()} counties and ${defaultVintage()} places: restart it to load them. Address and lat/lon lookups answer 503; county and ZIP lookups work.`,
+        );
+      } finally {
+        await first.close();
+      }
+
+      const restarted = await createService(config, { log: () => {} });
+      try {
+        await restarted.context.lookups.pool.warm();
+        expect((await readyz(restarted)).status).toBe(200);
+      } finally {
+        await restarted.close();
+      }
+    } finally {
+      await cleanup();
+    }
   });
 });
