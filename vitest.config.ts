@@ -3,6 +3,8 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
+    // Fetches the boundary polygons once when the folder the service reads has none (test/_global-setup.ts).
+    globalSetup: ["test/_global-setup.ts"],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     // Suites start real servers and databases; two files at a time fits this 2-core machine.

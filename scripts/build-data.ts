@@ -1,15 +1,18 @@
 /**
- * Builds the tables the service ships in data/ from the raw public data in SHARED_DATA_DIR
- * (default: ../shared/data beside the repository). Deterministic: the same inputs give the same
- * bytes, and test/data-build.test.ts rebuilds everything to prove no figure was edited by hand.
+ * Builds the tables the service ships in data/ from the raw public tables committed in data/sources/
+ * and the county and place polygons the service loads (GEO_DATA_DIR, found as src/config.ts finds it).
+ * Deterministic: the same inputs give the same bytes, and test/data-build.test.ts rebuilds everything
+ * to prove no figure was edited by hand.
  *
  *   npm run data:build
  */
 import { mkdirSync, writeFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { loadConfig } from "../src/config.ts";
+import { findBoundaryFiles, type BoundaryFiles } from "../src/geo/boundary-files.ts";
+import { readLayer } from "../src/geo/boundaries.ts";
 import { countyFeatures, placeFeatures } from "../src/geo/boundary-layers.ts";
-import { COUNTY_FILE, PLACE_FILE, readJson } from "../src/geo/load-boundaries.ts";
 import { PolygonIndex } from "../src/geo/polygon-index.ts";
 import { compareText } from "./build/compare-text.ts";
 import { readCsv, toCsv } from "./build/csv.ts";
@@ -22,28 +25,35 @@ import { buildZipCounties, ZCTA_COLUMNS } from "./build/zip-counties.ts";
 
 export const REPO_ROOT = fileURLToPath(new URL("..", import.meta.url));
 
-/** SHARED_DATA_DIR, or the shared data folder beside the repository checkout. */
-export function sharedDataDir(env: NodeJS.ProcessEnv = process.env): string {
-  return env["SHARED_DATA_DIR"] ?? resolve(REPO_ROOT, "..", "shared", "data");
+/** The committed raw tables the build reads (data/sources/README.md). */
+export const SOURCES_DIR = join(REPO_ROOT, "data", "sources");
+
+export type Polygons = Extract<BoundaryFiles, { available: true }>;
+
+/** The county and place layers in GEO_DATA_DIR (or the service's default folder); throws with what to do when there are none. */
+export function polygonsForBuild(env: NodeJS.ProcessEnv = process.env): Polygons {
+  const files = findBoundaryFiles(loadConfig({ GEO_DATA_DIR: env["GEO_DATA_DIR"] }).geoDataDir);
+  if (!files.available) throw new Error(`the build places ZIP points and transit-district cities in the boundary polygons: ${files.reason}`);
+  return files;
 }
 
 /** Every file of data/, by file name, with its exact contents. `log` receives findings worth a look. */
-export function buildData(sharedDir: string, log: (line: string) => void = () => {}): Record<string, string> {
-  const rates = readRateSources(sharedDir);
+export async function buildData(sourcesDir: string, polygons: Polygons, log: (line: string) => void = () => {}): Promise<Record<string, string>> {
+  const rates = readRateSources(sourcesDir);
   const periods = buildRatePeriods(rates);
 
-  const counties = countyFeatures(readJson(join(sharedDir, "geo", COUNTY_FILE)));
+  const counties = countyFeatures(await readLayer(polygons.counties));
   for (const county of rates.counties) {
     const polygon = counties.find((feature) => feature.value.geoid === county.fips);
     if (polygon?.value.name !== county.name) throw new Error(`county polygon ${county.fips} is not ${county.name}`);
   }
   if (counties.length !== rates.counties.length) throw new Error(`${counties.length} county polygons for ${rates.counties.length} counties`);
-  const places = placeFeatures(readJson(join(sharedDir, "geo", PLACE_FILE)));
+  const places = placeFeatures(await readLayer(polygons.places));
   const districts = buildTransitDistricts(rates.districts, counties, places);
 
   const usps = ohioUspsZips();
   const zipTable = buildZipCounties(
-    readCsv(join(sharedDir, "geo", "oh-zcta-county.csv"), ZCTA_COLUMNS),
+    readCsv(join(sourcesDir, "census", "oh-zcta-county.csv"), ZCTA_COLUMNS),
     usps.zips,
     new PolygonIndex(counties),
   );
@@ -89,13 +99,13 @@ export function buildData(sharedDir: string, log: (line: string) => void = () =>
   };
 }
 
-function main(): void {
+async function main(): Promise<void> {
   const outDir = join(REPO_ROOT, "data");
   mkdirSync(outDir, { recursive: true });
-  for (const [name, contents] of Object.entries(buildData(sharedDataDir(), (line) => console.log(line)))) {
+  for (const [name, contents] of Object.entries(await buildData(SOURCES_DIR, polygonsForBuild(), (line) => console.log(line)))) {
     writeFileSync(join(outDir, name), contents);
     console.log(`wrote data/${name}`);
   }
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) main();
+if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) await main();

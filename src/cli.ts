@@ -1,9 +1,10 @@
 /**
  * `buckeye`: the operator CLI. Every command prints a human summary, or one JSON document with
- * --json for scripts. Only this entry point decides to exit the process.
+ * --json for scripts, except `serve`, `batch` and `data fetch-geo`, whose output is a log, a file and
+ * the files written (docs/reference/cli.md). Only this entry point decides to exit the process.
  */
 // First: on an unsupported Node it stops with a clear message before any dependency loads.
-import "./require-supported-node.ts";
+import "./require-supported-node.js";
 import { Command, Option } from "commander";
 import { createAccountService, type AccountService } from "./accounts/account-service.ts";
 import { AccountError, normalizeEmail } from "./accounts/accounts.ts";

@@ -87,12 +87,16 @@ export async function createService(config: Config, options: ServiceOptions = {}
     boundaries,
     log,
   );
+  const polygons = findBoundaryFiles(config.geoDataDir);
+  // A fresh install has no polygons (they are never shipped): say at once why /readyz will answer 503.
+  if (!polygons.available) {
+    log({ level: "warn", msg: "no boundary polygons: address and lat/lon lookups answer 503, and so does /readyz, until they are loaded; county and ZIP lookups work", reason: polygons.reason });
+  }
 
   // Actors, built now and started by startService (the usage counter and the batch runner at once).
   const usage = new UsageRecorder(store.db, { flushIntervalMs: config.usageFlushMs, log, now });
   const background = createBackground({ ...backgroundOptionsFrom(config, store, rates), clock, log });
   const webhooks = createWebhookService({ db: store.db, now, secrets, privateTargets: config.webhooks.privateTargets, wakeDeliveries: () => background.actor.wake() });
-  const polygons = findBoundaryFiles(config.geoDataDir);
   const dataStatus = () =>
     readDataStatus({ db: store.db, currency, polygons, zctaVintage: data.meta.zcta_vintage, staleAfterDays: config.reconcileStaleAfterDays }, now());
 

@@ -14,6 +14,7 @@ import { loadConfig, type Config } from "../src/config.ts";
 import { createService, startService, type Service } from "../src/service.ts";
 import { TestClock } from "./_clock.ts";
 import { startFakeCensusGeocoder, type FakeCensusGeocoder } from "./fake-census-geocoder.ts";
+import { geoDataDir } from "./_polygons.ts";
 import { createOrganization } from "../src/store/organizations.repository.ts";
 
 export interface TestService {
@@ -72,6 +73,7 @@ export function testConfig(env: Record<string, string> = {}): { config: Config; 
     // No test reaches the real Census Geocoder: this port refuses connections unless a test names its fake upstream.
     CENSUS_GEOCODER_URL: "http://127.0.0.1:2",
     WORKER_THREADS: "2",
+    GEO_DATA_DIR: geoDataDir(),
     ...env,
   });
   return {
@@ -107,8 +109,8 @@ export async function startTestService(env: Record<string, string> = {}, listenO
   };
 }
 
-/** The shipped county table, read independently of the service, to check answers against. */
-export const SHARED_DATA = new URL("../../shared/data/", import.meta.url);
+/** The raw public tables the data build reads (data/sources/README.md), read independently of the service to check answers against. */
+export const RATE_SOURCES = new URL("../data/sources/", import.meta.url);
 
 /** A test service whose Census geocoder is a FAKE UPSTREAM (test/fake-census-geocoder.ts); close() stops both. */
 export type GeocodedTestService = TestService & { url?: string; fake: FakeCensusGeocoder };

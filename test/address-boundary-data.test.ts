@@ -1,9 +1,11 @@
 /**
  * Boundary data at run time: `buckeye data fetch-geo` against a FAKE UPSTREAM TIGER/Line site
- * serving a small shapefile made here (never downloaded data), shapefiles read straight from
- * GEO_DATA_DIR, the newest vintage winning, and a clear failure without internet.
+ * serving a small SYNTHETIC shapefile made here (never downloaded data), shapefiles read straight from
+ * GEO_DATA_DIR, the newest vintage winning, a clear failure without internet, and the test suite's own
+ * fetch of missing polygons (test/_global-setup.ts) through that same command.
  */
-import { spawnSync } from "node:child_process";
+import { execFile, spawnSync } from "node:child_process";
+import { promisify } from "node:util";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -13,8 +15,10 @@ import { zipSync } from "fflate";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findBoundaryFiles } from "../src/geo/boundary-files.ts";
 import { loadBoundaries, locate } from "../src/geo/boundaries.ts";
-import { fetchTiger, FetchGeoError } from "../src/geo/fetch-tiger.ts";
-import { startTestService } from "./_setup.ts";
+import { defaultVintage, fetchTiger, FetchGeoError, tigerUrls } from "../src/geo/fetch-tiger.ts";
+import { fetchPolygonsIfMissing } from "./_global-setup.ts";
+import { createService } from "../src/service.ts";
+import { startTestService, testConfig } from "./_setup.ts";
 
 type Ring = Array<[number, number]>;
 interface ShapeRecord {
@@ -83,7 +87,7 @@ function makeShapefile(records: ShapeRecord[]): { shp: Uint8Array; dbf: Uint8Arr
   return { shp: new Uint8Array(shp), dbf: new Uint8Array(dbf) };
 }
 
-/** A county and a city in it, around a made-up point near Delaware, Ohio; plus an Indiana county the conversion must drop. */
+/** SYNTHETIC: a county and a city in it, around a made-up point near Delaware, Ohio; plus an Indiana county the conversion must drop. */
 const COUNTIES = makeShapefile([
   { rings: [square(-83.2, 40.1, -82.8, 40.5)], fields: { STATEFP: "39", GEOID: "39041", NAME: "Delaware" } },
   { rings: [square(-85.3, 40.9, -84.9, 41.3)], fields: { STATEFP: "18", GEOID: "18003", NAME: "Allen" } },
@@ -96,10 +100,13 @@ let tiger: Server;
 let tigerUrl: string;
 const served: string[] = [];
 beforeAll(async () => {
-  const files: Record<string, Uint8Array> = {
-    "/TIGER2024/COUNTY/tl_2024_us_county.zip": zipSync({ "tl_2024_us_county.shp": COUNTIES.shp, "tl_2024_us_county.dbf": COUNTIES.dbf }),
-    "/TIGER2024/PLACE/tl_2024_39_place.zip": zipSync({ "tl_2024_39_place.shp": PLACES.shp, "tl_2024_39_place.dbf": PLACES.dbf }),
-  };
+  // 2024 for the tests that name a vintage, and the one fetch-geo asks for by default.
+  const files: Record<string, Uint8Array> = Object.fromEntries(
+    [2024, defaultVintage()].flatMap((year) => [
+      [`/TIGER${year}/COUNTY/tl_${year}_us_county.zip`, zipSync({ [`tl_${year}_us_county.shp`]: COUNTIES.shp, [`tl_${year}_us_county.dbf`]: COUNTIES.dbf })],
+      [`/TIGER${year}/PLACE/tl_${year}_39_place.zip`, zipSync({ [`tl_${year}_39_place.shp`]: PLACES.shp, [`tl_${year}_39_place.dbf`]: PLACES.dbf })],
+    ]),
+  );
   // FAKE UPSTREAM standing in for the Census Bureau's TIGER/Line download site.
   tiger = createServer((req, res) => {
     served.push(req.url ?? "");
@@ -171,6 +178,69 @@ describe("GEO_DATA_DIR may hold the unzipped TIGER/Line shapefiles themselves", 
       expect(ready.checks.boundaries).toMatch(/counties TIGER\/Line 2025, places 2025/);
     } finally {
       await api.close();
+    }
+  });
+});
+
+describe("a test run without polygons fetches them once with buckeye data fetch-geo, into the folder the service reads", () => {
+  it("runs the operator's command against the TIGER/Line site (here the fake upstream), says so, and does not fetch again once they are there", async () => {
+    const dir = join(mkdtempSync(join(tmpdir(), "buckeye-geo-")), "geo");
+    const env = { ...process.env, GEO_DATA_DIR: dir, TIGER_BASE_URL: tigerUrl };
+    const lines: string[] = [];
+    const before = served.length;
+    expect(await fetchPolygonsIfMissing(env, (line) => lines.push(line))).toBe(true);
+    expect(lines.join("\n")).toMatch(/No boundary polygons: GEO_DATA_DIR .* does not exist[^]*Fetching them once with `buckeye data fetch-geo --dir /);
+    expect(lines.at(-1)).toMatch(/^wrote .*oh-counties-tiger\d{4}\.geojson \(1 counties\)/);
+    expect(served.slice(before)).toEqual([tigerUrls("", defaultVintage()).counties, tigerUrls("", defaultVintage()).places]);
+    expect(findBoundaryFiles(dir)).toMatchObject({ available: true, counties: { vintage: defaultVintage() }, places: { vintage: defaultVintage() } });
+
+    expect(await fetchPolygonsIfMissing(env, (line) => lines.push(line))).toBe(false);
+    expect(served.length).toBe(before + 2);
+  });
+
+  it("stops the run with fetch-geo's own explanation when the site cannot be reached", async () => {
+    const env = { ...process.env, GEO_DATA_DIR: join(mkdtempSync(join(tmpdir(), "buckeye-geo-")), "geo"), TIGER_BASE_URL: "http://127.0.0.1:2" };
+    await expect(fetchPolygonsIfMissing(env, () => {})).rejects.toThrow(/fetch-geo failed \(exit 1\):[^]*\nbuckeye: could not download .*needs internet access[^]*Put the county and place files in /);
+  });
+});
+
+describe("a server started without polygons warns at start-up; after buckeye data fetch-geo, /readyz says a restart loads them", () => {
+  it("logs the warning, answers /readyz 503 with what to run, then with what is left to do, and is ready after a restart", async () => {
+    const dir = join(mkdtempSync(join(tmpdir(), "buckeye-geo-")), "geo");
+    const { config, cleanup } = testConfig({ GEO_DATA_DIR: dir });
+    const log: Array<Record<string, unknown>> = [];
+    const readyz = async (service: { app: { fetch(request: Request): Response | Promise<Response> } }) => {
+      const res = await service.app.fetch(new Request("http://buckeye.test/readyz"));
+      return { status: res.status, body: (await res.json()) as { reasons: string[] } };
+    };
+    try {
+      const first = await createService(config, { log: (entry) => log.push(entry) });
+      try {
+        expect(log).toContainEqual(expect.objectContaining({ level: "warn", msg: expect.stringMatching(/^no boundary polygons: address and lat\/lon lookups answer 503, and so does \/readyz/), reason: expect.stringMatching(/does not exist; run `buckeye data fetch-geo`/) }));
+        const before = await readyz(first);
+        expect(before.status).toBe(503);
+        expect(before.body.reasons).toContainEqual(expect.stringMatching(/^boundaries-unavailable: GEO_DATA_DIR .* does not exist; run `buckeye data fetch-geo`/));
+
+        const fetched = await promisify(execFile)(process.execPath, ["bin/buckeye.js", "data", "fetch-geo"], { env: { ...process.env, GEO_DATA_DIR: dir, TIGER_BASE_URL: tigerUrl } });
+        expect(fetched.stdout).toMatch(/restart the service to load them/);
+        const after = await readyz(first);
+        expect(after.status).toBe(503);
+        expect(after.body.reasons).toContainEqual(
+          `boundaries-unavailable: this instance started without boundary files; ${dir} now holds TIGER/Line ${defaultVintage()} counties and ${defaultVintage()} places: restart it to load them. Address and lat/lon lookups answer 503; county and ZIP lookups work.`,
+        );
+      } finally {
+        await first.close();
+      }
+
+      const restarted = await createService(config, { log: () => {} });
+      try {
+        await restarted.context.lookups.pool.warm();
+        expect((await readyz(restarted)).status).toBe(200);
+      } finally {
+        await restarted.close();
+      }
+    } finally {
+      await cleanup();
     }
   });
 });

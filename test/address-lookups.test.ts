@@ -8,6 +8,10 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FAKE_ADDRESSES, oneLine, startFakeCensusGeocoder, type FakeAddressName, type FakeCensusGeocoder } from "./fake-census-geocoder.ts";
 import { startTestService, type TestService, startTestServiceWithFakeGeocoder, type GeocodedTestService } from "./_setup.ts";
+import { polygonFiles } from "./_polygons.ts";
+
+/** The notes name the TIGER/Line vintages the service loaded: whatever GEO_DATA_DIR holds. */
+const { counties: { vintage: countyVintage }, places: { vintage: placeVintage } } = polygonFiles();
 
 const DATE = "2026-06-01";
 let fake: FakeCensusGeocoder;
@@ -112,21 +116,21 @@ describe("spec §2.3 rule 3: the annexation note", () => {
     expect(body.note).toMatch(/annexation/);
   });
 
-  it("uses the Census Bureau's current place over our 2019 polygons, and says they disagree", async () => {
+  it("uses the Census Bureau's current place over our place polygons, and says they disagree", async () => {
     const { body } = await byAddress("annexedToColumbus");
     expect(body).toMatchObject({ county: "Delaware", combined_rate: 0.08 });
     expect(body.transit_district.status).toBe("inside");
-    expect(body.note).toMatch(/TIGER\/Line 2019 place boundaries put these coordinates in no incorporated city or village/);
+    expect(body.note).toMatch(new RegExp(`TIGER/Line ${placeVintage} place boundaries put these coordinates in no incorporated city or village`));
     // The same point by coordinates has only our polygons to go by: unincorporated, so outside.
     const point = await byPoint("annexedToColumbus");
     expect(point.body.transit_district.status).toBe("outside");
-    expect(point.body.note).toMatch(/TIGER\/Line 2019 place boundaries.*annexations/);
+    expect(point.body.note).toMatch(new RegExp(`TIGER/Line ${placeVintage} place boundaries.*annexations`));
   });
 
   it("falls back to our place polygons when the Census places layer reports an error", async () => {
     const { body } = await byAddress("rossfordLayerError");
     expect(body.transit_district.status).toBe("inside");
-    expect(body.note).toMatch(/TIGER\/Line 2019 place boundaries \(the geocoder returned no place layer\)/);
+    expect(body.note).toMatch(new RegExp(`TIGER/Line ${placeVintage} place boundaries \\(the geocoder returned no place layer\\)`));
   });
 
   it("adds no note outside the split counties", async () => {
@@ -260,6 +264,6 @@ describe("/readyz with boundary data", () => {
     const res = await api.get("/readyz", {});
     const body = (await res.json()) as any;
     expect(res.status).toBe(200);
-    expect(body.checks.boundaries).toMatch(/TIGER\/Line 2020, places 2019, 2 worker threads/);
+    expect(body.checks.boundaries).toMatch(new RegExp(`TIGER/Line ${countyVintage}, places ${placeVintage}, 2 worker threads`));
   });
 });

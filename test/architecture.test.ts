@@ -11,8 +11,8 @@ const SRC = new URL("../src/", import.meta.url).pathname;
 
 /** Each room's layer (a folder of src/, or a file at its top): a room may import only rooms with a smaller number, and itself. */
 export const LAYERS: Record<string, number> = {
-  "supported-node.ts": -1,
-  "config.ts": 0, "log.ts": 0, "ids.ts": 0, "error-fields.ts": 0, "require-supported-node.ts": 0, "clock.ts": 0, "per-turn.ts": 0,
+  "supported-node.js": -1,
+  "config.ts": 0, "log.ts": 0, "ids.ts": 0, "error-fields.ts": 0, "require-supported-node.js": 0, "clock.ts": 0, "per-turn.ts": 0,
   store: 1, rates: 1,
   geo: 2, auth: 2, usage: 2, webhooks: 2, boundaries: 2,
   "load-data.ts": 3, lookup: 3, accounts: 3,
@@ -33,9 +33,12 @@ const FORBIDDEN = ["dashboard -> http", "http -> dashboard", "cli -> dashboard",
 /** `lookup/pipeline.ts` is in the room `lookup`; `config.ts` is a room of its own. */
 const roomOf = (file: string) => file.split("/")[0]!;
 
+/** The TypeScript sources and the plain-JavaScript modules beside them (the version check); not the browser assets. */
 function sourceFiles(dir = SRC): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
-    entry.isDirectory() ? sourceFiles(join(dir, entry.name)) : entry.name.endsWith(".ts") ? [join(dir, entry.name)] : [],
+    entry.isDirectory()
+      ? entry.name === "assets" ? [] : sourceFiles(join(dir, entry.name))
+      : /\.(ts|js)$/.test(entry.name) ? [join(dir, entry.name)] : [],
   );
 }
 

@@ -10,11 +10,10 @@ import { describe, expect, it } from "vitest";
 import { findBoundaryFiles } from "../src/geo/boundary-files.ts";
 import { adoptBoundaries, boundariesData, loadBoundaries, locate } from "../src/geo/boundaries.ts";
 import { encodeBoundaries, readBoundaries } from "../src/geo/boundaries-bytes.ts";
-import { geoDataDir } from "../src/geo/load-boundaries.ts";
 import { buildBoundariesInProcess } from "../src/lookup/build-boundaries.ts";
+import { polygonFiles } from "./_polygons.ts";
 
-const files = findBoundaryFiles(geoDataDir());
-if (!files.available) throw new Error(files.reason);
+const files = polygonFiles();
 
 describe("boundary indexes built in a child process", () => {
   it("hands over every array and feature exactly as built in process, on shared memory", async () => {

@@ -1,11 +1,10 @@
 /**
  * The Census batch geocoder client (src/geo/census-batch-geocoder.ts): the answer's wire format
- * (the real example in ../shared/data/geo/census-geocoder-examples/, read in place, never copied),
+ * (SYNTHETIC answers written from the documented format, test/fixtures/census/synthetic-answers.ts),
  * requests of at most 10,000 rows, bounded concurrency, retries with backoff, and the typed
  * "unavailable" error. Upstream calls go to the FAKE UPSTREAM (test/fake-census-geocoder.ts) or
  * to an injected fetch in front of it. Hand-written answer rows below are labelled synthetic.
  */
-import { readFileSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
 import { loadConfig } from "../src/config.ts";
 import {
@@ -19,9 +18,7 @@ import {
 } from "../src/geo/census-batch-geocoder.ts";
 import { GeocoderUnavailableError } from "../src/geo/geocoder.ts";
 import { FAKE_ADDRESSES, startFakeCensusGeocoder, type FakeAddressName, type FakeCensusGeocoder } from "./fake-census-geocoder.ts";
-import { SHARED_DATA } from "./_setup.ts";
-
-const realAnswer = readFileSync(new URL("geo/census-geocoder-examples/batch-geographies-response.csv", SHARED_DATA), "utf8");
+import { BATCH_GEOGRAPHIES_ANSWER, SYNTHETIC_MATCH } from "./fixtures/census/synthetic-answers.ts";
 
 const fakes: FakeCensusGeocoder[] = [];
 async function fake(): Promise<FakeCensusGeocoder> {
@@ -50,10 +47,10 @@ const benchAddresses = (count: number): BatchAddress[] =>
   Array.from({ length: count }, (_, n) => ({ id: `row-${n}`, street: `${n} Bench St`, city: "Columbus", state: "OH", zip: "43215" }));
 
 describe("reading the batch answer: Match, No_Match, Tie; Exact/Non_Exact; \"lon,lat\"; state and county FIPS", () => {
-  it("reads the real example answer (rows in another order than sent, quoted fields with commas)", () => {
-    const answers = readCensusBatchAnswer(realAnswer, new Set(["1", "2", "3"]));
+  it("reads an answer in the documented format (rows in another order than sent, quoted fields with commas; synthetic)", () => {
+    const answers = readCensusBatchAnswer(BATCH_GEOGRAPHIES_ANSWER, new Set(["1", "2", "3"]));
     expect(Object.fromEntries(answers)).toEqual({
-      "3": { status: "match", exact: true, lon: -73.98658, lat: 40.738323, countyFips: "36061", matchedAddress: "3 GRAMERCY PARK W, NEW YORK, NY, 10003" },
+      "3": { status: "match", exact: true, lon: SYNTHETIC_MATCH.lon, lat: SYNTHETIC_MATCH.lat, countyFips: "39049", matchedAddress: SYNTHETIC_MATCH.matchedAddress },
       "2": { status: "no_match" },
       "1": { status: "no_match" },
     });

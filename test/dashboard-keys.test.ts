@@ -9,6 +9,7 @@ import { readFileSync } from "node:fs";
 import { reconcile } from "../src/jobs/reconcile.ts";
 import { dateInOhio, daysBetween } from "../src/rates/calendar.ts";
 import { dashboardHarness } from "./_dashboard.ts";
+import { polygonFiles } from "./_polygons.ts";
 
 const dash = dashboardHarness();
 const { shot, freshPage, signUp, signIn, createKey, rates } = dash;
@@ -135,7 +136,8 @@ describe("API keys page: the data currency in one line (rates confirmed through,
     expect(text).toContain(`rates confirmed through ${day(meta.verified_through)} (${ago(confirmedAge)})`);
     expect(await line.getByTitle(/beyond_confirmed/).getAttribute("title")).toBe(`Answers for dates after ${meta.verified_through} carry beyond_confirmed.`);
     expect(text).toContain(`last reconciled ${day(meta.last_reconciled)} (${ago(daysBetween(meta.last_reconciled, today))})`);
-    expect(text).toContain("boundaries: TIGER/Line 2020 counties, 2019 places, 2020 ZIP areas · no state boundary file");
+    const polygons = polygonFiles();
+    expect(text).toContain(`boundaries: TIGER/Line ${polygons.counties.vintage} counties, ${polygons.places.vintage} places, 2020 ZIP areas · no state boundary file`);
     expect(await line.locator("time").first().getAttribute("datetime")).toBe(meta.verified_through);
     expect(await line.locator(".badge").count()).toBe(daysBetween(meta.last_reconciled, today) > 100 ? 1 : 0);
   });

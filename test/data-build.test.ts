@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parse } from "csv-parse/sync";
 import { beforeAll, describe, expect, it } from "vitest";
-import { buildData, REPO_ROOT, sharedDataDir } from "../scripts/build-data.ts";
+import { buildData, polygonsForBuild, REPO_ROOT, SOURCES_DIR } from "../scripts/build-data.ts";
 import { buildRatePeriods, RateChainError } from "../scripts/build/rate-periods.ts";
 import { readRateSources, type RateSources } from "../scripts/build/rate-sources.ts";
 
@@ -12,9 +12,9 @@ const AS_OF = "2026-01-01";
 let built: Record<string, string>;
 let sources: RateSources;
 
-beforeAll(() => {
-  built = buildData(sharedDataDir());
-  sources = readRateSources(sharedDataDir());
+beforeAll(async () => {
+  built = await buildData(SOURCES_DIR, polygonsForBuild());
+  sources = readRateSources(SOURCES_DIR);
 });
 
 function committed(name: string): Record<string, string>[] {
@@ -28,14 +28,14 @@ function tenThousandths(rate: string): number {
 }
 
 describe("no figure is edited by hand", () => {
-  it("rebuilding data/ from the shared sources gives byte-identical files", () => {
+  it("rebuilding data/ from the committed sources (data/sources) and the loaded polygons gives byte-identical files", () => {
     for (const [name, contents] of Object.entries(built)) {
       expect(readFileSync(join(DATA_DIR, name), "utf8"), name).toBe(contents);
     }
   });
 
-  it("data/ holds only files the build makes", () => {
-    expect(readdirSync(DATA_DIR).sort()).toEqual(Object.keys(built).sort());
+  it("data/ holds only files the build makes, beside the build's inputs", () => {
+    expect(readdirSync(DATA_DIR).sort()).toEqual([...Object.keys(built), "sources"].sort());
   });
 });
 
@@ -55,7 +55,7 @@ describe("every county evaluates to its published combined rate", () => {
         .filter((p) => p["fips"] === fips && p["component"] === component)
         .filter((p) => (p["effective_from"] === "" || p["effective_from"]! <= AS_OF) && (p["effective_to"] === "" || AS_OF < p["effective_to"]!))
         .reduce((sum, p) => sum + tenThousandths(p["rate"]!), 0);
-    const published = parse(readFileSync(join(sharedDataDir(), "ohio", "county-rates.csv"), "utf8"), { columns: true }) as Record<string, string>[];
+    const published = parse(readFileSync(join(SOURCES_DIR, "ohio", "county-rates.csv"), "utf8"), { columns: true }) as Record<string, string>[];
     expect(published).toHaveLength(88);
     for (const county of published) {
       const fips = county["fips"]!;

@@ -18,7 +18,8 @@ import { readDistrictCodes } from "../src/jobs/background.ts";
 import { reconcile } from "../src/jobs/reconcile.ts";
 import { dateInOhio, daysBetween } from "../src/rates/calendar.ts";
 import { call, rate } from "./_api.ts";
-import { freshDatabase, SHARED_DATA, startTestService, type TestService } from "./_setup.ts";
+import { freshDatabase, RATE_SOURCES, startTestService, type TestService } from "./_setup.ts";
+import { polygonFiles } from "./_polygons.ts";
 
 const run = promisify(execFile);
 const BIN = fileURLToPath(new URL("../bin/buckeye.js", import.meta.url));
@@ -36,7 +37,7 @@ function reconcileWith(api: TestService, source: string, at: Date) {
 }
 
 describe("Lake County's components follow the sources: county 1.00% throughout, Laketran 0.50%, paused to 0.25% from 2024-07-01, 0.50% again from 2025-07-01", () => {
-  const csv = (name: string): Array<Record<string, string>> => parse(readFileSync(new URL(`ohio/${name}`, SHARED_DATA)), { columns: true });
+  const csv = (name: string): Array<Record<string, string>> => parse(readFileSync(new URL(`ohio/${name}`, RATE_SOURCES)), { columns: true });
   const history = csv("rate-history.csv").filter((row) => row.fips === "39085").sort((a, b) => a.effective_date!.localeCompare(b.effective_date!));
   const current = csv("county-rates.csv").find((row) => row.fips === "39085")!;
 
@@ -95,12 +96,14 @@ describe("buckeye data status [--json]: rates confirmed through, last successful
   const env = { ...process.env, DATABASE_URL: database.url, LOG_LEVEL: "silent" };
   const buckeye = async (...args: string[]) => (await run(process.execPath, [BIN, ...args], { env })).stdout;
   const status = async () => JSON.parse(await buckeye("data", "status", "--json"));
+  /** The polygons the CLI loads, found as it finds them: their vintages are whatever GEO_DATA_DIR holds. */
+  const { counties, places } = polygonFiles();
   afterAll(async () => {
     rmSync(dir, { recursive: true, force: true });
     await database.drop();
   });
 
-  it("on a fresh database: the shipped data's dates and file (data/meta.json), no run, TIGER/Line 2020 counties, 2019 places, 2020 ZCTAs, no boundary file", async () => {
+  it("on a fresh database: the shipped data's dates and file (data/meta.json), no run, the loaded polygons' TIGER/Line vintages, 2020 ZCTAs, no boundary file", async () => {
     const before = dateInOhio(new Date());
     const body = await status();
     expect([before, dateInOhio(new Date())]).toContain(body.today);
@@ -112,8 +115,8 @@ describe("buckeye data status [--json]: rates confirmed through, last successful
       last_run: null,
     });
     expect(body.boundaries).toMatchObject({
-      counties: { vintage: 2020, as_of: "2020-01-01", age_days: daysBetween("2020-01-01", body.today), file: expect.stringMatching(/tiger2020|tl_2020/) },
-      places: { vintage: 2019, as_of: "2019-01-01", age_days: daysBetween("2019-01-01", body.today) },
+      counties: { vintage: counties.vintage, as_of: `${counties.vintage}-01-01`, age_days: daysBetween(`${counties.vintage}-01-01`, body.today), file: counties.path },
+      places: { vintage: places.vintage, as_of: `${places.vintage}-01-01`, age_days: daysBetween(`${places.vintage}-01-01`, body.today), file: places.path },
       polygons_unavailable: null,
       zctas: { vintage: 2020, as_of: "2020-01-01", age_days: daysBetween("2020-01-01", body.today) },
       boundary_file: null,
@@ -145,7 +148,7 @@ describe("buckeye data status [--json]: rates confirmed through, last successful
     expect(text).toMatch(/confirmed through\s+2027-03-31 .*OHR2027Q1NOV30\.csv, reconciliation rec_/);
     expect(text).toMatch(/last reconciled\s+2026-12-01 /);
     expect(text).toMatch(/last run\s+2026-12-02 failed /);
-    expect(text).toMatch(/counties\s+2020\s+as of 2020-01-01/);
+    expect(text).toMatch(new RegExp(`counties\\s+${counties.vintage}\\s+as of ${counties.vintage}-01-01`));
     expect(text).toMatch(/boundary file\s+none loaded/);
   });
 });

@@ -1,14 +1,14 @@
 /**
  * FAKE UPSTREAM, for tests and benchmarks only: a local HTTP server that speaks the US Census
- * Geocoder's `geographies/onelineaddress` and `geographies/address` JSON exactly as the real
- * responses in ../shared/data/geo/census-geocoder-examples/ do (result.input, addressMatches[]
+ * Geocoder's `geographies/onelineaddress` and `geographies/address` JSON in the format the Census
+ * Bureau documents (test/fixtures/census/synthetic-answers.ts; result.input, addressMatches[]
  * with matchedAddress, coordinates {x, y}, tigerLine, addressComponents and geographies keyed
  * by layer name; an empty addressMatches for no match; `{"status": "Layer query encountered an
  * error…"}` in place of a layer's features).
  *
  * It also speaks the batch endpoint, `POST geographies/addressbatch` (multipart `addressFile`,
  * `benchmark`, `vintage`; at most 10,000 rows `id,street,city,state,zip`), answering the CSV of
- * the real batch-geographies-response.csv: every field quoted, rows in another order than sent
+ * the documented batch format: every field quoted, rows in another order than sent
  * (reversed here), `Match` with Exact/Non_Exact, "lon,lat" and state/county/tract/block, else
  * `No_Match` or `Tie`. A street found as it is matches Exact; one found only without its
  * directional ("100 Main St" for "100 S Main St") matches Non_Exact when one address fits (the

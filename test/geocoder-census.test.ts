@@ -1,18 +1,15 @@
 /**
- * The `census` geocoder provider: wire format (real responses from
- * ../shared/data/geo/census-geocoder-examples/), request parameters, cache, one retry on a
+ * The `census` geocoder provider: wire format (SYNTHETIC answers written from the documented format,
+ * test/fixtures/census/synthetic-answers.ts), request parameters, cache, one retry on a
  * network error, timeout and circuit breaker. Upstream calls go to the FAKE UPSTREAM server or
  * to an injected fetch; time is an injected clock.
  */
-import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseAddress } from "../src/geo/address.ts";
 import { CensusGeocoder, censusRequestUrl, readCensusResponse } from "../src/geo/census-geocoder.ts";
 import { CircuitBreaker } from "../src/geo/circuit-breaker.ts";
 import { oneLine, startFakeCensusGeocoder, type FakeCensusGeocoder } from "./fake-census-geocoder.ts";
-import { SHARED_DATA } from "./_setup.ts";
-
-const example = (name: string) => JSON.parse(readFileSync(new URL(`geo/census-geocoder-examples/${name}`, SHARED_DATA), "utf8"));
+import { addressAnswerWithDefaultLayers, onelineAnswerWithFailedPlaceLayers, SYNTHETIC_MATCH } from "./fixtures/census/synthetic-answers.ts";
 
 let fake: FakeCensusGeocoder;
 beforeAll(async () => {
@@ -25,24 +22,17 @@ function geocoder(options: Partial<ConstructorParameters<typeof CensusGeocoder>[
 }
 
 describe("reading the Census Geocoder's geographies JSON", () => {
-  it("takes coordinates and the Counties layer from a real response (address endpoint, default layers)", () => {
-    expect(readCensusResponse(example("dc-address-geographies-default-layers.json"))).toEqual({
-      kind: "match",
-      lon: -77.03535,
-      lat: 38.898754,
-      matchedAddress: "1600 PENNSYLVANIA AVE NW, WASHINGTON, DC, 20502",
-      county: { geoid: "11001", name: "District of Columbia" },
-      place: undefined,
-    });
+  it("takes coordinates and the Counties layer from an answer of the address endpoint with its default layers (no place layer)", () => {
+    expect(readCensusResponse(addressAnswerWithDefaultLayers())).toEqual({ kind: "match", ...SYNTHETIC_MATCH, place: undefined });
   });
 
   it("treats a layer that reports 'Layer query encountered an error' as missing, not as 'no place'", () => {
-    const outcome = readCensusResponse(example("dc-onelineaddress-geographies-layers-all.json"));
-    expect(outcome).toMatchObject({ kind: "match", county: { geoid: "11001" }, place: undefined });
+    const outcome = readCensusResponse(onelineAnswerWithFailedPlaceLayers());
+    expect(outcome).toMatchObject({ kind: "match", county: { geoid: "39049" }, place: undefined });
   });
 
   it("reads an empty addressMatches as no match", () => {
-    const body = example("dc-address-geographies-default-layers.json");
+    const body = addressAnswerWithDefaultLayers();
     body.result.addressMatches = [];
     expect(readCensusResponse(body)).toEqual({ kind: "no-match" });
   });

@@ -187,6 +187,18 @@ describe("POST /api/v1/rates/batch (getRatesBatch)", () => {
     await invalid(413, "POST", "/api/v1/rates/batch", { json: { lookups: Array.from({ length: 1001 }, () => ({ county: "wayne" })) } });
     await invalid(415, "POST", "/api/v1/rates/batch", { body: JSON.stringify({ lookups: [{ county: "wayne" }] }), type: "text/plain" });
   });
+
+  it("accepts items the service refuses one by one (a malformed ZIP, a bad date, an unknown field) and answers each with its own problem", async () => {
+    const lookups = [{ id: "ok", zip: "43215" }, { id: "zip", zip: "4321" }, { id: "date", county: "wayne", date: "31/03/2026" }, { id: "field", county: "wayne", cuonty: "x" }];
+    const { body } = await valid(200, "POST", "/api/v1/rates/batch", { json: { lookups } });
+    expect(body).toMatchObject({ total: 4, failed: 3 });
+    expect(body.results.map((r: { id: string; status: number; body: { invalid_params?: Array<{ name: string }> } }) => [r.id, r.status, r.body.invalid_params?.[0]?.name])).toEqual([
+      ["ok", 200, undefined],
+      ["zip", 400, "zip"],
+      ["date", 400, "date"],
+      ["field", 400, "cuonty"],
+    ]);
+  });
 });
 
 describe("batch jobs (createBatch, getBatch, getBatchResults)", () => {

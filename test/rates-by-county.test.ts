@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { parse } from "csv-parse/sync";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SHARED_DATA, startTestService, type TestService } from "./_setup.ts";
+import { RATE_SOURCES, startTestService, type TestService } from "./_setup.ts";
 
 let api: TestService;
 beforeAll(async () => {
@@ -9,7 +9,7 @@ beforeAll(async () => {
 });
 afterAll(() => api.close());
 
-const published: Array<Record<string, string>> = parse(readFileSync(new URL("ohio/county-rates.csv", SHARED_DATA)), {
+const published: Array<Record<string, string>> = parse(readFileSync(new URL("ohio/county-rates.csv", RATE_SOURCES)), {
   columns: true,
 });
 

@@ -1,6 +1,12 @@
-/** The start-up version check (src/supported-node.ts): pure, so it is tested on any Node. */
+/** The start-up version check (src/supported-node.js, run by src/require-supported-node.js from every entry point). */
+import { execFileSync, spawnSync } from "node:child_process";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { unsupportedNodeMessage } from "../src/supported-node.ts";
+import { unsupportedNodeMessage } from "../src/supported-node.js";
+
+const ROOT = new URL("..", import.meta.url).pathname;
 
 describe("Node version check: Buckeye runs on Node 22.12 or later (22 and 24 tested)", () => {
   it("accepts Node 22.12, 22.23, 24 and later majors", () => {
@@ -15,4 +21,29 @@ describe("Node version check: Buckeye runs on Node 22.12 or later (22 and 24 tes
       expect(message).toContain("bash scripts/fetch-node.sh 24");
     }
   });
+});
+
+describe("on Node 20, every entry point of a fresh clone prints how to get Node 24 and exits 1, before tsx or node_modules are needed", () => {
+  it("npm start, npm test, every other npm script and bin/buckeye.js", () => {
+    // A real Node 20, fetched the way the message tells a user to fetch Node 24 (cached after the first run).
+    const node20 = execFileSync("bash", [join(ROOT, "scripts/fetch-node.sh"), "20"], { encoding: "utf8" }).trim();
+    // What a clone has before `npm ci`: the files the check reads, and no node_modules.
+    const clone = mkdtempSync(join(tmpdir(), "buckeye-clone-"));
+    for (const file of ["package.json", ".npmrc", "bin/buckeye.js", "src/supported-node.js", "src/require-supported-node.js"]) {
+      mkdirSync(join(clone, file, ".."), { recursive: true });
+      cpSync(join(ROOT, file), join(clone, file));
+    }
+    const env = { ...process.env, PATH: `${node20}:${process.env.PATH}` };
+    const scripts = Object.keys((JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { scripts: Record<string, string> }).scripts);
+    expect(scripts).toEqual(expect.arrayContaining(["start", "test", "bench", "data:build"]));
+    const entryPoints: Array<[string, string[]]> = [...scripts.map((name): [string, string[]] => ["npm", ["run", "--silent", name]]), ["node", ["bin/buckeye.js", "--help"]]];
+    for (const [command, args] of entryPoints) {
+      const run = spawnSync(command, args, { cwd: clone, env, encoding: "utf8", timeout: 30_000 });
+      const label = `${command} ${args.join(" ")}`;
+      expect(run.stderr, label).toMatch(/^Buckeye needs Node\.js 22 or 24 \(22\.12 or later\); this is Node\.js v20\./);
+      expect(run.stderr, label).toContain('export PATH="$(bash scripts/fetch-node.sh 24):$PATH"');
+      expect(run.stderr, label).not.toMatch(/ERR_MODULE_NOT_FOUND|not found/);
+      expect(run.status, label).toBe(1);
+    }
+  }, 120_000);
 });

@@ -50,8 +50,8 @@ const HISTORY_COMPONENTS: Readonly<Record<string, Component>> = {
 };
 const COTA_DISTRICT_COMPONENT = /^transit \(COTA district (\d\d) only\)$/;
 
-export function readRateSources(sharedDataDir: string): RateSources {
-  const counties = readCsv(join(sharedDataDir, "ohio", "county-rates.csv"), COUNTY_COLUMNS).map(
+export function readRateSources(sourcesDir: string): RateSources {
+  const counties = readCsv(join(sourcesDir, "ohio", "county-rates.csv"), COUNTY_COLUMNS).map(
     (row): CountyRate => ({
       fips: field(row, "fips"),
       name: field(row, "county"),
@@ -63,7 +63,7 @@ export function readRateSources(sharedDataDir: string): RateSources {
       effectiveFrom: field(row, "effective_from") || null,
     }),
   );
-  const history = readCsv(join(sharedDataDir, "ohio", "rate-history.csv"), HISTORY_COLUMNS).map(
+  const history = readCsv(join(sourcesDir, "ohio", "rate-history.csv"), HISTORY_COLUMNS).map(
     (row, i): RateChange => {
       const fips = field(row, "fips");
       return {

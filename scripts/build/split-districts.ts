@@ -1,6 +1,6 @@
 /**
  * The five counties that a transit district covers only in part, as described in
- * shared/data/ohio/transit-districts.md (ODT bulletins of 2025, ODT 2022 rate-changes page,
+ * data/sources/ohio/transit-districts.md (ODT bulletins of 2025, ODT 2022 rate-changes page,
  * OHTransitFIPSCodes descriptions and the SST rate file OHR2026Q1NOV28). Those facts are prose in the
  * source, so they are transcribed here once; the build checks them against county-rates.csv and
  * rate-history.csv and finds the Census GEOIDs of the named cities itself.

@@ -682,15 +682,19 @@ export interface operations {
       content: {
         "application/json": {
           lookups: ({
-              id?: string;
+              /** @description Yours, up to 100 characters; its result repeats it */
+              id?: string | number;
+              /** @description County name or slug, any case, up to 64 characters */
               county?: string;
-              zip?: string;
+              /** @description 5-digit ZIP code, or a ZIP+4 (43081-1234 or 430811234) */
+              zip?: string | number;
+              /** @description Street address, up to 300 characters, ideally ending with its ZIP */
               address?: string;
               /** @description Decimal degrees, sent with lon */
               lat?: number | string;
               /** @description Decimal degrees, sent with lat */
               lon?: number | string;
-              /** Format: date */
+              /** @description The date of the sale, YYYY-MM-DD (from 2018-01-01); default: today in Ohio */
               date?: string;
             })[];
         };

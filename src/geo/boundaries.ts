@@ -22,7 +22,8 @@ export interface Located {
   place: PlaceHit | null;
 }
 
-async function readLayer(file: LayerFile): Promise<unknown> {
+/** One layer's features as GeoJSON, from its GeoJSON conversion or straight from its TIGER/Line shapefile. */
+export async function readLayer(file: LayerFile): Promise<unknown> {
   if (file.format === "geojson") return JSON.parse(await readFile(file.path, "utf8"));
   const dbf = file.path.replace(/\.shp$/, ".dbf");
   return readOhioShapefile(await readFile(file.path), await readFile(dbf));

@@ -200,20 +200,28 @@ function open(tag: Tag, operationId: string, summary: string, description: strin
   return { operationId, tags: [tag], summary, description, security: [], responses: answers };
 }
 
-/** One lookup of an inline batch, as readLookupItem (src/batch/lookup-item.ts) accepts it. */
+/**
+ * One lookup of an inline batch. Each item is checked on its own by readLookupItem (src/lookup/lookup-item.ts):
+ * a value that GET /api/v1/rates would refuse makes that item's result a 400 problem and the batch is still
+ * answered 200. So the schema types the fields and leaves their formats, lengths and names to that check: a
+ * request whose item carries a malformed ZIP is one the service accepts, and a validating client must send it.
+ */
 const BATCH_LOOKUP = {
   type: "object",
-  description: "A lookup as for GET /api/v1/rates, with the same precedence, and an optional id of yours that its result repeats",
+  description:
+    "A lookup as for GET /api/v1/rates, with the same precedence, and an optional id of yours that its result repeats. " +
+    "Each item is validated on its own, with the rules of GET /api/v1/rates: a value it would refuse (a ZIP that is not five digits or a ZIP+4, " +
+    "a date not written YYYY-MM-DD, a field not listed here) makes that item's result a 400 problem whose invalid_params names the field, " +
+    "and the other items are answered as usual.",
   properties: {
-    id: { type: "string", maxLength: 100 },
-    county: { type: "string", maxLength: 64 },
-    zip: { type: "string", pattern: "^\\d{5}$" },
-    address: { type: "string", maxLength: 300 },
+    id: { type: ["string", "number"], description: "Yours, up to 100 characters; its result repeats it" },
+    county: { type: "string", description: "County name or slug, any case, up to 64 characters" },
+    zip: { type: ["string", "number"], description: "5-digit ZIP code, or a ZIP+4 (43081-1234 or 430811234)", examples: ["43215"] },
+    address: { type: "string", description: "Street address, up to 300 characters, ideally ending with its ZIP" },
     lat: { type: ["number", "string"], description: "Decimal degrees, sent with lon" },
     lon: { type: ["number", "string"], description: "Decimal degrees, sent with lat" },
-    date: { type: "string", format: "date" },
+    date: { type: "string", description: "The date of the sale, YYYY-MM-DD (from 2018-01-01); default: today in Ohio", examples: ["2026-03-31"] },
   },
-  additionalProperties: false,
 };
 
 const RATE_PRECEDENCE =

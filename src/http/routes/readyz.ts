@@ -3,6 +3,8 @@
  * reasons, so a load balancer sends traffic elsewhere and an operator sees what to fix
  * (for example: no boundary files in GEO_DATA_DIR, run `buckeye data fetch-geo`). The first
  * call also warms the geo pool, so a readiness probe loads the polygons before traffic does.
+ * An instance that started without polygons looks at GEO_DATA_DIR again on each call, so once
+ * `buckeye data fetch-geo` has written them the reason says that a restart will load them.
  *
  * Rates whose last successful reconciliation is older than RECONCILE_STALE_AFTER_DAYS make the
  * status `stale`, still 200: every instance shares the same data, so taking them all out of the
@@ -11,6 +13,7 @@
 import { sql } from "kysely";
 import type { H3Event } from "h3";
 import { staleness } from "../../currency/rates-currency.ts";
+import { findBoundaryFiles } from "../../geo/boundary-files.ts";
 import { dateInOhio } from "../../rates/calendar.ts";
 import type { ApiContext } from "../context.ts";
 
@@ -24,6 +27,13 @@ function withDeadline<T>(work: Promise<T>, ms: number, message: string): Promise
     timer = setTimeout(() => reject(new Error(`${message} within ${ms} ms`)), ms);
   });
   return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
+}
+
+/** For an instance that started without polygons: what the folder holds now. */
+function missingPolygonsNow(dir: string): string {
+  const files = findBoundaryFiles(dir);
+  if (!files.available) return files.reason;
+  return `this instance started without boundary files; ${dir} now holds TIGER/Line ${files.counties.vintage} counties and ${files.places.vintage} places: restart it to load them`;
 }
 
 export function getReadyz(ctx: ApiContext) {
@@ -52,7 +62,8 @@ export function getReadyz(ctx: ApiContext) {
       checks.boundaries = `ok (counties TIGER/Line ${geo.boundaries.countyVintage}, places ${geo.boundaries.placeVintage}, ${pool.threads} worker threads)`;
     } else if (geo.state === "unavailable") {
       checks.boundaries = "unavailable";
-      reasons.push(`boundaries-unavailable: ${geo.reason}. Address and lat/lon lookups answer 503; county and ZIP lookups work.`);
+      const reason = pool.missingPolygons === null ? geo.reason : missingPolygonsNow(ctx.config.geoDataDir);
+      reasons.push(`boundaries-unavailable: ${reason}. Address and lat/lon lookups answer 503; county and ZIP lookups work.`);
     } else {
       checks.boundaries = "loading";
       reasons.push("boundaries: the worker threads are still loading the county and place polygons");

@@ -1,13 +1,15 @@
-// Mounts Scalar's API reference on the document this Buckeye serves. Everything it loads comes
-// from this host: no fonts, telemetry, AI agent or request proxy of Scalar's own.
-window.Scalar.createApiReference("#reference", {
+// Mounts Swagger UI on the document this Buckeye serves. Everything it loads comes from this host:
+// no validator badge (it would send the document to validator.swagger.io) and no URL bar to load
+// another document (the standalone layout's top bar), so the page shows this API and nothing else.
+window.SwaggerUIBundle({
   url: "/api/v1/openapi.json",
-  withDefaultFonts: false,
-  telemetry: false,
-  agent: { disabled: true },
-  showDeveloperTools: "never",
-  hideClientButton: true,
-  // Two dozen operations: every tag open at once, so the whole API reads top to bottom.
-  defaultOpenAllTags: true,
-  persistAuth: false,
+  dom_id: "#reference",
+  presets: [window.SwaggerUIBundle.presets.apis],
+  layout: "BaseLayout",
+  validatorUrl: null,
+  // Two dozen operations: every tag open, so the whole API reads top to bottom, each operation one click away.
+  docExpansion: "list",
+  deepLinking: true,
+  // "Try it out" sends requests to this host (the document's server is "/") with the key given under "Authorize".
+  persistAuthorization: false,
 });

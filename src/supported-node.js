@@ -1,15 +1,21 @@
+// @ts-check
 /**
  * The Node.js versions Buckeye supports. better-sqlite3 13 (a Node-API addon), kysely 0.29, p-queue 10
  * and commander 15 need Node 22.12 or later; on Node 20 the SQLite addon crashes the process with a
- * segmentation fault rather than an error, so the entry points check the version before loading them.
+ * segmentation fault rather than an error, so every entry point checks the version before loading them.
+ * Plain JavaScript with no import, so that the oldest Node runs it before tsx or node_modules exist.
  */
-export const MINIMUM_NODE = { major: 22, minor: 12 } as const;
+export const MINIMUM_NODE = Object.freeze({ major: 22, minor: 12 });
 
 /** The long-term-support lines CI tests (`.ci/run`). */
-export const TESTED_NODE_MAJORS = [22, 24] as const;
+export const TESTED_NODE_MAJORS = Object.freeze([22, 24]);
 
-/** The message for an unsupported Node version (e.g. "20.20.2"), or undefined when it is supported. */
-export function unsupportedNodeMessage(version: string): string | undefined {
+/**
+ * The message for an unsupported Node version (e.g. "20.20.2"), or undefined when it is supported.
+ * @param {string} version
+ * @returns {string | undefined}
+ */
+export function unsupportedNodeMessage(version) {
   const [major = 0, minor = 0] = version.split(".").map(Number);
   if (major > MINIMUM_NODE.major || (major === MINIMUM_NODE.major && minor >= MINIMUM_NODE.minor)) return undefined;
   return [

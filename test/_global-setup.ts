@@ -1,0 +1,33 @@
+/**
+ * Before any test file: makes sure boundary polygons are where the service looks for them
+ * (test/_polygons.ts). A clone without ../shared has none until an operator runs
+ * `buckeye data fetch-geo`; the suite runs that same command once, into the same folder, and says so.
+ */
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
+import { fileURLToPath } from "node:url";
+import { findBoundaryFiles } from "../src/geo/boundary-files.ts";
+import { geoDataDir } from "./_polygons.ts";
+
+const CLI = fileURLToPath(new URL("../bin/buckeye.js", import.meta.url));
+
+/** Fetches the polygons with the operator's command when the folder has none; returns whether it did. */
+export async function fetchPolygonsIfMissing(env: NodeJS.ProcessEnv, log: (line: string) => void): Promise<boolean> {
+  const dir = geoDataDir(env);
+  const before = findBoundaryFiles(dir);
+  if (before.available) return false;
+  log(`No boundary polygons: ${before.reason}.`);
+  log(`Fetching them once with \`buckeye data fetch-geo --dir ${dir}\`, as an operator would (needs the Census Bureau's TIGER/Line site).`);
+  try {
+    const { stdout } = await promisify(execFile)(process.execPath, [CLI, "data", "fetch-geo", "--dir", dir], { env, encoding: "utf8" });
+    log(stdout.trim().split("\n")[0]!);
+  } catch (error) {
+    const { code, stderr } = error as { code?: number; stderr?: string };
+    throw new Error(`buckeye data fetch-geo failed (exit ${code}): ${stderr?.trim()}\nPut the county and place files in ${dir} (or set GEO_DATA_DIR) and run the tests again.`);
+  }
+  return true;
+}
+
+export default async function setup(): Promise<void> {
+  await fetchPolygonsIfMissing(process.env, (line) => console.log(`[polygons] ${line}`));
+}
