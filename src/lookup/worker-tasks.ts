@@ -4,6 +4,7 @@
  * files and resolving batch lists (batch-tasks.ts). Each thread adopts the polygon indexes a child
  * process built (see worker-pool.ts), or loads them at its first task. Answers are plain data.
  */
+import { setPriority } from "node:os";
 import type { BoundaryFiles } from "../geo/boundary-files.ts";
 import { adoptBoundaries, loadBoundaries, locate, type Boundaries, type BoundariesData } from "../geo/boundaries.ts";
 import type { CountyHit, PlaceHit } from "../geo/boundary-layers.ts";
@@ -41,6 +42,25 @@ export interface LocatedPoint {
 
 export type LocateAnswer = ({ ok: true; points: LocatedPoint[] } & PolygonVintages) | { ok: false; reason: string };
 
+/** The nice value of a batch lane thread: the answering thread and the interactive lane (0) win the CPU from it. */
+const BATCH_NICE = 10;
+
+/**
+ * Lowers this thread's CPU priority. On Linux `setpriority(PRIO_PROCESS, 0)`, which os.setPriority()
+ * calls, applies to the calling thread alone, so a batch thread gives way whenever a request is
+ * waiting for a core, and takes every cycle left over (the machine is otherwise idle, the job runs
+ * at full speed). Elsewhere it would lower the whole process, so it is done on Linux only; where the
+ * call is refused (a sandbox) the thread simply keeps its priority.
+ */
+function yieldToAnsweringThreads(): void {
+  if (process.platform !== "linux") return;
+  try {
+    setPriority(BATCH_NICE);
+  } catch {
+    // Not permitted here: the thread runs at the process's priority, as before.
+  }
+}
+
 export function createGeoTasks(workerData: GeoWorkerData) {
   const files = workerData.boundaryFiles;
   let boundaries: Promise<Boundaries> | null = workerData.shared ? Promise.resolve(adoptBoundaries(workerData.shared)) : null;
@@ -75,6 +95,7 @@ export function createGeoTasks(workerData: GeoWorkerData) {
     throw new Error("batch tasks run in the batch lane, whose threads are given its data");
   };
   const batch = workerData.batch ? createBatchTasks(workerData.batch, locatePoints, files.available ? null : files.reason) : null;
+  if (workerData.batch) yieldToAnsweringThreads();
 
   return {
     async warm(): Promise<BoundarySummary> {
