@@ -6,7 +6,7 @@
  * the operator runs it and held against the API's job results.
  */
 import { execFile } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -144,6 +144,19 @@ describe("batch lists are resolved in the batch lane, never on the answering thr
       await service.close();
       await inner.close();
     }
+  });
+});
+
+/** The nice value of each thread of this process (Linux: field 19 of /proc/self/task/TID/stat). */
+function threadNiceValues(): number[] {
+  return readdirSync("/proc/self/task").map((tid) => Number(readFileSync(`/proc/self/task/${tid}/stat`, "utf8").split(") ")[1]!.split(" ")[16]));
+}
+
+describe("requests win the CPU from a job: batch lane threads run at a lower priority", () => {
+  it("on Linux, once the batch lane has worked, a thread of this process runs at nice 10, and this (answering) thread still at 0", async () => {
+    await lookups().rowsOf([{ input: JSON.stringify([{ county: "franklin" }]), firstRow: 1, today: DATE, context }]);
+    expect(threadNiceValues()).toContain(10);
+    expect(Number(readFileSync("/proc/thread-self/stat", "utf8").split(") ")[1]!.split(" ")[16])).toBe(0);
   });
 });
 
