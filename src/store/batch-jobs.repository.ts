@@ -188,7 +188,15 @@ export async function claimGroup(db: Db, dialect: Dialect, owner: string, now: D
   const group: ClaimedChunk[] = [];
   let rows = 0;
   while (rows < groupRows) {
-    const chunk = await claimChunk(db, dialect, owner, now, leaseMs, runningPerOrganization);
+    let chunk: ClaimedChunk | null;
+    try {
+      chunk = await claimChunk(db, dialect, owner, now, leaseMs, runningPerOrganization);
+    } catch (error) {
+      // The chunks claimed so far are leased to `owner`: handed back, they are worked now rather than
+      // left until their leases lapse.
+      if (group.length > 0) break;
+      throw error;
+    }
     if (!chunk) break;
     group.push(chunk);
     rows += chunk.rowCount;

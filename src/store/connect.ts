@@ -6,7 +6,7 @@
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import SQLite from "better-sqlite3";
-import { Kysely, PostgresDialect, SqliteDialect } from "kysely";
+import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect, type Driver } from "kysely";
 import type pg from "pg";
 import type { Database, Db } from "./database.ts";
 
@@ -27,6 +27,24 @@ export interface OpenOptions {
   pool?: number;
 }
 
+/**
+ * SQLite transactions that take the write lock when they begin. Several connections write one file
+ * (the service's, each batch lane thread's, an import thread's, the CLI's), and a transaction begun
+ * DEFERRED that reads and then writes fails at once with SQLITE_BUSY when another connection has
+ * committed in between: busy_timeout does not apply to it. BEGIN IMMEDIATE waits for the lock up to
+ * busy_timeout instead (a chunk claim lost this way left the chunks claimed before it in the same
+ * group unworked until their leases lapsed, measured).
+ */
+class ImmediateTransactions extends SqliteDialect {
+  override createDriver(): Driver {
+    const driver = super.createDriver();
+    driver.beginTransaction = async (connection) => {
+      await connection.executeQuery(CompiledQuery.raw("begin immediate"));
+    };
+    return driver;
+  }
+}
+
 function openSqlite(path: string): Store {
   if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
   const database = new SQLite(path);
@@ -34,7 +52,7 @@ function openSqlite(path: string): Store {
   database.pragma("journal_mode = WAL");
   database.pragma("busy_timeout = 5000");
   database.pragma("foreign_keys = ON");
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+  const db = new Kysely<Database>({ dialect: new ImmediateTransactions({ database }) });
   return { db, dialect: "sqlite", sqlite: database, close: () => db.destroy() };
 }
 
