@@ -88,7 +88,7 @@ export function createBatchTasks(workerData: BatchWorkerData, locate: (points: R
 
   function openedStore(): Store | null {
     if (workerData.databaseUrl === null) return null;
-    store ??= openStore(workerData.databaseUrl, { pool: 2 });
+    store ??= openStore(workerData.databaseUrl, { pool: 2, immediateTransactions: true });
     return store;
   }
 

@@ -25,6 +25,13 @@ export interface Store {
 export interface OpenOptions {
   /** PostgreSQL connections at most (default 10); a batch pool thread, beside the service's own, keeps two. */
   pool?: number;
+  /**
+   * SQLite: transactions take the write lock when they begin (see ImmediateTransactions). For a
+   * connection on a thread of its own (a batch lane thread): there a wait for the lock holds only
+   * that thread. Two connections on one thread must not: one waiting synchronously for the lock
+   * would stop the other's transaction from ever finishing.
+   */
+  immediateTransactions?: boolean;
 }
 
 /**
@@ -32,8 +39,7 @@ export interface OpenOptions {
  * (the service's, each batch lane thread's, an import thread's, the CLI's), and a transaction begun
  * DEFERRED that reads and then writes fails at once with SQLITE_BUSY when another connection has
  * committed in between: busy_timeout does not apply to it. BEGIN IMMEDIATE waits for the lock up to
- * busy_timeout instead (a chunk claim lost this way left the chunks claimed before it in the same
- * group unworked until their leases lapsed, measured).
+ * busy_timeout instead (chunk claims in the batch lane lost this way, measured).
  */
 class ImmediateTransactions extends SqliteDialect {
   override createDriver(): Driver {
@@ -45,14 +51,15 @@ class ImmediateTransactions extends SqliteDialect {
   }
 }
 
-function openSqlite(path: string): Store {
+function openSqlite(path: string, options: OpenOptions): Store {
   if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
   const database = new SQLite(path);
   // WAL lets the CLI write (revoke a key, suspend an org) while the server reads.
   database.pragma("journal_mode = WAL");
   database.pragma("busy_timeout = 5000");
   database.pragma("foreign_keys = ON");
-  const db = new Kysely<Database>({ dialect: new ImmediateTransactions({ database }) });
+  const config = { database };
+  const db = new Kysely<Database>({ dialect: options.immediateTransactions ? new ImmediateTransactions(config) : new SqliteDialect(config) });
   return { db, dialect: "sqlite", sqlite: database, close: () => db.destroy() };
 }
 
@@ -107,7 +114,7 @@ function openPostgres(url: string, options: OpenOptions): Store {
 }
 
 export function openStore(databaseUrl: string, options: OpenOptions = {}): Store {
-  if (databaseUrl.startsWith("sqlite:")) return openSqlite(databaseUrl.slice("sqlite:".length));
+  if (databaseUrl.startsWith("sqlite:")) return openSqlite(databaseUrl.slice("sqlite:".length), options);
   if (/^postgres(ql)?:\/\//.test(databaseUrl)) return openPostgres(databaseUrl, options);
   throw new Error(`unsupported DATABASE_URL: ${databaseUrl}`);
 }
