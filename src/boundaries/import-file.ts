@@ -13,6 +13,7 @@
  * and the next import takes over and removes its leftovers. The switch to the new version checks
  * the lease in its own transaction.
  */
+import { createHash } from "node:crypto";
 import { parse as parseCsv } from "csv-parse/sync";
 import type { Store } from "../store/connect.ts";
 import {
@@ -32,8 +33,8 @@ import {
 } from "../store/boundaries.repository.ts";
 import { newId } from "../ids.ts";
 import { streetKey, standardUnitDesignator } from "./pub28.ts";
-import { csvBytes, csvLines, CutShortError, openSource } from "./read-source.ts";
-import { parseBoundaryRow, type BoundaryRecord } from "./record-layout.ts";
+import { CapExceededError, csvBytes, csvLines, openSource } from "./read-source.ts";
+import { parseBoundaryRow, zip4Segments, type BoundaryRecord, type SkipReason } from "./record-layout.ts";
 
 /**
  * A new file with fewer than 90 % of the active version's records is refused without --force:
@@ -47,6 +48,30 @@ export const LEASE_TTL_MS = 120_000;
 const LEASE_RENEW_MS = 15_000;
 
 export type ImportStatus = "imported" | "unchanged" | "refused";
+
+/** How many line numbers the report lists per skip reason: enough to find the rows, never the whole file. */
+export const FIRST_LINES_LISTED = 5;
+
+/** Rows skipped because they can answer no Ohio lookup, by reason (record-layout.ts SkipReason). */
+export interface SkippedRows {
+  rows: number;
+  by_reason: Partial<Record<SkipReason, { rows: number; first_lines: number[] }>>;
+}
+
+/** What an import found beyond its counts; stored with the version, so `boundaries status` shows it. */
+export interface ImportReport {
+  skipped: SkippedRows;
+}
+
+/** The caps an import refuses a file past, checked while it streams (src/config.ts BOUNDARY_MAX_*). */
+export interface ImportCaps {
+  /** Bytes of CSV text (a ZIP archive's entry inflated). */
+  bytes: number;
+  /** Rows, skipped ones included. */
+  records: number;
+  /** Characters in one line. */
+  lineLength: number;
+}
 
 export interface ImportResult {
   version: string | null;
@@ -62,6 +87,8 @@ export interface ImportResult {
   error: string | null;
   /** The offending line, when one row was at fault. */
   line: number | null;
+  /** Rows left out because they can answer no Ohio lookup (another state's, no county). */
+  skipped: SkippedRows;
   seconds: number;
 }
 
@@ -75,6 +102,24 @@ export interface ImportOptions {
   fetchTimeoutMs?: number;
   /** The import lease's lifetime (tests shorten it). */
   leaseTtlMs?: number;
+  /** Unset: no cap. */
+  caps?: Partial<ImportCaps>;
+  /** The SHA-256 (hex) the file's bytes must have; required for a plain http:// source. */
+  sha256?: string | null;
+}
+
+/** The bytes as they pass, hashed: the digest is read once they have all passed. */
+function hashing(bytes: AsyncIterable<Uint8Array>): { bytes: AsyncIterable<Uint8Array>; digest: () => string } {
+  const hash = createHash("sha256");
+  return {
+    bytes: (async function* () {
+      for await (const chunk of bytes) {
+        hash.update(chunk);
+        yield chunk;
+      }
+    })(),
+    digest: () => hash.digest("hex"),
+  };
 }
 
 const VERSION_IN_NAME = /^([A-Z]{2}B\d{4}Q[1-4][A-Z]{3}\d{1,2})(?=[^A-Z0-9]|$)/i;
@@ -113,6 +158,11 @@ function cachedStreetKey(r: BoundaryRecord): string {
   return key;
 }
 
+/** One stored row per ZIP5 a record covers (record-layout.ts zip4Segments). */
+function toRows(version: string, line: number, record: BoundaryRecord): RecordRow[] {
+  return zip4Segments(record).map((segment) => toRow(version, line, segment));
+}
+
 function toRow(version: string, line: number, r: BoundaryRecord): RecordRow {
   const street = r.recordType === "A" ? cachedStreetKey(r) : null;
   return [
@@ -128,6 +178,8 @@ export async function importBoundaryFile(options: ImportOptions): Promise<Import
   const now = options.now ?? (() => new Date());
   const started = performance.now();
   const counts = { records: 0, address_ranges: 0, zip4_ranges: 0, zip5_ranges: 0 };
+  const skipped: SkippedRows = { rows: 0, by_reason: {} };
+  const caps: ImportCaps = { bytes: Number.POSITIVE_INFINITY, records: Number.POSITIVE_INFINITY, lineLength: Number.POSITIVE_INFINITY, ...options.caps };
   let version: string | null = null;
   let previous: string | null = null;
   let loading = false;
@@ -141,10 +193,13 @@ export async function importBoundaryFile(options: ImportOptions): Promise<Import
     source,
     error,
     line,
+    skipped,
     seconds: Number(((performance.now() - started) / 1000).toFixed(2)),
   });
 
   try {
+    // Over plain http anyone on the path can rewrite the file; a checksum is then the only thing vouching for it.
+    if (/^http:\/\//i.test(source) && !options.sha256) throw new Refusal("a boundary file fetched over plain http:// needs its SHA-256 (--sha256 or BOUNDARY_SHA256); use https:// otherwise");
     const opened = await openSource(source, options.fetchTimeoutMs ?? 600_000);
     version = versionFromName(opened.name);
     if (version === null) throw new Refusal(`the file name "${opened.name}" carries no Ohio boundary file version such as OHB2026Q4SEP17`);
@@ -170,20 +225,34 @@ export async function importBoundaryFile(options: ImportOptions): Promise<Import
     loading = true;
 
     const writer = recordWriter(store);
+    const hashed = hashing(opened.bytes);
     let line = 0;
     let renewedAt = performance.now();
     try {
-      for await (const lines of csvLines(csvBytes(opened.bytes))) {
-        for (const text of lines) {
+      for await (const batch of csvLines(csvBytes(hashed.bytes, caps.bytes), caps.lineLength)) {
+        for (const text of batch.lines) {
           line++;
           if (text.trim() === "") continue;
+          if (counts.records + skipped.rows >= caps.records) {
+            throw new Refusal(`line ${line}: the file has more than ${caps.records} rows (BOUNDARY_MAX_RECORDS): refused before it was all read`, line);
+          }
           const record = parseBoundaryRow(fieldsOf(text), line);
-          if (typeof record === "string") throw new Refusal(record, line);
+          if (typeof record === "string") {
+            // A file may end without a line break; a last row that is also malformed is most likely cut.
+            throw new Refusal(batch.unterminated ? `${record}; the last row ends without a line break: the file was probably cut short` : record, line);
+          }
+          if ("skip" in record) {
+            skipped.rows++;
+            const reason = (skipped.by_reason[record.skip] ??= { rows: 0, first_lines: [] });
+            reason.rows++;
+            if (reason.first_lines.length < FIRST_LINES_LISTED) reason.first_lines.push(line);
+            continue;
+          }
           counts.records++;
           if (record.recordType === "A") counts.address_ranges++;
           else if (record.recordType === "4") counts.zip4_ranges++;
           else counts.zip5_ranges++;
-          await writer.add(toRow(version, line, record));
+          for (const row of toRows(version, line, record)) await writer.add(row);
           if (performance.now() - renewedAt >= LEASE_RENEW_MS) {
             if (!(await renewImportLease(store.db, lease, now()))) throw new LeaseLostError();
             renewedAt = performance.now();
@@ -191,11 +260,15 @@ export async function importBoundaryFile(options: ImportOptions): Promise<Import
         }
       }
     } catch (error) {
-      if (error instanceof CutShortError) throw new Refusal(`line ${line + 1}: ${error.message}`, line + 1);
+      if (error instanceof CapExceededError) throw new Refusal(error.message, null);
       if (error instanceof Refusal || error instanceof LeaseLostError) throw error;
       throw new Refusal(`could not read the boundary file: ${error instanceof Error ? error.message : String(error)}`, null);
     }
     await writer.flush();
+    if (options.sha256) {
+      const digest = hashed.digest();
+      if (digest !== options.sha256.toLowerCase()) throw new Refusal(`the file's SHA-256 is ${digest}, not the expected ${options.sha256.toLowerCase()}: refused as altered or not the file meant`);
+    }
     if (counts.records === 0) throw new Refusal("the file has no records");
 
     const active = pointer.version === null ? undefined : await findVersion(store.db, pointer.version);
@@ -204,7 +277,8 @@ export async function importBoundaryFile(options: ImportOptions): Promise<Import
         `${counts.records} records is fewer than ${Math.round(MIN_SHARE_OF_ACTIVE * 100)} % of the active version ${active.version}'s ${active.records}: refused as a probably partial file (use --force to import it anyway)`,
       );
     }
-    previous = await activateVersion(store.db, version, counts, now(), lease);
+    const report: ImportReport = { skipped };
+    previous = await activateVersion(store.db, version, counts, now(), lease, JSON.stringify(report));
     loading = false;
     for (const stale of await staleVersions(store.db)) await deleteVersion(store.db, stale);
     return result("imported");

@@ -41,7 +41,7 @@ export async function deleteVersion(db: Db, version: string): Promise<void> {
 export async function beginVersion(db: Db, version: string, source: string, at: Date): Promise<void> {
   await db
     .insertInto("boundary_versions")
-    .values({ version, status: "loading", source, records: 0, address_ranges: 0, zip4_ranges: 0, zip5_ranges: 0, started_at: at.toISOString(), imported_at: null })
+    .values({ version, status: "loading", source, records: 0, address_ranges: 0, zip4_ranges: 0, zip5_ranges: 0, started_at: at.toISOString(), imported_at: null, report: null })
     .execute();
 }
 
@@ -53,15 +53,16 @@ export interface VersionCounts {
 }
 
 /**
- * Marks the version complete and points every lookup at it, in one transaction: the old active
- * version becomes the previous one (kept for rollback). Returns the version it replaced.
+ * Marks the version complete (with its import report, JSON) and points every lookup at it, in one
+ * transaction: the old active version becomes the previous one (kept for rollback). Returns the
+ * version it replaced.
  */
-export async function activateVersion(db: Db, version: string, counts: VersionCounts, at: Date, lease?: ImportLease): Promise<string | null> {
+export async function activateVersion(db: Db, version: string, counts: VersionCounts, at: Date, lease?: ImportLease, report: string | null = null): Promise<string | null> {
   return db.transaction().execute(async (trx) => {
     // Fencing: an import whose lease lapsed (and may have been taken over) never switches lookups to its version.
     if (lease && !(await renewImportLease(trx, lease, at))) throw new LeaseLostError();
     const pointer = await readPointer(trx);
-    await trx.updateTable("boundary_versions").set({ ...counts, status: "ready", imported_at: at.toISOString() }).where("version", "=", version).execute();
+    await trx.updateTable("boundary_versions").set({ ...counts, status: "ready", imported_at: at.toISOString(), report }).where("version", "=", version).execute();
     await trx
       .updateTable("boundary_pointer")
       .set({ version, previous_version: pointer.version === version ? pointer.previousVersion : pointer.version, switched_at: at.toISOString() })
