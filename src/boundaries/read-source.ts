@@ -135,6 +135,8 @@ export interface LineBatch {
 export async function* csvLines(chunks: AsyncIterable<Uint8Array>, maxLineLength = Number.POSITIVE_INFINITY): AsyncGenerator<LineBatch> {
   const decoder = new TextDecoder("utf-8", { fatal: true });
   const tooLong = () => new CapExceededError(`a line runs past ${maxLineLength} characters (BOUNDARY_MAX_LINE_LENGTH): refused before it was all read`);
+  // A line still arriving may hold its CR, whose LF is in the next chunk.
+  const pendingLimit = maxLineLength + 1;
   let rest = "";
   let first = true;
   for await (const chunk of chunks) {
@@ -146,7 +148,7 @@ export async function* csvLines(chunks: AsyncIterable<Uint8Array>, maxLineLength
     const cut = text.lastIndexOf("\n");
     if (cut === -1) {
       rest += text;
-      if (rest.length > maxLineLength) throw tooLong();
+      if (rest.length > pendingLimit) throw tooLong();
       continue;
     }
     const lines = (rest + text.slice(0, cut)).split("\n");
@@ -155,7 +157,7 @@ export async function* csvLines(chunks: AsyncIterable<Uint8Array>, maxLineLength
       if (lines[i]!.endsWith("\r")) lines[i] = lines[i]!.slice(0, -1);
       if (lines[i]!.length > maxLineLength) throw tooLong();
     }
-    if (rest.length > maxLineLength) throw tooLong();
+    if (rest.length > pendingLimit) throw tooLong();
     yield { lines, unterminated: false };
   }
   rest += decoder.decode();
