@@ -206,4 +206,17 @@ describe("buckeye boundaries import|status|rollback", { timeout: 120_000 }, () =
     expect(failure?.code).toBe(1);
     expect(JSON.parse(failure!.stdout)).toMatchObject({ status: "refused", line: 10 });
   });
+
+  it("rows skipped for want of a county are named in the text line, and status keeps them", async () => {
+    const lines = readFileSync(await ws.write("OHB2027Q4SEP1-synthetic.csv", RECORDS + 500), "utf8").split("\r\n");
+    const fields = lines[4]!.split(",");
+    fields[24] = "";
+    lines[4] = fields.join(",");
+    const path = join(ws.dir, "OHB2027Q4SEP1-synthetic.csv");
+    writeFileSync(path, lines.join("\r\n"));
+    const { stdout } = await run(process.execPath, [BIN, "boundaries", "import", path], { env: env() });
+    expect(stdout).toMatch(/^imported OHB2027Q4SEP1: 4499 records .*; 1 row skipped, answering no Ohio lookup \(no county: 1, line 5\); OHB2027Q2FEB27 kept for rollback\n$/);
+    const status = (await run(process.execPath, [BIN, "boundaries", "status"], { env: env() })).stdout;
+    expect(status).toMatch(/^active: OHB2027Q4SEP1, 4499 records, imported \S+; 1 row skipped, answering no Ohio lookup \(no county: 1, line 5\)$/m);
+  });
 });
