@@ -10,7 +10,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { zipSync } from "fflate";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { importBoundaryFile, type ImportOptions } from "../src/boundaries/import-file.ts";
+import { importBoundaryFile, MAX_CHANGED_SHARE, type ImportOptions } from "../src/boundaries/import-file.ts";
 import { openBoundaryIndex } from "../src/boundaries/probe.ts";
 import { formatBoundaryRow } from "../src/boundaries/record-layout.ts";
 import { boundaryStatus } from "../src/boundaries/versions.ts";
@@ -246,5 +246,51 @@ describe("a scheduled import that refuses its file logs the refusal as a warning
     const scheduler = new Scheduler({ jobs: { "boundary-import": () => runBoundaryImport(ws.store, corrupt) }, schedules: { "boundary-import": null }, log: (entry) => log.push(entry) });
     await scheduler.run("boundary-import");
     expect(log).toEqual([expect.objectContaining({ level: "warn", msg: "job finished", job: "boundary-import", result: expect.objectContaining({ status: "refused", line: 5 }) })]);
+  });
+});
+
+describe(`a file that changes the county or transit of more than ${MAX_CHANGED_SHARE * 100} % of the active version's ranges, or repeats rows, needs --force`, () => {
+  /** The standard rows with the first `share` of them moved to Adams County (001), transit removed. */
+  function moved(share: number): string[] {
+    return edited((f, i) => {
+      if (i >= RECORDS * share) return;
+      f[24] = "001";
+      for (let c = 29; c < 89; c++) f[c] = "";
+    });
+  }
+
+  it("2 % changed imports, and the report says so", async () => {
+    const active = (await boundaryStatus(ws.store.db)).active!.version;
+    const result = await imports(file(moved(0.02)).path);
+    expect(result).toMatchObject({ status: "imported", changes: { against: active, ranges_compared: RECORDS, duplicate_rows: 0, duplicate_share: 0 } });
+    // Rows already in Adams County without transit do not change: at most 20 do.
+    expect(result.changes!.ranges_changed).toBeGreaterThan(0);
+    expect(result.changes!.changed_share).toBeLessThanOrEqual(0.02);
+    expect((await boundaryStatus(ws.store.db)).active?.report?.changes).toEqual(result.changes);
+  });
+
+  it("every range moved to the cheapest county with transit removed is refused and changes nothing; --force imports it", async () => {
+    const rewritten = file(moved(1));
+    const before = await snapshot();
+    const refused = await imports(rewritten.path);
+    expect(refused).toMatchObject({ status: "refused", changes: { ranges_compared: RECORDS } });
+    expect(refused.error).toMatch(/ranges also in the active version .* changed county or transit \(\d+\.\d %, more than 5 %\): refused as a probably rewritten file/);
+    expect(await snapshot()).toEqual(before);
+    expect(await imports(rewritten.path, { force: true })).toMatchObject({ status: "imported", version: rewritten.version });
+  });
+
+  it("duplicate rows are counted; more than 5 % of them is refused", async () => {
+    const few = await imports(file([...standard, ...standard.slice(0, 10)]).path, { force: true });
+    expect(few).toMatchObject({ status: "imported", changes: { duplicate_rows: 10 } });
+    const before = await snapshot();
+    const many = await imports(file([...standard, ...standard.slice(0, 100)]).path);
+    expect(many).toMatchObject({ status: "refused", changes: { duplicate_rows: 100 } });
+    expect(many.error).toMatch(/100 rows repeat another row \(9\.1 %, more than 5 %\)/);
+    expect(await snapshot()).toEqual(before);
+  });
+
+  it("the scheduled job never forces: it is refused where --force would import", async () => {
+    const rewritten = file(moved(1)).path;
+    expect(await runBoundaryImport(ws.store, rewritten)).toMatchObject({ status: "refused", error: expect.stringContaining("probably rewritten") });
   });
 });

@@ -9,7 +9,7 @@ import { openStore, type Store } from "../store/connect.ts";
 import { migrateToLatest } from "../store/migrate.ts";
 import { boundaryStatus, rollbackBoundaries } from "./versions.ts";
 import { importInThread } from "./import-thread.ts";
-import type { SkippedRows } from "./import-file.ts";
+import type { ChangeReport, SkippedRows } from "./import-file.ts";
 import type { SkipReason } from "./record-layout.ts";
 
 const SKIP_REASONS: Record<SkipReason, string> = { "no-county": "no county", "other-state": "another state's FIPS" };
@@ -38,6 +38,12 @@ function report(json: boolean, value: unknown, text: string, failed: boolean): v
   if (failed) process.exitCode = 1;
 }
 
+/** "; against OHB2026Q3JUN1: 0.4 % of shared ranges changed county or transit, 0 duplicate rows", or nothing. */
+function changesText(changes: ChangeReport | null | undefined): string {
+  if (!changes) return "";
+  return `; against ${changes.against}: ${(changes.changed_share * 100).toFixed(1)} % of shared ranges changed county or transit, ${changes.duplicate_rows} duplicate row${changes.duplicate_rows === 1 ? "" : "s"}`;
+}
+
 export function addBoundaryCommands(program: Command): void {
   const json = () => new Option("--json", "print one JSON document");
   const boundaries = program.command("boundaries").description("the state's SST boundary file: exact address ranges and ZIP+4 ranges");
@@ -45,7 +51,7 @@ export function addBoundaryCommands(program: Command): void {
   boundaries
     .command("import <pathOrUrl>")
     .description("import a boundary file (CSV, or a ZIP holding one CSV) as a new version and switch lookups to it")
-    .option("--force", "import it even when it has fewer than 90 % of the active version's records")
+    .option("--force", "import it even when it has fewer than 90 % of the active version's records, or changes the county or transit of more than 5 % of its ranges")
     .option("--sha256 <hex>", "the SHA-256 the file must have (required for an http:// URL)")
     .addOption(json())
     .action(async (source: string, opts: { force?: boolean; sha256?: string; json?: boolean }) => {
@@ -58,7 +64,7 @@ export function addBoundaryCommands(program: Command): void {
           ? `refused ${source}: ${result.error}\nnothing changed${result.version ? `; the active version is unchanged` : ""}`
           : result.status === "unchanged"
             ? `${result.version} is already the active version; nothing to do`
-            : `imported ${result.version}: ${result.records} records (${result.address_ranges} address ranges, ${result.zip4_ranges} ZIP+4 ranges, ${result.zip5_ranges} ZIP ranges) in ${result.seconds} s${skippedText(result.skipped)}${result.previous_version ? `; ${result.previous_version} kept for rollback` : ""}`;
+            : `imported ${result.version}: ${result.records} records (${result.address_ranges} address ranges, ${result.zip4_ranges} ZIP+4 ranges, ${result.zip5_ranges} ZIP ranges) in ${result.seconds} s${changesText(result.changes)}${skippedText(result.skipped)}${result.previous_version ? `; ${result.previous_version} kept for rollback` : ""}`;
       report(Boolean(opts.json), result, text, result.status === "refused");
     });
 

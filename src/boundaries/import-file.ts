@@ -19,6 +19,7 @@ import type { Store } from "../store/connect.ts";
 import {
   activateVersion,
   beginVersion,
+  compareVersions,
   deleteVersion,
   findVersion,
   readPointer,
@@ -58,9 +59,32 @@ export interface SkippedRows {
   by_reason: Partial<Record<SkipReason, { rows: number; first_lines: number[] }>>;
 }
 
+/**
+ * Above this share of changed ranges (or of duplicate rows), a file is refused without --force, and
+ * the scheduled job never forces. A quarter moves a few thousand of Ohio's 1.9 million ranges
+ * (well under 1 %); a file that moves more than one in twenty has been rewritten or broken, as when
+ * every record was moved to the cheapest county.
+ */
+export const MAX_CHANGED_SHARE = 0.05;
+
+/** The new file against the active version (store/boundaries.repository.ts compareVersions). */
+export interface ChangeReport {
+  against: string;
+  /** Ranges of the new file the active version also has (same type, range and begin date). */
+  ranges_compared: number;
+  /** Of those, the ones whose county or transit code changed, and their share. */
+  ranges_changed: number;
+  changed_share: number;
+  /** Rows identical to another row of the file but for their line, and their share of its rows. */
+  duplicate_rows: number;
+  duplicate_share: number;
+}
+
 /** What an import found beyond its counts; stored with the version, so `boundaries status` shows it. */
 export interface ImportReport {
   skipped: SkippedRows;
+  /** Null for the first version (nothing to compare with). */
+  changes: ChangeReport | null;
 }
 
 /** The caps an import refuses a file past, checked while it streams (src/config.ts BOUNDARY_MAX_*). */
@@ -89,6 +113,8 @@ export interface ImportResult {
   line: number | null;
   /** Rows left out because they can answer no Ohio lookup (another state's, no county). */
   skipped: SkippedRows;
+  /** The file against the active version, once it is all read; null before that or when no version is active. */
+  changes: ChangeReport | null;
   seconds: number;
 }
 
@@ -96,7 +122,7 @@ export interface ImportOptions {
   store: Pick<Store, "db" | "sqlite">;
   /** A path or http(s) URL. */
   source: string;
-  /** Accept a file far smaller than the active one. */
+  /** Accept a file far smaller than the active one, or one that changes more than MAX_CHANGED_SHARE of it. */
   force?: boolean;
   now?: () => Date;
   fetchTimeoutMs?: number;
@@ -179,6 +205,7 @@ export async function importBoundaryFile(options: ImportOptions): Promise<Import
   const started = performance.now();
   const counts = { records: 0, address_ranges: 0, zip4_ranges: 0, zip5_ranges: 0 };
   const skipped: SkippedRows = { rows: 0, by_reason: {} };
+  let changes: ChangeReport | null = null;
   const caps: ImportCaps = { bytes: Number.POSITIVE_INFINITY, records: Number.POSITIVE_INFINITY, lineLength: Number.POSITIVE_INFINITY, ...options.caps };
   let version: string | null = null;
   let previous: string | null = null;
@@ -194,6 +221,7 @@ export async function importBoundaryFile(options: ImportOptions): Promise<Import
     error,
     line,
     skipped,
+    changes,
     seconds: Number(((performance.now() - started) / 1000).toFixed(2)),
   });
 
@@ -277,7 +305,29 @@ export async function importBoundaryFile(options: ImportOptions): Promise<Import
         `${counts.records} records is fewer than ${Math.round(MIN_SHARE_OF_ACTIVE * 100)} % of the active version ${active.version}'s ${active.records}: refused as a probably partial file (use --force to import it anyway)`,
       );
     }
-    const report: ImportReport = { skipped };
+    if (active) {
+      if (!(await renewImportLease(store.db, lease, now()))) throw new LeaseLostError();
+      const compared = await compareVersions(store.db, version, active.version);
+      const share = (part: number, whole: number) => (whole === 0 ? 0 : Number((part / whole).toFixed(4)));
+      changes = {
+        against: active.version,
+        ranges_compared: compared.compared,
+        ranges_changed: compared.changed,
+        changed_share: share(compared.changed, compared.compared),
+        duplicate_rows: compared.duplicates,
+        duplicate_share: share(compared.duplicates, compared.rows),
+      };
+      const limit = `${MAX_CHANGED_SHARE * 100} %`;
+      if (!options.force && changes.changed_share > MAX_CHANGED_SHARE) {
+        throw new Refusal(
+          `${changes.ranges_changed} of the ${changes.ranges_compared} ranges also in the active version ${active.version} changed county or transit (${(changes.changed_share * 100).toFixed(1)} %, more than ${limit}): refused as a probably rewritten file (use --force to import it anyway)`,
+        );
+      }
+      if (!options.force && changes.duplicate_share > MAX_CHANGED_SHARE) {
+        throw new Refusal(`${changes.duplicate_rows} rows repeat another row (${(changes.duplicate_share * 100).toFixed(1)} %, more than ${limit}): refused as a probably broken file (use --force to import it anyway)`);
+      }
+    }
+    const report: ImportReport = { skipped, changes };
     previous = await activateVersion(store.db, version, counts, now(), lease, JSON.stringify(report));
     loading = false;
     for (const stale of await staleVersions(store.db)) await deleteVersion(store.db, stale);

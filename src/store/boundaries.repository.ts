@@ -151,6 +151,53 @@ export async function staleVersions(db: Db): Promise<string[]> {
   return rows.map((r) => r.version);
 }
 
+/**
+ * A range's identity across versions, per record type: what it covers and when it begins. Written
+ * with the record type as a literal and the indexed columns compared plainly, so each join walks
+ * the type's partial index.
+ */
+const SAME_RANGE: Record<"A" | "4" | "Z", string> = {
+  A: `o.zip5 = n.zip5 AND o.street = n.street AND o.house_low = n.house_low AND o.house_high = n.house_high AND o.parity = n.parity
+      AND COALESCE(o.unit_designator, '') = COALESCE(n.unit_designator, '') AND COALESCE(o.unit_low, '') = COALESCE(n.unit_low, '')
+      AND COALESCE(o.unit_high, '') = COALESCE(n.unit_high, '') AND o.effective_from = n.effective_from`,
+  "4": `o.zip5 = n.zip5 AND o.plus4_low = n.plus4_low AND o.plus4_high = n.plus4_high AND o.effective_from = n.effective_from`,
+  Z: `o.zip5 = n.zip5 AND o.zip5_high = n.zip5_high AND o.effective_from = n.effective_from`,
+};
+
+export interface VersionComparison {
+  /** The version's stored ranges that the other version also has (same type, range and begin date). */
+  compared: number;
+  /** Of those, the ones whose county or transit code differs. */
+  changed: number;
+  /** Stored rows identical to another row of the version but for their line. */
+  duplicates: number;
+  /** Every stored row of the version. */
+  rows: number;
+}
+
+/** How a version differs from another (the active one): ranges whose county or transit changed, and duplicate rows. */
+export async function compareVersions(db: Db, version: string, against: string): Promise<VersionComparison> {
+  let compared = 0;
+  let changed = 0;
+  for (const type of ["A", "4", "Z"] as const) {
+    const { rows } = await sql<{ compared: number | string; changed: number | string | null }>`
+      SELECT COUNT(*) AS compared,
+             SUM(CASE WHEN o.county_fips <> n.county_fips OR COALESCE(o.transit_code, '') <> COALESCE(n.transit_code, '') THEN 1 ELSE 0 END) AS changed
+      FROM boundary_records n
+      JOIN boundary_records o ON o.version = ${against} AND o.record_type = ${sql.raw(`'${type}'`)} AND ${sql.raw(SAME_RANGE[type])}
+      WHERE n.version = ${version} AND n.record_type = ${sql.raw(`'${type}'`)}`.execute(db);
+    compared += Number(rows[0]?.compared ?? 0);
+    changed += Number(rows[0]?.changed ?? 0);
+  }
+  const { rows } = await sql<{ rows: number | string | null; duplicates: number | string | null }>`
+    SELECT SUM(c) AS rows, SUM(c - 1) AS duplicates FROM (
+      SELECT COUNT(*) AS c FROM boundary_records WHERE version = ${version}
+      GROUP BY record_type, zip5, zip5_high, plus4_low, plus4_high, street, house_low, house_high, parity,
+               unit_designator, unit_low, unit_high, effective_from, effective_to, county_fips, transit_code
+    ) AS groups`.execute(db);
+  return { compared, changed, duplicates: Number(rows[0]?.duplicates ?? 0), rows: Number(rows[0]?.rows ?? 0) };
+}
+
 /** The columns in the order every bulk row lists them. */
 export const RECORD_COLUMNS = [
   "version", "line", "record_type", "effective_from", "effective_to", "zip5", "zip5_high", "plus4_low", "plus4_high",
