@@ -16,7 +16,7 @@ import { formatBoundaryRow } from "../src/boundaries/record-layout.ts";
 import { boundaryStatus } from "../src/boundaries/versions.ts";
 import { runBoundaryImport } from "../src/boundaries/boundary-job.ts";
 import { Scheduler } from "../src/jobs/scheduler.ts";
-import { boundaryWorkspace, linedRecords, type BoundaryWorkspace } from "./_boundary-files.ts";
+import { boundaryWorkspace, DATA_DIR, linedRecords, TEST_ZIPS, type BoundaryWorkspace } from "./_boundary-files.ts";
 
 const RECORDS = 1000;
 const records = linedRecords(RECORDS);
@@ -292,5 +292,26 @@ describe(`a file that changes the county or transit of more than ${MAX_CHANGED_S
   it("the scheduled job never forces: it is refused where --force would import", async () => {
     const rewritten = file(moved(1)).path;
     expect(await runBoundaryImport(ws.store, rewritten)).toMatchObject({ status: "refused", error: expect.stringContaining("probably rewritten") });
+  });
+});
+
+describe("a file whose ZIPs lie in counties the shipped ZIP table does not list for them needs --force, even as the first version", () => {
+  it("the synthetic file agrees with the table; every ZIP moved to Adams County is refused, with the ZIPs named", async () => {
+    const fresh = await boundaryWorkspace();
+    try {
+      const agreeing = await fresh.write("OHB2026Q1DEC1-synthetic.csv", RECORDS);
+      const rows = readFileSync(agreeing, "utf8").split("\r\n").slice(0, -1);
+      const adams = join(fresh.dir, "OHB2026Q1DEC2-synthetic.csv");
+      writeFileSync(adams, `${rows.map((row) => row.split(",").map((f, c) => (c === 24 ? "001" : c >= 29 ? "" : f)).join(",")).join("\r\n")}\r\n`);
+      const before = await fresh.store.db.selectFrom("boundary_versions").selectAll().execute();
+      const refused = await importBoundaryFile({ store: fresh.store, source: adams, dataDir: DATA_DIR });
+      expect(refused).toMatchObject({ status: "refused", zips: { zips: TEST_ZIPS.length, contradicting: TEST_ZIPS.length, contradicting_share: 1, first_zips: [...TEST_ZIPS].sort() } });
+      expect(refused.error).toMatch(/lie in a county the shipped ZIP table does not list for them .*refused as a probably rewritten file/);
+      expect(await fresh.store.db.selectFrom("boundary_versions").selectAll().execute()).toEqual(before);
+      const imported = await importBoundaryFile({ store: fresh.store, source: agreeing, dataDir: DATA_DIR });
+      expect(imported).toMatchObject({ status: "imported", zips: { zips: TEST_ZIPS.length, contradicting: 0, first_zips: [] } });
+    } finally {
+      await fresh.close();
+    }
   });
 });

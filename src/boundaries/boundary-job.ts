@@ -32,10 +32,11 @@ export function newestInFolder(folder: string): string | null {
 
 export type BoundaryJobResult = ImportResult | { status: "skipped"; reason: string };
 
-/** What the job hands every import: the caps and the expected checksum (BOUNDARY_MAX_*, BOUNDARY_SHA256). Never force. */
+/** What the job hands every import: the caps, the expected checksum (BOUNDARY_MAX_*, BOUNDARY_SHA256) and the shipped ZIP table's folder. Never force. */
 export interface BoundaryJobSettings {
   caps?: Partial<ImportCaps>;
   sha256?: string | null;
+  dataDir?: string;
 }
 
 /**

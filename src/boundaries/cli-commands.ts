@@ -58,7 +58,7 @@ export function addBoundaryCommands(program: Command): void {
       // Migrated first, here; the import itself runs in a thread with a bounded heap (import-thread.ts).
       const config = loadConfig();
       await withStore(async () => {});
-      const result = await importInThread({ databaseUrl: config.databaseUrl, source, force: Boolean(opts.force), caps: config.jobs.boundaryCaps, sha256: opts.sha256 ?? null });
+      const result = await importInThread({ databaseUrl: config.databaseUrl, source, force: Boolean(opts.force), caps: config.jobs.boundaryCaps, sha256: opts.sha256 ?? null, dataDir: config.dataDir });
       const text =
         result.status === "refused"
           ? `refused ${source}: ${result.error}\nnothing changed${result.version ? `; the active version is unchanged` : ""}`

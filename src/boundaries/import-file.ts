@@ -21,6 +21,7 @@ import {
   beginVersion,
   compareVersions,
   deleteVersion,
+  zipCountyPairs,
   findVersion,
   readPointer,
   recordWriter,
@@ -36,6 +37,7 @@ import { newId } from "../ids.ts";
 import { streetKey, standardUnitDesignator } from "./pub28.ts";
 import { CapExceededError, csvBytes, csvLines, openSource } from "./read-source.ts";
 import { parseBoundaryRow, zip4Segments, type BoundaryRecord, type SkipReason } from "./record-layout.ts";
+import { contradictingZips, readZipCounties } from "./zip-table.ts";
 
 /**
  * A new file with fewer than 90 % of the active version's records is refused without --force:
@@ -67,6 +69,18 @@ export interface SkippedRows {
  */
 export const MAX_CHANGED_SHARE = 0.05;
 
+/** How many ZIPs the report lists by name. */
+const ZIPS_LISTED = 10;
+
+/** The file's ZIPs against the shipped ZIP table (zip-table.ts): ZIPs placed in a county the table never lists for them. */
+export interface ZipReport {
+  zips: number;
+  contradicting: number;
+  contradicting_share: number;
+  /** The first few, in order. */
+  first_zips: string[];
+}
+
 /** The new file against the active version (store/boundaries.repository.ts compareVersions). */
 export interface ChangeReport {
   against: string;
@@ -85,6 +99,8 @@ export interface ImportReport {
   skipped: SkippedRows;
   /** Null for the first version (nothing to compare with). */
   changes: ChangeReport | null;
+  /** Null when no ZIP table was given. */
+  zips: ZipReport | null;
 }
 
 /** The caps an import refuses a file past, checked while it streams (src/config.ts BOUNDARY_MAX_*). */
@@ -115,6 +131,8 @@ export interface ImportResult {
   skipped: SkippedRows;
   /** The file against the active version, once it is all read; null before that or when no version is active. */
   changes: ChangeReport | null;
+  /** The file's ZIPs against the shipped ZIP table, once it is all read; null before that or without a table. */
+  zips: ZipReport | null;
   seconds: number;
 }
 
@@ -132,6 +150,8 @@ export interface ImportOptions {
   caps?: Partial<ImportCaps>;
   /** The SHA-256 (hex) the file's bytes must have; required for a plain http:// source. */
   sha256?: string | null;
+  /** The folder holding the shipped zip-counties.csv, to check the file's ZIPs against; unset: not checked. */
+  dataDir?: string;
 }
 
 /** The bytes as they pass, hashed: the digest is read once they have all passed. */
@@ -206,6 +226,7 @@ export async function importBoundaryFile(options: ImportOptions): Promise<Import
   const counts = { records: 0, address_ranges: 0, zip4_ranges: 0, zip5_ranges: 0 };
   const skipped: SkippedRows = { rows: 0, by_reason: {} };
   let changes: ChangeReport | null = null;
+  let zips: ZipReport | null = null;
   const caps: ImportCaps = { bytes: Number.POSITIVE_INFINITY, records: Number.POSITIVE_INFINITY, lineLength: Number.POSITIVE_INFINITY, ...options.caps };
   let version: string | null = null;
   let previous: string | null = null;
@@ -222,6 +243,7 @@ export async function importBoundaryFile(options: ImportOptions): Promise<Import
     line,
     skipped,
     changes,
+    zips,
     seconds: Number(((performance.now() - started) / 1000).toFixed(2)),
   });
 
@@ -327,7 +349,21 @@ export async function importBoundaryFile(options: ImportOptions): Promise<Import
         throw new Refusal(`${changes.duplicate_rows} rows repeat another row (${(changes.duplicate_share * 100).toFixed(1)} %, more than ${limit}): refused as a probably broken file (use --force to import it anyway)`);
       }
     }
-    const report: ImportReport = { skipped, changes };
+    if (options.dataDir) {
+      const checked = contradictingZips(await zipCountyPairs(store.db, version), readZipCounties(options.dataDir));
+      zips = {
+        zips: checked.zips,
+        contradicting: checked.contradicting.length,
+        contradicting_share: checked.zips === 0 ? 0 : Number((checked.contradicting.length / checked.zips).toFixed(4)),
+        first_zips: checked.contradicting.slice(0, ZIPS_LISTED),
+      };
+      if (!options.force && zips.contradicting_share > MAX_CHANGED_SHARE) {
+        throw new Refusal(
+          `${zips.contradicting} of the file's ${zips.zips} ZIPs (${(zips.contradicting_share * 100).toFixed(1)} %, more than ${MAX_CHANGED_SHARE * 100} %) lie in a county the shipped ZIP table does not list for them (${zips.first_zips.join(", ")}…): refused as a probably rewritten file (use --force to import it anyway)`,
+        );
+      }
+    }
+    const report: ImportReport = { skipped, changes, zips };
     previous = await activateVersion(store.db, version, counts, now(), lease, JSON.stringify(report));
     loading = false;
     for (const stale of await staleVersions(store.db)) await deleteVersion(store.db, stale);

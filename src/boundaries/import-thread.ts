@@ -23,6 +23,7 @@ export interface ImportThreadOptions {
   force?: boolean;
   caps?: Partial<ImportCaps>;
   sha256?: string | null;
+  dataDir?: string;
 }
 
 const IN_DENO = "Deno" in globalThis;

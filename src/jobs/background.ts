@@ -91,7 +91,7 @@ export function createBackground(options: BackgroundOptions): Background {
     "filing-reminders": published((at) => publishFilingReminders(db, at)),
     "certificate-expiry": published((at) => publishCertificateReminders(db, at)),
     "boundary-import": () =>
-      runBoundaryImport({ db, sqlite: options.sqlite }, options.jobs.boundarySource, options.databaseUrl, { caps: options.jobs.boundaryCaps, sha256: options.jobs.boundarySha256 }),
+      runBoundaryImport({ db, sqlite: options.sqlite }, options.jobs.boundarySource, options.databaseUrl, { caps: options.jobs.boundaryCaps, sha256: options.jobs.boundarySha256, dataDir: options.dataDir }),
   };
   // The boundary import is scheduled only when there is a source to import from.
   const schedules = { ...options.jobs.schedules, "boundary-import": options.jobs.boundarySource === null ? null : options.jobs.boundarySchedule };

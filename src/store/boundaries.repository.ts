@@ -198,6 +198,11 @@ export async function compareVersions(db: Db, version: string, against: string):
   return { compared, changed, duplicates: Number(rows[0]?.duplicates ?? 0), rows: Number(rows[0]?.rows ?? 0) };
 }
 
+/** Every distinct (ZIP5, county) pair a version's records name. */
+export async function zipCountyPairs(db: Db, version: string): Promise<Array<{ zip5: string; county_fips: string }>> {
+  return db.selectFrom("boundary_records").select(["zip5", "county_fips"]).distinct().where("version", "=", version).execute();
+}
+
 /** The columns in the order every bulk row lists them. */
 export const RECORD_COLUMNS = [
   "version", "line", "record_type", "effective_from", "effective_to", "zip5", "zip5_high", "plus4_low", "plus4_high",
