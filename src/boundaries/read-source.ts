@@ -33,8 +33,8 @@ export async function openSource(source: string, timeoutMs: number): Promise<Ope
  */
 export class CapExceededError extends Error {}
 
-/** Compressed bytes handed to the inflater at a time: deflate expands about 1,000-fold at most, so one push inflates at most ~64 MB. */
-const INFLATE_SLICE = 1 << 16;
+/** Compressed bytes handed to the inflater at a time: deflate expands about 1,000-fold at most, so one push inflates at most ~16 MB. */
+const INFLATE_SLICE = 1 << 14;
 
 /** The file's text as it arrives: a ZIP archive's one CSV entry inflated on the fly, else the bytes themselves; refused past maxBytes of text. */
 export async function* csvBytes(bytes: AsyncIterable<Uint8Array>, maxBytes = Number.POSITIVE_INFINITY): AsyncGenerator<Uint8Array> {
