@@ -185,7 +185,7 @@ export const configSchema = z.object({
     .pipe(z.array(z.enum(PRIVATE_TARGET_KINDS, { error: `each entry must be one of ${PRIVATE_TARGET_KINDS.join(", ")}` }))).describe("comma list of `loopback`, `private`, `link-local`: the non-public addresses `tax_test_` webhooks may reach (plain http needs `loopback`); unset: public addresses only. Live webhooks are always public-only."),
   SIGN_UP_LIMIT: positiveInt.default(10).describe("dashboard sign-up attempts from one client address within 15 minutes; the next waits an hour"),
   RECONCILE_SOURCE: pathOrUpstreamUrl().describe("the state's SST rate file to reconcile with: a path or an http(s) URL (on a port fetch will use), to the CSV or to a ZIP archive holding exactly one CSV (the state posts both); unset skips the job"),
-  BOUNDARY_SOURCE: pathOrUpstreamUrl().describe("the state's SST boundary file: an http(s) URL (on a port fetch will use), a path to the CSV or ZIP, or a folder (the newest `OHB…` file in it); the `boundary-import` job imports it when its version is new; unset turns the job off"),
+  BOUNDARY_SOURCE: pathOrUpstreamUrl().describe("the state's SST boundary file: an http(s) URL (on a port fetch will use), a path to the CSV or ZIP, or a folder (the newest `OHB…` file in it); the `boundary-import` job imports it when its version is new (never with `--force`); a plain `http://` URL needs `BOUNDARY_SHA256`; unset turns the job off"),
   BOUNDARY_SHA256: z
     .string()
     .regex(/^[0-9a-fA-F]{64}$/, "must be 64 hex characters, the SHA-256 of the file")
