@@ -194,7 +194,7 @@ export async function compareVersions(db: Db, version: string, against: string):
       SELECT COUNT(*) AS c FROM boundary_records WHERE version = ${version}
       GROUP BY record_type, zip5, zip5_high, plus4_low, plus4_high, street, house_low, house_high, parity,
                unit_designator, unit_low, unit_high, effective_from, effective_to, county_fips, transit_code
-    ) AS groups`.execute(db);
+    ) AS identical`.execute(db);
   return { compared, changed, duplicates: Number(rows[0]?.duplicates ?? 0), rows: Number(rows[0]?.rows ?? 0) };
 }
 
