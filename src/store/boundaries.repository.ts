@@ -189,13 +189,13 @@ export async function compareVersions(db: Db, version: string, against: string):
     compared += Number(rows[0]?.compared ?? 0);
     changed += Number(rows[0]?.changed ?? 0);
   }
-  const { rows } = await sql<{ rows: number | string | null; duplicates: number | string | null }>`
-    SELECT SUM(c) AS rows, SUM(c - 1) AS duplicates FROM (
+  const { rows } = await sql<{ total: number | string | null; duplicates: number | string | null }>`
+    SELECT SUM(c) AS total, SUM(c - 1) AS duplicates FROM (
       SELECT COUNT(*) AS c FROM boundary_records WHERE version = ${version}
       GROUP BY record_type, zip5, zip5_high, plus4_low, plus4_high, street, house_low, house_high, parity,
                unit_designator, unit_low, unit_high, effective_from, effective_to, county_fips, transit_code
     ) AS identical`.execute(db);
-  return { compared, changed, duplicates: Number(rows[0]?.duplicates ?? 0), rows: Number(rows[0]?.rows ?? 0) };
+  return { compared, changed, duplicates: Number(rows[0]?.duplicates ?? 0), rows: Number(rows[0]?.total ?? 0) };
 }
 
 /** Every distinct (ZIP5, county) pair a version's records name. */
