@@ -105,8 +105,8 @@ describe("a file as a state publishes it is stored exactly as the standard form"
   });
 
   it("unpadded plus-4s (1 for 0001)", async () => {
-    const unpad = (text: string | undefined) => (text ? String(Number(text)) : text);
-    await importsAsStandard(file(edited((f) => void ([f[16], f[18], f[20]] = [unpad(f[16]), unpad(f[18]), unpad(f[20])] as string[]))));
+    const unpad = (text: string) => (text === "" ? text : String(Number(text)));
+    await importsAsStandard(file(edited((f) => void ([f[16], f[18], f[20]] = [unpad(f[16]!), unpad(f[18]!), unpad(f[20]!)]))));
   });
 });
 
