@@ -5,19 +5,21 @@
  * answer no Ohio lookup are skipped and reported; corrupt input and input past a cap refuse the
  * whole file and change nothing. Every file is SYNTHETIC: the generator's rows, rewritten per variant.
  */
+import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
-import { readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { zipSync } from "fflate";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { importBoundaryFile, MAX_CHANGED_SHARE, type ImportOptions } from "../src/boundaries/import-file.ts";
 import { openBoundaryIndex } from "../src/boundaries/probe.ts";
 import { formatBoundaryRow } from "../src/boundaries/record-layout.ts";
-import { boundaryStatus } from "../src/boundaries/versions.ts";
+import { boundaryStatus, rollbackBoundaries } from "../src/boundaries/versions.ts";
 import { runBoundaryImport } from "../src/boundaries/boundary-job.ts";
 import { Scheduler } from "../src/jobs/scheduler.ts";
 import { boundaryWorkspace, DATA_DIR, linedRecords, TEST_ZIPS, type BoundaryWorkspace } from "./_boundary-files.ts";
 
+const BIN = new URL("../bin/buckeye.js", import.meta.url).pathname;
 const RECORDS = 1000;
 const records = linedRecords(RECORDS);
 let ws: BoundaryWorkspace;
@@ -316,5 +318,56 @@ describe("a file whose ZIPs lie in counties the shipped ZIP table does not list 
     } finally {
       await fresh.close();
     }
+  });
+});
+
+describe("re-importing the version kept for rollback keeps it whole until the switch", { timeout: 120_000 }, () => {
+  let fresh: BoundaryWorkspace;
+  let kept: string;
+  beforeAll(async () => {
+    fresh = await boundaryWorkspace();
+    kept = await fresh.write("OHB2026Q3JUN1-synthetic.csv", 20_000);
+    expect(await importBoundaryFile({ store: fresh.store, source: kept })).toMatchObject({ status: "imported" });
+    expect(await importBoundaryFile({ store: fresh.store, source: await fresh.write("OHB2026Q4SEP17-synthetic.csv", 20_000) })).toMatchObject({ status: "imported" });
+  });
+  afterAll(() => fresh?.close());
+
+  const recordsOf = async (version: string) =>
+    Number((await fresh.store.db.selectFrom("boundary_records").select((eb) => eb.fn.countAll<number>().as("n")).where("version", "=", version).executeTakeFirstOrThrow()).n);
+
+  it("a refused re-import leaves it ready, with every record, to roll back to", async () => {
+    const lines = readFileSync(kept, "utf8").split("\r\n");
+    lines[15_000] = lines[15_000]!.replace(/^([AZ4]),\d{8}/, "$1,20250230");
+    const corrupt = join(fresh.dir, "again", "OHB2026Q3JUN1.csv");
+    mkdirSync(dirname(corrupt), { recursive: true });
+    writeFileSync(corrupt, lines.join("\r\n"));
+    expect(await importBoundaryFile({ store: fresh.store, source: corrupt })).toMatchObject({ status: "refused", line: 15_001 });
+    expect((await boundaryStatus(fresh.store.db)).previous).toMatchObject({ version: "OHB2026Q3JUN1", records: 20_000 });
+    expect(await recordsOf("OHB2026Q3JUN1")).toBe(20_000);
+  });
+
+  it("an import killed while it loads leaves it to roll back to; the next import removes the leftovers and replaces it", async () => {
+    const child = spawn(process.execPath, [BIN, "boundaries", "import", kept], { env: { ...process.env, DATABASE_URL: fresh.databaseUrl, LOG_LEVEL: "silent" }, stdio: "ignore" });
+    const exited = new Promise((resolve) => child.once("exit", resolve));
+    // Killed once its rows are going in beside the kept version.
+    const loading = async () => (await fresh.store.db.selectFrom("boundary_records").select("version").where("version", "like", "OHB2026Q3JUN1~%").limit(1).execute()).length > 0;
+    const deadline = Date.now() + 60_000;
+    while (!(await loading())) {
+      if (Date.now() > deadline) throw new Error("the import never began loading");
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    child.kill("SIGKILL");
+    await exited;
+    expect((await boundaryStatus(fresh.store.db)).previous).toMatchObject({ version: "OHB2026Q3JUN1", records: 20_000 });
+    expect(await recordsOf("OHB2026Q3JUN1")).toBe(20_000);
+    expect((await rollbackBoundaries(fresh.store.db))?.active?.version).toBe("OHB2026Q3JUN1");
+    expect(await rollbackBoundaries(fresh.store.db)).toMatchObject({ active: { version: "OHB2026Q4SEP17" }, previous: { version: "OHB2026Q3JUN1" } });
+
+    // The dead import's lease would lapse within 2 minutes; the test lets it lapse now.
+    await fresh.store.db.updateTable("boundary_import_lease").set({ expires_at: new Date(0).toISOString() }).execute();
+    const again = await importBoundaryFile({ store: fresh.store, source: kept });
+    expect(again).toMatchObject({ status: "imported", version: "OHB2026Q3JUN1", previous_version: "OHB2026Q4SEP17", records: 20_000 });
+    expect((await fresh.store.db.selectFrom("boundary_versions").select("version").orderBy("version").execute()).map((v) => v.version)).toEqual(["OHB2026Q3JUN1", "OHB2026Q4SEP17"]);
+    expect(await recordsOf("OHB2026Q3JUN1")).toBe(20_000);
   });
 });

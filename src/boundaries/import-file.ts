@@ -229,6 +229,8 @@ export async function importBoundaryFile(options: ImportOptions): Promise<Import
   let zips: ZipReport | null = null;
   const caps: ImportCaps = { bytes: Number.POSITIVE_INFINITY, records: Number.POSITIVE_INFINITY, lineLength: Number.POSITIVE_INFINITY, ...options.caps };
   let version: string | null = null;
+  /** Where the rows are written: the version, or beside it when it is stored already. */
+  let loadedAs: string | null = null;
   let previous: string | null = null;
   let loading = false;
   const lease: ImportLease = { holder: newId("imp"), ttlMs: options.leaseTtlMs ?? LEASE_TTL_MS };
@@ -268,10 +270,11 @@ export async function importBoundaryFile(options: ImportOptions): Promise<Import
       );
     }
     leased = true;
-    // Leftovers of an unfinished load, and this version's own rows if it was imported before (kept as the previous one).
+    // Leftovers of an unfinished load. A version stored already (kept for rollback) is loaded beside
+    // itself and replaced only at the switch, so a refused or killed import leaves it to roll back to.
     for (const stale of await staleVersions(store.db)) await deleteVersion(store.db, stale);
-    if (await findVersion(store.db, version)) await deleteVersion(store.db, version);
-    await beginVersion(store.db, version, source, now());
+    loadedAs = (await findVersion(store.db, version)) ? `${version}~${lease.holder}` : version;
+    await beginVersion(store.db, loadedAs, source, now());
     loading = true;
 
     const writer = recordWriter(store);
@@ -302,7 +305,7 @@ export async function importBoundaryFile(options: ImportOptions): Promise<Import
           if (record.recordType === "A") counts.address_ranges++;
           else if (record.recordType === "4") counts.zip4_ranges++;
           else counts.zip5_ranges++;
-          for (const row of toRows(version, line, record)) await writer.add(row);
+          for (const row of toRows(loadedAs, line, record)) await writer.add(row);
           if (performance.now() - renewedAt >= LEASE_RENEW_MS) {
             if (!(await renewImportLease(store.db, lease, now()))) throw new LeaseLostError();
             renewedAt = performance.now();
@@ -329,7 +332,7 @@ export async function importBoundaryFile(options: ImportOptions): Promise<Import
     }
     if (active) {
       if (!(await renewImportLease(store.db, lease, now()))) throw new LeaseLostError();
-      const compared = await compareVersions(store.db, version, active.version);
+      const compared = await compareVersions(store.db, loadedAs, active.version);
       const share = (part: number, whole: number) => (whole === 0 ? 0 : Number((part / whole).toFixed(4)));
       changes = {
         against: active.version,
@@ -350,7 +353,7 @@ export async function importBoundaryFile(options: ImportOptions): Promise<Import
       }
     }
     if (options.dataDir) {
-      const checked = contradictingZips(await zipCountyPairs(store.db, version), readZipCounties(options.dataDir));
+      const checked = contradictingZips(await zipCountyPairs(store.db, loadedAs), readZipCounties(options.dataDir));
       zips = {
         zips: checked.zips,
         contradicting: checked.contradicting.length,
@@ -364,13 +367,13 @@ export async function importBoundaryFile(options: ImportOptions): Promise<Import
       }
     }
     const report: ImportReport = { skipped, changes, zips };
-    previous = await activateVersion(store.db, version, counts, now(), lease, JSON.stringify(report));
+    previous = await activateVersion(store.db, version, counts, now(), lease, JSON.stringify(report), loadedAs);
     loading = false;
     for (const stale of await staleVersions(store.db)) await deleteVersion(store.db, stale);
     return result("imported");
   } catch (error) {
     // A lost lease leaves its rows to the import that took over, which removes them as leftovers.
-    if (loading && version !== null && !(error instanceof LeaseLostError)) await deleteVersion(store.db, version);
+    if (loading && loadedAs !== null && !(error instanceof LeaseLostError)) await deleteVersion(store.db, loadedAs);
     if (error instanceof Refusal) return result("refused", error.message, error.line);
     return result("refused", error instanceof Error ? error.message : String(error));
   } finally {

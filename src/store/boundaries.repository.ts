@@ -56,12 +56,26 @@ export interface VersionCounts {
  * Marks the version complete (with its import report, JSON) and points every lookup at it, in one
  * transaction: the old active version becomes the previous one (kept for rollback). Returns the
  * version it replaced.
+ *
+ * `loadedAs` names where the rows were written when that is not the version itself: a version
+ * already stored (the one kept for rollback) is loaded beside it, and only here, in the same
+ * transaction as the switch, are its old rows deleted and the new ones take its name. An import
+ * that dies or is refused before this point leaves the kept version whole.
  */
-export async function activateVersion(db: Db, version: string, counts: VersionCounts, at: Date, lease?: ImportLease, report: string | null = null): Promise<string | null> {
+export async function activateVersion(
+  db: Db, version: string, counts: VersionCounts, at: Date, lease?: ImportLease, report: string | null = null, loadedAs: string = version,
+): Promise<string | null> {
   return db.transaction().execute(async (trx) => {
     // Fencing: an import whose lease lapsed (and may have been taken over) never switches lookups to its version.
     if (lease && !(await renewImportLease(trx, lease, at))) throw new LeaseLostError();
     const pointer = await readPointer(trx);
+    if (loadedAs !== version) {
+      await deleteVersion(trx, version);
+      for (const type of ["A", "4", "Z"] as const) {
+        await trx.updateTable("boundary_records").set({ version }).where("version", "=", loadedAs).where("record_type", "=", type).execute();
+      }
+      await trx.updateTable("boundary_versions").set({ version }).where("version", "=", loadedAs).execute();
+    }
     await trx.updateTable("boundary_versions").set({ ...counts, status: "ready", imported_at: at.toISOString(), report }).where("version", "=", version).execute();
     await trx
       .updateTable("boundary_pointer")
@@ -126,7 +140,7 @@ export async function swapToPrevious(db: Db, at: Date): Promise<BoundaryPointer 
   return db.transaction().execute(async (trx) => {
     const pointer = await readPointer(trx);
     if (pointer.previousVersion === null) return null;
-    // A previous version whose re-import was refused has lost its rows: there is nothing to go back to.
+    // Only a ready version can be gone back to (re-imports load beside it, so it stays ready until replaced).
     const previous = await trx.selectFrom("boundary_versions").select("status").where("version", "=", pointer.previousVersion).executeTakeFirst();
     if (previous?.status !== "ready") return null;
     const switchedAt = at.toISOString();
