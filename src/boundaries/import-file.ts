@@ -332,7 +332,7 @@ export async function importBoundaryFile(options: ImportOptions): Promise<Import
     }
     if (active) {
       if (!(await renewImportLease(store.db, lease, now()))) throw new LeaseLostError();
-      const compared = await compareVersions(store.db, loadedAs, active.version);
+      const compared = await compareVersions(store, loadedAs, active.version);
       const share = (part: number, whole: number) => (whole === 0 ? 0 : Number((part / whole).toFixed(4)));
       changes = {
         against: active.version,

@@ -190,7 +190,11 @@ export interface VersionComparison {
 }
 
 /** How a version differs from another (the active one): ranges whose county or transit changed, and duplicate rows. */
-export async function compareVersions(db: Db, version: string, against: string): Promise<VersionComparison> {
+export async function compareVersions(store: Pick<Store, "db" | "sqlite">, version: string, against: string): Promise<VersionComparison> {
+  const { db } = store;
+  // PostgreSQL has no statistics yet for the rows just written; without them it joins the two versions
+  // by a nested loop over every pair (minutes for 20,000 rows). ANALYZE samples the table in a moment.
+  if (!store.sqlite) await sql`ANALYZE boundary_records`.execute(db);
   let compared = 0;
   let changed = 0;
   for (const type of ["A", "4", "Z"] as const) {
