@@ -17,6 +17,7 @@ import { formatBoundaryRow } from "../src/boundaries/record-layout.ts";
 import { boundaryStatus, rollbackBoundaries } from "../src/boundaries/versions.ts";
 import { runBoundaryImport } from "../src/boundaries/boundary-job.ts";
 import { Scheduler } from "../src/jobs/scheduler.ts";
+import { loadConfig } from "../src/config.ts";
 import { boundaryWorkspace, DATA_DIR, linedRecords, TEST_ZIPS, type BoundaryWorkspace } from "./_boundary-files.ts";
 
 const BIN = new URL("../bin/buckeye.js", import.meta.url).pathname;
@@ -228,6 +229,12 @@ describe("caps on text, rows and line length refuse a file while it streams, and
 });
 
 describe("a file is checked against its SHA-256 when one is given, and plain http needs one", () => {
+  it("a plain http:// BOUNDARY_SOURCE without BOUNDARY_SHA256 is refused at start-up; https, or http with a checksum, is not", () => {
+    expect(() => loadConfig({ BOUNDARY_SOURCE: "http://files.example.gov/OHB2026Q4SEP17.zip" })).toThrow("BOUNDARY_SOURCE: is a plain http:// URL: use https://, or set BOUNDARY_SHA256");
+    expect(loadConfig({ BOUNDARY_SOURCE: "http://files.example.gov/OHB2026Q4SEP17.zip", BOUNDARY_SHA256: "A".repeat(64) }).jobs.boundarySha256).toBe("a".repeat(64));
+    expect(loadConfig({ BOUNDARY_SOURCE: "https://files.example.gov/OHB2026Q4SEP17.zip" }).jobs.boundarySha256).toBeNull();
+  });
+
   it("a plain http:// source without a checksum is refused before it is fetched", async () => {
     const before = await snapshot();
     expect(await imports("http://127.0.0.1:9/OHB2026Q2MAR1.csv")).toMatchObject({ status: "refused", error: expect.stringMatching(/plain http:\/\/ needs its SHA-256/) });

@@ -4,7 +4,9 @@
  * query names until the single-row pointer switches to it in one transaction, after the last row.
  * Any malformed row, a file cut short, or a file with far fewer records than the active one (below
  * MIN_SHARE_OF_ACTIVE, unless forced) refuses the whole file: its rows are deleted and the
- * pointer never moves. The version it replaces is kept for rollback; older ones are deleted.
+ * pointer never moves. The version it replaces is kept for rollback; older ones are deleted. A
+ * version stored already (the one kept for rollback) is loaded beside itself and replaced only in
+ * the switch's transaction, so a refused or killed re-import leaves it to roll back to.
  *
  * One import at a time, across processes and instances: an import takes the import lease
  * (migration 2026-11-24-080) before it touches any version, renews it while it writes and gives it
