@@ -51,7 +51,7 @@ export function addBoundaryCommands(program: Command): void {
   boundaries
     .command("import <pathOrUrl>")
     .description("import a boundary file (CSV, or a ZIP holding one CSV) as a new version and switch lookups to it")
-    .option("--force", "import it even when it has fewer than 90 % of the active version's records, or changes the county or transit of more than 5 % of its ranges")
+    .option("--force", "import it even when it has fewer than 90 % of the active version's records, or its change report is above 5 % (ranges whose county or transit changed, duplicate rows, ZIPs contradicting the shipped ZIP table)")
     .option("--sha256 <hex>", "the SHA-256 the file must have (required for an http:// URL)")
     .addOption(json())
     .action(async (source: string, opts: { force?: boolean; sha256?: string; json?: boolean }) => {

@@ -64,8 +64,8 @@ export interface SkippedRows {
 }
 
 /**
- * Above this share of changed ranges (or of duplicate rows), a file is refused without --force, and
- * the scheduled job never forces. A quarter moves a few thousand of Ohio's 1.9 million ranges
+ * Above this share of changed ranges, of duplicate rows or of ZIPs contradicting the shipped ZIP
+ * table, a file is refused without --force, and the scheduled job never forces. A quarter moves a few thousand of Ohio's 1.9 million ranges
  * (well under 1 %); a file that moves more than one in twenty has been rewritten or broken, as when
  * every record was moved to the cheapest county.
  */
@@ -142,7 +142,7 @@ export interface ImportOptions {
   store: Pick<Store, "db" | "sqlite">;
   /** A path or http(s) URL. */
   source: string;
-  /** Accept a file far smaller than the active one, or one that changes more than MAX_CHANGED_SHARE of it. */
+  /** Accept a file far smaller than the active one, or one above MAX_CHANGED_SHARE in its change report. */
   force?: boolean;
   now?: () => Date;
   fetchTimeoutMs?: number;
