@@ -13,6 +13,7 @@ import * as boundaryFile from "./2026-11-23-060-boundary-file.ts";
 import * as keyEpoch from "./2026-11-23-070-key-epoch.ts";
 import * as boundaryImportLease from "./2026-11-24-080-boundary-import-lease.ts";
 import * as batchFairShares from "./2026-11-25-090-batch-fair-shares.ts";
+import * as boundaryImportReport from "./2026-11-25-100-boundary-import-report.ts";
 
 export const migrations: Record<string, Migration> = {
   "2026-11-21-001-organizations-and-api-keys": organizationsAndApiKeys,
@@ -25,4 +26,5 @@ export const migrations: Record<string, Migration> = {
   "2026-11-23-070-key-epoch": keyEpoch,
   "2026-11-24-080-boundary-import-lease": boundaryImportLease,
   "2026-11-25-090-batch-fair-shares": batchFairShares,
+  "2026-11-25-100-boundary-import-report": boundaryImportReport,
 };

@@ -185,7 +185,15 @@ export const configSchema = z.object({
     .pipe(z.array(z.enum(PRIVATE_TARGET_KINDS, { error: `each entry must be one of ${PRIVATE_TARGET_KINDS.join(", ")}` }))).describe("comma list of `loopback`, `private`, `link-local`: the non-public addresses `tax_test_` webhooks may reach (plain http needs `loopback`); unset: public addresses only. Live webhooks are always public-only."),
   SIGN_UP_LIMIT: positiveInt.default(10).describe("dashboard sign-up attempts from one client address within 15 minutes; the next waits an hour"),
   RECONCILE_SOURCE: pathOrUpstreamUrl().describe("the state's SST rate file to reconcile with: a path or an http(s) URL (on a port fetch will use), to the CSV or to a ZIP archive holding exactly one CSV (the state posts both); unset skips the job"),
-  BOUNDARY_SOURCE: pathOrUpstreamUrl().describe("the state's SST boundary file: an http(s) URL (on a port fetch will use), a path to the CSV or ZIP, or a folder (the newest `OHB…` file in it); the `boundary-import` job imports it when its version is new; unset turns the job off"),
+  BOUNDARY_SOURCE: pathOrUpstreamUrl().describe("the state's SST boundary file: an http(s) URL (on a port fetch will use), a path to the CSV or ZIP, or a folder (the newest `OHB…` file in it); the `boundary-import` job imports it when its version is new (never with `--force`); a plain `http://` URL needs `BOUNDARY_SHA256`; unset turns the job off"),
+  BOUNDARY_SHA256: z
+    .string()
+    .regex(/^[0-9a-fA-F]{64}$/, "must be 64 hex characters, the SHA-256 of the file")
+    .optional()
+    .describe("the SHA-256 (64 hex characters) the boundary file at `BOUNDARY_SOURCE` must have; a file that differs is refused. Required for an `http://` source: over plain http nothing else vouches for the bytes"),
+  BOUNDARY_MAX_BYTES: positiveInt.default(1_500_000_000).describe("a boundary file whose CSV text (a ZIP archive's entry inflated) runs past this many bytes is refused as it streams (Ohio's file is about 400 MB)"),
+  BOUNDARY_MAX_RECORDS: positiveInt.default(4_000_000).describe("a boundary file with more rows than this is refused as it streams (Ohio's file has about 1.9 million)"),
+  BOUNDARY_MAX_LINE_LENGTH: positiveInt.default(4096).describe("a boundary file with a line longer than this many characters is refused as it streams (a row of 89 columns is a few hundred)"),
   RECONCILE_STALE_AFTER_DAYS: z.coerce.number().int().min(0).default(100).describe("`/readyz` reports `stale` (still 200) and `data status` says stale when the last successful reconciliation is more days old than this (the state posts a file each quarter it changes anything); `0`: stale from the next day"),
   SECRETS_KEY: z
     .string()
@@ -202,6 +210,10 @@ export const configSchema = z.object({
     path: ["WEBHOOK_LEASE_MS"],
     message: "must be longer than WEBHOOK_TIMEOUT_MS, or a slow delivery's claim lapses while it is still being sent",
   })
+  .refine((e) => !/^http:\/\//i.test(e.BOUNDARY_SOURCE ?? "") || e.BOUNDARY_SHA256 !== undefined, {
+    path: ["BOUNDARY_SOURCE"],
+    message: "is a plain http:// URL: use https://, or set BOUNDARY_SHA256 to the file's checksum",
+  })
   .refine((e) => e.SECRETS_KEY_PREVIOUS === undefined || e.SECRETS_KEY !== undefined, {
     path: ["SECRETS_KEY_PREVIOUS"],
     message: "needs SECRETS_KEY, the key that replaces it",
@@ -214,6 +226,10 @@ export interface JobsConfig {
   /** The state's SST boundary file: a URL, a file or a folder (src/boundaries/boundary-job.ts); null: the job is off. */
   boundarySource: string | null;
   boundarySchedule: string | null;
+  /** The SHA-256 the boundary file must have (hex, lower case); null: not checked. */
+  boundarySha256: string | null;
+  /** Caps a boundary file is refused past, checked while it streams (src/boundaries/import-file.ts). */
+  boundaryCaps: Readonly<{ bytes: number; records: number; lineLength: number }>;
 }
 
 /** Webhook delivery (src/webhooks/delivery-actor.ts). */
@@ -350,6 +366,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       reconcileSource: e.RECONCILE_SOURCE ?? null,
       boundarySource: e.BOUNDARY_SOURCE ?? null,
       boundarySchedule: e.SCHEDULE_BOUNDARY_IMPORT,
+      boundarySha256: e.BOUNDARY_SHA256?.toLowerCase() ?? null,
+      boundaryCaps: Object.freeze({ bytes: e.BOUNDARY_MAX_BYTES, records: e.BOUNDARY_MAX_RECORDS, lineLength: e.BOUNDARY_MAX_LINE_LENGTH }),
       schedules: Object.freeze({
         reconcile: e.SCHEDULE_RECONCILE,
         "rate-changes": e.SCHEDULE_RATE_CHANGES,

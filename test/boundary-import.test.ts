@@ -109,7 +109,7 @@ describe("a malformed or cut-short file is refused with its line number, and not
     const before = await snapshot();
     const result = await importBoundaryFile({ store: ws.store, source: path });
     expect(result).toMatchObject({ status: "refused", line: fullLines + 1 });
-    expect(result.error).toContain(`line ${fullLines + 1}: the last row ends without a line break`);
+    expect(result.error).toMatch(new RegExp(`^line ${fullLines + 1}: \\d+ columns, expected 89 .*; the last row ends without a line break: the file was probably cut short$`));
     expect(await snapshot()).toEqual(before);
   });
 
@@ -186,9 +186,12 @@ describe("buckeye boundaries import|status|rollback", { timeout: 120_000 }, () =
     const csv = await ws.write("OHB2027Q2FEB27-synthetic.csv", RECORDS + 500);
     writeFileSync(path, zipSync({ "OHB2027Q2FEB27.csv": readFileSync(csv) }));
     const { stdout } = await run(process.execPath, [BIN, "boundaries", "import", path, "--json"], { env: env() });
-    expect(JSON.parse(stdout)).toMatchObject({ version: "OHB2027Q2FEB27", status: "imported", ...counts(RECORDS + 500) });
+    expect(JSON.parse(stdout)).toMatchObject({ version: "OHB2027Q2FEB27", status: "imported", ...counts(RECORDS + 500), skipped: { rows: 0, by_reason: {} } });
     const status = JSON.parse((await run(process.execPath, [BIN, "boundaries", "status", "--json"], { env: env() })).stdout);
-    expect(status).toMatchObject({ active: { version: "OHB2027Q2FEB27", records: RECORDS + 500 }, previous: { version: "OHB2027Q1NOV28" } });
+    expect(status).toMatchObject({
+      active: { version: "OHB2027Q2FEB27", records: RECORDS + 500, report: { skipped: { rows: 0, by_reason: {} } } },
+      previous: { version: "OHB2027Q1NOV28" },
+    });
   });
 
   it("a malformed file exits non-zero naming the line", async () => {
@@ -202,5 +205,18 @@ describe("buckeye boundaries import|status|rollback", { timeout: 120_000 }, () =
     );
     expect(failure?.code).toBe(1);
     expect(JSON.parse(failure!.stdout)).toMatchObject({ status: "refused", line: 10 });
+  });
+
+  it("rows skipped for want of a county are named in the text line, and status keeps them", async () => {
+    const lines = readFileSync(await ws.write("OHB2027Q4SEP1-synthetic.csv", RECORDS + 500), "utf8").split("\r\n");
+    const fields = lines[4]!.split(",");
+    fields[24] = "";
+    lines[4] = fields.join(",");
+    const path = join(ws.dir, "OHB2027Q4SEP1-synthetic.csv");
+    writeFileSync(path, lines.join("\r\n"));
+    const { stdout } = await run(process.execPath, [BIN, "boundaries", "import", path], { env: env() });
+    expect(stdout).toMatch(/^imported OHB2027Q4SEP1: 4499 records .*; 1 row skipped, answering no Ohio lookup \(no county: 1, line 5\); OHB2027Q2FEB27 kept for rollback\n$/);
+    const status = (await run(process.execPath, [BIN, "boundaries", "status"], { env: env() })).stdout;
+    expect(status).toMatch(/^active: OHB2027Q4SEP1, 4499 records, imported \S+; 1 row skipped, answering no Ohio lookup \(no county: 1, line 5\)$/m);
   });
 });

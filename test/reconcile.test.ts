@@ -62,7 +62,8 @@ describe("SST rate file layout (no header; state, type, code, four rates, begin,
     ["an end before its begin", "39,00,001,.015,.015,.015,.015,20250101,20241231\n", /ends before/],
     ["overlapping rows", "39,00,001,.015,.015,.015,.015,20040101,99991231\n39,00,001,.01,.01,.01,.01,20250101,99991231\n", /overlapping/],
     ["no rows", "\n", /no rows/],
-    ["no final line break", "39,00,001,.015,.015,.015,.015,20040101,9999", /cut short/],
+    ["eleven columns", "39,00,001,.015,.015,.015,.015,20040101,99991231,,\n", /11 columns, expected 9/],
+    ["a 10th column that is not empty", "39,00,001,.015,.015,.015,.015,20040101,99991231,X\n", /10 columns, expected 9/],
   ])("refuses %s", (_name, text, error) => {
     const parsed = parseSstRateFile(text);
     expect(parsed.ok).toBe(false);
@@ -75,6 +76,60 @@ describe("SST rate file layout (no header; state, type, code, four rates, begin,
     expect(postingDate("OHR2026Q4SEP17.zip")).toBe("2026-09-17");
     expect(postingDate("OHR2027Q1NOV30.csv")).toBe("2026-11-30");
     expect(postingDate("rates.csv")).toBeNull();
+  });
+});
+
+describe("a rate file as a state publishes it is read as the standard form", () => {
+  const text = readFileSync(UNCHANGED, "utf8");
+  const standard = parseSstRateFile(text);
+  const rows = text.trimEnd().split("\r\n");
+
+  it.each([
+    ["no line break after the last row (CRLF)", text.trimEnd()],
+    ["LF line ends, a byte-order mark and no final line break", `\uFEFF${rows.join("\n")}`],
+    ["a 10th column left empty on every row", `${rows.map((row) => `${row},`).join("\r\n")}\r\n`],
+  ])("%s", (_name, variant) => {
+    expect(standard.ok).toBe(true);
+    expect(parseSstRateFile(variant)).toEqual(standard);
+  });
+
+  it.each(["29991231", "20991231"])("the open end %s reads as 99991231 does: no end", (end) => {
+    expect(parseSstRateFile(text.replaceAll(",99991231", `,${end}`))).toEqual(standard);
+  });
+});
+
+describe("a cut-short rate file is told by its last row, never by a missing line break alone", () => {
+  const whole = "39,00,001,.015000,.015000,.015000,.015000,20040101,99991231";
+
+  it.each([
+    ["a last row with too few columns", `${whole}\r\n39,00,003,.0100`, /^line 2: 4 columns, expected 9.*the file was probably cut short$/],
+    ["a last row with a partial date", `${whole}\r\n39,00,003,.010000,.010000,.010000,.010000,20040101,9999`, /^line 2: end date "9999".*the file was probably cut short$/],
+  ])("%s is refused as cut short", (_name, text, error) => {
+    const parsed = parseSstRateFile(text);
+    expect(parsed.ok).toBe(false);
+    if (!parsed.ok) expect(parsed.error).toMatch(error);
+  });
+
+  it("a malformed row followed by a line break is refused for what it is, not as cut short", () => {
+    const parsed = parseSstRateFile(`${whole}\r\n39,00,003,.0100\r\n`);
+    expect(parsed).toEqual({ ok: false, error: "line 2: 4 columns, expected 9 (or 10 with the last one empty)" });
+  });
+});
+
+describe("reconcile: a file with far fewer rows than the last file reconciled fails and changes nothing", () => {
+  let api: TestService;
+  beforeAll(async () => {
+    api = await startTestService();
+  });
+  afterAll(() => api.close());
+
+  it("after the 130-row file, one of 101 rows (under 90 %) fails naming the last file", async () => {
+    expect(await reconcileWith(api, UNCHANGED)).toMatchObject({ status: "succeeded", rows: 130 });
+    const later = new Date(AT.getTime() + 60_000);
+    const result = await reconcileWith(api, fixture("OHR2027Q1NOV30-partial.csv"), later);
+    expect(result).toMatchObject({ status: "failed", periodsRecorded: 0, eventsEmitted: 0, error: expect.stringMatching(/fewer than 90 % of the 130 in the last file reconciled \(OHR2026Q1NOV28\.csv, 2026-12-01\): the file was probably cut short/) });
+    expect(await api.service.store.db.selectFrom("recorded_rate_periods").selectAll().execute()).toEqual([]);
+    expect(await api.service.store.db.selectFrom("events").selectAll().execute()).toEqual([]);
   });
 });
 

@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { postedOn } from "../rates/sst-file-names.ts";
 import type { Store } from "../store/connect.ts";
 import { findVersion } from "../store/boundaries.repository.ts";
-import { importBoundaryFile, versionFromName, type ImportResult } from "./import-file.ts";
+import { importBoundaryFile, versionFromName, type ImportCaps, type ImportResult } from "./import-file.ts";
 import { importInThread } from "./import-thread.ts";
 
 /** A sortable key for a version: year and quarter, then its posting date (a quarter's file may be posted the year before). */
@@ -32,12 +32,19 @@ export function newestInFolder(folder: string): string | null {
 
 export type BoundaryJobResult = ImportResult | { status: "skipped"; reason: string };
 
+/** What the job hands every import: the caps, the expected checksum (BOUNDARY_MAX_*, BOUNDARY_SHA256) and the shipped ZIP table's folder. Never force. */
+export interface BoundaryJobSettings {
+  caps?: Partial<ImportCaps>;
+  sha256?: string | null;
+  dataDir?: string;
+}
+
 /**
  * The import runs in a thread of its own with a bounded heap (import-thread.ts), off the thread that
  * answers requests, when the database can be opened again by URL; an in-memory SQLite database
  * cannot, so it is imported here.
  */
-export async function runBoundaryImport(store: Pick<Store, "db" | "sqlite">, source: string | null, databaseUrl?: string): Promise<BoundaryJobResult> {
+export async function runBoundaryImport(store: Pick<Store, "db" | "sqlite">, source: string | null, databaseUrl?: string, settings: BoundaryJobSettings = {}): Promise<BoundaryJobResult> {
   if (source === null) return { status: "skipped", reason: "BOUNDARY_SOURCE is not set" };
   let file = source;
   if (!/^https?:\/\//i.test(source) && statSync(source, { throwIfNoEntry: false })?.isDirectory()) {
@@ -50,6 +57,6 @@ export async function runBoundaryImport(store: Pick<Store, "db" | "sqlite">, sou
     const known = await findVersion(store.db, version);
     if (known?.status === "ready") return { status: "skipped", reason: `${version} is already imported` };
   }
-  if (databaseUrl === undefined || store.sqlite?.memory) return importBoundaryFile({ store, source: file });
-  return importInThread({ databaseUrl, source: file });
+  if (databaseUrl === undefined || store.sqlite?.memory) return importBoundaryFile({ store, source: file, ...settings });
+  return importInThread({ databaseUrl, source: file, ...settings });
 }

@@ -9,6 +9,19 @@ import { openStore, type Store } from "../store/connect.ts";
 import { migrateToLatest } from "../store/migrate.ts";
 import { boundaryStatus, rollbackBoundaries } from "./versions.ts";
 import { importInThread } from "./import-thread.ts";
+import type { ChangeReport, SkippedRows } from "./import-file.ts";
+import type { SkipReason } from "./record-layout.ts";
+
+const SKIP_REASONS: Record<SkipReason, string> = { "no-county": "no county", "other-state": "another state's FIPS" };
+
+/** "; 3 rows skipped, answering no Ohio lookup (no county: 3, lines 12, 40, 77, …)", or nothing. */
+function skippedText(skipped: SkippedRows | undefined): string {
+  if (!skipped || skipped.rows === 0) return "";
+  const reasons = (Object.entries(skipped.by_reason) as Array<[SkipReason, { rows: number; first_lines: number[] }]>).map(
+    ([reason, { rows, first_lines }]) => `${SKIP_REASONS[reason]}: ${rows}, line${first_lines.length > 1 ? "s" : ""} ${first_lines.join(", ")}${rows > first_lines.length ? ", …" : ""}`,
+  );
+  return `; ${skipped.rows} row${skipped.rows === 1 ? "" : "s"} skipped, answering no Ohio lookup (${reasons.join("; ")})`;
+}
 
 async function withStore<T>(work: (store: Store) => Promise<T>): Promise<T> {
   const store = openStore(loadConfig().databaseUrl);
@@ -25,6 +38,12 @@ function report(json: boolean, value: unknown, text: string, failed: boolean): v
   if (failed) process.exitCode = 1;
 }
 
+/** "; against OHB2026Q3JUN1: 0.4 % of shared ranges changed county or transit, 0 duplicate rows", or nothing. */
+function changesText(changes: ChangeReport | null | undefined): string {
+  if (!changes) return "";
+  return `; against ${changes.against}: ${(changes.changed_share * 100).toFixed(1)} % of shared ranges changed county or transit, ${changes.duplicate_rows} duplicate row${changes.duplicate_rows === 1 ? "" : "s"}`;
+}
+
 export function addBoundaryCommands(program: Command): void {
   const json = () => new Option("--json", "print one JSON document");
   const boundaries = program.command("boundaries").description("the state's SST boundary file: exact address ranges and ZIP+4 ranges");
@@ -32,19 +51,20 @@ export function addBoundaryCommands(program: Command): void {
   boundaries
     .command("import <pathOrUrl>")
     .description("import a boundary file (CSV, or a ZIP holding one CSV) as a new version and switch lookups to it")
-    .option("--force", "import it even when it has fewer than 90 % of the active version's records")
+    .option("--force", "import it even when it has fewer than 90 % of the active version's records, or its change report is above 5 % (ranges whose county or transit changed, duplicate rows, ZIPs contradicting the shipped ZIP table)")
+    .option("--sha256 <hex>", "the SHA-256 the file must have (required for an http:// URL)")
     .addOption(json())
-    .action(async (source: string, opts: { force?: boolean; json?: boolean }) => {
+    .action(async (source: string, opts: { force?: boolean; sha256?: string; json?: boolean }) => {
       // Migrated first, here; the import itself runs in a thread with a bounded heap (import-thread.ts).
-      const databaseUrl = loadConfig().databaseUrl;
+      const config = loadConfig();
       await withStore(async () => {});
-      const result = await importInThread({ databaseUrl, source, force: Boolean(opts.force) });
+      const result = await importInThread({ databaseUrl: config.databaseUrl, source, force: Boolean(opts.force), caps: config.jobs.boundaryCaps, sha256: opts.sha256 ?? null, dataDir: config.dataDir });
       const text =
         result.status === "refused"
           ? `refused ${source}: ${result.error}\nnothing changed${result.version ? `; the active version is unchanged` : ""}`
           : result.status === "unchanged"
             ? `${result.version} is already the active version; nothing to do`
-            : `imported ${result.version}: ${result.records} records (${result.address_ranges} address ranges, ${result.zip4_ranges} ZIP+4 ranges, ${result.zip5_ranges} ZIP ranges) in ${result.seconds} s${result.previous_version ? `; ${result.previous_version} kept for rollback` : ""}`;
+            : `imported ${result.version}: ${result.records} records (${result.address_ranges} address ranges, ${result.zip4_ranges} ZIP+4 ranges, ${result.zip5_ranges} ZIP ranges) in ${result.seconds} s${changesText(result.changes)}${skippedText(result.skipped)}${result.previous_version ? `; ${result.previous_version} kept for rollback` : ""}`;
       report(Boolean(opts.json), result, text, result.status === "refused");
     });
 
@@ -55,7 +75,7 @@ export function addBoundaryCommands(program: Command): void {
     .action(async (opts: { json?: boolean }) => {
       const status = await withStore((store) => boundaryStatus(store.db));
       const line = (label: string, v: typeof status.active) =>
-        v ? `${label}: ${v.version}, ${v.records} records, imported ${v.imported_at}` : `${label}: none`;
+        v ? `${label}: ${v.version}, ${v.records} records, imported ${v.imported_at}${skippedText(v.report?.skipped)}` : `${label}: none`;
       report(Boolean(opts.json), status, [line("active", status.active), line("previous", status.previous)].join("\n"), false);
     });
 

@@ -4,7 +4,9 @@
  * query names until the single-row pointer switches to it in one transaction, after the last row.
  * Any malformed row, a file cut short, or a file with far fewer records than the active one (below
  * MIN_SHARE_OF_ACTIVE, unless forced) refuses the whole file: its rows are deleted and the
- * pointer never moves. The version it replaces is kept for rollback; older ones are deleted.
+ * pointer never moves. The version it replaces is kept for rollback; older ones are deleted. A
+ * version stored already (the one kept for rollback) is loaded beside itself and replaced only in
+ * the switch's transaction, so a refused or killed re-import leaves it to roll back to.
  *
  * One import at a time, across processes and instances: an import takes the import lease
  * (migration 2026-11-24-080) before it touches any version, renews it while it writes and gives it
@@ -13,12 +15,15 @@
  * and the next import takes over and removes its leftovers. The switch to the new version checks
  * the lease in its own transaction.
  */
+import { createHash } from "node:crypto";
 import { parse as parseCsv } from "csv-parse/sync";
 import type { Store } from "../store/connect.ts";
 import {
   activateVersion,
   beginVersion,
+  compareVersions,
   deleteVersion,
+  zipCountyPairs,
   findVersion,
   readPointer,
   recordWriter,
@@ -32,8 +37,9 @@ import {
 } from "../store/boundaries.repository.ts";
 import { newId } from "../ids.ts";
 import { streetKey, standardUnitDesignator } from "./pub28.ts";
-import { csvBytes, csvLines, CutShortError, openSource } from "./read-source.ts";
-import { parseBoundaryRow, type BoundaryRecord } from "./record-layout.ts";
+import { CapExceededError, csvBytes, csvLines, openSource } from "./read-source.ts";
+import { parseBoundaryRow, zip4Segments, type BoundaryRecord, type SkipReason } from "./record-layout.ts";
+import { contradictingZips, readZipCounties } from "./zip-table.ts";
 
 /**
  * A new file with fewer than 90 % of the active version's records is refused without --force:
@@ -47,6 +53,67 @@ export const LEASE_TTL_MS = 120_000;
 const LEASE_RENEW_MS = 15_000;
 
 export type ImportStatus = "imported" | "unchanged" | "refused";
+
+/** How many line numbers the report lists per skip reason: enough to find the rows, never the whole file. */
+export const FIRST_LINES_LISTED = 5;
+
+/** Rows skipped because they can answer no Ohio lookup, by reason (record-layout.ts SkipReason). */
+export interface SkippedRows {
+  rows: number;
+  by_reason: Partial<Record<SkipReason, { rows: number; first_lines: number[] }>>;
+}
+
+/**
+ * Above this share of changed ranges, of duplicate rows or of ZIPs contradicting the shipped ZIP
+ * table, a file is refused without --force, and the scheduled job never forces. A quarter moves a few thousand of Ohio's 1.9 million ranges
+ * (well under 1 %); a file that moves more than one in twenty has been rewritten or broken, as when
+ * every record was moved to the cheapest county.
+ */
+export const MAX_CHANGED_SHARE = 0.05;
+
+/** How many ZIPs the report lists by name. */
+const ZIPS_LISTED = 10;
+
+/** The file's ZIPs against the shipped ZIP table (zip-table.ts): ZIPs placed in a county the table never lists for them. */
+export interface ZipReport {
+  zips: number;
+  contradicting: number;
+  contradicting_share: number;
+  /** The first few, in order. */
+  first_zips: string[];
+}
+
+/** The new file against the active version (store/boundaries.repository.ts compareVersions). */
+export interface ChangeReport {
+  against: string;
+  /** Ranges of the new file the active version also has (same type, range and begin date). */
+  ranges_compared: number;
+  /** Of those, the ones whose county or transit code changed, and their share. */
+  ranges_changed: number;
+  changed_share: number;
+  /** Rows identical to another row of the file but for their line, and their share of its rows. */
+  duplicate_rows: number;
+  duplicate_share: number;
+}
+
+/** What an import found beyond its counts; stored with the version, so `boundaries status` shows it. */
+export interface ImportReport {
+  skipped: SkippedRows;
+  /** Null for the first version (nothing to compare with). */
+  changes: ChangeReport | null;
+  /** Null when no ZIP table was given. */
+  zips: ZipReport | null;
+}
+
+/** The caps an import refuses a file past, checked while it streams (src/config.ts BOUNDARY_MAX_*). */
+export interface ImportCaps {
+  /** Bytes of CSV text (a ZIP archive's entry inflated). */
+  bytes: number;
+  /** Rows, skipped ones included. */
+  records: number;
+  /** Characters in one line. */
+  lineLength: number;
+}
 
 export interface ImportResult {
   version: string | null;
@@ -62,6 +129,12 @@ export interface ImportResult {
   error: string | null;
   /** The offending line, when one row was at fault. */
   line: number | null;
+  /** Rows left out because they can answer no Ohio lookup (another state's, no county). */
+  skipped: SkippedRows;
+  /** The file against the active version, once it is all read; null before that or when no version is active. */
+  changes: ChangeReport | null;
+  /** The file's ZIPs against the shipped ZIP table, once it is all read; null before that or without a table. */
+  zips: ZipReport | null;
   seconds: number;
 }
 
@@ -69,12 +142,32 @@ export interface ImportOptions {
   store: Pick<Store, "db" | "sqlite">;
   /** A path or http(s) URL. */
   source: string;
-  /** Accept a file far smaller than the active one. */
+  /** Accept a file far smaller than the active one, or one above MAX_CHANGED_SHARE in its change report. */
   force?: boolean;
   now?: () => Date;
   fetchTimeoutMs?: number;
   /** The import lease's lifetime (tests shorten it). */
   leaseTtlMs?: number;
+  /** Unset: no cap. */
+  caps?: Partial<ImportCaps>;
+  /** The SHA-256 (hex) the file's bytes must have; required for a plain http:// source. */
+  sha256?: string | null;
+  /** The folder holding the shipped zip-counties.csv, to check the file's ZIPs against; unset: not checked. */
+  dataDir?: string;
+}
+
+/** The bytes as they pass, hashed: the digest is read once they have all passed. */
+function hashing(bytes: AsyncIterable<Uint8Array>): { bytes: AsyncIterable<Uint8Array>; digest: () => string } {
+  const hash = createHash("sha256");
+  return {
+    bytes: (async function* () {
+      for await (const chunk of bytes) {
+        hash.update(chunk);
+        yield chunk;
+      }
+    })(),
+    digest: () => hash.digest("hex"),
+  };
 }
 
 const VERSION_IN_NAME = /^([A-Z]{2}B\d{4}Q[1-4][A-Z]{3}\d{1,2})(?=[^A-Z0-9]|$)/i;
@@ -113,6 +206,11 @@ function cachedStreetKey(r: BoundaryRecord): string {
   return key;
 }
 
+/** One stored row per ZIP5 a record covers (record-layout.ts zip4Segments). */
+function toRows(version: string, line: number, record: BoundaryRecord): RecordRow[] {
+  return zip4Segments(record).map((segment) => toRow(version, line, segment));
+}
+
 function toRow(version: string, line: number, r: BoundaryRecord): RecordRow {
   const street = r.recordType === "A" ? cachedStreetKey(r) : null;
   return [
@@ -128,7 +226,13 @@ export async function importBoundaryFile(options: ImportOptions): Promise<Import
   const now = options.now ?? (() => new Date());
   const started = performance.now();
   const counts = { records: 0, address_ranges: 0, zip4_ranges: 0, zip5_ranges: 0 };
+  const skipped: SkippedRows = { rows: 0, by_reason: {} };
+  let changes: ChangeReport | null = null;
+  let zips: ZipReport | null = null;
+  const caps: ImportCaps = { bytes: Number.POSITIVE_INFINITY, records: Number.POSITIVE_INFINITY, lineLength: Number.POSITIVE_INFINITY, ...options.caps };
   let version: string | null = null;
+  /** Where the rows are written: the version, or beside it when it is stored already. */
+  let loadedAs: string | null = null;
   let previous: string | null = null;
   let loading = false;
   const lease: ImportLease = { holder: newId("imp"), ttlMs: options.leaseTtlMs ?? LEASE_TTL_MS };
@@ -141,10 +245,15 @@ export async function importBoundaryFile(options: ImportOptions): Promise<Import
     source,
     error,
     line,
+    skipped,
+    changes,
+    zips,
     seconds: Number(((performance.now() - started) / 1000).toFixed(2)),
   });
 
   try {
+    // Over plain http anyone on the path can rewrite the file; a checksum is then the only thing vouching for it.
+    if (/^http:\/\//i.test(source) && !options.sha256) throw new Refusal("a boundary file fetched over plain http:// needs its SHA-256 (--sha256 or BOUNDARY_SHA256); use https:// otherwise");
     const opened = await openSource(source, options.fetchTimeoutMs ?? 600_000);
     version = versionFromName(opened.name);
     if (version === null) throw new Refusal(`the file name "${opened.name}" carries no Ohio boundary file version such as OHB2026Q4SEP17`);
@@ -163,27 +272,42 @@ export async function importBoundaryFile(options: ImportOptions): Promise<Import
       );
     }
     leased = true;
-    // Leftovers of an unfinished load, and this version's own rows if it was imported before (kept as the previous one).
+    // Leftovers of an unfinished load. A version stored already (kept for rollback) is loaded beside
+    // itself and replaced only at the switch, so a refused or killed import leaves it to roll back to.
     for (const stale of await staleVersions(store.db)) await deleteVersion(store.db, stale);
-    if (await findVersion(store.db, version)) await deleteVersion(store.db, version);
-    await beginVersion(store.db, version, source, now());
+    loadedAs = (await findVersion(store.db, version)) ? `${version}~${lease.holder}` : version;
+    await beginVersion(store.db, loadedAs, source, now());
     loading = true;
 
     const writer = recordWriter(store);
+    const hashed = hashing(opened.bytes);
     let line = 0;
     let renewedAt = performance.now();
     try {
-      for await (const lines of csvLines(csvBytes(opened.bytes))) {
-        for (const text of lines) {
+      for await (const batch of csvLines(csvBytes(hashed.bytes, caps.bytes), caps.lineLength)) {
+        for (const text of batch.lines) {
           line++;
           if (text.trim() === "") continue;
+          if (counts.records + skipped.rows >= caps.records) {
+            throw new Refusal(`line ${line}: the file has more than ${caps.records} rows (BOUNDARY_MAX_RECORDS): refused before it was all read`, line);
+          }
           const record = parseBoundaryRow(fieldsOf(text), line);
-          if (typeof record === "string") throw new Refusal(record, line);
+          if (typeof record === "string") {
+            // A file may end without a line break; a last row that is also malformed is most likely cut.
+            throw new Refusal(batch.unterminated ? `${record}; the last row ends without a line break: the file was probably cut short` : record, line);
+          }
+          if ("skip" in record) {
+            skipped.rows++;
+            const reason = (skipped.by_reason[record.skip] ??= { rows: 0, first_lines: [] });
+            reason.rows++;
+            if (reason.first_lines.length < FIRST_LINES_LISTED) reason.first_lines.push(line);
+            continue;
+          }
           counts.records++;
           if (record.recordType === "A") counts.address_ranges++;
           else if (record.recordType === "4") counts.zip4_ranges++;
           else counts.zip5_ranges++;
-          await writer.add(toRow(version, line, record));
+          for (const row of toRows(loadedAs, line, record)) await writer.add(row);
           if (performance.now() - renewedAt >= LEASE_RENEW_MS) {
             if (!(await renewImportLease(store.db, lease, now()))) throw new LeaseLostError();
             renewedAt = performance.now();
@@ -191,11 +315,15 @@ export async function importBoundaryFile(options: ImportOptions): Promise<Import
         }
       }
     } catch (error) {
-      if (error instanceof CutShortError) throw new Refusal(`line ${line + 1}: ${error.message}`, line + 1);
+      if (error instanceof CapExceededError) throw new Refusal(error.message, null);
       if (error instanceof Refusal || error instanceof LeaseLostError) throw error;
       throw new Refusal(`could not read the boundary file: ${error instanceof Error ? error.message : String(error)}`, null);
     }
     await writer.flush();
+    if (options.sha256) {
+      const digest = hashed.digest();
+      if (digest !== options.sha256.toLowerCase()) throw new Refusal(`the file's SHA-256 is ${digest}, not the expected ${options.sha256.toLowerCase()}: refused as altered or not the file meant`);
+    }
     if (counts.records === 0) throw new Refusal("the file has no records");
 
     const active = pointer.version === null ? undefined : await findVersion(store.db, pointer.version);
@@ -204,13 +332,50 @@ export async function importBoundaryFile(options: ImportOptions): Promise<Import
         `${counts.records} records is fewer than ${Math.round(MIN_SHARE_OF_ACTIVE * 100)} % of the active version ${active.version}'s ${active.records}: refused as a probably partial file (use --force to import it anyway)`,
       );
     }
-    previous = await activateVersion(store.db, version, counts, now(), lease);
+    if (active) {
+      if (!(await renewImportLease(store.db, lease, now()))) throw new LeaseLostError();
+      const compared = await compareVersions(store, loadedAs, active.version);
+      const share = (part: number, whole: number) => (whole === 0 ? 0 : Number((part / whole).toFixed(4)));
+      changes = {
+        against: active.version,
+        ranges_compared: compared.compared,
+        ranges_changed: compared.changed,
+        changed_share: share(compared.changed, compared.compared),
+        duplicate_rows: compared.duplicates,
+        duplicate_share: share(compared.duplicates, compared.rows),
+      };
+      const limit = `${MAX_CHANGED_SHARE * 100} %`;
+      if (!options.force && changes.changed_share > MAX_CHANGED_SHARE) {
+        throw new Refusal(
+          `${changes.ranges_changed} of the ${changes.ranges_compared} ranges also in the active version ${active.version} changed county or transit (${(changes.changed_share * 100).toFixed(1)} %, more than ${limit}): refused as a probably rewritten file (use --force to import it anyway)`,
+        );
+      }
+      if (!options.force && changes.duplicate_share > MAX_CHANGED_SHARE) {
+        throw new Refusal(`${changes.duplicate_rows} rows repeat another row (${(changes.duplicate_share * 100).toFixed(1)} %, more than ${limit}): refused as a probably broken file (use --force to import it anyway)`);
+      }
+    }
+    if (options.dataDir) {
+      const checked = contradictingZips(await zipCountyPairs(store.db, loadedAs), readZipCounties(options.dataDir));
+      zips = {
+        zips: checked.zips,
+        contradicting: checked.contradicting.length,
+        contradicting_share: checked.zips === 0 ? 0 : Number((checked.contradicting.length / checked.zips).toFixed(4)),
+        first_zips: checked.contradicting.slice(0, ZIPS_LISTED),
+      };
+      if (!options.force && zips.contradicting_share > MAX_CHANGED_SHARE) {
+        throw new Refusal(
+          `${zips.contradicting} of the file's ${zips.zips} ZIPs (${(zips.contradicting_share * 100).toFixed(1)} %, more than ${MAX_CHANGED_SHARE * 100} %) lie in a county the shipped ZIP table does not list for them (${zips.first_zips.join(", ")}…): refused as a probably rewritten file (use --force to import it anyway)`,
+        );
+      }
+    }
+    const report: ImportReport = { skipped, changes, zips };
+    previous = await activateVersion(store.db, version, counts, now(), lease, JSON.stringify(report), loadedAs);
     loading = false;
     for (const stale of await staleVersions(store.db)) await deleteVersion(store.db, stale);
     return result("imported");
   } catch (error) {
     // A lost lease leaves its rows to the import that took over, which removes them as leftovers.
-    if (loading && version !== null && !(error instanceof LeaseLostError)) await deleteVersion(store.db, version);
+    if (loading && loadedAs !== null && !(error instanceof LeaseLostError)) await deleteVersion(store.db, loadedAs);
     if (error instanceof Refusal) return result("refused", error.message, error.line);
     return result("refused", error instanceof Error ? error.message : String(error));
   } finally {

@@ -9,7 +9,7 @@
  * The thread opens its own connection to the same database; the caller keeps its own for status.
  */
 import { Worker } from "node:worker_threads";
-import type { ImportResult } from "./import-file.ts";
+import type { ImportCaps, ImportResult } from "./import-file.ts";
 
 /**
  * The old generation bounds what the garbage can grow to; the young generation is kept small so
@@ -21,6 +21,9 @@ export interface ImportThreadOptions {
   databaseUrl: string;
   source: string;
   force?: boolean;
+  caps?: Partial<ImportCaps>;
+  sha256?: string | null;
+  dataDir?: string;
 }
 
 const IN_DENO = "Deno" in globalThis;

@@ -1,12 +1,18 @@
 /**
  * One row of the SST boundary file (research/ohio-rates-report.md §6, "Boundary file"): CSV without
- * a header, 89 columns. Pure: fields in, a validated record or the row's first problem out; and the
- * reverse, for the synthetic generator, so both sides share one layout.
+ * a header, 89 columns. Pure: fields in, a validated record, a row to skip (it can answer no Ohio
+ * lookup) or the row's first problem out; and the reverse, for the synthetic generator, so both
+ * sides share one layout.
+ *
+ * Read as member states really write it (docs/guides/boundary-file.md, "Files as states publish
+ * them"): a 90th column left empty is dropped, record types and flags may be lower case, an open
+ * end may be 99991231, 29991231 or 20991231, a plus-4 may be unpadded, and a ZIP+4 range may run
+ * across ZIP5s.
  *
  * | col   | field |
  * |-------|-------|
  * | 1     | record type: A address range, 4 ZIP+4 range, Z whole ZIP5 range |
- * | 2, 3  | begin and end date, YYYYMMDD (end inclusive; 99991231 or 29991231 = open) |
+ * | 2, 3  | begin and end date, YYYYMMDD (end inclusive; 99991231, 29991231 or 20991231 = open) |
  * | 4, 5  | low and high house number (A) |
  * | 6     | O odd, E even, B both (A) |
  * | 7–10  | street pre-direction, name, suffix, post-direction (A) |
@@ -24,6 +30,12 @@ import { isKnownTransitCode, TRANSIT_DISTRICT_TYPE } from "./transit-codes.ts";
 
 export const COLUMNS = 89;
 export const TRIPLETS = 20;
+/**
+ * A ZIP+4 range may run across ZIP5s (seen in Minnesota's file: 55012-0011 to 55013-9999); it is
+ * stored as one range per ZIP5 (zip4Segments). One wider than this is no quirk but a broken row:
+ * thousands of ZIP5s under one jurisdiction would be a whole region.
+ */
+export const MAX_ZIP5S_PER_ZIP4_RANGE = 10;
 
 export type RecordType = "A" | "4" | "Z";
 export type Parity = "O" | "E" | "B";
@@ -59,7 +71,7 @@ export interface BoundaryRecord {
   readonly city: string;
   /** A: the ZIP5; 4 and Z: the low ZIP5. */
   readonly zip5: string;
-  /** A: the ZIP5; 4 and Z: the high ZIP5 (equal to zip5 for a 4 record). */
+  /** A: the ZIP5; 4 and Z: the high ZIP5 (a 4 record may run into a later ZIP5: zip4Segments splits it). */
   readonly zip5High: string;
   /** 4 records: the plus-4 range, zero-padded; A records: the plus-4 if given (low = high); else null. */
   readonly plus4Low: string | null;
@@ -71,10 +83,24 @@ export interface BoundaryRecord {
   readonly districts: readonly SpecialDistrict[];
 }
 
+/**
+ * Why a row is skipped: it is well formed but can answer no Ohio lookup. Counted in the import
+ * report, never dropped silently.
+ */
+export type SkipReason = "no-county" | "other-state";
+
+export interface SkippedRow {
+  readonly skip: SkipReason;
+}
+
 /** Ohio's 88 county FIPS codes are the odd numbers 001–175. */
 export const OHIO_COUNTY_CODES: ReadonlySet<string> = new Set(Array.from({ length: 88 }, (_, i) => String(2 * i + 1).padStart(3, "0")));
 
-const OPEN_END = /^(9999|2999)1231$/;
+/**
+ * Open ends: Ohio writes 99991231, other member states 29991231 (Minnesota) or 20991231 (Kansas).
+ * Each means "until further notice", so each is read as no end (null), never as a real last day.
+ */
+export const OPEN_END = /^(9999|2999|2099)1231$/;
 
 const DAYS_IN_MONTH = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 /** Dates repeat across millions of rows: each distinct YYYYMMDD is checked once. */
@@ -94,8 +120,10 @@ function isoDate(text: string): string | null {
   return iso;
 }
 
+/** Flags are compared in upper case: some states write them in lower case. */
 function parity(text: string): Parity | null {
-  return text === "O" || text === "E" || text === "B" ? text : null;
+  const flag = text.toUpperCase();
+  return flag === "O" || flag === "E" || flag === "B" ? flag : null;
 }
 
 const HOUSE = /^\d{1,9}$/;
@@ -108,11 +136,23 @@ function field(raw: readonly string[], n: number): string {
   return value === "" ? value : value.trim();
 }
 
-/** A validated record, or the problem with the row ("line N: ..."). Fields are trimmed here. */
-export function parseBoundaryRow(raw: readonly string[], line: number): BoundaryRecord | string {
-  if (raw.length !== COLUMNS) return `line ${line}: ${raw.length} columns, expected ${COLUMNS}`;
-  const type = field(raw, 1);
-  if (type !== "A" && type !== "4" && type !== "Z") return `line ${line}: record type "${type}" is not A, 4 or Z`;
+/** The row's 89 fields: a 90th column is accepted only empty (a trailing comma some states write). */
+function columnsOf(raw: readonly string[]): readonly string[] | null {
+  if (raw.length === COLUMNS) return raw;
+  if (raw.length === COLUMNS + 1 && raw[COLUMNS]!.trim() === "") return raw.slice(0, COLUMNS);
+  return null;
+}
+
+/**
+ * A validated record, a row to skip, or the problem with the row ("line N: ..."). Fields are
+ * trimmed here. A row is skipped only when it is otherwise well formed (its type and dates read)
+ * and names another state or no county: corrupt rows still refuse the file.
+ */
+export function parseBoundaryRow(row: readonly string[], line: number): BoundaryRecord | SkippedRow | string {
+  const raw = columnsOf(row);
+  if (raw === null) return `line ${line}: ${row.length} columns, expected ${COLUMNS} (or ${COLUMNS + 1} with the last one empty)`;
+  const type = field(raw, 1).toUpperCase();
+  if (type !== "A" && type !== "4" && type !== "Z") return `line ${line}: record type "${field(raw, 1)}" is not A, 4 or Z`;
   const [begin, end] = [field(raw, 2), field(raw, 3)];
   const from = isoDate(begin);
   if (!from) return `line ${line}: begin date "${begin}" is not YYYYMMDD`;
@@ -123,8 +163,10 @@ export function parseBoundaryRow(raw: readonly string[], line: number): Boundary
     if (to < from) return `line ${line}: ends (${end}) before it begins (${begin})`;
   }
   const [state, stateAgain, county] = [field(raw, 23), field(raw, 24), field(raw, 25)];
+  if (/^\d{2}$/.test(state) && state !== "39") return { skip: "other-state" };
   if (state !== "39") return `line ${line}: state FIPS "${state}" is not Ohio's 39`;
   if (stateAgain !== "" && stateAgain !== "39") return `line ${line}: state FIPS indicator "${stateAgain}" is not 39`;
+  if (county === "") return { skip: "no-county" };
   if (!OHIO_COUNTY_CODES.has(county)) return `line ${line}: county FIPS "${county}" is not one of Ohio's 88 counties`;
 
   const districts = readDistricts(raw, line);
@@ -194,17 +236,36 @@ function zipRange(
   let plus4Low: string | null = null;
   let plus4High: string | null = null;
   if (type === "4") {
-    if (zip5 !== zip5High) return `line ${line}: a ZIP+4 range must stay within one ZIP5 (${zip5}–${zip5High})`;
+    const span = Number(zip5High) - Number(zip5) + 1;
+    if (span > MAX_ZIP5S_PER_ZIP4_RANGE) return `line ${line}: a ZIP+4 range across ${span} ZIP5s (${zip5}–${zip5High}; at most ${MAX_ZIP5S_PER_ZIP4_RANGE})`;
     const [lowText, highText] = [field(raw, 19), field(raw, 21)];
     if (!PLUS4.test(lowText) || !PLUS4.test(highText)) return `line ${line}: plus-4 range "${lowText}"–"${highText}" is not 4 digits`;
     [plus4Low, plus4High] = [lowText.padStart(4, "0"), highText.padStart(4, "0")];
-    if (plus4Low > plus4High) return `line ${line}: low plus-4 ${plus4Low} is above the high ${plus4High}`;
+    if (zip5 === zip5High && plus4Low > plus4High) return `line ${line}: low plus-4 ${plus4Low} is above the high ${plus4High}`;
   }
   return {
     recordType: type, effectiveFrom: from, effectiveTo: to, houseLow: null, houseHigh: null, parity: null,
     preDirectional: "", streetName: "", suffix: "", postDirectional: "", unit: null, city,
     zip5, zip5High, plus4Low, plus4High, countyFips, transitCode, districts,
   };
+}
+
+/**
+ * A ZIP+4 range as one range per ZIP5, the shape the probe reads (one ZIP5, a plus-4 range in it):
+ * 55012-0011…55013-9999 is 55012-0011…9999 and 55013-0000…9999. Any other record is itself.
+ */
+export function zip4Segments(record: BoundaryRecord): BoundaryRecord[] {
+  if (record.recordType !== "4" || record.zip5 === record.zip5High) return [record];
+  const segments: BoundaryRecord[] = [];
+  for (let zip = Number(record.zip5); zip <= Number(record.zip5High); zip++) {
+    const zip5 = String(zip).padStart(5, "0");
+    segments.push({
+      ...record, zip5, zip5High: zip5,
+      plus4Low: zip5 === record.zip5 ? record.plus4Low : "0000",
+      plus4High: zip5 === record.zip5High ? record.plus4High : "9999",
+    });
+  }
+  return segments;
 }
 
 function yyyymmdd(iso: string | null): string {

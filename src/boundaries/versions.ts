@@ -2,6 +2,7 @@
 import type { Db } from "../store/database.ts";
 import { findVersion, readPointer, swapToPrevious } from "../store/boundaries.repository.ts";
 import type { BoundaryVersion } from "../store/boundaries.table.ts";
+import type { ImportReport } from "./import-file.ts";
 
 export interface VersionSummary {
   version: string;
@@ -12,6 +13,8 @@ export interface VersionSummary {
   zip5_ranges: number;
   /** When its import finished. */
   imported_at: string | null;
+  /** What its import found (rows skipped, by reason); null for a version imported before reports were kept. */
+  report: ImportReport | null;
 }
 
 export interface BoundaryStatus {
@@ -23,8 +26,11 @@ export interface BoundaryStatus {
 
 function summary(row: BoundaryVersion | undefined): VersionSummary | null {
   if (!row) return null;
-  const { version, source, records, address_ranges, zip4_ranges, zip5_ranges, imported_at } = row;
-  return { version, source, records: Number(records), address_ranges: Number(address_ranges), zip4_ranges: Number(zip4_ranges), zip5_ranges: Number(zip5_ranges), imported_at };
+  const { version, source, records, address_ranges, zip4_ranges, zip5_ranges, imported_at, report } = row;
+  return {
+    version, source, records: Number(records), address_ranges: Number(address_ranges), zip4_ranges: Number(zip4_ranges), zip5_ranges: Number(zip5_ranges), imported_at,
+    report: report === null ? null : (JSON.parse(report) as ImportReport),
+  };
 }
 
 export async function boundaryStatus(db: Db): Promise<BoundaryStatus> {

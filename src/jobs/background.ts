@@ -90,7 +90,8 @@ export function createBackground(options: BackgroundOptions): Background {
     "rate-changes": published((at) => publishRateChanges({ db, rateData, shippedLastReconciled: rateData.shippedCurrency.last_reconciled }, at)),
     "filing-reminders": published((at) => publishFilingReminders(db, at)),
     "certificate-expiry": published((at) => publishCertificateReminders(db, at)),
-    "boundary-import": () => runBoundaryImport({ db, sqlite: options.sqlite }, options.jobs.boundarySource, options.databaseUrl),
+    "boundary-import": () =>
+      runBoundaryImport({ db, sqlite: options.sqlite }, options.jobs.boundarySource, options.databaseUrl, { caps: options.jobs.boundaryCaps, sha256: options.jobs.boundarySha256, dataDir: options.dataDir }),
   };
   // The boundary import is scheduled only when there is a source to import from.
   const schedules = { ...options.jobs.schedules, "boundary-import": options.jobs.boundarySource === null ? null : options.jobs.boundarySchedule };

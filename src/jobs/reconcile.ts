@@ -10,7 +10,7 @@ import { basename } from "node:path";
 import { dateInOhio, type IsoDate } from "../rates/calendar.ts";
 import { newId } from "../ids.ts";
 import type { Db } from "../store/database.ts";
-import { insertReconciliation, upsertRecordedPeriod } from "../store/reconciliations.repository.ts";
+import { insertReconciliation, latestSuccessfulReconciliation, upsertRecordedPeriod } from "../store/reconciliations.repository.ts";
 import { publishEvent } from "../webhooks/outbox.ts";
 import { compareWithTable, countyCodes, type Discrepancy } from "./compare-rates.ts";
 import { mergeTable } from "../rates/overlay-periods.ts";
@@ -19,6 +19,13 @@ import { describeChange } from "./rate-change-data.ts";
 import { sstTextFrom } from "./sst-download.ts";
 import { postingDate } from "../rates/sst-file-names.ts";
 import { parseSstRateFile } from "./sst-rate-file.ts";
+
+/**
+ * A rate file with fewer than 90 % of the rows of the last file reconciled is taken for one cut
+ * between two rows (which no single row shows): Ohio's file keeps its history, so it only grows,
+ * a few rows a quarter, from about 130.
+ */
+export const MIN_SHARE_OF_LAST_FILE = 0.9;
 
 export interface ReconcileDeps {
   db: Db;
@@ -104,6 +111,12 @@ export async function reconcile(deps: ReconcileDeps, at: Date): Promise<Reconcil
   const parsed = parseSstRateFile(text);
   if (!parsed.ok) return fail(`malformed rate file: ${parsed.error}`);
   rows = parsed.rows.length;
+  const last = await latestSuccessfulReconciliation(db);
+  if (last && rows < last.rows * MIN_SHARE_OF_LAST_FILE) {
+    return fail(
+      `${rows} rows is fewer than ${Math.round(MIN_SHARE_OF_LAST_FILE * 100)} % of the ${last.rows} in the last file reconciled (${last.file_name ?? last.source}, ${last.reconciled_on}): the file was probably cut short`,
+    );
+  }
 
   await rateData.refresh();
   const table = rateData.table;

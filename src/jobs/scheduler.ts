@@ -33,6 +33,15 @@ export interface SchedulerOptions<N extends string> {
   ledger?: OccurrenceLedger<N>;
 }
 
+/**
+ * A job that ran to its end but refused what it read (a boundary file "refused", a rate file that
+ * "failed") leaves the data as it was, and an operator should hear of it: its line is a warning.
+ */
+function refusedItsInput(result: unknown): boolean {
+  const status = typeof result === "object" && result !== null ? (result as { status?: unknown }).status : undefined;
+  return status === "refused" || status === "failed";
+}
+
 export class Scheduler<N extends string> {
   readonly #jobs: Record<N, JobRun>;
   readonly #patterns: Map<N, Cron>;
@@ -92,7 +101,7 @@ export class Scheduler<N extends string> {
         const started = performance.now();
         try {
           const result = await job(at);
-          this.#log({ level: "info", msg: "job finished", job: name, at: at.toISOString(), ms: Math.round(performance.now() - started), result });
+          this.#log({ level: refusedItsInput(result) ? "warn" : "info", msg: "job finished", job: name, at: at.toISOString(), ms: Math.round(performance.now() - started), result });
           return result;
         } catch (error) {
           this.#log({ level: "error", msg: "job failed", job: name, at: at.toISOString(), ...errorFields(error) });

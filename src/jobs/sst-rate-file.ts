@@ -4,6 +4,11 @@
  * food/drug, intra- and interstate; one figure in Ohio), begin and end date (YYYYMMDD, end
  * inclusive, 99991231 = open). Ohio's types: 45 state ("39"), 00 county (3-digit county FIPS),
  * 63 transit authority or district (5 digits). Pure: text in, rows or the first problem out.
+ *
+ * Read as member states write it (docs/guides/boundary-file.md, "Files as states publish them"): a
+ * byte-order mark, CRLF or LF, a 10th column left empty, open ends 99991231, 29991231 or 20991231,
+ * and no line break after the last row. A file cut short shows in its last row (too few columns, a
+ * partial date), or in far fewer rows than the last file accepted (reconcile.ts).
  */
 import { addDays, isIsoDate, type IsoDate } from "../rates/calendar.ts";
 import { parseRate, type Millionths } from "../rates/millionths.ts";
@@ -24,8 +29,9 @@ export type SstParse = { ok: true; rows: SstRow[] } | { ok: false; error: string
 
 const TYPES: Record<string, JurisdictionType> = { "45": "state", "00": "county", "63": "transit" };
 const CODE_SHAPE: Record<JurisdictionType, RegExp> = { state: /^39$/, county: /^\d{3}$/, transit: /^\d{5}$/ };
-/** Ohio's sentinel is 99991231; other states write 29991231. */
-const OPEN_END = /^(9999|2999)1231$/;
+/** Ohio's sentinel is 99991231; other states write 29991231 or 20991231: each means open, no end. */
+const OPEN_END = /^(9999|2999|2099)1231$/;
+const COLUMNS = 9;
 
 /**
  * Every local levy moves in steps of 0.05% (R.C. 5739.021, 5739.023, 5739.026). 3% is far above
@@ -41,8 +47,10 @@ function yyyymmdd(text: string): IsoDate | null {
   return isIsoDate(iso) ? iso : null;
 }
 
-function parseLine(fields: string[], line: number): SstRow | string {
-  if (fields.length !== 9) return `line ${line}: ${fields.length} columns, expected 9`;
+function parseLine(row: string[], line: number): SstRow | string {
+  // A trailing comma (a 10th, empty column) is how some states end every row.
+  const fields = row.length === COLUMNS + 1 && row[COLUMNS]!.trim() === "" ? row.slice(0, COLUMNS) : row;
+  if (fields.length !== COLUMNS) return `line ${line}: ${row.length} columns, expected ${COLUMNS} (or ${COLUMNS + 1} with the last one empty)`;
   const [state, typeCode, code, general, ...rest] = fields.map((f) => f.trim()) as [string, string, string, string, ...string[]];
   const [, , , begin, end] = rest as [string, string, string, string, string];
   if (state !== "39") return `line ${line}: state FIPS "${state}" is not Ohio's 39`;
@@ -71,19 +79,20 @@ function parseLine(fields: string[], line: number): SstRow | string {
   return { line, type, code, rate, from, to };
 }
 
-/** Fails on the first malformed row, on overlapping rows for one jurisdiction, and on an empty file. */
+/** Fails on the first malformed row (naming a cut when it is the last and unterminated), on overlapping rows for one jurisdiction, and on an empty file. */
 export function parseSstRateFile(text: string): SstParse {
   const body = text.replace(/^\uFEFF/, "");
-  if (body.length > 0 && !body.endsWith("\n")) {
-    return { ok: false, error: "the file does not end with a line break: it was probably cut short" };
-  }
   const rows: SstRow[] = [];
   const lines = body.split(/\r?\n/);
   for (let index = 0; index < lines.length; index++) {
     const raw = lines[index]!;
     if (raw.trim() === "") continue;
     const parsed = parseLine(raw.split(","), index + 1);
-    if (typeof parsed === "string") return { ok: false, error: parsed };
+    if (typeof parsed === "string") {
+      // No line break after the last row is how some states end a file; a malformed last row with none is a cut.
+      const unterminated = index === lines.length - 1;
+      return { ok: false, error: unterminated ? `${parsed}; the last row ends without a line break: the file was probably cut short` : parsed };
+    }
     rows.push(parsed);
   }
   if (rows.length === 0) return { ok: false, error: "the file has no rows" };

@@ -1,4 +1,7 @@
-/** Row shapes of the tables added by migrations 2026-11-23-060 (the SST boundary file, by version) and 2026-11-24-080 (the import lease). */
+/**
+ * Row shapes of the tables added by migrations 2026-11-23-060 (the SST boundary file, by version),
+ * 2026-11-24-080 (the import lease) and 2026-11-25-100 (each version's import report).
+ */
 import type { Selectable } from "kysely";
 
 /** loading: records being written, invisible to lookups; ready: complete (active, or kept for rollback). */
@@ -15,6 +18,8 @@ export interface BoundaryVersionsTable {
   zip5_ranges: number;
   started_at: string;
   imported_at: string | null;
+  /** The import's report as JSON (src/boundaries/import-file.ts ImportReport); null while loading, and for versions imported before reports were kept. */
+  report: string | null;
 }
 
 export interface BoundaryPointerTable {
