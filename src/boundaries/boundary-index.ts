@@ -9,14 +9,18 @@
  *    whose low–high holds the house number, whose odd/even flag admits it (B admits both), in effect
  *    on the date. A record with a secondary-unit range matches only a unit inside it (same
  *    designator, or "#"/none given) and then wins; records without one match any unit.
+ * 1b. else, the street with a directional the caller left out, or without one the caller added
+ *    (pub28.ts directionalVariants): only when exactly one such street is filed in the ZIP, at any
+ *    house number or date. With "E MAIN ST" and "W MAIN ST" both in the ZIP, "Main St" is no
+ *    answer and the lookup goes down the ladder: a wrong record is worse than none.
  * 2. else, with a +4: ZIP+4 ranges (4) of that ZIP5 holding it, in effect on the date.
  * Among several matches the most specific wins: a unit range over none, then the narrowest range,
  * then the latest begin date, then the earliest line.
  */
 import type { Store } from "../store/connect.ts";
-import { candidateFinder, readPointer, type AddressProbe, type CandidateRow, type Zip4Probe } from "../store/boundaries.repository.ts";
+import { candidateFinder, readPointer, type AddressProbe, type CandidateRow, type StreetProbe, type Zip4Probe } from "../store/boundaries.repository.ts";
 import type { BoundaryIndex, BoundaryMatch, BoundaryQuery } from "./probe.ts";
-import { houseNumberValue, parseUnit, streetKey, type Unit } from "./pub28.ts";
+import { directionalVariants, houseNumberValue, parseUnit, streetKey, type Unit } from "./pub28.ts";
 
 export interface BoundaryIndexOptions {
   /** How long the active version is trusted before the pointer is read again. */
@@ -140,6 +144,16 @@ export class StoreBoundaryIndex implements BoundaryIndex {
     };
     for (const row of await this.#finder.addressCandidates(version, addresses)) {
       if (unitMatches(row, units.get(Number(row.query)) ?? null)) keep(row);
+    }
+    const unmatched = addresses.filter((a) => !best.has(a.query));
+    if (unmatched.length > 0) {
+      const variants: StreetProbe[] = unmatched.flatMap((a) => directionalVariants(queries[a.query]!.street!).map((street) => ({ query: a.query, zip5: a.zip5, street })));
+      const filed = new Map<number, string[]>();
+      for (const found of await this.#finder.streetsFiled(version, variants)) filed.set(Number(found.query), [...(filed.get(Number(found.query)) ?? []), found.street]);
+      const retries = unmatched.flatMap((a) => (filed.get(a.query)?.length === 1 ? [{ ...a, street: filed.get(a.query)![0]! }] : []));
+      for (const row of await this.#finder.addressCandidates(version, retries)) {
+        if (unitMatches(row, units.get(Number(row.query)) ?? null)) keep(row);
+      }
     }
     const zip4s: Zip4Probe[] = [];
     for (let i = from; i < to; i++) {
