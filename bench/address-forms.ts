@@ -115,7 +115,7 @@ async function main() {
     await migrateToLatest(store.db);
     const file = join(dir, "OHB2026Q4SEP17-synthetic.csv");
     await writeSyntheticBoundaryFile(file, { dataDir: DATA_DIR, records: RECORDS, zips });
-    const imported = await importBoundaryFile({ store, source: file });
+    const imported = await importBoundaryFile({ store, source: file, synthetic: true });
     if (imported.status !== "imported") throw new Error(`the synthetic file was not imported: ${imported.error}`);
 
     const records: Lined[] = [...syntheticBoundaryRecords({ dataDir: DATA_DIR, records: RECORDS, zips })].map((r, i) => ({ ...r, line: i + 1 }));

@@ -40,7 +40,7 @@ beforeAll(async () => {
   const path = await ws.write("OHB2026Q4SEP17-synthetic.csv", RECORDS);
   const rows = ADDED.map((r) => `${formatBoundaryRow(r).join(",")}\r\n`).join("");
   writeFileSync(path, rows, { flag: "a" });
-  expect(await importBoundaryFile({ store: ws.store, source: path })).toMatchObject({ status: "imported", records: RECORDS + ADDED.length });
+  expect(await importBoundaryFile({ store: ws.store, source: path, synthetic: true })).toMatchObject({ status: "imported", records: RECORDS + ADDED.length });
   index = openBoundaryIndex(ws.store, { refreshMs: 0 });
 });
 

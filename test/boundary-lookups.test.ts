@@ -17,8 +17,8 @@ import { startTestServiceWithFakeGeocoder, type GeocodedTestService } from "./_s
 
 type Lined = BoundaryRecord & { line: number };
 
-const V1 = { version: "OHB2026Q3JUN1", records: 3000 };
-const V2 = { version: "OHB2026Q4SEP17", records: 3400 };
+const V1 = { version: "OHB2026Q3JUN1-SYNTHETIC", records: 3000 };
+const V2 = { version: "OHB2026Q4SEP17-SYNTHETIC", records: 3400 };
 const DATE = "2026-06-01";
 const DELAWARE = "39041";
 const COTA_DELAWARE = "96000";
@@ -29,9 +29,9 @@ let dir: string;
 const v1 = linedRecords(V1.records);
 
 async function importVersion(v: { version: string; records: number }) {
-  const path = join(dir, `${v.version}-synthetic.csv`);
+  const path = join(dir, `${v.version.toLowerCase()}.csv`);
   await writeSyntheticBoundaryFile(path, { dataDir: DATA_DIR, zips: TEST_ZIPS, records: v.records });
-  const result = await importBoundaryFile({ store: api.service.store, source: path });
+  const result = await importBoundaryFile({ store: api.service.store, source: path, synthetic: true });
   expect(result).toMatchObject({ status: "imported", version: v.version });
 }
 
@@ -148,6 +148,15 @@ describe("rung 1: an address range (A) in effect on the date settles the address
     const future = await at(current, "2027-08-01");
     expect(future.boundary_record).toMatchObject({ line: later.line, effective_from: FUTURE_CHANGE });
     expect(future.transit_district.status).toBe(later.transitCode === COTA_DELAWARE ? "inside" : "outside");
+  });
+});
+
+describe("an answer from a synthetic file says so", () => {
+  it("its note, the transit district's note and the boundary_record's version name the file SYNTHETIC", async () => {
+    const { body } = await rates({ address: addressOn(delawareInside, oddIn(delawareInside)), date: DATE });
+    expect(body.note).toMatch(new RegExp(`Answered from a SYNTHETIC boundary file \\(${V1.version}\\): made-up test data, not the state's`));
+    expect(body.transit_district.note).toContain(`the SYNTHETIC boundary file ${V1.version}`);
+    expect(body.boundary_record.version).toBe("OHB2026Q3JUN1-SYNTHETIC");
   });
 });
 

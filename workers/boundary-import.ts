@@ -7,10 +7,10 @@ import { importBoundaryFile } from "../src/boundaries/import-file.ts";
 import type { ImportThreadOptions } from "../src/boundaries/import-thread.ts";
 import { openStore } from "../src/store/connect.ts";
 
-const { databaseUrl, source, force } = workerData as ImportThreadOptions;
+const { databaseUrl, source, force, synthetic } = workerData as ImportThreadOptions;
 const store = openStore(databaseUrl);
 try {
-  parentPort!.postMessage(await importBoundaryFile({ store, source, force }));
+  parentPort!.postMessage(await importBoundaryFile({ store, source, force, synthetic }));
 } finally {
   await store.close();
 }

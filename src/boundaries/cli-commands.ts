@@ -1,5 +1,5 @@
 /**
- * `buckeye boundaries import <path-or-url> [--force] [--json]`, `buckeye boundaries status [--json]`
+ * `buckeye boundaries import <path-or-url> [--force] [--synthetic] [--json]`, `buckeye boundaries status [--json]`
  * and `buckeye boundaries rollback [--json]`: the state's SST boundary file, against the configured
  * database. A running server follows a switch within its index's refresh time (5 s).
  */
@@ -33,12 +33,13 @@ export function addBoundaryCommands(program: Command): void {
     .command("import <pathOrUrl>")
     .description("import a boundary file (CSV, or a ZIP holding one CSV) as a new version and switch lookups to it")
     .option("--force", "import it even when it has fewer than 90 % of the active version's records")
+    .option("--synthetic", "the file is SYNTHETIC (scripts/make-boundary-file.ts): its version is labelled -SYNTHETIC and every answer from it says so; for a throwaway database only")
     .addOption(json())
-    .action(async (source: string, opts: { force?: boolean; json?: boolean }) => {
+    .action(async (source: string, opts: { force?: boolean; synthetic?: boolean; json?: boolean }) => {
       // Migrated first, here; the import itself runs in a thread with a bounded heap (import-thread.ts).
       const databaseUrl = loadConfig().databaseUrl;
       await withStore(async () => {});
-      const result = await importInThread({ databaseUrl, source, force: Boolean(opts.force) });
+      const result = await importInThread({ databaseUrl, source, force: Boolean(opts.force), synthetic: Boolean(opts.synthetic) });
       const text =
         result.status === "refused"
           ? `refused ${source}: ${result.error}\nnothing changed${result.version ? `; the active version is unchanged` : ""}`
@@ -55,7 +56,7 @@ export function addBoundaryCommands(program: Command): void {
     .action(async (opts: { json?: boolean }) => {
       const status = await withStore((store) => boundaryStatus(store.db));
       const line = (label: string, v: typeof status.active) =>
-        v ? `${label}: ${v.version}, ${v.records} records, imported ${v.imported_at}` : `${label}: none`;
+        v ? `${label}: ${v.version}${v.synthetic ? " (SYNTHETIC: made-up data, not the state's)" : ""}, ${v.records} records, imported ${v.imported_at}` : `${label}: none`;
       report(Boolean(opts.json), status, [line("active", status.active), line("previous", status.previous)].join("\n"), false);
     });
 

@@ -21,6 +21,7 @@ export interface ImportThreadOptions {
   databaseUrl: string;
   source: string;
   force?: boolean;
+  synthetic?: boolean;
 }
 
 const IN_DENO = "Deno" in globalThis;

@@ -38,6 +38,16 @@ export interface SyntheticOptions {
 }
 
 const BEGIN = "2018-01-01";
+
+/**
+ * Every record's city ends with this word: the mark the importer reads to refuse a synthetic file
+ * without --synthetic, whatever the file was renamed to.
+ */
+export const SYNTHETIC_CITY_MARK = " SYNTHETIC";
+
+export function isSyntheticRecord(record: Pick<BoundaryRecord, "city">): boolean {
+  return record.city.endsWith(SYNTHETIC_CITY_MARK);
+}
 export const PAST_CHANGE = "2025-01-01";
 export const FUTURE_CHANGE = "2027-07-01";
 
@@ -107,7 +117,7 @@ function* pairRecords(pair: Pair, budget: number, withZ: boolean): Generator<Bou
   const base = {
     effectiveFrom: BEGIN,
     effectiveTo: null,
-    city: `${pair.countyName.toUpperCase()} SYNTHETIC`,
+    city: `${pair.countyName.toUpperCase()}${SYNTHETIC_CITY_MARK}`,
     countyFips: pair.fips,
     unit: null,
   } as const;

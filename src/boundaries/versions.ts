@@ -2,9 +2,12 @@
 import type { Db } from "../store/database.ts";
 import { findVersion, readPointer, swapToPrevious } from "../store/boundaries.repository.ts";
 import type { BoundaryVersion } from "../store/boundaries.table.ts";
+import { isSyntheticVersion } from "./synthetic-label.ts";
 
 export interface VersionSummary {
   version: string;
+  /** Imported with --synthetic: made-up data, never the state's. */
+  synthetic: boolean;
   source: string;
   records: number;
   address_ranges: number;
@@ -24,7 +27,7 @@ export interface BoundaryStatus {
 function summary(row: BoundaryVersion | undefined): VersionSummary | null {
   if (!row) return null;
   const { version, source, records, address_ranges, zip4_ranges, zip5_ranges, imported_at } = row;
-  return { version, source, records: Number(records), address_ranges: Number(address_ranges), zip4_ranges: Number(zip4_ranges), zip5_ranges: Number(zip5_ranges), imported_at };
+  return { version, synthetic: isSyntheticVersion(version), source, records: Number(records), address_ranges: Number(address_ranges), zip4_ranges: Number(zip4_ranges), zip5_ranges: Number(zip5_ranges), imported_at };
 }
 
 export async function boundaryStatus(db: Db): Promise<BoundaryStatus> {
