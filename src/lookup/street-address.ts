@@ -12,7 +12,7 @@
  */
 import parser from "parse-address";
 import type { StreetAddress } from "../boundaries/probe.ts";
-import { parseUnit } from "../boundaries/pub28.ts";
+import { parseUnit, standardSuffix } from "../boundaries/pub28.ts";
 
 export interface AddressParts {
   /** null when no house number and street could be told apart: such an address is not probed. */
@@ -95,6 +95,12 @@ function parsedParts(address: string): AddressParts {
   const parsed = parser.parseLocation(lettered ? whole.replace(LETTERED_NUMBER, "$1") : whole);
   const zip5 = parsed?.zip && /^\d{5}$/.test(parsed.zip) ? parsed.zip : null;
   const zip4 = zip5 !== null && parsed?.plus4 && /^\d{4}$/.test(parsed.plus4) ? parsed.plus4 : null;
+  // "107 Main St OH 43081": with no city, parse-address reads the street's suffix as the city.
+  const suffixAsCity = parsed !== null && !parsed.type && parsed.city !== undefined && !/\s/.test(parsed.city.trim()) && standardSuffix(parsed.city) !== null;
+  if (suffixAsCity) {
+    parsed.type = parsed.city!;
+    delete parsed.city;
+  }
   const city = parsed?.city ?? null;
   const state = parsed?.state ?? null;
   if (!parsed?.number || !parsed.street) return { street: null, streetLine: null, city, state, zip5, zip4 };
