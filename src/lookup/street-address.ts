@@ -10,9 +10,9 @@
  * directional and unit tables), which costs 100–200 µs an address: too slow for a 100,000-row
  * job on one thread, right for the odd line.
  */
-import parser from "parse-address";
+import parser, { type ParsedLocation } from "parse-address";
 import type { StreetAddress } from "../boundaries/probe.ts";
-import { parseUnit, standardSuffix } from "../boundaries/pub28.ts";
+import { parseUnit, standardDirectional, standardSuffix } from "../boundaries/pub28.ts";
 
 export interface AddressParts {
   /** null when no house number and street could be told apart: such an address is not probed. */
@@ -88,19 +88,50 @@ export function addressParts(given: string): AddressParts {
   return parsedParts(address);
 }
 
+/**
+ * With no city and no commas, parse-address misreads the end of the street: "107 Main St OH 43081"
+ * gives the suffix as the city, "107 State Route 37 OH 43081" keeps the state in the street. Put
+ * them back. A one-word city that is also a suffix ("Union") stays a city after a highway's number.
+ */
+function repairNoCity(parsed: ParsedLocation): void {
+  if (!parsed.type && parsed.city !== undefined && !/\s/.test(parsed.city.trim()) && standardSuffix(parsed.city) !== null && !/\d$/.test(parsed.street ?? "")) {
+    parsed.type = parsed.city;
+    delete parsed.city;
+  }
+  const state = parsed.state === undefined && parsed.street !== undefined ? /^(.*\d[A-Z]?)\s+(OH|OHIO)$/i.exec(parsed.street) : null;
+  if (state) {
+    parsed.street = state[1]!;
+    parsed.state = "OH";
+  }
+}
+
+/**
+ * parse-address, with its misreadings put right. "101 E River Ave Knox OH" comes back as street "E",
+ * suffix "Riv", city "Ave Knox" (a name that is also a suffix: River, Lake, Park, Spring, Hill): read
+ * again without the directional, which is then put back in front.
+ */
+function parseWithDirectional(text: string): ParsedLocation | null {
+  const parsed = parser.parseLocation(text);
+  if (parsed?.street && parsed.type && !parsed.prefix && standardDirectional(parsed.street) !== null) {
+    const at = new RegExp(String.raw`^(\s*\d+\s+)${parsed.street}\s+`, "i");
+    const again = at.test(text) ? parser.parseLocation(text.replace(at, "$1")) : null;
+    if (again?.street && again.number === parsed.number && standardDirectional(again.street) === null) {
+      again.prefix = parsed.street;
+      repairNoCity(again);
+      return again;
+    }
+  }
+  if (parsed !== null) repairNoCity(parsed);
+  return parsed;
+}
+
 function parsedParts(address: string): AddressParts {
   const fraction = FRACTION_NUMBER.exec(address);
   const whole = fraction ? address.replace(FRACTION_NUMBER, "$1") : address;
   const lettered = LETTERED_NUMBER.exec(whole);
-  const parsed = parser.parseLocation(lettered ? whole.replace(LETTERED_NUMBER, "$1") : whole);
+  const parsed = parseWithDirectional(lettered ? whole.replace(LETTERED_NUMBER, "$1") : whole);
   const zip5 = parsed?.zip && /^\d{5}$/.test(parsed.zip) ? parsed.zip : null;
   const zip4 = zip5 !== null && parsed?.plus4 && /^\d{4}$/.test(parsed.plus4) ? parsed.plus4 : null;
-  // "107 Main St OH 43081": with no city, parse-address reads the street's suffix as the city.
-  const suffixAsCity = parsed !== null && !parsed.type && parsed.city !== undefined && !/\s/.test(parsed.city.trim()) && standardSuffix(parsed.city) !== null;
-  if (suffixAsCity) {
-    parsed.type = parsed.city!;
-    delete parsed.city;
-  }
   const city = parsed?.city ?? null;
   const state = parsed?.state ?? null;
   if (!parsed?.number || !parsed.street) return { street: null, streetLine: null, city, state, zip5, zip4 };
