@@ -10,8 +10,9 @@
  * query and the boundary index. Reported, per kind and overall:
  * - answered: the variant's own record answered (target: at least 98 %);
  * - wrong: another record answered (target: 0);
- * - and, apart, variants that must NOT answer (a PO box; a directional left out where the ZIP has
- *   the street under two directionals): any answer there counts as wrong.
+ * - and, apart, variants that must NOT answer (a PO box; the opposite directional where the ZIP has
+ *   no such street; a directional left out where the ZIP has the street under two): any answer
+ *   there counts as wrong.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -102,6 +103,10 @@ function variants(r: Lined, bodies: ReadonlyMap<string, Set<string>>): Variant[]
   const filed = bodies.get(`${r.zip5} ${streetKey({ streetName: r.streetName, suffix: r.suffix })}`) ?? new Set();
   // Left out: the record when the ZIP files this street under one directional only, else no answer.
   // (Where the ZIP also has the street without a directional, the caller named that street: no variant.)
+  const opposite: Record<string, string> = { N: "S", S: "N", E: "W", W: "E" };
+  if (r.preDirectional && !filed.has(opposite[r.preDirectional]!)) {
+    add("directional swapped (no answer)", `${house} ${street(opposite[r.preDirectional])}, ${city}, OH ${r.zip5}`, null);
+  }
   if (r.preDirectional && !filed.has("")) {
     const unique = filed.size === 1;
     add(unique ? "directional left out" : "directional left out, street filed twice (no answer)", `${house} ${street("")}, ${city}, OH ${r.zip5}`, unique ? r.line : null);

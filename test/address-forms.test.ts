@@ -27,8 +27,14 @@ function street(preDirectional: string, streetName: string, suffix: string, post
   return { ...template, effectiveFrom: "2018-01-01", effectiveTo: null, houseLow: 100, houseHigh: 199, parity: "B", preDirectional, streetName, suffix, postDirectional, unit: null };
 }
 
-/** E and W Elmwood (two streets: "Elmwood Ave" is ambiguous), S Quarry alone, Linden without one, Kenny with a post-directional. */
-const ADDED = [street("E", "ELMWOOD", "AVE"), street("W", "ELMWOOD", "AVE"), street("S", "QUARRY", "RD"), street("", "LINDEN", "ST"), street("", "KENNY", "RD", "N")];
+/**
+ * E and W Elmwood (two streets: "Elmwood Ave" is ambiguous), S Quarry alone, Linden without one, Kenny
+ * with a post-directional, Maplewood with and without N.
+ */
+const ADDED = [
+  street("E", "ELMWOOD", "AVE"), street("W", "ELMWOOD", "AVE"), street("S", "QUARRY", "RD"), street("", "LINDEN", "ST"), street("", "KENNY", "RD", "N"),
+  street("", "MAPLEWOOD", "DR"), street("N", "MAPLEWOOD", "DR"),
+];
 const added = ADDED.map((r, i) => ({ ...r, line: RECORDS + i + 1 }));
 const line = (name: string, pre = "") => added.find((r) => r.streetName === name && r.preDirectional === pre)!.line;
 
@@ -110,6 +116,12 @@ describe("a directional left out, or one the file lacks, matches only when exact
 
   it("a directional is never swapped for another: N Quarry is not S Quarry", async () => {
     expect(await answer("150 N Quarry Rd, Westerville, OH 43081")).toBeNull();
+  });
+
+  it("given where the ZIP has the street both without one and with another: no answer", async () => {
+    expect(await answer("150 S Maplewood Dr, Westerville, OH 43081")).toBeNull();
+    expect(await answer("150 Maplewood Dr, Westerville, OH 43081")).toBe(line("MAPLEWOOD"));
+    expect(await answer("150 N Maplewood Dr, Westerville, OH 43081")).toBe(line("MAPLEWOOD", "N"));
   });
 });
 

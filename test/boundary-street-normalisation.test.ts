@@ -4,7 +4,7 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { directionalVariants, houseNumberValue, parseUnit, standardSuffix, standardUnitDesignator, streetKey } from "../src/boundaries/pub28.ts";
+import { directionalVariants, houseNumberValue, sameStreetKeys, parseUnit, standardSuffix, standardUnitDesignator, streetKey } from "../src/boundaries/pub28.ts";
 
 describe("directionals are abbreviated (Pub 28 §233)", () => {
   it("spelled-out and abbreviated pre- and post-directionals give one key", () => {
@@ -127,5 +127,11 @@ describe("the keys a street may be filed under without its directional, or with 
     expect(directionalVariants({ preDirectional: "North", streetName: "High", suffix: "St" })).toEqual(["HIGH ST", "HIGH ST N"]);
     expect(directionalVariants({ streetName: "Main St", postDirectional: "W" })).toEqual(["MAIN ST", "W MAIN ST"]);
     expect(directionalVariants({ preDirectional: "S", streetName: "High", suffix: "St" })).not.toContain("N HIGH ST");
+  });
+
+  it("every key of the same name and suffix, which the index counts before it answers one of them", () => {
+    const keys = sameStreetKeys({ preDirectional: "S", streetName: "High", suffix: "Street" });
+    expect(keys).toHaveLength(17);
+    expect(keys).toEqual(expect.arrayContaining(["HIGH ST", "N HIGH ST", "HIGH ST N", "S HIGH ST"]));
   });
 });

@@ -10,10 +10,10 @@
  *    on the date. A record with a secondary-unit range matches only a unit inside it (same
  *    designator, or "#"/none given) and then wins; records without one match any unit.
  * 1b. else, the street with a directional the caller left out, or without one the caller added
- *    (pub28.ts directionalVariants): only when exactly one street, counting the caller's own, is
- *    filed in the ZIP, at any house number or date. With "E MAIN ST" and "W MAIN ST" both in the
- *    ZIP, or "MAIN ST" and "N MAIN ST", "Main St" is no answer and the lookup goes down the
- *    ladder: a wrong record is worse than none.
+ *    (pub28.ts directionalVariants): only when it is the one street of that name and suffix filed
+ *    in the ZIP, with or without any directional, at any house number or date. With "E MAIN ST"
+ *    and "W MAIN ST" both in the ZIP, or "MAIN ST" and "N MAIN ST", "Main St" (or "S Main St") is
+ *    no answer and the lookup goes down the ladder: a wrong record is worse than none.
  * 2. else, with a +4: ZIP+4 ranges (4) of that ZIP5 holding it, in effect on the date.
  * Among several matches the most specific wins: a unit range over none, then the narrowest range,
  * then the latest begin date, then the earliest line.
@@ -21,7 +21,7 @@
 import type { Store } from "../store/connect.ts";
 import { candidateFinder, readPointer, type AddressProbe, type CandidateRow, type StreetProbe, type Zip4Probe } from "../store/boundaries.repository.ts";
 import type { BoundaryIndex, BoundaryMatch, BoundaryQuery } from "./probe.ts";
-import { directionalVariants, houseNumberValue, parseUnit, streetKey, type Unit } from "./pub28.ts";
+import { directionalVariants, houseNumberValue, parseUnit, sameStreetKeys, streetKey, type Unit } from "./pub28.ts";
 
 export interface BoundaryIndexOptions {
   /** How long the active version is trusted before the pointer is read again. */
@@ -148,13 +148,15 @@ export class StoreBoundaryIndex implements BoundaryIndex {
     }
     const unmatched = addresses.filter((a) => !best.has(a.query));
     if (unmatched.length > 0) {
-      // The caller's own key counts among the candidates: "Main St" with MAIN ST and N MAIN ST both filed is two streets.
-      const variants: StreetProbe[] = unmatched.flatMap((a) => [a.street, ...directionalVariants(queries[a.query]!.street!)].map((street) => ({ query: a.query, zip5: a.zip5, street })));
+      // Every street of that name in the ZIP counts, the caller's own key too: "Main St" with MAIN ST and
+      // N MAIN ST both filed is two streets, and so is "S Main St" with MAIN ST and N MAIN ST.
+      const keys = (a: AddressProbe) => [...new Set([a.street, ...sameStreetKeys(queries[a.query]!.street!)])];
+      const variants: StreetProbe[] = unmatched.flatMap((a) => keys(a).map((street) => ({ query: a.query, zip5: a.zip5, street })));
       const filed = new Map<number, string[]>();
       for (const found of await this.#finder.streetsFiled(version, variants)) filed.set(Number(found.query), [...(filed.get(Number(found.query)) ?? []), found.street]);
       const retries = unmatched.flatMap((a) => {
         const streets = filed.get(a.query) ?? [];
-        return streets.length === 1 && streets[0] !== a.street ? [{ ...a, street: streets[0]! }] : [];
+        return streets.length === 1 && directionalVariants(queries[a.query]!.street!).includes(streets[0]!) ? [{ ...a, street: streets[0]! }] : [];
       });
       for (const row of await this.#finder.addressCandidates(version, retries)) {
         if (unitMatches(row, units.get(Number(row.query)) ?? null)) keep(row);

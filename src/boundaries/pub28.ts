@@ -196,12 +196,19 @@ export function streetKey(parts: StreetParts): string {
 
 const ALL_DIRECTIONALS = ["N", "S", "E", "W", "NE", "NW", "SE", "SW"];
 
+/** Every key of the street's name and suffix: without a directional, and with each one before or after it. */
+export function sameStreetKeys(parts: StreetParts): string[] {
+  const { body } = streetKeyParts(parts);
+  if (body.length === 0) return [];
+  return [joinKey(null, body, null), ...ALL_DIRECTIONALS.flatMap((d) => [joinKey(d, body, null), joinKey(null, body, d)])];
+}
+
 /**
  * The keys a street may be filed under when its own key finds nothing: without a directional, each
  * directional before or after the name ("High St" → "N HIGH ST", "HIGH ST N", …); with one, the name
  * without it and the same directional on the other side ("N High St" → "HIGH ST", "HIGH ST N").
  * A directional is never swapped for another: "S High St" is not "N HIGH ST". The caller answers
- * only when exactly one of these streets exists in the ZIP.
+ * only when one of these is the only one of sameStreetKeys filed in the ZIP.
  */
 export function directionalVariants(parts: StreetParts): string[] {
   const { preDirectional: pre, body, postDirectional: post } = streetKeyParts(parts);
