@@ -4,7 +4,7 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { directionalVariants, houseNumberValue, sameStreetKeys, parseUnit, standardSuffix, standardUnitDesignator, streetKey } from "../src/boundaries/pub28.ts";
+import { directionalVariants, houseNumberValue, sameStreetKeys, streetKeyParts, parseUnit, standardSuffix, standardUnitDesignator, streetKey } from "../src/boundaries/pub28.ts";
 
 describe("directionals are abbreviated (Pub 28 §233)", () => {
   it("spelled-out and abbreviated pre- and post-directionals give one key", () => {
@@ -118,19 +118,19 @@ describe("an ordinal spelled out is its numeral (Pub 28 §235)", () => {
 
 describe("the keys a street may be filed under without its directional, or with the caller's on the other side", () => {
   it("no directional given: each directional before or after the name", () => {
-    const variants = directionalVariants({ streetName: "High", suffix: "St" });
+    const variants = directionalVariants(streetKeyParts({ streetName: "High", suffix: "St" }));
     expect(variants).toHaveLength(16);
     expect(variants).toEqual(expect.arrayContaining(["N HIGH ST", "HIGH ST N", "SW HIGH ST", "HIGH ST SW"]));
   });
 
   it("a directional given: the name without it, and the same directional on the other side, never another one", () => {
-    expect(directionalVariants({ preDirectional: "North", streetName: "High", suffix: "St" })).toEqual(["HIGH ST", "HIGH ST N"]);
-    expect(directionalVariants({ streetName: "Main St", postDirectional: "W" })).toEqual(["MAIN ST", "W MAIN ST"]);
-    expect(directionalVariants({ preDirectional: "S", streetName: "High", suffix: "St" })).not.toContain("N HIGH ST");
+    expect(directionalVariants(streetKeyParts({ preDirectional: "North", streetName: "High", suffix: "St" }))).toEqual(["HIGH ST", "HIGH ST N"]);
+    expect(directionalVariants(streetKeyParts({ streetName: "Main St", postDirectional: "W" }))).toEqual(["MAIN ST", "W MAIN ST"]);
+    expect(directionalVariants(streetKeyParts({ preDirectional: "S", streetName: "High", suffix: "St" }))).not.toContain("N HIGH ST");
   });
 
   it("every key of the same name and suffix, which the index counts before it answers one of them", () => {
-    const keys = sameStreetKeys({ preDirectional: "S", streetName: "High", suffix: "Street" });
+    const keys = sameStreetKeys(streetKeyParts({ preDirectional: "S", streetName: "High", suffix: "Street" }));
     expect(keys).toHaveLength(17);
     expect(keys).toEqual(expect.arrayContaining(["HIGH ST", "N HIGH ST", "HIGH ST N", "S HIGH ST"]));
   });

@@ -21,7 +21,7 @@
 import type { Store } from "../store/connect.ts";
 import { candidateFinder, readPointer, type AddressProbe, type CandidateRow, type StreetProbe, type Zip4Probe } from "../store/boundaries.repository.ts";
 import type { BoundaryIndex, BoundaryMatch, BoundaryQuery } from "./probe.ts";
-import { directionalVariants, houseNumberValue, parseUnit, sameStreetKeys, streetKey, type Unit } from "./pub28.ts";
+import { directionalVariants, houseNumberValue, keyOf, parseUnit, sameStreetKeys, streetKeyParts, type KeyParts, type Unit } from "./pub28.ts";
 
 export interface BoundaryIndexOptions {
   /** How long the active version is trusted before the pointer is read again. */
@@ -128,12 +128,15 @@ export class StoreBoundaryIndex implements BoundaryIndex {
   async #probeChunk(version: string, queries: readonly BoundaryQuery[], from: number, to: number, answers: (BoundaryMatch | null)[]): Promise<void> {
     const addresses: AddressProbe[] = [];
     const units = new Map<number, Unit | null>();
+    const keyParts = new Map<number, KeyParts>();
     for (let i = from; i < to; i++) {
       const q = queries[i]!;
       if (!q.street || !ZIP5.test(q.zip5)) continue;
       const house = houseNumberValue(q.street.houseNumber);
-      const street = streetKey(q.street);
+      const parts = streetKeyParts(q.street);
+      const street = keyOf(parts);
       if (house === null || street === "") continue;
+      keyParts.set(i, parts);
       addresses.push({ query: i, zip5: q.zip5, street, house, parity: house % 2 === 1 ? "O" : "E", date: q.date });
       units.set(i, parseUnit(q.street.unit));
     }
@@ -150,13 +153,13 @@ export class StoreBoundaryIndex implements BoundaryIndex {
     if (unmatched.length > 0) {
       // Every street of that name in the ZIP counts, the caller's own key too: "Main St" with MAIN ST and
       // N MAIN ST both filed is two streets, and so is "S Main St" with MAIN ST and N MAIN ST.
-      const keys = (a: AddressProbe) => [...new Set([a.street, ...sameStreetKeys(queries[a.query]!.street!)])];
+      const keys = (a: AddressProbe) => [...new Set([a.street, ...sameStreetKeys(keyParts.get(a.query)!)])];
       const variants: StreetProbe[] = unmatched.flatMap((a) => keys(a).map((street) => ({ query: a.query, zip5: a.zip5, street })));
       const filed = new Map<number, string[]>();
       for (const found of await this.#finder.streetsFiled(version, variants)) filed.set(Number(found.query), [...(filed.get(Number(found.query)) ?? []), found.street]);
       const retries = unmatched.flatMap((a) => {
         const streets = filed.get(a.query) ?? [];
-        return streets.length === 1 && directionalVariants(queries[a.query]!.street!).includes(streets[0]!) ? [{ ...a, street: streets[0]! }] : [];
+        return streets.length === 1 && directionalVariants(keyParts.get(a.query)!).includes(streets[0]!) ? [{ ...a, street: streets[0]! }] : [];
       });
       for (const row of await this.#finder.addressCandidates(version, retries)) {
         if (unitMatches(row, units.get(Number(row.query)) ?? null)) keep(row);

@@ -88,6 +88,13 @@ const HIGHWAY_FORMS: ReadonlyArray<readonly [string, string]> = (
   .flatMap(([standard, forms]) => forms.map((form) => [form, standard] as const))
   .sort(([a], [b]) => b.split(" ").length - a.split(" ").length);
 
+/** The forms by their first word, longest first: a key is built for every probe, so this is the hot path. */
+const HIGHWAYS_BY_FIRST_WORD: ReadonlyMap<string, ReadonlyArray<{ words: readonly string[]; standard: readonly string[] }>> = HIGHWAY_FORMS.reduce((map, [form, standard]) => {
+  const words = form.split(" ");
+  map.set(words[0]!, [...(map.get(words[0]!) ?? []), { words, standard: standard.split(" ") }]);
+  return map;
+}, new Map<string, Array<{ words: readonly string[]; standard: readonly string[] }>>());
+
 /** A route number: "3", "23", "3A". */
 const ROUTE_NUMBER = /^\d{1,4}[A-Z]?$/;
 /** A highway type glued to its number or joined by a hyphen: "SR3", "OH-3", "I-71", "US-23". */
@@ -146,14 +153,13 @@ function standardWords(raw: readonly string[]): string[] {
 function highways(words: readonly string[]): string[] {
   const out: string[] = [];
   for (let i = 0; i < words.length; ) {
-    const form = HIGHWAY_FORMS.find(([spelling]) => {
-      const parts = spelling.split(" ");
-      const next = words[i + parts.length];
-      return next !== undefined && ROUTE_NUMBER.test(next) && parts.every((part, k) => words[i + k] === part);
+    const form = HIGHWAYS_BY_FIRST_WORD.get(words[i]!)?.find((f) => {
+      const next = words[i + f.words.length];
+      return next !== undefined && ROUTE_NUMBER.test(next) && f.words.every((part, k) => words[i + k] === part);
     });
     if (form) {
-      out.push(...form[1].split(" "));
-      i += form[0].split(" ").length;
+      out.push(...form.standard);
+      i += form.words.length;
     } else out.push(words[i++]!);
   }
   return out;
@@ -190,15 +196,17 @@ const joinKey = (pre: string | null, body: readonly string[], post: string | nul
  * gives the same key.
  */
 export function streetKey(parts: StreetParts): string {
-  const { preDirectional, body, postDirectional } = streetKeyParts(parts);
+  return keyOf(streetKeyParts(parts));
+}
+
+export function keyOf({ preDirectional, body, postDirectional }: KeyParts): string {
   return joinKey(preDirectional, body, postDirectional);
 }
 
 const ALL_DIRECTIONALS = ["N", "S", "E", "W", "NE", "NW", "SE", "SW"];
 
 /** Every key of the street's name and suffix: without a directional, and with each one before or after it. */
-export function sameStreetKeys(parts: StreetParts): string[] {
-  const { body } = streetKeyParts(parts);
+export function sameStreetKeys({ body }: KeyParts): string[] {
   if (body.length === 0) return [];
   return [joinKey(null, body, null), ...ALL_DIRECTIONALS.flatMap((d) => [joinKey(d, body, null), joinKey(null, body, d)])];
 }
@@ -210,8 +218,7 @@ export function sameStreetKeys(parts: StreetParts): string[] {
  * A directional is never swapped for another: "S High St" is not "N HIGH ST". The caller answers
  * only when one of these is the only one of sameStreetKeys filed in the ZIP.
  */
-export function directionalVariants(parts: StreetParts): string[] {
-  const { preDirectional: pre, body, postDirectional: post } = streetKeyParts(parts);
+export function directionalVariants({ preDirectional: pre, body, postDirectional: post }: KeyParts): string[] {
   if (body.length === 0) return [];
   if (pre === null && post === null) return ALL_DIRECTIONALS.flatMap((d) => [joinKey(d, body, null), joinKey(null, body, d)]);
   if (pre !== null && post !== null) return [joinKey(null, body, null)];
