@@ -50,7 +50,7 @@ try {
 
   const before = await databaseBytes();
   const started = performance.now();
-  const child = spawn(process.execPath, [join(root, "bin/buckeye.js"), "boundaries", "import", file.path, "--json"], {
+  const child = spawn(process.execPath, [join(root, "bin/buckeye.js"), "boundaries", "import", file.path, "--synthetic", "--json"], {
     cwd: root,
     env: { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: "warn" },
     stdio: ["ignore", "pipe", "inherit"],

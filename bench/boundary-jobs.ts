@@ -23,7 +23,7 @@ const DATA_DIR = join(root, "data");
 export async function importSyntheticFile(store: Store, dir: string, records: number, count: number): Promise<string[]> {
   const file = join(dir, "OHB2026Q4SEP17-synthetic.csv");
   await writeSyntheticBoundaryFile(file, { dataDir: DATA_DIR, records });
-  const imported = await importBoundaryFile({ store, source: file });
+  const imported = await importBoundaryFile({ store, source: file, synthetic: true });
   await store.close();
   console.log(`imported ${imported.records} synthetic records in ${imported.seconds.toFixed(1)} s`);
   return resolvableAddresses(records, count);

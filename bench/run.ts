@@ -2,7 +2,7 @@
  * `npm run bench`: starts the real Buckeye server (the compiled build `npm start` runs) and a bare
  * h3 server as separate processes,
  * loads each with autocannon on loopback in the same run, and reports req/s, p99 and the ratio
- * to the bare route. Then runs the address/batch, boundary-file, batch-job and webhook benchmarks
+ * to the bare route. Then runs the address/batch, boundary-file, address-form match rate, batch-job and webhook benchmarks
  * when present, and ends with the lookup and job targets met or missed.
  * Results go to bench/results.json.
  */
@@ -80,6 +80,7 @@ for (const [name, script, file] of [
   ["request_cpu", "bench/request-cpu.ts", "bench/results-request-cpu.json"],
   ["address_and_batch", "bench/geo.ts", "bench/results-geo.json"],
   ["boundary_file_lookups", "bench/lookups.ts", "bench/results-lookups.json"],
+  ["address_forms", "bench/address-forms.ts", "bench/results-address-forms.json"],
   ["batch_jobs", "bench/jobs.ts", "bench/results-jobs.json"],
   ["webhooks", "bench/webhooks.ts", "bench/results-webhooks.json"],
   ["scale_out", "bench/scale.ts", "bench/results-scale.json"],
@@ -102,6 +103,9 @@ const single = (output.boundary_file_lookups as { single_address_by_file?: { rat
 if (single) {
   targets.push({ target: "single address by file at least 0.5 of bare", measured: `${single.ratio_to_bare}`, pass: single.ratio_to_bare >= 0.5 });
   targets.push({ target: "single address by file p99 under 5 ms", measured: `${single.p99_ms} ms`, pass: single.p99_ms < 5 });
+}
+for (const t of (output.address_forms as { targets?: Array<{ target: string; measured: string; pass: boolean }> } | undefined)?.targets ?? []) {
+  targets.push({ target: `address forms: ${t.target}`, measured: t.measured, pass: t.pass });
 }
 for (const t of (output.batch_jobs as { targets?: Array<{ scenario: string; target: string; measured: string; pass: boolean }> } | undefined)?.targets ?? []) {
   targets.push({ target: `${t.scenario}: ${t.target}`, measured: t.measured, pass: t.pass });

@@ -1,6 +1,7 @@
 /**
  * Writes a SYNTHETIC SST boundary file (src/boundaries/synthetic-file.ts) from data/, for trying
- * `buckeye boundaries import` and for the benchmark. Never commit its output.
+ * `buckeye boundaries import --synthetic` in a throwaway database (docs/guides/boundary-file.md) and
+ * for the benchmark. Never commit its output.
  *
  *   node --import tsx scripts/make-boundary-file.ts [--records N] [--version OHB2026Q4SEP17] [--zip 43081 ...] [--out DIR]
  *

@@ -3,12 +3,12 @@
  * store to import them into, and the generator's records so a test reads what it expects from the
  * file it wrote instead of hard-coding answers. Nothing here is a real boundary file.
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openStore, type Store } from "../src/store/connect.ts";
 import { migrateToLatest } from "../src/store/migrate.ts";
-import { syntheticBoundaryRecords, writeSyntheticBoundaryFile, type SyntheticOptions } from "../src/boundaries/synthetic-file.ts";
+import { SYNTHETIC_CITY_MARK, syntheticBoundaryRecords, writeSyntheticBoundaryFile, type SyntheticOptions } from "../src/boundaries/synthetic-file.ts";
 import type { BoundaryRecord } from "../src/boundaries/record-layout.ts";
 import { freshDatabase } from "./_setup.ts";
 
@@ -23,6 +23,13 @@ export interface BoundaryWorkspace {
   databaseUrl: string;
   /** Writes `<name>` (a version plus "-synthetic.csv") with `records` records from TEST_ZIPS. */
   write(name: string, records: number, options?: Partial<SyntheticOptions>): Promise<string>;
+  /**
+   * Writes `<name>` (a version plus ".csv") as a STAND-IN for a state's file: a synthetic file with its
+   * synthetic mark taken out of every city, for the tests of what only a state's file may do (be
+   * imported without --synthetic: the scheduled job, a real import after a synthetic one). Never
+   * written outside the test's temporary folder.
+   */
+  writeStandIn(name: string, records: number): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -38,6 +45,12 @@ export async function boundaryWorkspace(): Promise<BoundaryWorkspace> {
     async write(name, records, options = {}) {
       const path = join(dir, name);
       await writeSyntheticBoundaryFile(path, { dataDir: DATA_DIR, zips: TEST_ZIPS, records, ...options });
+      return path;
+    },
+    async writeStandIn(name, records) {
+      const path = join(dir, name);
+      await writeSyntheticBoundaryFile(path, { dataDir: DATA_DIR, zips: TEST_ZIPS, records });
+      writeFileSync(path, readFileSync(path, "utf8").replaceAll(SYNTHETIC_CITY_MARK, ""));
       return path;
     },
     async close() {

@@ -26,7 +26,7 @@ describe("one import at a time: a second import is refused while the first holds
   it("of two imports started together, one imports every record and the other is refused and changes nothing", async () => {
     const a = await ws.write("OHB2026Q3JUN1-synthetic.csv", RECORDS);
     const b = await ws.write("OHB2026Q4SEP17-synthetic.csv", RECORDS + 100);
-    const results = await Promise.all([importBoundaryFile({ store: ws.store, source: a }), importBoundaryFile({ store: ws.store, source: b })]);
+    const results = await Promise.all([importBoundaryFile({ store: ws.store, source: a, synthetic: true }), importBoundaryFile({ store: ws.store, source: b, synthetic: true })]);
     const imported = results.filter((r) => r.status === "imported");
     const refused = results.filter((r) => r.status === "refused");
     expect(imported).toHaveLength(1);
@@ -41,8 +41,8 @@ describe("one import at a time: a second import is refused while the first holds
 
   it("the lease is given back at the end: the next import goes ahead", async () => {
     const c = await ws.write("OHB2027Q1NOV28-synthetic.csv", RECORDS + 200);
-    expect(await importBoundaryFile({ store: ws.store, source: c })).toMatchObject({ status: "imported", records: expect.any(Number) });
-    expect((await readPointer(ws.store.db)).version).toBe("OHB2027Q1NOV28");
+    expect(await importBoundaryFile({ store: ws.store, source: c, synthetic: true })).toMatchObject({ status: "imported", records: expect.any(Number) });
+    expect((await readPointer(ws.store.db)).version).toBe("OHB2027Q1NOV28-SYNTHETIC");
   });
 });
 
@@ -50,12 +50,12 @@ describe("an import that died lets its lease lapse, and the next one takes over"
   it("refused while the dead import's lease holds; imported once it has lapsed", async () => {
     const file = await ws.write("OHB2027Q2FEB27-synthetic.csv", RECORDS + 300);
     expect(await takeImportLease(ws.store.db, { holder: "imp_dead", ttlMs: 300 }, "/var/dead.csv", new Date())).toEqual({ ok: true });
-    const refused = await importBoundaryFile({ store: ws.store, source: file });
+    const refused = await importBoundaryFile({ store: ws.store, source: file, synthetic: true });
     expect(refused).toMatchObject({ status: "refused", error: expect.stringContaining("/var/dead.csv") });
-    expect((await readPointer(ws.store.db)).version).toBe("OHB2027Q1NOV28");
+    expect((await readPointer(ws.store.db)).version).toBe("OHB2027Q1NOV28-SYNTHETIC");
     await new Promise((resolve) => setTimeout(resolve, 400));
-    expect(await importBoundaryFile({ store: ws.store, source: file })).toMatchObject({ status: "imported" });
-    expect((await readPointer(ws.store.db)).version).toBe("OHB2027Q2FEB27");
+    expect(await importBoundaryFile({ store: ws.store, source: file, synthetic: true })).toMatchObject({ status: "imported" });
+    expect((await readPointer(ws.store.db)).version).toBe("OHB2027Q2FEB27-SYNTHETIC");
   });
 });
 

@@ -65,22 +65,22 @@ describe("the version comes from the file name", () => {
 describe("importing a file writes every record under its version and makes it active", () => {
   it("counts each record type, and status says which version is active and when it was imported", async () => {
     const before = Date.now();
-    const result = await importBoundaryFile({ store: ws.store, source: first });
-    expect(result).toMatchObject({ version: "OHB2026Q3JUN1", status: "imported", previous_version: null, error: null, ...counts(RECORDS) });
+    const result = await importBoundaryFile({ store: ws.store, source: first, synthetic: true });
+    expect(result).toMatchObject({ version: "OHB2026Q3JUN1-SYNTHETIC", status: "imported", previous_version: null, error: null, ...counts(RECORDS) });
     const { status, versions, rows } = await snapshot();
-    expect(status.active).toMatchObject({ version: "OHB2026Q3JUN1", ...counts(RECORDS) });
+    expect(status.active).toMatchObject({ version: "OHB2026Q3JUN1-SYNTHETIC", ...counts(RECORDS) });
     expect(Date.parse(status.active!.imported_at!)).toBeGreaterThanOrEqual(before - 1000);
     expect(status.previous).toBeNull();
-    expect(versions).toEqual([{ version: "OHB2026Q3JUN1", status: "ready", records: RECORDS }]);
-    expect(rows).toEqual([{ version: "OHB2026Q3JUN1", n: RECORDS }]);
+    expect(versions).toEqual([{ version: "OHB2026Q3JUN1-SYNTHETIC", status: "ready", records: RECORDS }]);
+    expect(rows).toEqual([{ version: "OHB2026Q3JUN1-SYNTHETIC", n: RECORDS }]);
     // `buckeye data status` and the dashboard read the same version through the currency seam.
-    expect(await activeBoundaryFile(ws.store.db)).toEqual({ version: "OHB2026Q3JUN1", imported_at: status.active!.imported_at });
+    expect(await activeBoundaryFile(ws.store.db)).toEqual({ version: "OHB2026Q3JUN1-SYNTHETIC", imported_at: status.active!.imported_at });
   });
 
   it("importing the active version again changes nothing", async () => {
     const before = await snapshot();
-    const result = await importBoundaryFile({ store: ws.store, source: first });
-    expect(result).toMatchObject({ version: "OHB2026Q3JUN1", status: "unchanged", records: RECORDS });
+    const result = await importBoundaryFile({ store: ws.store, source: first, synthetic: true });
+    expect(result).toMatchObject({ version: "OHB2026Q3JUN1-SYNTHETIC", status: "unchanged", records: RECORDS });
     expect(await snapshot()).toEqual(before);
   });
 });
@@ -94,8 +94,8 @@ describe("a malformed or cut-short file is refused with its line number, and not
     const path = join(ws.dir, "OHB2026Q4SEP17-synthetic.csv");
     writeFileSync(path, lines.join("\r\n"));
     const before = await snapshot();
-    const result = await importBoundaryFile({ store: ws.store, source: path });
-    expect(result).toMatchObject({ version: "OHB2026Q4SEP17", status: "refused", line: 1500 });
+    const result = await importBoundaryFile({ store: ws.store, source: path, synthetic: true });
+    expect(result).toMatchObject({ version: "OHB2026Q4SEP17-SYNTHETIC", status: "refused", line: 1500 });
     expect(result.error).toContain('line 1500: county FIPS "200"');
     expect(await snapshot()).toEqual(before);
   });
@@ -107,7 +107,7 @@ describe("a malformed or cut-short file is refused with its line number, and not
     writeFileSync(path, cut);
     const fullLines = cut.split("\r\n").length - 1;
     const before = await snapshot();
-    const result = await importBoundaryFile({ store: ws.store, source: path });
+    const result = await importBoundaryFile({ store: ws.store, source: path, synthetic: true });
     expect(result).toMatchObject({ status: "refused", line: fullLines + 1 });
     expect(result.error).toMatch(new RegExp(`^line ${fullLines + 1}: \\d+ columns, expected 89 .*; the last row ends without a line break: the file was probably cut short$`));
     expect(await snapshot()).toEqual(before);
@@ -118,7 +118,7 @@ describe("a malformed or cut-short file is refused with its line number, and not
     const path = join(ws.dir, "OHB2026Q4SEP17.zip");
     writeFileSync(path, zip.subarray(0, Math.floor(zip.length * 0.6)));
     const before = await snapshot();
-    const result = await importBoundaryFile({ store: ws.store, source: path });
+    const result = await importBoundaryFile({ store: ws.store, source: path, synthetic: true });
     expect(result.status).toBe("refused");
     expect(result.error).toMatch(/ZIP archive|cut short/);
     expect(await snapshot()).toEqual(before);
@@ -128,7 +128,7 @@ describe("a malformed or cut-short file is refused with its line number, and not
     const path = join(ws.dir, "OHB2026Q4SEP17.zip");
     writeFileSync(path, zipSync({ "a.csv": readFileSync(first), "b.csv": strToU8("x\r\n") }));
     const before = await snapshot();
-    const result = await importBoundaryFile({ store: ws.store, source: path });
+    const result = await importBoundaryFile({ store: ws.store, source: path, synthetic: true });
     expect(result).toMatchObject({ status: "refused" });
     expect(result.error).toContain("more than one CSV file");
     expect(await snapshot()).toEqual(before);
@@ -138,7 +138,7 @@ describe("a malformed or cut-short file is refused with its line number, and not
     const path = join(ws.dir, "boundaries.csv");
     writeFileSync(path, readFileSync(first));
     const before = await snapshot();
-    expect(await importBoundaryFile({ store: ws.store, source: path })).toMatchObject({ status: "refused", version: null });
+    expect(await importBoundaryFile({ store: ws.store, source: path, synthetic: true })).toMatchObject({ status: "refused", version: null });
     expect(await snapshot()).toEqual(before);
   });
 });
@@ -147,32 +147,32 @@ describe(`a file with fewer than ${MIN_SHARE_OF_ACTIVE * 100} % of the active ve
   it("refused without --force, nothing changed; imported with it", async () => {
     const small = await ws.write("OHB2026Q4SEP17-synthetic.csv", Math.floor(RECORDS * MIN_SHARE_OF_ACTIVE) - 1);
     const before = await snapshot();
-    const refused = await importBoundaryFile({ store: ws.store, source: small });
+    const refused = await importBoundaryFile({ store: ws.store, source: small, synthetic: true });
     expect(refused.status).toBe("refused");
-    expect(refused.error).toContain("fewer than 90 % of the active version OHB2026Q3JUN1's 4000");
+    expect(refused.error).toContain("fewer than 90 % of the active version OHB2026Q3JUN1-SYNTHETIC's 4000");
     expect(await snapshot()).toEqual(before);
 
-    const forced = await importBoundaryFile({ store: ws.store, source: small, force: true });
-    expect(forced).toMatchObject({ status: "imported", version: "OHB2026Q4SEP17", previous_version: "OHB2026Q3JUN1" });
+    const forced = await importBoundaryFile({ store: ws.store, source: small, force: true, synthetic: true });
+    expect(forced).toMatchObject({ status: "imported", version: "OHB2026Q4SEP17-SYNTHETIC", previous_version: "OHB2026Q3JUN1-SYNTHETIC" });
     const after = await snapshot();
-    expect(after.status.active?.version).toBe("OHB2026Q4SEP17");
-    expect(after.status.previous?.version).toBe("OHB2026Q3JUN1");
+    expect(after.status.active?.version).toBe("OHB2026Q4SEP17-SYNTHETIC");
+    expect(after.status.previous?.version).toBe("OHB2026Q3JUN1-SYNTHETIC");
   });
 });
 
 describe("the previous version is kept for rollback; older ones are deleted", () => {
   it("rollback swaps the active and the previous version; a third import drops the oldest", async () => {
     const rolled = await rollbackBoundaries(ws.store.db);
-    expect(rolled?.active?.version).toBe("OHB2026Q3JUN1");
-    expect(rolled?.previous?.version).toBe("OHB2026Q4SEP17");
+    expect(rolled?.active?.version).toBe("OHB2026Q3JUN1-SYNTHETIC");
+    expect(rolled?.previous?.version).toBe("OHB2026Q4SEP17-SYNTHETIC");
 
     const third = await ws.write("OHB2027Q1NOV28-synthetic.csv", RECORDS + 500);
-    expect(await importBoundaryFile({ store: ws.store, source: third })).toMatchObject({ status: "imported", previous_version: "OHB2026Q3JUN1", records: RECORDS + 500 });
+    expect(await importBoundaryFile({ store: ws.store, source: third, synthetic: true })).toMatchObject({ status: "imported", previous_version: "OHB2026Q3JUN1-SYNTHETIC", records: RECORDS + 500 });
     const { versions, rows } = await snapshot();
-    expect(versions.map((v) => v.version)).toEqual(["OHB2026Q3JUN1", "OHB2027Q1NOV28"]);
+    expect(versions.map((v) => v.version)).toEqual(["OHB2026Q3JUN1-SYNTHETIC", "OHB2027Q1NOV28-SYNTHETIC"]);
     expect(rows).toEqual([
-      { version: "OHB2026Q3JUN1", n: RECORDS },
-      { version: "OHB2027Q1NOV28", n: RECORDS + 500 },
+      { version: "OHB2026Q3JUN1-SYNTHETIC", n: RECORDS },
+      { version: "OHB2027Q1NOV28-SYNTHETIC", n: RECORDS + 500 },
     ]);
   });
 });
@@ -185,12 +185,12 @@ describe("buckeye boundaries import|status|rollback", { timeout: 120_000 }, () =
     const path = join(ws.dir, "OHB2027Q2FEB27.zip");
     const csv = await ws.write("OHB2027Q2FEB27-synthetic.csv", RECORDS + 500);
     writeFileSync(path, zipSync({ "OHB2027Q2FEB27.csv": readFileSync(csv) }));
-    const { stdout } = await run(process.execPath, [BIN, "boundaries", "import", path, "--json"], { env: env() });
-    expect(JSON.parse(stdout)).toMatchObject({ version: "OHB2027Q2FEB27", status: "imported", ...counts(RECORDS + 500), skipped: { rows: 0, by_reason: {} } });
+    const { stdout } = await run(process.execPath, [BIN, "boundaries", "import", path, "--synthetic", "--json"], { env: env() });
+    expect(JSON.parse(stdout)).toMatchObject({ version: "OHB2027Q2FEB27-SYNTHETIC", status: "imported", ...counts(RECORDS + 500), skipped: { rows: 0, by_reason: {} } });
     const status = JSON.parse((await run(process.execPath, [BIN, "boundaries", "status", "--json"], { env: env() })).stdout);
     expect(status).toMatchObject({
-      active: { version: "OHB2027Q2FEB27", records: RECORDS + 500, report: { skipped: { rows: 0, by_reason: {} } } },
-      previous: { version: "OHB2027Q1NOV28" },
+      active: { version: "OHB2027Q2FEB27-SYNTHETIC", records: RECORDS + 500, report: { skipped: { rows: 0, by_reason: {} } } },
+      previous: { version: "OHB2027Q1NOV28-SYNTHETIC" },
     });
   });
 
@@ -199,7 +199,7 @@ describe("buckeye boundaries import|status|rollback", { timeout: 120_000 }, () =
     lines[9] = lines[9]!.replace(/^[AZ4],/, "Q,");
     const path = join(ws.dir, "OHB2027Q3MAY30.csv");
     writeFileSync(path, lines.join("\r\n"));
-    const failure = await run(process.execPath, [BIN, "boundaries", "import", path, "--json"], { env: env() }).then(
+    const failure = await run(process.execPath, [BIN, "boundaries", "import", path, "--synthetic", "--json"], { env: env() }).then(
       () => null,
       (error: { code: number; stdout: string }) => error,
     );
@@ -214,9 +214,9 @@ describe("buckeye boundaries import|status|rollback", { timeout: 120_000 }, () =
     lines[4] = fields.join(",");
     const path = join(ws.dir, "OHB2027Q4SEP1-synthetic.csv");
     writeFileSync(path, lines.join("\r\n"));
-    const { stdout } = await run(process.execPath, [BIN, "boundaries", "import", path], { env: env() });
-    expect(stdout).toMatch(/^imported OHB2027Q4SEP1: 4499 records .*; 1 row skipped, answering no Ohio lookup \(no county: 1, line 5\); OHB2027Q2FEB27 kept for rollback\n$/);
+    const { stdout } = await run(process.execPath, [BIN, "boundaries", "import", path, "--synthetic"], { env: env() });
+    expect(stdout).toMatch(/^imported OHB2027Q4SEP1-SYNTHETIC: 4499 records .*; 1 row skipped, answering no Ohio lookup \(no county: 1, line 5\); OHB2027Q2FEB27-SYNTHETIC kept for rollback\n$/);
     const status = (await run(process.execPath, [BIN, "boundaries", "status"], { env: env() })).stdout;
-    expect(status).toMatch(/^active: OHB2027Q4SEP1, 4499 records, imported \S+; 1 row skipped, answering no Ohio lookup \(no county: 1, line 5\)$/m);
+    expect(status).toMatch(/^active: OHB2027Q4SEP1-SYNTHETIC \(SYNTHETIC: made-up data, not the state's\), 4499 records, imported \S+; 1 row skipped, answering no Ohio lookup \(no county: 1, line 5\)$/m);
   });
 });

@@ -1,7 +1,8 @@
 /**
  * The scheduled boundary import (job "boundary-import"): on only with BOUNDARY_SOURCE; from a
  * folder it imports the newest OHB… file once, and never re-imports a version an operator rolled
- * back from. Runs through a real service's scheduler on a fresh database; the files are SYNTHETIC.
+ * back from, and never imports a SYNTHETIC file. Runs through a real service's scheduler on a fresh
+ * database; the files are synthetic, with their mark taken out where they stand in for the state's.
  */
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
@@ -52,16 +53,26 @@ describe("from a folder, the job imports the newest file once and respects a rol
     const db = api.service.store.db;
     expect(await scheduler.run("boundary-import")).toMatchObject({ status: "skipped", reason: expect.stringContaining("no boundary file") });
 
-    await ws.write("drop/OHB2026Q1NOV28-synthetic.csv", 3000);
-    await ws.write("drop/OHB2026Q2FEB27-synthetic.csv", 3000);
+    await ws.writeStandIn("drop/OHB2026Q1NOV28.csv", 3000);
+    await ws.writeStandIn("drop/OHB2026Q2FEB27.csv", 3000);
     expect(await scheduler.run("boundary-import")).toMatchObject({ status: "imported", version: "OHB2026Q2FEB27", records: 3000 });
     expect(await scheduler.run("boundary-import")).toEqual({ status: "skipped", reason: "OHB2026Q2FEB27 is already imported" });
 
-    await ws.write("drop/OHB2026Q3JUN1-synthetic.csv", 3100);
+    await ws.writeStandIn("drop/OHB2026Q3JUN1.csv", 3100);
     expect(await scheduler.run("boundary-import")).toMatchObject({ status: "imported", version: "OHB2026Q3JUN1", previous_version: "OHB2026Q2FEB27" });
 
     await rollbackBoundaries(db);
     expect(await scheduler.run("boundary-import")).toEqual({ status: "skipped", reason: "OHB2026Q3JUN1 is already imported" });
     expect((await boundaryStatus(db)).active?.version).toBe("OHB2026Q2FEB27");
+  });
+});
+
+describe("the job never imports a synthetic file", () => {
+  it("a synthetic file dropped in the folder is refused and the active version stays", async () => {
+    const { scheduler } = api.service.background;
+    const before = (await boundaryStatus(api.service.store.db)).active?.version;
+    await ws.write("drop/OHB2026Q4SEP17-synthetic.csv", 3200);
+    expect(await scheduler.run("boundary-import")).toMatchObject({ status: "refused", error: expect.stringContaining("SYNTHETIC") });
+    expect((await boundaryStatus(api.service.store.db)).active?.version).toBe(before);
   });
 });

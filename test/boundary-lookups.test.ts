@@ -7,6 +7,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { parse as parseCsv } from "csv-parse/sync";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { importBoundaryFile } from "../src/boundaries/import-file.ts";
 import { FUTURE_CHANGE, PAST_CHANGE, writeSyntheticBoundaryFile } from "../src/boundaries/synthetic-file.ts";
@@ -17,8 +18,8 @@ import { startTestServiceWithFakeGeocoder, type GeocodedTestService } from "./_s
 
 type Lined = BoundaryRecord & { line: number };
 
-const V1 = { version: "OHB2026Q3JUN1", records: 3000 };
-const V2 = { version: "OHB2026Q4SEP17", records: 3400 };
+const V1 = { version: "OHB2026Q3JUN1-SYNTHETIC", records: 3000 };
+const V2 = { version: "OHB2026Q4SEP17-SYNTHETIC", records: 3400 };
 const DATE = "2026-06-01";
 const DELAWARE = "39041";
 const COTA_DELAWARE = "96000";
@@ -29,9 +30,9 @@ let dir: string;
 const v1 = linedRecords(V1.records);
 
 async function importVersion(v: { version: string; records: number }) {
-  const path = join(dir, `${v.version}-synthetic.csv`);
+  const path = join(dir, `${v.version.toLowerCase()}.csv`);
   await writeSyntheticBoundaryFile(path, { dataDir: DATA_DIR, zips: TEST_ZIPS, records: v.records });
-  const result = await importBoundaryFile({ store: api.service.store, source: path });
+  const result = await importBoundaryFile({ store: api.service.store, source: path, synthetic: true });
   expect(result).toMatchObject({ status: "imported", version: v.version });
 }
 
@@ -151,6 +152,15 @@ describe("rung 1: an address range (A) in effect on the date settles the address
   });
 });
 
+describe("an answer from a synthetic file says so", () => {
+  it("its note, the transit district's note and the boundary_record's version name the file SYNTHETIC", async () => {
+    const { body } = await rates({ address: addressOn(delawareInside, oddIn(delawareInside)), date: DATE });
+    expect(body.note).toMatch(new RegExp(`Answered from a SYNTHETIC boundary file \\(${V1.version}\\): made-up test data, not the state's`));
+    expect(body.transit_district.note).toContain(`the SYNTHETIC boundary file ${V1.version}`);
+    expect(body.boundary_record.version).toBe("OHB2026Q3JUN1-SYNTHETIC");
+  });
+});
+
 describe("rung 2: the ZIP+4 range (4) of a ZIP+4, resolved_by zip4_range", () => {
   const range = pick(v1, "Delaware ZIP+4 range of 43081", (r) => r.recordType === "4" && r.zip5 === "43081" && r.countyFips === DELAWARE);
   const plus4 = range.plus4Low!;
@@ -212,14 +222,13 @@ describe("batches: rows the file settles make no network call; the rest go to th
       if (job.status === "completed") break;
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
-    const lines = (await (await api.get(`${location}/results`, { authorization: `Bearer ${api.liveKey}`, accept: "text/csv" })).text()).trim().split("\n");
-    const header = lines[0]!.split(",");
-    const at = (line: string, column: string) => line.split(",")[header.indexOf(column)];
-    expect(lines).toHaveLength(blocks.length + 1);
-    lines.slice(1).forEach((line, i) => {
-      expect(at(line, "resolved_by"), line).toBe("address_range");
-      expect(at(line, "boundary_version")).toBe(V1.version);
-      expect(Number(at(line, "boundary_line"))).toBe(blocks[i]!.line);
+    // Parsed as CSV: a synthetic file's note has commas in it.
+    const rows = parseCsv(await (await api.get(`${location}/results`, { authorization: `Bearer ${api.liveKey}`, accept: "text/csv" })).text(), { columns: true }) as Array<Record<string, string>>;
+    expect(rows).toHaveLength(blocks.length);
+    rows.forEach((row, i) => {
+      expect(row.resolved_by, JSON.stringify(row)).toBe("address_range");
+      expect(row.boundary_version).toBe(V1.version);
+      expect(Number(row.boundary_line)).toBe(blocks[i]!.line);
     });
     expect(fake.requests.length).toBe(before);
   });

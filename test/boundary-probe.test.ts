@@ -13,7 +13,7 @@ import { boundaryWorkspace, linedRecords, type BoundaryWorkspace } from "./_boun
 
 type Lined = BoundaryRecord & { line: number };
 const RECORDS = 4000;
-const VERSION = "OHB2026Q4SEP17";
+const VERSION = "OHB2026Q4SEP17-SYNTHETIC";
 const TODAY = "2026-11-23";
 const records = linedRecords(RECORDS);
 
@@ -22,8 +22,8 @@ let index: ReturnType<typeof openBoundaryIndex>;
 
 beforeAll(async () => {
   ws = await boundaryWorkspace();
-  const path = await ws.write(`${VERSION}-synthetic.csv`, RECORDS);
-  expect(await importBoundaryFile({ store: ws.store, source: path })).toMatchObject({ status: "imported" });
+  const path = await ws.write("OHB2026Q4SEP17-synthetic.csv", RECORDS);
+  expect(await importBoundaryFile({ store: ws.store, source: path, synthetic: true })).toMatchObject({ status: "imported" });
   index = openBoundaryIndex(ws.store, { refreshMs: 0 });
 });
 
@@ -172,9 +172,9 @@ describe("probeMany answers many queries in their order, as probe does one by on
 
 describe("lookups see the old version until the new one is complete, then the new one", () => {
   it("every probe during an import answers from the old version; after it, from the new", async () => {
-    const next = "OHB2027Q1NOV28";
+    const next = "OHB2027Q1NOV28-SYNTHETIC";
     const nextRecords = linedRecords(30_000);
-    const path = await ws.write(`${next}-synthetic.csv`, 30_000);
+    const path = await ws.write("OHB2027Q1NOV28-synthetic.csv", 30_000);
     const query = { zip5: splitOdd.zip5, street: streetOf(splitOdd, splitOdd.houseLow! + 1), date: TODAY };
     const nextRecord = find("the same block in the next file", (r) => r.recordType === "A" && sameStreet(r, splitOdd) && r.houseLow === splitOdd.houseLow && r.parity === "O" && inEffect(r, TODAY), nextRecords);
     // A second instance on the same database, caching the pointer for 5 s on a clock the test moves.
@@ -184,7 +184,7 @@ describe("lookups see the old version until the new one is complete, then the ne
     try {
       expect(await cached.probe(query)).toMatchObject({ version: VERSION });
       let importing = true;
-      const importing$ = importBoundaryFile({ store: ws.store, source: path }).finally(() => {
+      const importing$ = importBoundaryFile({ store: ws.store, source: path, synthetic: true }).finally(() => {
         importing = false;
       });
       const during = [];

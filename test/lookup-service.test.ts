@@ -21,7 +21,7 @@ import { DATA_DIR, linedRecords, TEST_ZIPS } from "./_boundary-files.ts";
 import { BIN } from "./_serve-process.ts";
 import { startTestServiceWithFakeGeocoder, type GeocodedTestService } from "./_setup.ts";
 
-const VERSION = "OHB2026Q3JUN1";
+const VERSION = "OHB2026Q3JUN1-SYNTHETIC";
 const RECORDS = 3000;
 const DATE = "2026-06-01";
 const context = { lastReconciled: "2026-08-18", confirmedThrough: "2026-09-30", requestId: "req_service_test" };
@@ -41,9 +41,9 @@ const settled = linedRecords(RECORDS)
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "buckeye-lookup-service-"));
   api = await startTestServiceWithFakeGeocoder();
-  const path = join(dir, `${VERSION}-synthetic.csv`);
+  const path = join(dir, "OHB2026Q3JUN1-synthetic.csv");
   await writeSyntheticBoundaryFile(path, { dataDir: DATA_DIR, zips: TEST_ZIPS, records: RECORDS });
-  expect(await importBoundaryFile({ store: api.service.store, source: path })).toMatchObject({ status: "imported", version: VERSION });
+  expect(await importBoundaryFile({ store: api.service.store, source: path, synthetic: true })).toMatchObject({ status: "imported", version: VERSION });
   // The service reads the active version every few seconds; a lookup after this sees the file.
   await new Promise((resolve) => setTimeout(resolve, 5_100));
 }, 60_000);

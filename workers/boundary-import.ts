@@ -7,10 +7,10 @@ import { importBoundaryFile } from "../src/boundaries/import-file.ts";
 import type { ImportThreadOptions } from "../src/boundaries/import-thread.ts";
 import { openStore } from "../src/store/connect.ts";
 
-const { databaseUrl, source, force, caps, sha256, dataDir } = workerData as ImportThreadOptions;
+const { databaseUrl, source, force, synthetic, caps, sha256, dataDir } = workerData as ImportThreadOptions;
 const store = openStore(databaseUrl);
 try {
-  parentPort!.postMessage(await importBoundaryFile({ store, source, force, caps, sha256, ...(dataDir !== undefined && { dataDir }) }));
+  parentPort!.postMessage(await importBoundaryFile({ store, source, force, synthetic, caps, sha256, ...(dataDir !== undefined && { dataDir }) }));
 } finally {
   await store.close();
 }

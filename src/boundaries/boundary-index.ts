@@ -9,14 +9,19 @@
  *    whose low–high holds the house number, whose odd/even flag admits it (B admits both), in effect
  *    on the date. A record with a secondary-unit range matches only a unit inside it (same
  *    designator, or "#"/none given) and then wins; records without one match any unit.
+ * 1b. else, the street with a directional the caller left out, or without one the caller added
+ *    (pub28.ts directionalVariants): only when it is the one street of that name and suffix filed
+ *    in the ZIP, with or without any directional, at any house number or date. With "E MAIN ST"
+ *    and "W MAIN ST" both in the ZIP, or "MAIN ST" and "N MAIN ST", "Main St" (or "S Main St") is
+ *    no answer and the lookup goes down the ladder: a wrong record is worse than none.
  * 2. else, with a +4: ZIP+4 ranges (4) of that ZIP5 holding it, in effect on the date.
  * Among several matches the most specific wins: a unit range over none, then the narrowest range,
  * then the latest begin date, then the earliest line.
  */
 import type { Store } from "../store/connect.ts";
-import { candidateFinder, readPointer, type AddressProbe, type CandidateRow, type Zip4Probe } from "../store/boundaries.repository.ts";
+import { candidateFinder, readPointer, type AddressProbe, type CandidateRow, type StreetProbe, type Zip4Probe } from "../store/boundaries.repository.ts";
 import type { BoundaryIndex, BoundaryMatch, BoundaryQuery } from "./probe.ts";
-import { houseNumberValue, parseUnit, streetKey, type Unit } from "./pub28.ts";
+import { directionalVariants, houseNumberValue, keyOf, parseUnit, sameStreetKeys, streetKeyParts, type KeyParts, type Unit } from "./pub28.ts";
 
 export interface BoundaryIndexOptions {
   /** How long the active version is trusted before the pointer is read again. */
@@ -123,12 +128,15 @@ export class StoreBoundaryIndex implements BoundaryIndex {
   async #probeChunk(version: string, queries: readonly BoundaryQuery[], from: number, to: number, answers: (BoundaryMatch | null)[]): Promise<void> {
     const addresses: AddressProbe[] = [];
     const units = new Map<number, Unit | null>();
+    const keyParts = new Map<number, KeyParts>();
     for (let i = from; i < to; i++) {
       const q = queries[i]!;
       if (!q.street || !ZIP5.test(q.zip5)) continue;
       const house = houseNumberValue(q.street.houseNumber);
-      const street = streetKey(q.street);
+      const parts = streetKeyParts(q.street);
+      const street = keyOf(parts);
       if (house === null || street === "") continue;
+      keyParts.set(i, parts);
       addresses.push({ query: i, zip5: q.zip5, street, house, parity: house % 2 === 1 ? "O" : "E", date: q.date });
       units.set(i, parseUnit(q.street.unit));
     }
@@ -140,6 +148,22 @@ export class StoreBoundaryIndex implements BoundaryIndex {
     };
     for (const row of await this.#finder.addressCandidates(version, addresses)) {
       if (unitMatches(row, units.get(Number(row.query)) ?? null)) keep(row);
+    }
+    const unmatched = addresses.filter((a) => !best.has(a.query));
+    if (unmatched.length > 0) {
+      // Every street of that name in the ZIP counts, the caller's own key too: "Main St" with MAIN ST and
+      // N MAIN ST both filed is two streets, and so is "S Main St" with MAIN ST and N MAIN ST.
+      const keys = (a: AddressProbe) => [...new Set([a.street, ...sameStreetKeys(keyParts.get(a.query)!)])];
+      const variants: StreetProbe[] = unmatched.flatMap((a) => keys(a).map((street) => ({ query: a.query, zip5: a.zip5, street })));
+      const filed = new Map<number, string[]>();
+      for (const found of await this.#finder.streetsFiled(version, variants)) filed.set(Number(found.query), [...(filed.get(Number(found.query)) ?? []), found.street]);
+      const retries = unmatched.flatMap((a) => {
+        const streets = filed.get(a.query) ?? [];
+        return streets.length === 1 && directionalVariants(keyParts.get(a.query)!).includes(streets[0]!) ? [{ ...a, street: streets[0]! }] : [];
+      });
+      for (const row of await this.#finder.addressCandidates(version, retries)) {
+        if (unitMatches(row, units.get(Number(row.query)) ?? null)) keep(row);
+      }
     }
     const zip4s: Zip4Probe[] = [];
     for (let i = from; i < to; i++) {

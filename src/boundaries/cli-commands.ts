@@ -1,5 +1,5 @@
 /**
- * `buckeye boundaries import <path-or-url> [--force] [--json]`, `buckeye boundaries status [--json]`
+ * `buckeye boundaries import <path-or-url> [--force] [--synthetic] [--json]`, `buckeye boundaries status [--json]`
  * and `buckeye boundaries rollback [--json]`: the state's SST boundary file, against the configured
  * database. A running server follows a switch within its index's refresh time (5 s).
  */
@@ -53,12 +53,21 @@ export function addBoundaryCommands(program: Command): void {
     .description("import a boundary file (CSV, or a ZIP holding one CSV) as a new version and switch lookups to it")
     .option("--force", "import it even when it has fewer than 90 % of the active version's records, or its change report is above 5 % (ranges whose county or transit changed, duplicate rows, ZIPs contradicting the shipped ZIP table)")
     .option("--sha256 <hex>", "the SHA-256 the file must have (required for an http:// URL)")
+    .option("--synthetic", "the file is SYNTHETIC (scripts/make-boundary-file.ts): its version is labelled -SYNTHETIC and every answer from it says so; for a throwaway database only")
     .addOption(json())
-    .action(async (source: string, opts: { force?: boolean; sha256?: string; json?: boolean }) => {
+    .action(async (source: string, opts: { force?: boolean; sha256?: string; synthetic?: boolean; json?: boolean }) => {
       // Migrated first, here; the import itself runs in a thread with a bounded heap (import-thread.ts).
       const config = loadConfig();
       await withStore(async () => {});
-      const result = await importInThread({ databaseUrl: config.databaseUrl, source, force: Boolean(opts.force), caps: config.jobs.boundaryCaps, sha256: opts.sha256 ?? null, dataDir: config.dataDir });
+      const result = await importInThread({
+        databaseUrl: config.databaseUrl,
+        source,
+        force: Boolean(opts.force),
+        synthetic: Boolean(opts.synthetic),
+        caps: config.jobs.boundaryCaps,
+        sha256: opts.sha256 ?? null,
+        dataDir: config.dataDir,
+      });
       const text =
         result.status === "refused"
           ? `refused ${source}: ${result.error}\nnothing changed${result.version ? `; the active version is unchanged` : ""}`
@@ -75,7 +84,9 @@ export function addBoundaryCommands(program: Command): void {
     .action(async (opts: { json?: boolean }) => {
       const status = await withStore((store) => boundaryStatus(store.db));
       const line = (label: string, v: typeof status.active) =>
-        v ? `${label}: ${v.version}, ${v.records} records, imported ${v.imported_at}${skippedText(v.report?.skipped)}` : `${label}: none`;
+        v
+          ? `${label}: ${v.version}${v.synthetic ? " (SYNTHETIC: made-up data, not the state's)" : ""}, ${v.records} records, imported ${v.imported_at}${skippedText(v.report?.skipped)}`
+          : `${label}: none`;
       report(Boolean(opts.json), status, [line("active", status.active), line("previous", status.previous)].join("\n"), false);
     });
 

@@ -39,6 +39,8 @@ import { newId } from "../ids.ts";
 import { streetKey, standardUnitDesignator } from "./pub28.ts";
 import { CapExceededError, csvBytes, csvLines, openSource } from "./read-source.ts";
 import { parseBoundaryRow, zip4Segments, type BoundaryRecord, type SkipReason } from "./record-layout.ts";
+import { isSyntheticRecord } from "./synthetic-file.ts";
+import { labelSynthetic } from "./synthetic-label.ts";
 import { contradictingZips, readZipCounties } from "./zip-table.ts";
 
 /**
@@ -144,6 +146,11 @@ export interface ImportOptions {
   source: string;
   /** Accept a file far smaller than the active one, or one above MAX_CHANGED_SHARE in its change report. */
   force?: boolean;
+  /**
+   * The file is SYNTHETIC (made up, src/boundaries/synthetic-file.ts): its version is labelled
+   * -SYNTHETIC. Without it, a file named or marked synthetic is refused.
+   */
+  synthetic?: boolean;
   now?: () => Date;
   fetchTimeoutMs?: number;
   /** The import lease's lifetime (tests shorten it). */
@@ -177,6 +184,9 @@ export function versionFromName(name: string): string | null {
   const match = VERSION_IN_NAME.exec(name);
   return match && match[1]!.toUpperCase().startsWith("OH") ? match[1]!.toUpperCase() : null;
 }
+
+const SYNTHETIC_REFUSAL =
+  "this is a SYNTHETIC boundary file (made-up data, not the state's): import it with --synthetic, into a throwaway database, never one that answers real lookups";
 
 class Refusal extends Error {
   constructor(
@@ -257,6 +267,8 @@ export async function importBoundaryFile(options: ImportOptions): Promise<Import
     const opened = await openSource(source, options.fetchTimeoutMs ?? 600_000);
     version = versionFromName(opened.name);
     if (version === null) throw new Refusal(`the file name "${opened.name}" carries no Ohio boundary file version such as OHB2026Q4SEP17`);
+    if (options.synthetic) version = labelSynthetic(version);
+    else if (/synthetic/i.test(opened.name)) throw new Refusal(SYNTHETIC_REFUSAL);
     const pointer = await readPointer(store.db);
     if (pointer.version === version) {
       await (opened.bytes as AsyncIterable<Uint8Array> & { destroy?: () => void }).destroy?.();
@@ -303,6 +315,7 @@ export async function importBoundaryFile(options: ImportOptions): Promise<Import
             if (reason.first_lines.length < FIRST_LINES_LISTED) reason.first_lines.push(line);
             continue;
           }
+          if (!options.synthetic && isSyntheticRecord(record)) throw new Refusal(SYNTHETIC_REFUSAL, line);
           counts.records++;
           if (record.recordType === "A") counts.address_ranges++;
           else if (record.recordType === "4") counts.zip4_ranges++;

@@ -24,6 +24,7 @@ export interface ImportThreadOptions {
   caps?: Partial<ImportCaps>;
   sha256?: string | null;
   dataDir?: string;
+  synthetic?: boolean;
 }
 
 const IN_DENO = "Deno" in globalThis;

@@ -10,6 +10,12 @@
  *   (AVENUE, AVEN, AV) → the standard abbreviation (AVE). Only the last word (before a
  *   post-directional) is a suffix, and never when it is the only word ("Avenue D" keeps its name).
  * - Secondary unit designators (Appendix C2): APARTMENT → APT, SUITE → STE, "#" kept as "#".
+ * - Highways (§237), spelled out as the publication writes them, whatever short form was used:
+ *   "SR 3", "St Rt 3", "OH-3", "Ohio 3" → STATE ROUTE 3; "CR 12", "Co Rd 12" → COUNTY ROAD 12;
+ *   "TR 45", "Twp Rd 45" → TOWNSHIP ROAD 45; "US 23", "U.S. Hwy 23", "US Route 23" → US HIGHWAY 23;
+ *   "I-71" → INTERSTATE 71. Only before a route number: "State St" and "Ohio Ave" keep their names.
+ * - Numeric street names (§235): an ordinal spelled out becomes its numeral, FIFTH → 5TH,
+ *   TWENTY-FIRST → 21ST, so "Fifth Ave" and "5th Ave" are one street.
  * - Upper case, punctuation other than "-", "/" and "#" dropped, runs of spaces collapsed.
  */
 import { createRequire } from "node:module";
@@ -61,13 +67,114 @@ function words(text: string | undefined): string[] {
 }
 
 /**
- * The index key of a street: "N HIGH ST", "MARTIN LUTHER KING JR BLVD", "MAIN ST W". Empty when
- * the parts hold no letters or digits. The parts are joined before standardising, so a parser that
- * left the directional or suffix inside the name ("North High Street" as one name) gives the same key.
+ * §237 highways: every way of writing a highway type before its number, longest first, → the
+ * publication's spelled-out form. Ohio's state highways are State Routes ("Ohio 3", "OH-3" on signs);
+ * ROUTE and HIGHWAY alone stay apart from them, as a caller who writes "Route 3" may mean US or SR.
  */
-export function streetKey(parts: StreetParts): string {
-  const all = [...words(parts.preDirectional), ...words(parts.streetName), ...words(parts.suffix), ...words(parts.postDirectional)];
-  if (all.length === 0) return "";
+const HIGHWAY_FORMS: ReadonlyArray<readonly [string, string]> = (
+  [
+    ["STATE ROUTE", ["SR", "S R", "ST RT", "ST RTE", "ST ROUTE", "STATE RT", "STATE RTE", "STATE ROUTE", "STATE HWY", "STATE HIGHWAY", "ST HWY",
+      "OH", "OHIO", "OH SR", "OHIO SR", "OH RT", "OH RTE", "OH ROUTE", "OHIO RT", "OHIO RTE", "OHIO ROUTE", "OH ST RT", "OHIO ST RT", "OH STATE ROUTE", "OHIO STATE ROUTE"]],
+    ["COUNTY ROAD", ["CR", "C R", "CO RD", "CO ROAD", "CNTY RD", "CNTY ROAD", "CTY RD", "CTY ROAD", "COUNTY RD", "COUNTY ROAD"]],
+    ["COUNTY HIGHWAY", ["CO HWY", "CNTY HWY", "CTY HWY", "COUNTY HWY", "COUNTY HIGHWAY"]],
+    ["TOWNSHIP ROAD", ["TR", "T R", "TWP RD", "TWP ROAD", "TWNSHP RD", "TOWNSHIP RD", "TOWNSHIP ROAD"]],
+    ["TOWNSHIP HIGHWAY", ["TWP HWY", "TOWNSHIP HWY", "TOWNSHIP HIGHWAY"]],
+    ["US HIGHWAY", ["US", "US HWY", "US HIGHWAY", "US RT", "US RTE", "US ROUTE", "USHWY", "USRT", "UNITED STATES HIGHWAY", "UNITED STATES ROUTE"]],
+    ["INTERSTATE", ["I", "IH", "INTERSTATE", "INTERSTATE HWY", "INTERSTATE HIGHWAY"]],
+    ["HIGHWAY", ["HWY", "HIWAY", "HIGHWAY"]],
+    ["ROUTE", ["RT", "RTE", "ROUTE"]],
+  ] as const
+)
+  .flatMap(([standard, forms]) => forms.map((form) => [form, standard] as const))
+  .sort(([a], [b]) => b.split(" ").length - a.split(" ").length);
+
+/** The forms by their first word, longest first: a key is built for every probe, so this is the hot path. */
+const HIGHWAYS_BY_FIRST_WORD: ReadonlyMap<string, ReadonlyArray<{ words: readonly string[]; standard: readonly string[] }>> = HIGHWAY_FORMS.reduce((map, [form, standard]) => {
+  const words = form.split(" ");
+  map.set(words[0]!, [...(map.get(words[0]!) ?? []), { words, standard: standard.split(" ") }]);
+  return map;
+}, new Map<string, Array<{ words: readonly string[]; standard: readonly string[] }>>());
+
+/** A route number: "3", "23", "3A". */
+const ROUTE_NUMBER = /^\d{1,4}[A-Z]?$/;
+/** A highway type glued to its number or joined by a hyphen: "SR3", "OH-3", "I-71", "US-23". */
+const GLUED_HIGHWAY = /^(SR|CR|TR|US|OH|I|IH|RT|RTE|HWY)-?(\d{1,4}[A-Z]?)$/;
+
+const UNITS = ["", "FIRST", "SECOND", "THIRD", "FOURTH", "FIFTH", "SIXTH", "SEVENTH", "EIGHTH", "NINTH"];
+const TEENS = ["TENTH", "ELEVENTH", "TWELFTH", "THIRTEENTH", "FOURTEENTH", "FIFTEENTH", "SIXTEENTH", "SEVENTEENTH", "EIGHTEENTH", "NINETEENTH"];
+const TENS = ["", "", "TWENTY", "THIRTY", "FORTY", "FIFTY", "SIXTY", "SEVENTY", "EIGHTY", "NINETY"];
+const TENTHS = ["", "", "TWENTIETH", "THIRTIETH", "FORTIETH", "FIFTIETH", "SIXTIETH", "SEVENTIETH", "EIGHTIETH", "NINETIETH"];
+
+function numeral(n: number): string {
+  const last = n % 10;
+  const ending = n % 100 >= 11 && n % 100 <= 13 ? "TH" : last === 1 ? "ST" : last === 2 ? "ND" : last === 3 ? "RD" : "TH";
+  return `${n}${ending}`;
+}
+
+/** Spelled-out ordinals (§235) → numerals: FIFTH → 5TH; a compound as one word or two: TWENTY-FIRST, TWENTY FIRST → 21ST. */
+const ORDINAL_WORDS: ReadonlyMap<string, string> = new Map([
+  ...UNITS.slice(1).map((word, i) => [word, numeral(i + 1)] as const),
+  ...TEENS.map((word, i) => [word, numeral(i + 10)] as const),
+  ...TENTHS.slice(2).map((word, i) => [word, numeral((i + 2) * 10)] as const),
+  ["HUNDREDTH", "100TH"],
+]);
+const TENS_WORDS: ReadonlyMap<string, number> = new Map(TENS.slice(2).map((word, i) => [word, (i + 2) * 10] as const));
+
+/** Words in their standard spelling: "U S" and glued or hyphenated highway numbers split, ordinals as numerals, highway types spelled out. */
+function standardWords(raw: readonly string[]): string[] {
+  const split = raw.flatMap((word) => {
+    const glued = GLUED_HIGHWAY.exec(word);
+    if (glued) return [glued[1]!, glued[2]!];
+    // "TWENTY-FIRST" is two words of one ordinal.
+    const [tens, unit] = word.split("-");
+    return unit !== undefined && TENS_WORDS.has(tens!) && ORDINAL_WORDS.has(unit) ? [tens!, unit] : [word];
+  });
+  const out: string[] = [];
+  for (let i = 0; i < split.length; i++) {
+    const word = split[i]!;
+    // "U.S." loses its points to the punctuation rule: put it back together.
+    if (word === "U" && split[i + 1] === "S") {
+      out.push("US");
+      i++;
+      continue;
+    }
+    const tens = TENS_WORDS.get(word);
+    const unit = tens === undefined ? undefined : UNITS.indexOf(split[i + 1] ?? "");
+    if (tens !== undefined && unit !== undefined && unit > 0) {
+      out.push(numeral(tens + unit));
+      i++;
+      continue;
+    }
+    out.push(ORDINAL_WORDS.get(word) ?? word);
+  }
+  return highways(out);
+}
+
+function highways(words: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < words.length; ) {
+    const form = HIGHWAYS_BY_FIRST_WORD.get(words[i]!)?.find((f) => {
+      const next = words[i + f.words.length];
+      return next !== undefined && ROUTE_NUMBER.test(next) && f.words.every((part, k) => words[i + k] === part);
+    });
+    if (form) {
+      out.push(...form.standard);
+      i += form.words.length;
+    } else out.push(words[i++]!);
+  }
+  return out;
+}
+
+/** A street key in its parts: the directionals apart, so a lookup can try the street with and without them. */
+export interface KeyParts {
+  readonly preDirectional: string | null;
+  /** The name and its suffix: "HIGH ST", "STATE ROUTE 3", "5TH AVE". */
+  readonly body: readonly string[];
+  readonly postDirectional: string | null;
+}
+
+export function streetKeyParts(parts: StreetParts): KeyParts {
+  const all = standardWords([...words(parts.preDirectional), ...words(parts.streetName), ...words(parts.suffix), ...words(parts.postDirectional)]);
   let end = all.length;
   // A trailing directional is a post-directional only when a name (and maybe a suffix) stands before it.
   const post = end >= 2 && DIRECTIONALS.has(all[end - 1]!) ? DIRECTIONALS.get(all[end - 1]!)! : null;
@@ -77,7 +184,45 @@ export function streetKey(parts: StreetParts): string {
   if (pre !== null) start++;
   const suffix = end - start >= 2 && SUFFIXES.has(all[end - 1]!) ? SUFFIXES.get(all[end - 1]!)! : null;
   if (suffix !== null) end--;
-  return [pre, ...all.slice(start, end), suffix, post].filter((word) => word !== null).join(" ");
+  return { preDirectional: pre, body: [...all.slice(start, end), ...(suffix === null ? [] : [suffix])], postDirectional: post };
+}
+
+const joinKey = (pre: string | null, body: readonly string[], post: string | null) => [pre, ...body, post].filter((word) => word !== null).join(" ");
+
+/**
+ * The index key of a street: "N HIGH ST", "MARTIN LUTHER KING JR BLVD", "MAIN ST W", "STATE ROUTE 3".
+ * Empty when the parts hold no letters or digits. The parts are joined before standardising, so a
+ * parser that left the directional or suffix inside the name ("North High Street" as one name)
+ * gives the same key.
+ */
+export function streetKey(parts: StreetParts): string {
+  return keyOf(streetKeyParts(parts));
+}
+
+export function keyOf({ preDirectional, body, postDirectional }: KeyParts): string {
+  return joinKey(preDirectional, body, postDirectional);
+}
+
+const ALL_DIRECTIONALS = ["N", "S", "E", "W", "NE", "NW", "SE", "SW"];
+
+/** Every key of the street's name and suffix: without a directional, and with each one before or after it. */
+export function sameStreetKeys({ body }: KeyParts): string[] {
+  if (body.length === 0) return [];
+  return [joinKey(null, body, null), ...ALL_DIRECTIONALS.flatMap((d) => [joinKey(d, body, null), joinKey(null, body, d)])];
+}
+
+/**
+ * The keys a street may be filed under when its own key finds nothing: without a directional, each
+ * directional before or after the name ("High St" → "N HIGH ST", "HIGH ST N", …); with one, the name
+ * without it and the same directional on the other side ("N High St" → "HIGH ST", "HIGH ST N").
+ * A directional is never swapped for another: "S High St" is not "N HIGH ST". The caller answers
+ * only when one of these is the only one of sameStreetKeys filed in the ZIP.
+ */
+export function directionalVariants({ preDirectional: pre, body, postDirectional: post }: KeyParts): string[] {
+  if (body.length === 0) return [];
+  if (pre === null && post === null) return ALL_DIRECTIONALS.flatMap((d) => [joinKey(d, body, null), joinKey(null, body, d)]);
+  if (pre !== null && post !== null) return [joinKey(null, body, null)];
+  return [joinKey(null, body, null), pre !== null ? joinKey(null, body, pre) : joinKey(post, body, null)];
 }
 
 /** "NORTH AVE": the directional is the name when only a suffix follows it. */

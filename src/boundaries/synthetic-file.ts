@@ -9,7 +9,8 @@
  * the requested record count is used up:
  * - one Z record per ZIP (the county with the largest land share);
  * - ZIP+4 ranges (4) of 50 plus-4s each, inside the pair's band of the ZIP's plus-4 space;
- * - address ranges (A): streets named from a list, with and without pre-directionals, suffixes
+ * - address ranges (A): streets named from a list (state routes, county and township roads, a US
+ *   highway and numbered streets among them), with and without pre-directionals, suffixes
  *   (some spelled out, as Pub 28 standardisation must fold them), blocks of 100 house numbers, an
  *   odd (O) and an even (E) record per block. In a county a transit district covers in part, the
  *   odd side is inside the district (its code) and the even side outside (no code); in a county
@@ -37,18 +38,33 @@ export interface SyntheticOptions {
 }
 
 const BEGIN = "2018-01-01";
+
+/**
+ * Every record's city ends with this word: the mark the importer reads to refuse a synthetic file
+ * without --synthetic, whatever the file was renamed to.
+ */
+export const SYNTHETIC_CITY_MARK = " SYNTHETIC";
+
+export function isSyntheticRecord(record: Pick<BoundaryRecord, "city">): boolean {
+  return record.city.endsWith(SYNTHETIC_CITY_MARK);
+}
 export const PAST_CHANGE = "2025-01-01";
 export const FUTURE_CHANGE = "2027-07-01";
 
+/**
+ * Street names, with Ohio's rural highways and numbered streets among the first (a small file
+ * holds them too), written as Pub 28 standardises them; a highway takes no suffix.
+ */
 const NAMES = [
-  "HIGH", "MAIN", "BROAD", "MARKET", "PARK", "OAK", "MAPLE", "ELM", "WALNUT", "CHESTNUT", "CHERRY", "SPRING",
-  "CHURCH", "WASHINGTON", "LINCOLN", "JEFFERSON", "FRANKLIN", "MADISON", "JACKSON", "RIVER", "LAKE", "HILL",
-  "SUNSET", "MEADOW", "FOREST", "MARTIN LUTHER KING JR", "SCIOTO", "OLENTANGY", "CUYAHOGA", "MIAMI", "BUCKEYE",
-  "SCHROCK", "CLEVELAND", "LIVINGSTON", "SAWMILL", "HAMILTON", "KARL", "MORSE", "INDIANOLA", "NEIL",
+  "HIGH", "STATE ROUTE 37", "COUNTY ROAD 12", "5TH", "US HIGHWAY 23", "TOWNSHIP ROAD 45", "MAIN", "21ST", "BROAD",
+  "MARKET", "PARK", "OAK", "MAPLE", "ELM", "WALNUT", "SPRING", "CHURCH", "WASHINGTON", "LINCOLN", "JEFFERSON",
+  "JACKSON", "RIVER", "LAKE", "HILL", "SUNSET", "MEADOW", "FOREST", "MARTIN LUTHER KING JR", "SCIOTO", "OLENTANGY",
+  "CUYAHOGA", "MIAMI", "BUCKEYE", "SCHROCK", "CLEVELAND", "LIVINGSTON", "HAMILTON", "MORSE", "INDIANOLA", "NEIL",
 ];
 /** Pairs of (the spelling the file uses, the street's real suffix): a few spelled out, as in real files. */
 const SUFFIXES = ["ST", "AVE", "RD", "DR", "BLVD", "LN", "CT", "PL", "WAY", "PKWY", "STREET", "AVENUE", "CIR", "TER"];
 const PRE_DIRECTIONALS = ["", "N", "S", "E", "W"];
+const HIGHWAY = /^(STATE ROUTE|COUNTY ROAD|TOWNSHIP ROAD|US HIGHWAY) \d+$/;
 const BLOCKS_PER_STREET = 40;
 
 interface Pair {
@@ -100,7 +116,7 @@ function* pairRecords(pair: Pair, budget: number, withZ: boolean): Generator<Bou
   const base = {
     effectiveFrom: BEGIN,
     effectiveTo: null,
-    city: `${pair.countyName.toUpperCase()} SYNTHETIC`,
+    city: `${pair.countyName.toUpperCase()}${SYNTHETIC_CITY_MARK}`,
     countyFips: pair.fips,
     unit: null,
   } as const;
@@ -120,7 +136,7 @@ function* pairRecords(pair: Pair, budget: number, withZ: boolean): Generator<Bou
   }
   for (let street = pair.index * 1000; left > 0; street++) {
     const name = NAMES[street % NAMES.length]!;
-    const suffix = SUFFIXES[Math.floor(street / NAMES.length) % SUFFIXES.length]!;
+    const suffix = HIGHWAY.test(name) ? "" : SUFFIXES[Math.floor(street / NAMES.length) % SUFFIXES.length]!;
     const pre = PRE_DIRECTIONALS[Math.floor(street / (NAMES.length * SUFFIXES.length)) % PRE_DIRECTIONALS.length]!;
     const city = base.city;
     const range = (low: number, high: number, parity: Parity, code: string | null, from = BEGIN, to: string | null = null): BoundaryRecord => ({

@@ -3,9 +3,12 @@ import type { Db } from "../store/database.ts";
 import { findVersion, readPointer, swapToPrevious } from "../store/boundaries.repository.ts";
 import type { BoundaryVersion } from "../store/boundaries.table.ts";
 import type { ImportReport } from "./import-file.ts";
+import { isSyntheticVersion } from "./synthetic-label.ts";
 
 export interface VersionSummary {
   version: string;
+  /** Imported with --synthetic: made-up data, never the state's. */
+  synthetic: boolean;
   source: string;
   records: number;
   address_ranges: number;
@@ -28,7 +31,7 @@ function summary(row: BoundaryVersion | undefined): VersionSummary | null {
   if (!row) return null;
   const { version, source, records, address_ranges, zip4_ranges, zip5_ranges, imported_at, report } = row;
   return {
-    version, source, records: Number(records), address_ranges: Number(address_ranges), zip4_ranges: Number(zip4_ranges), zip5_ranges: Number(zip5_ranges), imported_at,
+    version, synthetic: isSyntheticVersion(version), source, records: Number(records), address_ranges: Number(address_ranges), zip4_ranges: Number(zip4_ranges), zip5_ranges: Number(zip5_ranges), imported_at,
     report: report === null ? null : (JSON.parse(report) as ImportReport),
   };
 }

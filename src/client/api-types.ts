@@ -241,7 +241,7 @@ export interface components {
       resolved_by: "county_param" | "zip_unambiguous" | "address_range" | "zip4_range" | "address_geocoding" | "zip_fallback" | "coordinates";
       /** @description With resolved_by address_range or zip4_range: the record that decided, for audit */
       boundary_record?: {
-        /** @description The boundary file version, from its name, e.g. OHB2026Q4SEP17 */
+        /** @description The boundary file version, from its name, e.g. OHB2026Q4SEP17; a SYNTHETIC file's (made-up test data, never the state's) ends in -SYNTHETIC */
         version: string;
         /**
          * @description A: address range; 4: ZIP+4 range

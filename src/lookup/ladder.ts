@@ -60,7 +60,7 @@ function unavailable(reason: string): ItemResult {
 }
 
 /** The ZIP+4 a lookup carries: the zip parameter's, else the address's when its ZIP is the same. */
-function probeQuery(item: LookupItem, parts: AddressParts | null): BoundaryQuery | null {
+export function probeQuery(item: LookupItem, parts: AddressParts | null): BoundaryQuery | null {
   const zip5 = item.zip ?? parts?.zip5 ?? null;
   if (zip5 === null) return null;
   const zip4 = item.zip4 ?? (parts?.zip5 === zip5 ? parts.zip4 : null) ?? undefined;

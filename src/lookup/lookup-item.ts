@@ -28,7 +28,8 @@ export interface LookupItem {
 export const ITEM_FIELDS = ["id", "county", "zip", "address", "lat", "lon", "date"] as const;
 export type ItemField = (typeof ITEM_FIELDS)[number];
 
-const CONTROL = /[\u0000-\u001f\u007f]/;
+/** Control characters other than the tab, which a spreadsheet puts between the cells of a pasted row. */
+const CONTROL = /[\u0000-\u0008\u000a-\u001f\u007f]/;
 const DEGREES = /^[+-]?\d{1,3}(\.\d{1,15})?$/;
 
 /** A JSON or CSV value as text: numbers as JavaScript prints them, blanks as absent; anything else the schema refuses. */
@@ -44,6 +45,8 @@ const text = (max: number) =>
   z
     .string({ error: "must be text" })
     .refine((value) => !CONTROL.test(value), "must not contain control characters")
+    // A tab is read as a space: "123 Main St<TAB>Columbus<TAB>OH<TAB>43215" pasted from a spreadsheet.
+    .overwrite((value) => value.replaceAll("\t", " "))
     .trim()
     .min(1, "must not be empty")
     .max(max, `must be at most ${max} characters`)

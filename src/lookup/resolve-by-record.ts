@@ -5,6 +5,7 @@
  * line, so it stands up in an audit. Pure.
  */
 import type { BoundaryMatch } from "../boundaries/probe.ts";
+import { isSyntheticVersion } from "../boundaries/synthetic-label.ts";
 import { evaluateCounty } from "../rates/evaluate.ts";
 import { toRateRecord, type BoundaryRecordAudit, type RecordContext } from "../rates/records.ts";
 import { failure, type ItemResult } from "./item-result.ts";
@@ -27,15 +28,20 @@ function audit(match: BoundaryMatch): BoundaryRecordAudit {
 function describe(match: BoundaryMatch): string {
   const kind = match.recordType === "A" ? "address range" : "ZIP+4 range";
   const code = match.transitCode === null ? "no transit code" : `transit code ${match.transitCode}`;
-  return `the state's boundary file ${match.version} (${kind} record, line ${match.line}, ${code})`;
+  const file = isSyntheticVersion(match.version) ? "the SYNTHETIC boundary file" : "the state's boundary file";
+  return `${file} ${match.version} (${kind} record, line ${match.line}, ${code})`;
 }
+
+/** Said on every answer from a synthetic file, so made-up data never passes for the state's. */
+const syntheticNote = (match: BoundaryMatch) =>
+  `Answered from a SYNTHETIC boundary file (${match.version}): made-up test data, not the state's; do not use this rate.`;
 
 export function resolveByRecord(data: ResolverData, match: BoundaryMatch, item: LookupItem, context: RecordContext): ItemResult {
   const county = data.table.byFips.get(match.countyFips);
   if (!county) return failure("address-not-resolved", `The boundary file's record (line ${match.line}) names county ${match.countyFips}, which is not an Ohio county.`, "address");
   const status = transitStatusFromCode(data.table, county.fips, match.transitCode);
   const rate = evaluateCounty(data.table, county, item.date, status);
-  const notes: string[] = [];
+  const notes: string[] = isSyntheticVersion(match.version) ? [syntheticNote(match)] : [];
   if (!data.table.districts.has(county.fips)) {
     const recordLevies = countywideDisagreement(county.fips, match.transitCode, rate.components.transit > 0);
     if (recordLevies !== null) {

@@ -17,7 +17,7 @@ export const resolvedBySchema = z
   );
 
 export const boundaryRecordSchema = z.strictObject({
-  version: z.string().describe("The boundary file version, from its name, e.g. OHB2026Q4SEP17"),
+  version: z.string().describe("The boundary file version, from its name, e.g. OHB2026Q4SEP17; a SYNTHETIC file's (made-up test data, never the state's) ends in -SYNTHETIC"),
   record_type: z.enum(["A", "4"]).describe("A: address range; 4: ZIP+4 range"),
   line: z.number().int().min(1).describe("The record's line in the imported file"),
   effective_from: isoDate.describe("The record's begin date"),

@@ -344,11 +344,21 @@ const addressMatch = (q: Record<"zip5" | "street" | "house" | "parity" | "date",
   `r.record_type = 'A' AND r.zip5 = ${q.zip5} AND r.street = ${q.street} AND r.house_low <= ${q.house} AND r.house_high >= ${q.house} AND (r.parity = 'B' OR r.parity = ${q.parity}) AND r.effective_from <= ${q.date} AND (r.effective_to IS NULL OR r.effective_to >= ${q.date})`;
 const zip4Match = (q: Record<"zip5" | "plus4" | "date", string>) =>
   `r.record_type = '4' AND r.zip5 = ${q.zip5} AND r.plus4_low <= ${q.plus4} AND r.plus4_high >= ${q.plus4} AND r.effective_from <= ${q.date} AND (r.effective_to IS NULL OR r.effective_to >= ${q.date})`;
+const streetMatch = (q: Record<"zip5" | "street", string>) => `r.record_type = 'A' AND r.zip5 = ${q.zip5} AND r.street = ${q.street}`;
 const LATERAL = { zip5: "q.zip5", street: "q.street", house: "q.house", parity: "q.parity", plus4: "q.plus4", date: "q.date" };
+
+/** Does the ZIP have an address range on this street (any house number, any date)? */
+export interface StreetProbe {
+  query: number;
+  zip5: string;
+  street: string;
+}
 
 export interface CandidateFinder {
   addressCandidates(version: string, probes: readonly AddressProbe[]): Promise<CandidateRow[]>;
   zip4Candidates(version: string, probes: readonly Zip4Probe[]): Promise<CandidateRow[]>;
+  /** The probes whose street the ZIP has, each once. */
+  streetsFiled(version: string, probes: readonly StreetProbe[]): Promise<StreetProbe[]>;
 }
 
 /** SQLite: one statement prepared once, run per probe in the same synchronous call (no round trip to pay). */
@@ -360,12 +370,27 @@ function sqliteFinder(database: SQLite.Database): CandidateFinder {
   const zip4 = database.prepare<[Omit<Zip4Probe, "query"> & { version: string }], Omit<CandidateRow, "query">>(
     `SELECT ${CANDIDATE_COLUMNS} FROM boundary_records r WHERE r.version = @version AND ${zip4Match(named)}`,
   );
+  // One statement per ZIP for all the streets asked of it, each street once: a miss asks 17 keys.
+  const filed = database
+    .prepare<[{ version: string; zip5: string; streets: string }], string>(
+      `SELECT DISTINCT r.street FROM boundary_records r WHERE r.version = @version AND r.record_type = 'A' AND r.zip5 = @zip5 AND r.street IN (SELECT value FROM json_each(@streets))`,
+    )
+    .pluck();
   return {
     async addressCandidates(version, probes) {
       return probes.flatMap(({ query, ...p }) => address.all({ ...p, version }).map((row) => ({ ...row, query })));
     },
     async zip4Candidates(version, probes) {
       return probes.flatMap(({ query, ...p }) => zip4.all({ ...p, version }).map((row) => ({ ...row, query })));
+    },
+    async streetsFiled(version, probes) {
+      const byZip = new Map<string, Set<string>>();
+      for (const { zip5, street } of probes) byZip.set(zip5, (byZip.get(zip5) ?? new Set()).add(street));
+      const found = new Set<string>();
+      for (const [zip5, streets] of byZip) {
+        for (const street of filed.all({ version, zip5, streets: JSON.stringify([...streets]) })) found.add(`${zip5} ${street}`);
+      }
+      return probes.filter(({ zip5, street }) => found.has(`${zip5} ${street}`));
     },
   };
 }
@@ -390,6 +415,14 @@ function postgresFinder(db: Db): CandidateFinder {
         FROM unnest(${probes.map((p) => p.query)}::int4[], ${probes.map((p) => p.zip5)}::text[], ${probes.map((p) => p.plus4)}::text[], ${probes.map((p) => p.date)}::text[])
              AS q(query, zip5, plus4, date)
         CROSS JOIN LATERAL (SELECT * FROM boundary_records r WHERE r.version = ${version} AND ${sql.raw(zip4Match(LATERAL))}) r`.execute(db);
+      return rows;
+    },
+    async streetsFiled(version, probes) {
+      if (probes.length === 0) return [];
+      const { rows } = await sql<StreetProbe>`
+        SELECT q.query, q.zip5, q.street
+        FROM unnest(${probes.map((p) => p.query)}::int4[], ${probes.map((p) => p.zip5)}::text[], ${probes.map((p) => p.street)}::text[]) AS q(query, zip5, street)
+        WHERE EXISTS (SELECT 1 FROM boundary_records r WHERE r.version = ${version} AND ${sql.raw(streetMatch(LATERAL))})`.execute(db);
       return rows;
     },
   };
