@@ -15,6 +15,7 @@ import { importBoundaryFile, MAX_CHANGED_SHARE, type ImportOptions } from "../sr
 import { openBoundaryIndex } from "../src/boundaries/probe.ts";
 import { formatBoundaryRow } from "../src/boundaries/record-layout.ts";
 import { boundaryStatus, rollbackBoundaries } from "../src/boundaries/versions.ts";
+import { SYNTHETIC_CITY_MARK } from "../src/boundaries/synthetic-file.ts";
 import { runBoundaryImport } from "../src/boundaries/boundary-job.ts";
 import { Scheduler } from "../src/jobs/scheduler.ts";
 import { loadConfig } from "../src/config.ts";
@@ -34,8 +35,8 @@ beforeAll(async () => {
   ws = await boundaryWorkspace();
   const path = await ws.write(`${BASELINE}-synthetic.csv`, RECORDS);
   standard = readFileSync(path, "utf8").split("\r\n").slice(0, -1);
-  expect(await importBoundaryFile({ store: ws.store, source: path })).toMatchObject({ status: "imported", records: RECORDS });
-  standardStored = await stored(BASELINE);
+  expect(await importBoundaryFile({ store: ws.store, source: path, synthetic: true })).toMatchObject({ status: "imported", records: RECORDS });
+  standardStored = await stored(`${BASELINE}-SYNTHETIC`);
 });
 
 afterAll(async () => {
@@ -44,10 +45,11 @@ afterAll(async () => {
 
 let files = 0;
 
-/** A synthetic file of these rows under a version never imported before (OHB2026Q1NOV1, NOV2, …). */
+/** A synthetic file of these rows under a version never imported before (OHB2026Q1NOV1-SYNTHETIC, NOV2, …). */
 function file(rows: readonly string[], { eol = "\r\n", finalBreak = true, bom = false } = {}): { path: string; version: string } {
-  const version = `OHB2026Q1NOV${++files}`;
-  const path = join(ws.dir, `${version}-synthetic.csv`);
+  const name = `OHB2026Q1NOV${++files}`;
+  const version = `${name}-SYNTHETIC`;
+  const path = join(ws.dir, `${name}-synthetic.csv`);
   writeFileSync(path, `${bom ? "\uFEFF" : ""}${rows.join(eol)}${finalBreak ? eol : ""}`);
   return { path, version };
 }
@@ -58,6 +60,16 @@ function edited(edit: (fields: string[], index: number) => string[] | void): str
     const fields = row.split(",");
     return (edit(fields, i) ?? fields).join(",");
   });
+}
+
+/**
+ * The same rows with the SYNTHETIC mark taken off and a name without it: a stand-in for the
+ * state's file where the import runs without --synthetic (the scheduled job). Test folder only.
+ */
+function standIn(rows: readonly string[]): { path: string } {
+  const path = join(ws.dir, `OHB2026Q1NOV${++files}.csv`);
+  writeFileSync(path, `${rows.join("\r\n").replaceAll(SYNTHETIC_CITY_MARK, "")}\r\n`);
+  return { path };
 }
 
 /** What a version's stored records hold, in file order. */
@@ -80,7 +92,8 @@ async function snapshot() {
 }
 
 async function imports(path: string, options: Partial<ImportOptions> = {}) {
-  return importBoundaryFile({ store: ws.store, source: path, ...options });
+  // Every file here is made from the generator's SYNTHETIC rows: imported as such, its version labelled.
+  return importBoundaryFile({ store: ws.store, source: path, synthetic: true, ...options });
 }
 
 /** Imports the variant and checks it stored exactly what the standard file did. */
@@ -254,7 +267,7 @@ describe("a file is checked against its SHA-256 when one is given, and plain htt
 describe("a scheduled import that refuses its file logs the refusal as a warning", () => {
   it("the job's line is at warn, and carries the refusal", async () => {
     const log: Array<Record<string, unknown>> = [];
-    const corrupt = file(edited((f, i) => void (i === 4 && (f[1] = "20251341")))).path;
+    const corrupt = standIn(edited((f, i) => void (i === 4 && (f[1] = "20251341")))).path;
     const scheduler = new Scheduler({ jobs: { "boundary-import": () => runBoundaryImport(ws.store, corrupt) }, schedules: { "boundary-import": null }, log: (entry) => log.push(entry) });
     await scheduler.run("boundary-import");
     expect(log).toEqual([expect.objectContaining({ level: "warn", msg: "job finished", job: "boundary-import", result: expect.objectContaining({ status: "refused", line: 5 }) })]);
@@ -302,7 +315,7 @@ describe(`a file that changes the county or transit of more than ${MAX_CHANGED_S
   });
 
   it("the scheduled job never forces: it is refused where --force would import", async () => {
-    const rewritten = file(moved(1)).path;
+    const rewritten = standIn(moved(1)).path;
     expect(await runBoundaryImport(ws.store, rewritten)).toMatchObject({ status: "refused", error: expect.stringContaining("probably rewritten") });
   });
 });
@@ -316,11 +329,11 @@ describe("a file whose ZIPs lie in counties the shipped ZIP table does not list 
       const adams = join(fresh.dir, "OHB2026Q1DEC2-synthetic.csv");
       writeFileSync(adams, `${rows.map((row) => row.split(",").map((f, c) => (c === 24 ? "001" : c >= 29 ? "" : f)).join(",")).join("\r\n")}\r\n`);
       const before = await fresh.store.db.selectFrom("boundary_versions").selectAll().execute();
-      const refused = await importBoundaryFile({ store: fresh.store, source: adams, dataDir: DATA_DIR });
+      const refused = await importBoundaryFile({ store: fresh.store, source: adams, dataDir: DATA_DIR, synthetic: true });
       expect(refused).toMatchObject({ status: "refused", zips: { zips: TEST_ZIPS.length, contradicting: TEST_ZIPS.length, contradicting_share: 1, first_zips: [...TEST_ZIPS].sort() } });
       expect(refused.error).toMatch(/lie in a county the shipped ZIP table does not list for them .*refused as a probably rewritten file/);
       expect(await fresh.store.db.selectFrom("boundary_versions").selectAll().execute()).toEqual(before);
-      const imported = await importBoundaryFile({ store: fresh.store, source: agreeing, dataDir: DATA_DIR });
+      const imported = await importBoundaryFile({ store: fresh.store, source: agreeing, dataDir: DATA_DIR, synthetic: true });
       expect(imported).toMatchObject({ status: "imported", zips: { zips: TEST_ZIPS.length, contradicting: 0, first_zips: [] } });
     } finally {
       await fresh.close();
@@ -334,8 +347,8 @@ describe("re-importing the version kept for rollback keeps it whole until the sw
   beforeAll(async () => {
     fresh = await boundaryWorkspace();
     kept = await fresh.write("OHB2026Q3JUN1-synthetic.csv", 20_000);
-    expect(await importBoundaryFile({ store: fresh.store, source: kept })).toMatchObject({ status: "imported" });
-    expect(await importBoundaryFile({ store: fresh.store, source: await fresh.write("OHB2026Q4SEP17-synthetic.csv", 20_000) })).toMatchObject({ status: "imported" });
+    expect(await importBoundaryFile({ store: fresh.store, source: kept, synthetic: true })).toMatchObject({ status: "imported" });
+    expect(await importBoundaryFile({ store: fresh.store, source: await fresh.write("OHB2026Q4SEP17-synthetic.csv", 20_000), synthetic: true })).toMatchObject({ status: "imported" });
   });
   afterAll(() => fresh?.close());
 
@@ -348,16 +361,16 @@ describe("re-importing the version kept for rollback keeps it whole until the sw
     const corrupt = join(fresh.dir, "again", "OHB2026Q3JUN1.csv");
     mkdirSync(dirname(corrupt), { recursive: true });
     writeFileSync(corrupt, lines.join("\r\n"));
-    expect(await importBoundaryFile({ store: fresh.store, source: corrupt })).toMatchObject({ status: "refused", line: 15_001 });
-    expect((await boundaryStatus(fresh.store.db)).previous).toMatchObject({ version: "OHB2026Q3JUN1", records: 20_000 });
-    expect(await recordsOf("OHB2026Q3JUN1")).toBe(20_000);
+    expect(await importBoundaryFile({ store: fresh.store, source: corrupt, synthetic: true })).toMatchObject({ status: "refused", line: 15_001 });
+    expect((await boundaryStatus(fresh.store.db)).previous).toMatchObject({ version: "OHB2026Q3JUN1-SYNTHETIC", records: 20_000 });
+    expect(await recordsOf("OHB2026Q3JUN1-SYNTHETIC")).toBe(20_000);
   });
 
   it("an import killed while it loads leaves it to roll back to; the next import removes the leftovers and replaces it", async () => {
-    const child = spawn(process.execPath, [BIN, "boundaries", "import", kept], { env: { ...process.env, DATABASE_URL: fresh.databaseUrl, LOG_LEVEL: "silent" }, stdio: "ignore" });
+    const child = spawn(process.execPath, [BIN, "boundaries", "import", kept, "--synthetic"], { env: { ...process.env, DATABASE_URL: fresh.databaseUrl, LOG_LEVEL: "silent" }, stdio: "ignore" });
     const exited = new Promise((resolve) => child.once("exit", resolve));
     // Killed once its rows are going in beside the kept version.
-    const loading = async () => (await fresh.store.db.selectFrom("boundary_records").select("version").where("version", "like", "OHB2026Q3JUN1~%").limit(1).execute()).length > 0;
+    const loading = async () => (await fresh.store.db.selectFrom("boundary_records").select("version").where("version", "like", "OHB2026Q3JUN1-SYNTHETIC~%").limit(1).execute()).length > 0;
     const deadline = Date.now() + 60_000;
     while (!(await loading())) {
       if (Date.now() > deadline) throw new Error("the import never began loading");
@@ -365,16 +378,16 @@ describe("re-importing the version kept for rollback keeps it whole until the sw
     }
     child.kill("SIGKILL");
     await exited;
-    expect((await boundaryStatus(fresh.store.db)).previous).toMatchObject({ version: "OHB2026Q3JUN1", records: 20_000 });
-    expect(await recordsOf("OHB2026Q3JUN1")).toBe(20_000);
-    expect((await rollbackBoundaries(fresh.store.db))?.active?.version).toBe("OHB2026Q3JUN1");
-    expect(await rollbackBoundaries(fresh.store.db)).toMatchObject({ active: { version: "OHB2026Q4SEP17" }, previous: { version: "OHB2026Q3JUN1" } });
+    expect((await boundaryStatus(fresh.store.db)).previous).toMatchObject({ version: "OHB2026Q3JUN1-SYNTHETIC", records: 20_000 });
+    expect(await recordsOf("OHB2026Q3JUN1-SYNTHETIC")).toBe(20_000);
+    expect((await rollbackBoundaries(fresh.store.db))?.active?.version).toBe("OHB2026Q3JUN1-SYNTHETIC");
+    expect(await rollbackBoundaries(fresh.store.db)).toMatchObject({ active: { version: "OHB2026Q4SEP17-SYNTHETIC" }, previous: { version: "OHB2026Q3JUN1-SYNTHETIC" } });
 
     // The dead import's lease would lapse within 2 minutes; the test lets it lapse now.
     await fresh.store.db.updateTable("boundary_import_lease").set({ expires_at: new Date(0).toISOString() }).execute();
-    const again = await importBoundaryFile({ store: fresh.store, source: kept });
-    expect(again).toMatchObject({ status: "imported", version: "OHB2026Q3JUN1", previous_version: "OHB2026Q4SEP17", records: 20_000 });
-    expect((await fresh.store.db.selectFrom("boundary_versions").select("version").orderBy("version").execute()).map((v) => v.version)).toEqual(["OHB2026Q3JUN1", "OHB2026Q4SEP17"]);
-    expect(await recordsOf("OHB2026Q3JUN1")).toBe(20_000);
+    const again = await importBoundaryFile({ store: fresh.store, source: kept, synthetic: true });
+    expect(again).toMatchObject({ status: "imported", version: "OHB2026Q3JUN1-SYNTHETIC", previous_version: "OHB2026Q4SEP17-SYNTHETIC", records: 20_000 });
+    expect((await fresh.store.db.selectFrom("boundary_versions").select("version").orderBy("version").execute()).map((v) => v.version)).toEqual(["OHB2026Q3JUN1-SYNTHETIC", "OHB2026Q4SEP17-SYNTHETIC"]);
+    expect(await recordsOf("OHB2026Q3JUN1-SYNTHETIC")).toBe(20_000);
   });
 });
