@@ -19,8 +19,8 @@
  * then the latest begin date, then the earliest line.
  */
 import type { Store } from "../store/connect.ts";
-import { candidateFinder, readPointer, type AddressProbe, type CandidateRow, type StreetProbe, type Zip4Probe } from "../store/boundaries.repository.ts";
-import type { BoundaryIndex, BoundaryMatch, BoundaryQuery } from "./probe.ts";
+import { candidateFinder, readPointer, zipRecordSets, type AddressProbe, type CandidateRow, type StreetProbe, type Zip4Probe } from "../store/boundaries.repository.ts";
+import type { BoundaryIndex, BoundaryMatch, BoundaryQuery, ZipSummary } from "./probe.ts";
 import { directionalVariants, houseNumberValue, keyOf, parseUnit, sameStreetKeys, streetKeyParts, type KeyParts, type Unit } from "./pub28.ts";
 
 export interface BoundaryIndexOptions {
@@ -32,6 +32,8 @@ export interface BoundaryIndexOptions {
 export const DEFAULT_REFRESH_MS = 5000;
 /** Probes per statement on PostgreSQL. */
 const CHUNK = 1000;
+/** ZIP summaries kept (Ohio has about 1,400 ZIPs; a few dates each). */
+const ZIP_SUMMARIES = 20_000;
 
 function unitMatches(row: CandidateRow, unit: Unit | null): boolean {
   if (row.unit_designator === null) return true;
@@ -81,6 +83,8 @@ export class StoreBoundaryIndex implements BoundaryIndex {
   #active: string | null = null;
   #checkedAt = Number.NEGATIVE_INFINITY;
   #reading: Promise<string | null> | null = null;
+  /** version|zip5|date → the summary (null: the file does not cover the ZIP then), or the read under way. */
+  readonly #zips = new Map<string, Promise<ZipSummary | null>>();
 
   constructor(store: Store, options: BoundaryIndexOptions = {}) {
     this.#store = store;
@@ -172,6 +176,33 @@ export class StoreBoundaryIndex implements BoundaryIndex {
     }
     for (const row of await this.#finder.zip4Candidates(version, zip4s)) keep(row);
     for (const [query, row] of best) answers[query] = toMatch(version, row);
+  }
+
+  async zipSummary(zip5: string, date: string): Promise<ZipSummary | null> {
+    const version = await this.version();
+    if (version === null || !ZIP5.test(zip5)) return null;
+    const key = `${version}|${zip5}|${date}`;
+    let summary = this.#zips.get(key);
+    if (summary === undefined) {
+      if (this.#zips.size >= ZIP_SUMMARIES) this.#zips.clear();
+      summary = zipRecordSets(this.#store.db, version, zip5, date).then((rows): ZipSummary | null =>
+        rows.length === 0
+          ? null
+          : {
+              version, zip5, date,
+              sets: rows.map((row) => ({
+                countyFips: row.county_fips,
+                transitCode: row.transit_code,
+                records: row.records,
+                record: { recordType: row.record_type, line: row.line, effectiveFrom: row.effective_from, effectiveTo: row.effective_to },
+              })),
+            },
+      );
+      this.#zips.set(key, summary);
+      // A failed read is not kept: the next lookup asks again.
+      summary.catch(() => this.#zips.delete(key));
+    }
+    return summary;
   }
 
   async close(): Promise<void> {

@@ -51,6 +51,25 @@ export interface BoundaryMatch {
   readonly effectiveTo: string | null;
 }
 
+/** One jurisdiction set (county and transit code) the file's records for a ZIP name on a date. */
+export interface ZipRecordSet {
+  readonly countyFips: string;
+  readonly transitCode: string | null;
+  /** How many of the ZIP's records in effect on the date carry this set. */
+  readonly records: number;
+  /** The record cited for it: a whole-ZIP (Z) record when there is one, else the earliest line. */
+  readonly record: { readonly recordType: "A" | "4" | "Z"; readonly line: number; readonly effectiveFrom: string; readonly effectiveTo: string | null };
+}
+
+/** What the active file says of a whole ZIP on a date: the sets its Z, 4 and A records name. */
+export interface ZipSummary {
+  readonly version: string;
+  readonly zip5: string;
+  readonly date: string;
+  /** At least one; ordered by county FIPS, then transit code. */
+  readonly sets: readonly ZipRecordSet[];
+}
+
 export interface BoundaryIndex {
   /** The active version, or null when no boundary file has been imported (as last read from the store). */
   activeVersion(): string | null;
@@ -62,6 +81,12 @@ export interface BoundaryIndex {
   probe(query: BoundaryQuery): Promise<BoundaryMatch | null>;
   /** The same for many queries at once, answers in the same order: one statement per chunk on PostgreSQL, one prepared statement on SQLite. */
   probeMany(queries: readonly BoundaryQuery[]): Promise<(BoundaryMatch | null)[]>;
+  /**
+   * The ZIP's jurisdiction sets from the active file's records in effect on `date` (Z, 4 and A), or
+   * null when no file is active or it holds no record for the ZIP on that date. Cached per version,
+   * ZIP and date.
+   */
+  zipSummary(zip5: string, date: string): Promise<ZipSummary | null>;
   close(): Promise<void>;
 }
 

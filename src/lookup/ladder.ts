@@ -13,7 +13,7 @@
  * Talking to the geocoder is I/O and stays with the caller. Results come back in input order, one
  * per entry; an entry never fails its neighbours.
  */
-import type { BoundaryIndex, BoundaryQuery } from "../boundaries/probe.ts";
+import type { BoundaryIndex, BoundaryQuery, ZipSummary } from "../boundaries/probe.ts";
 import { parseAddress, type ParsedAddress } from "../geo/address.ts";
 import type { BatchAddress, BatchGeocode } from "../geo/census-batch-geocoder.ts";
 import type { GeocodeOutcome } from "../geo/geocoder.ts";
@@ -21,7 +21,7 @@ import type { RecordContext } from "../rates/records.ts";
 import { failure, type ItemResult } from "./item-result.ts";
 import { asksBoundaryFile, strategyOf, type LookupItem } from "./lookup-item.ts";
 import { resolveByRecord } from "./resolve-by-record.ts";
-import { dateProblem, resolveCoordinates, resolveGeocoded, resolveUngeocoded, resolveWithoutGeography, type ResolverData } from "./resolve-item.ts";
+import { dateProblem, isZipOnly, resolveCoordinates, resolveGeocoded, resolveUngeocoded, resolveWithoutGeography, type ResolverData } from "./resolve-item.ts";
 import { addressParts, type AddressParts } from "./street-address.ts";
 import type { LocateAnswer } from "./worker-tasks.ts";
 
@@ -109,13 +109,28 @@ export async function settle(parts: LadderParts, entries: readonly Entry[]): Pro
     });
   }
 
+  // A ZIP alone: the file's own records for the ZIP when it covers it (one summary per ZIP and date, cached by the index).
+  const zipFiles = new Map<number, ZipSummary | null>();
+  if (parts.boundaries !== null) {
+    const asked = new Map<string, Promise<ZipSummary | null>>();
+    const zipOnly = entries.flatMap((entry, at) => {
+      const item = itemOf(entry);
+      return item !== null && results[at] === null && isZipOnly(item) ? [{ at, item }] : [];
+    });
+    for (const { item } of zipOnly) {
+      const key = `${item.zip}|${item.date}`;
+      if (!asked.has(key)) asked.set(key, parts.boundaries.zipSummary(item.zip, item.date));
+    }
+    for (const { at, item } of zipOnly) zipFiles.set(at, await asked.get(`${item.zip}|${item.date}`)!);
+  }
+
   const pending: PendingAddress[] = [];
   const points: Array<{ at: number; item: LookupItem & { lat: number; lon: number } }> = [];
   entries.forEach((entry, at) => {
     const item = itemOf(entry);
     if (item === null || results[at] !== null) return;
     const strategy = strategyOf(item);
-    if (strategy === "zip4" || strategy === "county-or-zip") results[at] = resolveWithoutGeography(data, item, entry.context);
+    if (strategy === "zip4" || strategy === "county-or-zip") results[at] = resolveWithoutGeography(data, item, entry.context, zipFiles.get(at) ?? null);
     else if (parts.missingPolygons !== null) results[at] = unavailable(parts.missingPolygons);
     else if (strategy === "address") {
       const geocode = parseAddress(item.address!);

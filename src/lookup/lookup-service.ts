@@ -14,7 +14,7 @@
  * single lookup do not share a thread (docs/guides/address-resolution.md, "Batch jobs").
  */
 import PQueue from "p-queue";
-import type { BoundaryIndex } from "../boundaries/probe.ts";
+import type { BoundaryIndex, ZipSummary } from "../boundaries/probe.ts";
 import type { Config } from "../config.ts";
 import { errorFields } from "../error-fields.ts";
 import { findBoundaryFiles } from "../geo/boundary-files.ts";
@@ -119,6 +119,11 @@ export class LookupService {
   /** The state's boundary file version single lookups answer from now, or null when none is active (or there is no store). */
   boundaryVersion(): Promise<string | null> {
     return this.#options.boundaries?.version() ?? Promise.resolve(null);
+  }
+
+  /** What the active boundary file says of a whole ZIP on a date, or null when no file covers it (resolve-zip-file.ts). */
+  zipSummary(zip5: string, date: IsoDate): Promise<ZipSummary | null> {
+    return this.#options.boundaries?.zipSummary(zip5, date) ?? Promise.resolve(null);
   }
 
   get chunkRows(): number {

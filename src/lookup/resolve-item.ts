@@ -13,6 +13,7 @@
  * Pure, on the thread that answers: the caller geocodes and has the worker pool place the points
  * in our polygons (worker-tasks.ts `locate`), and passes both in as plain data.
  */
+import type { ZipSummary } from "../boundaries/probe.ts";
 import type { ParsedAddress } from "../geo/address.ts";
 import type { GeocodeOutcome, GeocodedArea } from "../geo/geocoder.ts";
 import type { ZipIndex } from "../geo/zip-index.ts";
@@ -21,6 +22,7 @@ import type { County, RateTable } from "../rates/rate-table.ts";
 import { toAmbiguousResponse, toRateRecord, type RecordContext, type ResolvedBy } from "../rates/records.ts";
 import { failure, type ItemResult } from "./item-result.ts";
 import type { LookupItem } from "./lookup-item.ts";
+import { resolveZipFromFile } from "./resolve-zip-file.ts";
 import { checkDate, resolveLookup, resolveZip, type Resolution } from "./resolve-lookup.ts";
 import type { LocatedPoint, PolygonVintages } from "./worker-tasks.ts";
 
@@ -40,8 +42,24 @@ function toResult(resolution: Resolution, context: RecordContext, note?: string)
   }
 }
 
-/** County and ZIP lookups, and the date check every lookup shares. */
-export function resolveWithoutGeography(data: ResolverData, item: LookupItem, context: RecordContext): ItemResult {
+/**
+ * A lookup of a ZIP alone (no county, address or coordinates): the one kind the file's ZIP summary
+ * answers. A ZIP+4 alone is one too, once the file has no ZIP+4 range for it.
+ */
+export function isZipOnly(item: LookupItem): item is LookupItem & { zip: string } {
+  return item.zip !== undefined && item.county === undefined && item.address === undefined && item.lat === undefined;
+}
+
+/**
+ * County and ZIP lookups, and the date check every lookup shares. A ZIP alone answers from the
+ * state's boundary file when `zipFile` (its summary for the ZIP and date) is given, else from the
+ * Census ZCTA table (resolve-zip-file.ts).
+ */
+export function resolveWithoutGeography(data: ResolverData, item: LookupItem, context: RecordContext, zipFile: ZipSummary | null = null): ItemResult {
+  if (zipFile !== null && isZipOnly(item) && checkDate(data.table, item.date) === null) {
+    const fromFile = resolveZipFromFile(data, zipFile, context);
+    if (fromFile !== null) return fromFile;
+  }
   return toResult(resolveLookup(data.table, data.zips, { county: item.county, zip: item.zip, date: item.date }), context);
 }
 

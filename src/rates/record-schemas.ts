@@ -12,13 +12,13 @@ const rate = z.number().min(0).max(1);
 export const resolvedBySchema = z
   .enum(["county_param", "zip_unambiguous", "address_range", "zip4_range", "address_geocoding", "zip_fallback", "coordinates"])
   .describe(
-    "How the location was settled: county_param, zip_unambiguous; address_range / zip4_range: an address range (A) or ZIP+4 range (4) record of the state's SST boundary file " +
+    "How the location was settled: county_param; zip_unambiguous: a ZIP in one county, per the state's SST boundary file when it covers the ZIP (then boundary_record cites its record), else per the Census ZCTA table; address_range / zip4_range: an address range (A) or ZIP+4 range (4) record of the state's SST boundary file " +
       "(see boundary_record); address_geocoding: the Census Geocoder and our polygons; zip_fallback; coordinates",
   );
 
 export const boundaryRecordSchema = z.strictObject({
   version: z.string().describe("The boundary file version, from its name, e.g. OHB2026Q4SEP17; a SYNTHETIC file's (made-up test data, never the state's) ends in -SYNTHETIC"),
-  record_type: z.enum(["A", "4"]).describe("A: address range; 4: ZIP+4 range"),
+  record_type: z.enum(["A", "4", "Z"]).describe("A: address range; 4: ZIP+4 range; Z: whole-ZIP range (a ZIP lookup citing the ZIP's records)"),
   line: z.number().int().min(1).describe("The record's line in the imported file"),
   effective_from: isoDate.describe("The record's begin date"),
   effective_to: isoDate.nullable().describe("The record's end date, the last day it applies; null: open"),
@@ -77,7 +77,7 @@ export const rateRecordSchema = z.strictObject({
   jurisdiction_type: z.string(),
   statutory_sourcing: z.string(),
   resolved_by: resolvedBySchema,
-  boundary_record: boundaryRecordSchema.optional().describe("With resolved_by address_range or zip4_range: the record that decided, for audit"),
+  boundary_record: boundaryRecordSchema.optional().describe("With resolved_by address_range or zip4_range: the record that decided; with zip_unambiguous: a record of the state's boundary file for the ZIP, all of whose records in effect name this county and transit status. For audit"),
   ambiguous: z.literal(false),
   note: z.string().optional().describe("Why a fallback was taken, or what a caller should check"),
   request_id: z.string(),
@@ -85,7 +85,7 @@ export const rateRecordSchema = z.strictObject({
 
 export const candidateCountySchema = z.strictObject({
   ...countyRateFields,
-  land_area_share: z.number().min(0).max(1).nullable().describe("Share of the ZIP's land in this county; null for a ZIP placed by its post office"),
+  land_area_share: z.number().min(0).max(1).nullable().describe("Share of the ZIP's land in this county, per the Census ZCTA table; null for a ZIP placed by its post office, or a county only the state's boundary file names for the ZIP"),
 }).describe("spec §2.4: one per county the ZIP spans");
 
 export const ambiguousResponseSchema = z.strictObject({

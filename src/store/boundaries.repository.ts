@@ -431,3 +431,51 @@ function postgresFinder(db: Db): CandidateFinder {
 export function candidateFinder(store: Pick<Store, "db" | "sqlite">): CandidateFinder {
   return store.sqlite ? sqliteFinder(store.sqlite) : postgresFinder(store.db);
 }
+
+/**
+ * One jurisdiction set a ZIP's records name (county and transit code), as the ZIP summary reads it:
+ * how many records in effect on the date carry it, and the one cited for it (a whole-ZIP Z record
+ * when there is one, else the earliest line).
+ */
+export interface ZipSetRow {
+  county_fips: string;
+  transit_code: string | null;
+  records: number;
+  line: number;
+  record_type: "A" | "4" | "Z";
+  effective_from: string;
+  effective_to: string | null;
+}
+
+/**
+ * Every (county, transit code) set the version's records for a ZIP5 name in effect on the date: its
+ * address ranges (A), ZIP+4 ranges (4) and the whole-ZIP ranges (Z) holding it. One statement, each
+ * branch on its record type's partial index; empty when the file does not cover the ZIP.
+ */
+export async function zipRecordSets(db: Db, version: string, zip5: string, date: string): Promise<ZipSetRow[]> {
+  const inEffect = sql`effective_from <= ${date} AND (effective_to IS NULL OR effective_to >= ${date})`;
+  const { rows } = await sql<ZipSetRow>`
+    SELECT county_fips, transit_code, records, line, record_type, effective_from, effective_to FROM (
+      SELECT county_fips, transit_code, line, record_type, effective_from, effective_to,
+             COUNT(*) OVER (PARTITION BY county_fips, transit_code) AS records,
+             ROW_NUMBER() OVER (PARTITION BY county_fips, transit_code ORDER BY CASE WHEN record_type = 'Z' THEN 0 ELSE 1 END, line) AS pick
+      FROM (
+        SELECT county_fips, transit_code, line, record_type, effective_from, effective_to FROM boundary_records
+          WHERE version = ${version} AND record_type = 'A' AND zip5 = ${zip5} AND ${inEffect}
+        UNION ALL
+        SELECT county_fips, transit_code, line, record_type, effective_from, effective_to FROM boundary_records
+          WHERE version = ${version} AND record_type = '4' AND zip5 = ${zip5} AND ${inEffect}
+        UNION ALL
+        SELECT county_fips, transit_code, line, record_type, effective_from, effective_to FROM boundary_records
+          WHERE version = ${version} AND record_type = 'Z' AND zip5 <= ${zip5} AND zip5_high >= ${zip5} AND ${inEffect}
+      ) AS zip_records
+    ) AS ranked
+    WHERE pick = 1
+    ORDER BY county_fips, transit_code`.execute(db);
+  return rows.map((row) => ({ ...row, records: Number(row.records), line: Number(row.line) }));
+}
+
+/** Every distinct (ZIP range, county) a version's records name, any date: a Z record's range runs zip5–zip5_high. */
+export async function zipRangeCounties(db: Db, version: string): Promise<Array<{ zip5: string; zip5_high: string; county_fips: string }>> {
+  return db.selectFrom("boundary_records").select(["zip5", "zip5_high", "county_fips"]).distinct().where("version", "=", version).execute();
+}

@@ -3,14 +3,17 @@
  * service decides; this route reads the query and answers. County and ZIP answers, the same
  * bytes every time but their request id, come from the body cache; so do answers the state's
  * boundary file settled, keyed by the file version they came from as well (an import or a
- * rollback is a new key), so a checkout asking about the same address again costs no probe.
+ * rollback is a new key), so a checkout asking about the same address again costs no probe. A ZIP
+ * alone answers from the active file's own records for it when the file covers it
+ * (src/lookup/resolve-zip-file.ts), so its key names the version too.
  */
 import type { H3Event } from "h3";
+import type { ZipSummary } from "../../boundaries/probe.ts";
 import { dateInOhio } from "../../rates/calendar.ts";
 import { recordContext } from "../../rates/records.ts";
 import { combineFields, FIELD_TEXT_SCHEMAS, strategyOf } from "../../lookup/lookup-item.ts";
 import type { ItemResult } from "../../lookup/item-result.ts";
-import { resolveWithoutGeography } from "../../lookup/resolve-item.ts";
+import { isZipOnly, resolveWithoutGeography } from "../../lookup/resolve-item.ts";
 import { jsonAnswer } from "../answer-headers.ts";
 import { BodyCache } from "../body-cache.ts";
 import type { ApiContext } from "../context.ts";
@@ -47,8 +50,17 @@ export function getRates(ctx: ApiContext) {
       if (key !== null && result.kind === "rate" && result.body.boundary_record?.version === version) fileAnswers.keep(table, key, result.body);
       return bodyOf(result);
     }
-    const key = `${asOf}|${item.county ?? ""}|${item.zip ?? ""}`;
-    const body = bodies.get(table, key, requestId, (id) => bodyOf(resolveWithoutGeography({ table, zips: ctx.zips }, item, recordContext(currency, id))));
+    // A ZIP alone answers from the active boundary file's records when it covers the ZIP: the version is in its key.
+    const zipOnly = isZipOnly(item);
+    const version = zipOnly ? await ctx.lookups.service.boundaryVersion() : null;
+    const key = `${asOf}|${item.county ?? ""}|${item.zip ?? ""}|${version ?? ""}`;
+    let zipFile: ZipSummary | null = null;
+    if (zipOnly && version !== null) {
+      const kept = bodies.find(table, key, requestId);
+      if (kept !== undefined) return jsonAnswer(event, kept);
+      zipFile = await ctx.lookups.service.zipSummary(item.zip, item.date);
+    }
+    const body = bodies.get(table, key, requestId, (id) => bodyOf(resolveWithoutGeography({ table, zips: ctx.zips }, item, recordContext(currency, id), zipFile)));
     return jsonAnswer(event, body);
   };
 }
