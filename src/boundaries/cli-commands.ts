@@ -7,7 +7,8 @@ import { type Command, Option } from "commander";
 import { loadConfig } from "../config.ts";
 import { openStore, type Store } from "../store/connect.ts";
 import { migrateToLatest } from "../store/migrate.ts";
-import { boundaryStatus, rollbackBoundaries } from "./versions.ts";
+import { boundaryStatus, rollbackBoundaries, type ZipSourcesComparison } from "./versions.ts";
+import { readZipCounties } from "./zip-table.ts";
 import { importInThread } from "./import-thread.ts";
 import type { ChangeReport, SkippedRows } from "./import-file.ts";
 import type { SkipReason } from "./record-layout.ts";
@@ -42,6 +43,12 @@ function report(json: boolean, value: unknown, text: string, failed: boolean): v
 function changesText(changes: ChangeReport | null | undefined): string {
   if (!changes) return "";
   return `; against ${changes.against}: ${(changes.changed_share * 100).toFixed(1)} % of shared ranges changed county or transit, ${changes.duplicate_rows} duplicate row${changes.duplicate_rows === 1 ? "" : "s"}`;
+}
+
+/** "ZIP lookups: 1,412 ZIPs answer from the file; 37 differ from the Census ZCTA table (2 not in it), e.g. 43002, …". */
+export function zipSourcesText(z: ZipSourcesComparison): string {
+  const examples = z.examples.length === 0 ? "" : `, e.g. ${z.examples.join(", ")}${z.differing > z.examples.length ? ", …" : ""}`;
+  return `ZIP lookups: ${z.zips} ZIP${z.zips === 1 ? "" : "s"} answer from the file's records; ${z.differing} differ${z.differing === 1 ? "s" : ""} from the Census ZCTA table in their counties (${z.not_in_table} not in it)${examples}`;
 }
 
 export function addBoundaryCommands(program: Command): void {
@@ -79,15 +86,18 @@ export function addBoundaryCommands(program: Command): void {
 
   boundaries
     .command("status")
-    .description("the active boundary file version, the one kept for rollback, and when each was imported")
+    .description("the active boundary file version, the one kept for rollback, when each was imported, and how many of its ZIPs differ from the Census ZCTA table")
     .addOption(json())
     .action(async (opts: { json?: boolean }) => {
-      const status = await withStore((store) => boundaryStatus(store.db));
+      const zipTable = readZipCounties(loadConfig().dataDir);
+      const status = await withStore((store) => boundaryStatus(store.db, zipTable));
       const line = (label: string, v: typeof status.active) =>
         v
           ? `${label}: ${v.version}${v.synthetic ? " (SYNTHETIC: made-up data, not the state's)" : ""}, ${v.records} records, imported ${v.imported_at}${skippedText(v.report?.skipped)}`
           : `${label}: none`;
-      report(Boolean(opts.json), status, [line("active", status.active), line("previous", status.previous)].join("\n"), false);
+      const lines = [line("active", status.active), line("previous", status.previous)];
+      if (status.zip_sources) lines.push(zipSourcesText(status.zip_sources));
+      report(Boolean(opts.json), status, lines.join("\n"), false);
     });
 
   boundaries
