@@ -107,6 +107,7 @@ function countingIndex(inner: BoundaryIndex): BoundaryIndex & { probes: number }
       counted.probes += queries.length;
       return inner.probeMany(queries);
     },
+    zipSummary: (zip5: string, date: string) => inner.zipSummary(zip5, date),
     close: () => inner.close(),
   };
   return counted;
