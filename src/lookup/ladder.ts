@@ -5,7 +5,8 @@
  *
  *   settle:   validate; parse addresses; the state's boundary file (rungs 1, 2: an address range
  *             or ZIP+4 range in effect on the date settles county and transit district); county and
- *             ZIP lookups outright; points (lat/lon) placed in our polygons. What is left are
+ *             ZIP lookups outright (a ZIP alone from the file's own records for it when the file covers
+ *             it, resolve-zip-file.ts); points (lat/lon) placed in our polygons. What is left are
  *             addresses for the geocoder (rung 3), returned as `pending` with the row to send.
  *   complete: the geocoder's outcomes in: matches placed in our polygons; no match, or the
  *             geocoder down, falls back to the ZIP or the ambiguous answer (rung 4, resolve-item.ts).
