@@ -235,19 +235,19 @@ export interface components {
       jurisdiction_type: string;
       statutory_sourcing: string;
       /**
-       * @description How the location was settled: county_param, zip_unambiguous; address_range / zip4_range: an address range (A) or ZIP+4 range (4) record of the state's SST boundary file (see boundary_record); address_geocoding: the Census Geocoder and our polygons; zip_fallback; coordinates
+       * @description How the location was settled: county_param; zip_unambiguous: a ZIP in one county, per the state's SST boundary file when it covers the ZIP (then boundary_record cites its record), else per the Census ZCTA table; address_range / zip4_range: an address range (A) or ZIP+4 range (4) record of the state's SST boundary file (see boundary_record); address_geocoding: the Census Geocoder and our polygons; zip_fallback; coordinates
        * @enum {string}
        */
       resolved_by: "county_param" | "zip_unambiguous" | "address_range" | "zip4_range" | "address_geocoding" | "zip_fallback" | "coordinates";
-      /** @description With resolved_by address_range or zip4_range: the record that decided, for audit */
+      /** @description With resolved_by address_range or zip4_range: the record that decided; with zip_unambiguous: a record of the state's boundary file for the ZIP, all of whose records in effect name this county and transit status. For audit */
       boundary_record?: {
         /** @description The boundary file version, from its name, e.g. OHB2026Q4SEP17; a SYNTHETIC file's (made-up test data, never the state's) ends in -SYNTHETIC */
         version: string;
         /**
-         * @description A: address range; 4: ZIP+4 range
+         * @description A: address range; 4: ZIP+4 range; Z: whole-ZIP range (a ZIP lookup citing the ZIP's records)
          * @enum {string}
          */
-        record_type: "4" | "A";
+        record_type: "4" | "A" | "Z";
         /** @description The record's line in the imported file */
         line: number;
         /** @description The record's begin date */
@@ -303,7 +303,7 @@ export interface components {
       transit_district: components["schemas"]["TransitDistrict"] | null;
       has_upcoming_change: boolean;
       upcoming: components["schemas"]["Upcoming"] | null;
-      /** @description Share of the ZIP's land in this county; null for a ZIP placed by its post office */
+      /** @description Share of the ZIP's land in this county, per the Census ZCTA table; null for a ZIP placed by its post office, or a county only the state's boundary file names for the ZIP */
       land_area_share: number | null;
     };
     /** @description spec §2.2 */
