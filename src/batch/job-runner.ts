@@ -16,7 +16,7 @@
 import { setMaxListeners } from "node:events";
 import { newId } from "../ids.ts";
 import { recordContext, type RecordCurrency } from "../rates/records.ts";
-import { completeChunk, extendLease, type ClaimedChunk } from "../store/batch-jobs.repository.ts";
+import { anyClaimable, completeChunk, extendLease, type ClaimedChunk } from "../store/batch-jobs.repository.ts";
 import type { Db } from "../store/database.ts";
 import type { LookupService } from "../lookup/lookup-service.ts";
 import { failure, type RowResult } from "../lookup/item-result.ts";
@@ -103,6 +103,8 @@ export class BatchJobRunner {
   #claimGroup(): Promise<ClaimedChunk[]> {
     const { leaseMs, groupRows, runningPerOrganization, maxAttempts } = this.#options;
     const claim = this.#claiming.then(async () => {
+      // The claim itself runs in the batch lane; asking here first keeps an idle service's lane unstarted and lock-free.
+      if (!(await anyClaimable(this.#options.db, this.#options.now()))) return [];
       const claimed = await this.#options.lookups.claimGroup(this.#owner, leaseMs, groupRows, runningPerOrganization, this.#abort.signal);
       const group: ClaimedChunk[] = [];
       for (const chunk of claimed) {

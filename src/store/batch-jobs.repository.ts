@@ -86,6 +86,21 @@ function claimable(eb: ExpressionBuilder<Database, "batch_chunks">, nowIso: stri
   return eb.and([eb("status", "<>", sql.lit("done")), eb.or([eb("status", "=", "pending"), eb("lease_expires_at", "<", nowIso)])]);
 }
 
+/**
+ * Whether any chunk may be claimed now: one indexed read, outside any transaction, so an idle
+ * runner takes no lock and starts no thread (a claim is a write transaction).
+ */
+export async function anyClaimable(db: Db, now: Date): Promise<boolean> {
+  const nowIso = now.toISOString();
+  const row = await db
+    .selectFrom("batch_chunks")
+    .select("seq")
+    .where((eb) => claimable(eb, nowIso))
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 /** Jobs the claim looks at per round, in order; more than one only matters when another instance holds the first's chunks. */
 const CANDIDATE_JOBS = 4;
 
