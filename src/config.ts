@@ -170,6 +170,9 @@ export const configSchema = z.object({
   REDIS_URL: z.string().regex(/^rediss?:\/\//, "must start with redis:// or rediss://").optional().describe("`redis://…`: rate-limit buckets shared by every instance; unset: per process"),
   REDIS_KEY_PREFIX: z.string().default("buckeye:").describe("prefix of every Redis key, so deployments can share one Redis"),
   REDIS_TIMEOUT_MS: positiveInt.default(250).describe("how long a request waits for Redis before answering from its own instance bucket (logged once as a warning)"),
+  HTTP_HEADERS_TIMEOUT_MS: positiveInt.default(10_000).describe("a client must send a request's headers within this, or gets 408 and is closed (checked every 30 s); Node's own default is 60 s, which let slow sockets pile up"),
+  HTTP_REQUEST_TIMEOUT_MS: positiveInt.default(300_000).describe("a client must send a whole request within this (a 64 MB upload needs about 1.8 Mbit/s to fit), or gets 408 and is closed"),
+  HTTP_MAX_CONNECTIONS: positiveInt.optional().meta({ description: "connections held at once; past it new connections are closed at once, with a warning in the log at most every 10 s. Keep it under the process's open-file limit (`ulimit -n`), which the store, worker threads and upstream calls also use. A per-client-address limit belongs in the proxy in front (docs/operations/README.md)", shownDefault: "three quarters of the process's open-file limit (4,096 assumed where it cannot be read)" }),
   SLOW_REQUEST_MS: z.coerce.number().int().positive().default(500).describe("requests at least this slow get an access-log line at `info`"),
   SHUTDOWN_GRACE_MS: z.coerce.number().int().positive().default(30_000).describe("how long SIGTERM waits for requests, deliveries and jobs in flight before exiting anyway"),
   WEBHOOK_TIMEOUT_MS: positiveInt.default(10_000).describe("a delivery attempt must get its 2xx within this"),
@@ -209,6 +212,10 @@ export const configSchema = z.object({
   .refine((e) => e.WEBHOOK_LEASE_MS > e.WEBHOOK_TIMEOUT_MS, {
     path: ["WEBHOOK_LEASE_MS"],
     message: "must be longer than WEBHOOK_TIMEOUT_MS, or a slow delivery's claim lapses while it is still being sent",
+  })
+  .refine((e) => e.HTTP_HEADERS_TIMEOUT_MS <= e.HTTP_REQUEST_TIMEOUT_MS, {
+    path: ["HTTP_HEADERS_TIMEOUT_MS"],
+    message: "must not be longer than HTTP_REQUEST_TIMEOUT_MS, which includes the headers",
   })
   .refine((e) => !/^http:\/\//i.test(e.BOUNDARY_SOURCE ?? "") || e.BOUNDARY_SHA256 !== undefined, {
     path: ["BOUNDARY_SOURCE"],
@@ -263,6 +270,8 @@ export type Config = Readonly<{
   usageFlushMs: number;
   /** Shared rate-limit buckets for several instances; null: each instance keeps its own in memory. */
   redis: Readonly<{ url: string; keyPrefix: string; commandTimeoutMs: number }> | null;
+  /** The listening socket's limits (src/http/server-limits.ts); maxConnections null: from the open-file limit. */
+  server: Readonly<{ headersTimeoutMs: number; requestTimeoutMs: number; maxConnections: number | null }>;
   /** Requests slower than this are logged at info level even when they succeed. */
   slowRequestMs: number;
   /** How long SIGTERM waits for in-flight requests and deliveries before exiting anyway. */
@@ -348,6 +357,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     tigerBaseUrl: e.TIGER_BASE_URL.replace(/\/+$/, ""),
     usageFlushMs: e.USAGE_FLUSH_MS,
     redis: e.REDIS_URL ? Object.freeze({ url: e.REDIS_URL, keyPrefix: e.REDIS_KEY_PREFIX, commandTimeoutMs: e.REDIS_TIMEOUT_MS }) : null,
+    server: Object.freeze({ headersTimeoutMs: e.HTTP_HEADERS_TIMEOUT_MS, requestTimeoutMs: e.HTTP_REQUEST_TIMEOUT_MS, maxConnections: e.HTTP_MAX_CONNECTIONS ?? null }),
     slowRequestMs: e.SLOW_REQUEST_MS,
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
     signUpLimit: e.SIGN_UP_LIMIT,

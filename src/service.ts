@@ -10,6 +10,7 @@
  * later. One clock (src/clock.ts) is read by every part. The CLI's `serve` and the tests start the
  * service the same way.
  */
+import type { Server } from "node:http";
 import type { H3 } from "h3";
 import { toNodeHandler } from "h3/node";
 import { listen, type Listener } from "listhen";
@@ -26,6 +27,7 @@ import { findBoundaryFiles } from "./geo/boundary-files.ts";
 import { createApp } from "./http/app.ts";
 import type { ApiContext } from "./http/context.ts";
 import { createRateLimiter } from "./http/create-rate-limiter.ts";
+import { applyServerLimits } from "./http/server-limits.ts";
 import { backgroundOptionsFrom, createBackground, type Background } from "./jobs/background.ts";
 import { loadShippedData } from "./load-data.ts";
 import { jsonLogger, type Logger } from "./log.ts";
@@ -163,6 +165,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
     await service.close();
     throw new Error(`port ${config.port} on ${config.host} is taken`);
   }
+  applyServerLimits(listener.server as Server, config.server, options.log ?? jsonLogger(config.logLevel));
   const url = `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${listener.address.port}`;
   // The boundary polygons load into the worker threads now, in the background; /readyz says "loading" until they are in.
   void service.context.lookups.pool.warm();

@@ -11,7 +11,8 @@
  */
 import { randomBytes, timingSafeEqual } from "node:crypto";
 import { getCookie, setCookie, type H3Event } from "h3";
-import { dashboardError, isSecureRequest, readForm } from "./respond.ts";
+import { dashboardError, readForm } from "./respond.ts";
+import { isSecureRequest } from "../web/secure-request.ts";
 
 export const CSRF_FIELD = "_csrf";
 const FORM_COOKIE = "buckeye_form";

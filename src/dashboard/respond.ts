@@ -43,11 +43,6 @@ export function dashboardError(status: number, title: string, detail: string, he
   return new HTTPError<DashboardErrorData>({ status, message: detail, data: { dashboard: true, title }, headers });
 }
 
-/** True when the request is served over TLS, directly or behind a proxy that says so. */
-export function isSecureRequest(event: H3Event): boolean {
-  if (event.url.protocol === "https:") return true;
-  return (event.req.headers.get("x-forwarded-proto") ?? "").split(",")[0]!.trim().toLowerCase() === "https";
-}
 
 const MAX_FORM_BYTES = 32 * 1024;
 

@@ -20,6 +20,7 @@ import { currentSession } from "./session.ts";
 import { SignInThrottle } from "./sign-in-throttle.ts";
 import { SignUpThrottle } from "./sign-up-throttle.ts";
 import { SubmitOnce } from "./submit-once.ts";
+import { StaticFiles } from "../web/static-files.ts";
 
 const ASSETS: Record<string, string> = {
   "dashboard.css": "text/css; charset=utf-8",
@@ -45,15 +46,11 @@ export function registerDashboard(app: H3, setup: DashboardSetup, log: Logger = 
 
   app.use(dashboardErrors(log), { match: isDashboardPath });
 
-  const files = new Map(Object.keys(ASSETS).map((name) => [name, readFileSync(join(REPO_ROOT, "src", "dashboard", "assets", name))]));
-  app.get("/dashboard/assets/:name", (event) => {
-    const name = event.context.params?.name ?? "";
-    const body = files.get(name);
-    if (!body) throw dashboardError(404, "Not found", "No such file.");
-    event.res.headers.set("content-type", ASSETS[name]!);
-    event.res.headers.set("cache-control", "public, max-age=300");
-    event.res.headers.set("x-content-type-options", "nosniff");
-    return body;
+  const files = new StaticFiles(ASSETS, (name) => readFileSync(join(REPO_ROOT, "src", "dashboard", "assets", name)));
+  app.get("/dashboard/assets/:name", async (event) => {
+    const answer = await files.answer(event.context.params?.name ?? "", event.req);
+    if (!answer) throw dashboardError(404, "Not found", "No such file.");
+    return answer;
   });
 
   app.get("/dashboard", async (event) => redirectTo(event, (await currentSession(event, deps)) ? "/dashboard/keys" : "/dashboard/sign-in"));

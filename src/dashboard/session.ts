@@ -8,7 +8,8 @@ import { deleteCookie, getCookie, setCookie, type H3Event, type Middleware } fro
 import type { Db } from "../store/database.ts";
 import { deleteExpiredSessions, deleteSession, findSession, insertSession, type SessionView } from "../store/sessions.repository.ts";
 import { newToken } from "./csrf.ts";
-import { isSecureRequest, redirectTo } from "./respond.ts";
+import { redirectTo } from "./respond.ts";
+import { isSecureRequest } from "../web/secure-request.ts";
 
 export const SESSION_COOKIE = "buckeye_session";
 export const SESSION_TTL_MS = 7 * 24 * 60 * 60 * 1000;

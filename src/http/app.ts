@@ -1,5 +1,5 @@
 /**
- * The h3 application. A request passes, in order: request id → (for /api/v1) authenticate →
+ * The h3 application. A request passes, in order: request id (and HSTS over https) → (for /api/v1) authenticate →
  * rate limit → route → error hook → response hook (answer headers, access log). Handlers return
  * data or throw a problem; the error hook is the one place a thrown value becomes an HTTP response.
  */
@@ -34,6 +34,7 @@ import { getRates } from "./routes/rates.ts";
 import { getReadyz } from "./routes/readyz.ts";
 import { openApiDocument } from "./openapi.ts";
 import type { Logger } from "../log.ts";
+import { STRICT_TRANSPORT_SECURITY, isSecureRequest } from "../web/secure-request.ts";
 
 
 function problemResponse(ctx: ApiContext, error: HTTPError, event: H3Event, log: Logger): Response {
@@ -67,6 +68,8 @@ export function createApp(ctx: ApiContext, log: Logger = () => {}, access?: Acce
     event.context.startedAt = performance.now();
     event.context.requestId = requestId;
     setAnswerHeader(event, "x-request-id", requestId);
+    // Every answer that came over https (API, dashboard, reference) tells the browser to stay on it.
+    if (isSecureRequest(event)) setAnswerHeader(event, "strict-transport-security", STRICT_TRANSPORT_SECURITY);
   });
 
   const api = [authenticate(ctx), limitRequests(ctx)];

@@ -8,7 +8,7 @@ import { z } from "zod";
 
 /** Every problem the API sends: its status, its title, and when it is sent (docs/api/errors.md is generated from this table). */
 export const PROBLEMS = {
-  "bad-request": { status: 400, title: "Invalid Parameters", when: "none of county, zip, address (or lat/lon); a malformed zip, date, sort or search; an unknown or repeated parameter — all listed in `invalid_params`" },
+  "bad-request": { status: 400, title: "Invalid Parameters", when: "none of county, zip, address (or lat/lon); a malformed zip, date, sort or search; an unknown or repeated parameter — listed in `invalid_params` (the first 20)" },
   "parameter-conflict": { status: 400, title: "Conflicting Parameters", when: "a `zip` that does not reach into the given `county`" },
   unauthorized: { status: 401, title: "API Key Required", when: "no `Authorization: Bearer tax_live_…/tax_test_…` header" },
   "invalid-api-key": { status: 401, title: "Invalid or Revoked API Key", when: "a key that fails its checksum, is unknown, revoked, or belongs to a suspended organization" },
@@ -20,8 +20,8 @@ export const PROBLEMS = {
   "delivery-not-found": { status: 404, title: "Delivery Not Found", when: "not one of that webhook's deliveries" },
   "delivery-pending": { status: 409, title: "Delivery Already Pending", when: "a redelivery of an event still queued for that webhook" },
   "webhook-disabled": { status: 409, title: "Webhook Disabled", when: "a redelivery to a disabled webhook" },
-  "invalid-webhook": { status: 422, title: "Invalid Webhook", when: "a bad webhook body, every problem listed in `invalid_params`" },
-  "invalid-certificate": { status: 422, title: "Invalid Certificate", when: "a bad certificate body, every problem listed in `invalid_params`" },
+  "invalid-webhook": { status: 422, title: "Invalid Webhook", when: "a bad webhook body, the problems listed in `invalid_params` (the first 20)" },
+  "invalid-certificate": { status: 422, title: "Invalid Certificate", when: "a bad certificate body, the problems listed in `invalid_params` (the first 20)" },
   "method-not-allowed": { status: 405, title: "Method Not Allowed", when: "a known path asked with another method (`DELETE /api/v1/rates`); `Allow` lists the methods it takes (a GET path also takes HEAD). Checked before the key, so it needs none" },
   "unsupported-media-type": { status: 415, title: "Unsupported Media Type", when: "a body not sent as `application/json` (inline batch, webhooks, recover, certificates) or as CSV / NDJSON (jobs)" },
   "not-acceptable": { status: 406, title: "Not Acceptable", when: "batch results asked for in a format other than CSV or NDJSON" },
@@ -51,7 +51,7 @@ export const problemDetailsSchema = z
     status: z.number().int(),
     detail: z.string(),
     request_id: z.string(),
-    invalid_params: z.array(invalidParamSchema).optional().describe("Every bad parameter or field, each with its reason"),
+    invalid_params: z.array(invalidParamSchema).optional().describe("The bad parameters or fields, each with its reason: the first 20, with the count in `detail` when there are more"),
   })
   .describe("RFC 9457 problem details, sent as application/problem+json");
 export type ProblemDetails = z.infer<typeof problemDetailsSchema>;
@@ -75,6 +75,23 @@ export function problem(
   });
 }
 
+/**
+ * What a problem echoes of a request is bounded, so a request cannot make its own error large: 1,500
+ * unknown query parameters would otherwise come back as 1,500 entries, each listing the allowed names.
+ * The first entries are enough to fix a request; the detail says how many were left out.
+ */
+export const ECHO_LIMITS = { params: 20, name: 100, reason: 300, detail: 1_000 } as const;
+
+const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
+
+function bounded(detail: string, params: InvalidParam[] | undefined): { detail: string; invalid_params?: InvalidParam[] } {
+  if (!params) return { detail: clip(detail, ECHO_LIMITS.detail) };
+  const left = params.length - ECHO_LIMITS.params;
+  const shown = params.slice(0, ECHO_LIMITS.params).map((p) => ({ name: clip(p.name, ECHO_LIMITS.name), reason: clip(p.reason, ECHO_LIMITS.reason) }));
+  const more = left > 0 ? ` (${params.length} problems; the first ${ECHO_LIMITS.params} are listed)` : "";
+  return { detail: clip(detail, ECHO_LIMITS.detail - more.length) + more, invalid_params: shown };
+}
+
 /** Maps any thrown value to a problem: ours as they are, h3's own by status, the rest to a bare 500. */
 export function toProblemDetails(error: HTTPError, errorsUrl: string, requestId: string): ProblemDetails & { headers?: Record<string, string> } {
   const data = error.data as ProblemData | undefined;
@@ -84,9 +101,8 @@ export function toProblemDetails(error: HTTPError, errorsUrl: string, requestId:
       type: `${errorsUrl}/${data.slug}`,
       title,
       status,
-      detail: error.message,
+      ...bounded(error.message, data.invalidParams),
       request_id: requestId,
-      ...(data.invalidParams && { invalid_params: data.invalidParams }),
       ...(data.headers && { headers: data.headers }),
     };
   }
@@ -104,6 +120,6 @@ export function toProblemDetails(error: HTTPError, errorsUrl: string, requestId:
       ? "The server failed to answer this request. It has been logged with its request_id."
       : slug === "not-found"
         ? "No resource at this path. The API lives under /api/v1."
-        : error.message;
+        : clip(error.message, ECHO_LIMITS.detail);
   return { type: `${errorsUrl}/${slug}`, title, status, detail, request_id: requestId };
 }

@@ -37,7 +37,9 @@ export function readQuery<S extends Shape>(event: H3Event, shape: S): Parsed<S> 
     else if (!invalid.some((p) => p.name === name)) invalid.push({ name, reason: result.error.issues[0]?.message ?? "invalid" });
   }
   if (invalid.length > 0) {
-    throw problem("bad-request", `Invalid query parameters: ${invalid.map((p) => p.name).join(", ")}.`, {
+    const names = invalid.slice(0, 10).map((p) => p.name.slice(0, 40));
+    const more = invalid.length > names.length ? ` and ${invalid.length - names.length} more` : "";
+    throw problem("bad-request", `Invalid query parameters: ${names.join(", ")}${more}.`, {
       invalidParams: invalid,
     });
   }

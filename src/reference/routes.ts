@@ -11,6 +11,7 @@ import { dirname, join } from "node:path";
 import type { H3, H3Event } from "h3";
 import { problem } from "../http/problem.ts";
 import { REPO_ROOT } from "../config.ts";
+import { StaticFiles } from "../web/static-files.ts";
 
 export const REFERENCE_PATH = "/docs";
 
@@ -43,21 +44,21 @@ const PAGE = `<!doctype html>
 </html>
 `;
 
-const CONTENT_TYPES = { ".js": "text/javascript; charset=utf-8", ".css": "text/css; charset=utf-8" } as const;
+const ASSETS = {
+  "swagger-ui-bundle.js": "text/javascript; charset=utf-8",
+  "swagger-ui.css": "text/css; charset=utf-8",
+  "reference.js": "text/javascript; charset=utf-8",
+};
 
-function readAssets(): Map<string, Buffer> {
+function readAsset(name: string): Buffer {
+  if (name === "reference.js") return readFileSync(join(REPO_ROOT, "src", "reference", "assets", name));
   // The package's entry point sits at its root, beside the prebuilt bundle and stylesheet.
-  const dist = dirname(createRequire(import.meta.url).resolve("swagger-ui-dist"));
-  return new Map([
-    ["swagger-ui-bundle.js", readFileSync(join(dist, "swagger-ui-bundle.js"))],
-    ["swagger-ui.css", readFileSync(join(dist, "swagger-ui.css"))],
-    ["reference.js", readFileSync(join(REPO_ROOT, "src", "reference", "assets", "reference.js"))],
-  ]);
+  return readFileSync(join(dirname(createRequire(import.meta.url).resolve("swagger-ui-dist")), name));
 }
 
 export function registerReference(app: H3): void {
-  // Read on first request: the 1.7 MB bundle costs nothing to a service whose reference is never opened.
-  let files: Map<string, Buffer> | undefined;
+  // Each file is read on its first request: the bundle costs nothing to a service whose reference is never opened.
+  const files = new StaticFiles(ASSETS, readAsset);
 
   app.get(REFERENCE_PATH, (event: H3Event) => {
     const headers = event.res.headers;
@@ -70,14 +71,9 @@ export function registerReference(app: H3): void {
     return PAGE;
   });
 
-  app.get(`${REFERENCE_PATH}/assets/:name`, (event: H3Event) => {
-    const name = event.context.params?.name ?? "";
-    files ??= readAssets();
-    const body = files.get(name);
-    if (!body) throw problem("not-found", `No such file under ${REFERENCE_PATH}/assets.`);
-    event.res.headers.set("content-type", CONTENT_TYPES[name.endsWith(".css") ? ".css" : ".js"]);
-    event.res.headers.set("cache-control", "public, max-age=300");
-    event.res.headers.set("x-content-type-options", "nosniff");
-    return body;
+  app.get(`${REFERENCE_PATH}/assets/:name`, async (event: H3Event) => {
+    const answer = await files.answer(event.context.params?.name ?? "", event.req);
+    if (!answer) throw problem("not-found", `No such file under ${REFERENCE_PATH}/assets.`);
+    return answer;
   });
 }

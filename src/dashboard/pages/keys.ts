@@ -13,9 +13,10 @@ import { currencyLine } from "../currency-line.ts";
 import type { DashboardDeps } from "../deps.ts";
 import { html, type HtmlValue } from "../html.ts";
 import { badge, csrfField, dateMinute, notice, shortDate, signedInPage, textField } from "../layout.ts";
-import { dashboardError, field, isSecureRequest, readForm, redirectTo, sendPage } from "../respond.ts";
+import { dashboardError, field, readForm, redirectTo, sendPage } from "../respond.ts";
 import { requireSession } from "../session.ts";
 import { ONCE_FIELD } from "../submit-once.ts";
+import { isSecureRequest } from "../../web/secure-request.ts";
 
 interface KeysView {
   keys: ApiKey[];
