@@ -6,6 +6,8 @@
  * (SQLite, or PostgreSQL under TEST_DATABASE_URL); the geocoder is a FAKE UPSTREAM
  * (test/fake-census-geocoder.ts).
  */
+import { spawnSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createKey } from "../src/auth/key-service.ts";
 import { loadConfig } from "../src/config.ts";
@@ -20,6 +22,7 @@ import { oneLine, startFakeCensusGeocoder, type FakeCensusGeocoder } from "./fak
 import { startTestService, testConfig, type TestService } from "./_setup.ts";
 import { freshStore } from "./_store.ts";
 
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const IN_FLIGHT = 2;
 const STORED = 3;
 
@@ -336,6 +339,30 @@ describe("the retention job runs on its schedule (SCHEDULE_RETENTION), or not at
     const days = await db.selectFrom("api_key_usage").select("day").where("key_id", "=", keyId).execute();
     expect(days.map((row) => row.day)).toEqual(["2027-02-28"]);
   });
+
+  it("`buckeye jobs run retention` runs the sweep by hand, against the configured database, and prints what it deleted", async () => {
+    const { config, cleanup } = testConfig();
+    try {
+      const env = { ...process.env, DATABASE_URL: config.databaseUrl, LOG_LEVEL: "silent" };
+      const run = spawnSync(process.execPath, ["bin/buckeye.js", "jobs", "run", "retention", "--at", "2027-03-02T03:30:00-05:00", "--json"], { cwd: ROOT, env, encoding: "utf8" });
+      expect(run.status, run.stderr).toBe(0);
+      expect(JSON.parse(run.stdout)).toEqual({
+        job: "retention",
+        at: "2027-03-02T08:30:00.000Z",
+        result: {
+          batch_jobs: 0,
+          batch_chunks: 0,
+          deliveries: 0,
+          delivery_attempts: 0,
+          events: 0,
+          usage_counts: 0,
+          kept_from: { batch_jobs: "2027-02-23T08:30:00.000Z", events: "2027-01-31T08:30:00.000Z", usage: "2026-01-26" },
+        },
+      });
+    } finally {
+      await cleanup();
+    }
+  }, 60_000);
 
   it("SCHEDULE_RETENTION=off leaves it unscheduled", () => {
     expect(loadConfig({ SCHEDULE_RETENTION: "off" }).jobs.schedules.retention).toBeNull();
