@@ -171,6 +171,12 @@ export const configSchema = z.object({
     .max(100)
     .default(3)
     .describe("times a chunk is worked without being stored (its runner crashed or failed each time); the claim after that gives its rows up as `batch-row-abandoned`, and the job goes on"),
+  RETAIN_BATCH_JOBS_DAYS: positiveInt.max(3650).default(7).describe("days a completed batch job, its chunks and its results are kept after it completed; then `retention` deletes them (an organization can delete one sooner with `DELETE /api/v1/batches/{id}`)"),
+  RETAIN_EVENTS_DAYS: positiveInt
+    .max(3650)
+    .default(30)
+    .describe("days a delivered, failed or cancelled webhook delivery (with its attempts) is kept after its last change, and an event once none of its deliveries is left; a pending delivery is never deleted. An event a scheduled job keys (reminders, rate changes) is kept at least 400 days, so it is never sent twice"),
+  RETAIN_USAGE_DAYS: positiveInt.min(31).max(3650).default(400).describe("days of per-key daily request counts kept (the dashboard shows the last 30; a year and more lets a month be compared with the same month a year before)"),
   TIGER_BASE_URL: upstreamUrl("https://www2.census.gov/geo/tiger").describe("where `data fetch-geo` downloads from; an http(s) URL on a port fetch will use"),
   USAGE_FLUSH_MS: z.coerce.number().int().positive().default(5000).describe("how often per-key request counts (dashboard usage, keys' \"last used\") are written to the database"),
   REDIS_URL: z.string().regex(/^rediss?:\/\//, "must start with redis:// or rediss://").optional().describe("`redis://…`: rate-limit buckets shared by every instance; unset: per process"),
@@ -210,14 +216,8 @@ export const configSchema = z.object({
   SCHEDULE_RATE_CHANGES: scheduleEnv("5 0 * * *").describe("cron pattern in America/New_York for the `rate-changes` job (`rate.changed` events for rates taking effect today), or `off`"),
   SCHEDULE_FILING_REMINDERS: scheduleEnv("0 8 * * *").describe("cron pattern in America/New_York for the `filing-reminders` job (`filing.due` 7 and 1 days ahead), or `off`"),
   SCHEDULE_CERTIFICATE_EXPIRY: scheduleEnv("15 8 * * *").describe("cron pattern in America/New_York for the `certificate-expiry` job (`certificate.expiring` 30 and 7 days ahead), or `off`"),
-  SCHEDULE_RETENTION: scheduleEnv("30 3 * * *").describe("cron pattern in America/New_York for the `retention` job (deletes what `RETAIN_*` no longer keeps, a few rows per transaction), or `off`"),
-  RETAIN_BATCH_JOBS_DAYS: positiveInt.max(3650).default(7).describe("days a completed batch job, its chunks and its results are kept after it completed; then `retention` deletes them (an organization can delete one sooner with `DELETE /api/v1/batches/{id}`)"),
-  RETAIN_EVENTS_DAYS: positiveInt
-    .max(3650)
-    .default(30)
-    .describe("days a delivered, failed or cancelled webhook delivery (with its attempts) is kept after its last change, and an event once none of its deliveries is left; a pending delivery is never deleted. An event a scheduled job keys (reminders, rate changes) is kept at least 400 days, so it is never sent twice"),
-  RETAIN_USAGE_DAYS: positiveInt.min(31).max(3650).default(400).describe("days of per-key daily request counts kept (the dashboard shows the last 30; a year and more lets a month be compared with the same month a year before)"),
   SCHEDULE_BOUNDARY_IMPORT: scheduleEnv("45 5 * * *").describe("cron pattern in America/New_York for the `boundary-import` job (the boundary file at `BOUNDARY_SOURCE`, when its version is new), or `off`"),
+  SCHEDULE_RETENTION: scheduleEnv("30 3 * * *").describe("cron pattern in America/New_York for the `retention` job (deletes what `RETAIN_*` no longer keeps, a few rows per transaction), or `off`"),
 })
   .refine((e) => e.WEBHOOK_LEASE_MS > e.WEBHOOK_TIMEOUT_MS, {
     path: ["WEBHOOK_LEASE_MS"],
