@@ -22,7 +22,7 @@ const DAY_MS = 24 * 60 * 60 * 1000;
  * RETAIN_EVENTS_DAYS says: its row is what stops the job from publishing it again, and every such
  * job looks back far less than a year (reminders 30 days, filing periods six months).
  */
-export const KEYED_EVENT_DAYS = 400;
+const KEYED_EVENT_DAYS = 400;
 
 /** Rows per transaction: a few milliseconds of writing each. */
 export const RETENTION_ROWS_PER_TRANSACTION = 500;

@@ -55,7 +55,7 @@ const DELETE_CHUNKS_PER_TRANSACTION = 10;
  * Retry-After of a job refused for the organization's jobs in flight: about how long a chunk group
  * takes, after which a job of theirs may have completed. Polling a job says exactly when it did.
  */
-export const JOBS_IN_FLIGHT_RETRY_SECONDS = 30;
+const JOBS_IN_FLIGHT_RETRY_SECONDS = 30;
 
 /** Chunks read per page when a job's results are streamed: one page is a few milliseconds of work. */
 const RESULT_PAGE_CHUNKS = 2;
