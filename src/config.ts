@@ -161,10 +161,22 @@ export const configSchema = z.object({
   BATCH_JOBS_RUNNING_PER_ORG: positiveInt
     .default(2)
     .describe("jobs one organization may have running at once; its next job stays `queued` until one completes (organizations take turns chunk by chunk either way)"),
+  BATCH_JOBS_IN_FLIGHT_PER_ORG: positiveInt
+    .default(10)
+    .describe("jobs one organization may have queued or running at once; one more is refused with 429 `batch-jobs-in-flight` and `Retry-After`, so one customer cannot fill the queue the others' jobs wait in"),
+  BATCH_JOBS_STORED_PER_ORG: positiveInt
+    .default(100)
+    .describe("jobs one organization may keep stored (queued, running and completed, until deleted or swept by `retention`); one more is refused with 409 `batch-jobs-stored` until it deletes some (a 100,000-row job holds about 140 MB)"),
   BATCH_CHUNK_MAX_ATTEMPTS: positiveInt
     .max(100)
     .default(3)
     .describe("times a chunk is worked without being stored (its runner crashed or failed each time); the claim after that gives its rows up as `batch-row-abandoned`, and the job goes on"),
+  RETAIN_BATCH_JOBS_DAYS: positiveInt.max(3650).default(7).describe("days a completed batch job, its chunks and its results are kept after it completed; then `retention` deletes them (an organization can delete one sooner with `DELETE /api/v1/batches/{id}`)"),
+  RETAIN_EVENTS_DAYS: positiveInt
+    .max(3650)
+    .default(30)
+    .describe("days a delivered, failed or cancelled webhook delivery (with its attempts) is kept after its last change, and an event once none of its deliveries is left; a pending delivery is never deleted. An event a scheduled job keys (reminders, rate changes) is kept at least 400 days, so it is never sent twice"),
+  RETAIN_USAGE_DAYS: positiveInt.min(31).max(3650).default(400).describe("days of per-key daily request counts kept (the dashboard shows the last 30; a year and more lets a month be compared with the same month a year before)"),
   TIGER_BASE_URL: upstreamUrl("https://www2.census.gov/geo/tiger").describe("where `data fetch-geo` downloads from; an http(s) URL on a port fetch will use"),
   USAGE_FLUSH_MS: z.coerce.number().int().positive().default(5000).describe("how often per-key request counts (dashboard usage, keys' \"last used\") are written to the database"),
   REDIS_URL: z.string().regex(/^rediss?:\/\//, "must start with redis:// or rediss://").optional().describe("`redis://…`: rate-limit buckets shared by every instance; unset: per process"),
@@ -208,6 +220,7 @@ export const configSchema = z.object({
   SCHEDULE_FILING_REMINDERS: scheduleEnv("0 8 * * *").describe("cron pattern in America/New_York for the `filing-reminders` job (`filing.due` 7 and 1 days ahead), or `off`"),
   SCHEDULE_CERTIFICATE_EXPIRY: scheduleEnv("15 8 * * *").describe("cron pattern in America/New_York for the `certificate-expiry` job (`certificate.expiring` 30 and 7 days ahead), or `off`"),
   SCHEDULE_BOUNDARY_IMPORT: scheduleEnv("45 5 * * *").describe("cron pattern in America/New_York for the `boundary-import` job (the boundary file at `BOUNDARY_SOURCE`, when its version is new), or `off`"),
+  SCHEDULE_RETENTION: scheduleEnv("30 3 * * *").describe("cron pattern in America/New_York for the `retention` job (deletes what `RETAIN_*` no longer keeps, a few rows per transaction), or `off`"),
 })
   .refine((e) => e.WEBHOOK_LEASE_MS > e.WEBHOOK_TIMEOUT_MS, {
     path: ["WEBHOOK_LEASE_MS"],
@@ -229,7 +242,9 @@ export const configSchema = z.object({
 /** Scheduled jobs (src/jobs/): the rate file to reconcile with and each job's cron pattern (null: off). */
 export interface JobsConfig {
   reconcileSource: string | null;
-  schedules: Record<"reconcile" | "rate-changes" | "filing-reminders" | "certificate-expiry", string | null>;
+  schedules: Record<"reconcile" | "rate-changes" | "filing-reminders" | "certificate-expiry" | "retention", string | null>;
+  /** What the `retention` job keeps, in days (src/jobs/retention.ts). */
+  retention: RetentionConfig;
   /** The state's SST boundary file: a URL, a file or a folder (src/boundaries/boundary-job.ts); null: the job is off. */
   boundarySource: string | null;
   boundarySchedule: string | null;
@@ -238,6 +253,15 @@ export interface JobsConfig {
   /** Caps a boundary file is refused past, checked while it streams (src/boundaries/import-file.ts). */
   boundaryCaps: Readonly<{ bytes: number; records: number; lineLength: number }>;
 }
+
+export type RetentionConfig = Readonly<{
+  /** Completed batch jobs, from their completion. */
+  batchJobsDays: number;
+  /** Finished deliveries from their last change; events once no delivery of them is left. */
+  eventsDays: number;
+  /** Per-key daily request counts. */
+  usageDays: number;
+}>;
 
 /** Webhook delivery (src/webhooks/delivery-actor.ts). */
 export interface DeliverySettings {
@@ -312,6 +336,10 @@ export type BatchConfig = Readonly<{
   runningPerOrganization: number;
   /** Times a chunk is worked before its rows are given up. */
   maxChunkAttempts: number;
+  /** Jobs one organization may have queued or running; the next is refused (429). */
+  inFlightPerOrganization: number;
+  /** Jobs one organization may keep stored, completed ones included; the next is refused (409). */
+  storedPerOrganization: number;
 }>;
 
 /** Throws an error naming every bad variable, so a misconfigured service never starts. */
@@ -353,6 +381,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       pollMs: e.BATCH_POLL_MS,
       runningPerOrganization: e.BATCH_JOBS_RUNNING_PER_ORG,
       maxChunkAttempts: e.BATCH_CHUNK_MAX_ATTEMPTS,
+      inFlightPerOrganization: e.BATCH_JOBS_IN_FLIGHT_PER_ORG,
+      storedPerOrganization: e.BATCH_JOBS_STORED_PER_ORG,
     }),
     tigerBaseUrl: e.TIGER_BASE_URL.replace(/\/+$/, ""),
     usageFlushMs: e.USAGE_FLUSH_MS,
@@ -383,7 +413,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         "rate-changes": e.SCHEDULE_RATE_CHANGES,
         "filing-reminders": e.SCHEDULE_FILING_REMINDERS,
         "certificate-expiry": e.SCHEDULE_CERTIFICATE_EXPIRY,
+        retention: e.SCHEDULE_RETENTION,
       }),
+      retention: Object.freeze({ batchJobsDays: e.RETAIN_BATCH_JOBS_DAYS, eventsDays: e.RETAIN_EVENTS_DAYS, usageDays: e.RETAIN_USAGE_DAYS }),
     }),
   });
 }

@@ -39,7 +39,7 @@ describe("schedules run in America/New_York", () => {
 
   it("each schedule is configurable, or off", () => {
     const config = loadConfig({ SCHEDULE_RECONCILE: "0 6 * * 1", SCHEDULE_FILING_REMINDERS: "off" });
-    expect(config.jobs.schedules).toEqual({ reconcile: "0 6 * * 1", "rate-changes": "5 0 * * *", "filing-reminders": null, "certificate-expiry": "15 8 * * *" });
+    expect(config.jobs.schedules).toEqual({ reconcile: "0 6 * * 1", "rate-changes": "5 0 * * *", "filing-reminders": null, "certificate-expiry": "15 8 * * *", retention: "30 3 * * *" });
     expect(() => loadConfig({ SCHEDULE_RATE_CHANGES: "every day" })).toThrow(/SCHEDULE_RATE_CHANGES: not a cron pattern/);
     expect(() => loadConfig({ WEBHOOK_RETRY_SCHEDULE: "5s,soon" })).toThrow(/WEBHOOK_RETRY_SCHEDULE/);
     expect(() => loadConfig({ WEBHOOK_TIMEOUT_MS: "10000", WEBHOOK_LEASE_MS: "5000" })).toThrow(/WEBHOOK_LEASE_MS/);

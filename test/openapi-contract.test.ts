@@ -13,6 +13,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createKey } from "../src/auth/key-service.ts";
+import { createOrganization } from "../src/store/organizations.repository.ts";
 import { startFakeCensusGeocoder, oneLine, type FakeCensusGeocoder } from "./fake-census-geocoder.ts";
 import { startPrismProxy, violationsOf, type PrismProxy, type Violation } from "./_prism.ts";
 import { startReceiver, type Receiver } from "./_receiver.ts";
@@ -35,7 +36,7 @@ beforeAll(async () => {
   fake = await startFakeCensusGeocoder();
   receiver = await startReceiver();
   // WEBHOOK_PRIVATE_TARGETS: the webhooks below target a loopback receiver, which the operator must allow.
-  api = await startTestService({ CENSUS_GEOCODER_URL: fake.url, RATE_LIMIT_PER_SECOND: String(PER_SECOND), WEBHOOK_PRIVATE_TARGETS: "loopback" }, true);
+  api = await startTestService({ CENSUS_GEOCODER_URL: fake.url, RATE_LIMIT_PER_SECOND: String(PER_SECOND), WEBHOOK_PRIVATE_TARGETS: "loopback", BATCH_JOBS_IN_FLIGHT_PER_ORG: "2", BATCH_JOBS_STORED_PER_ORG: "4" }, true);
   const res = await fetch(`${api.url}/api/v1/openapi.json`);
   doc = await res.json();
   dir = mkdtempSync(join(tmpdir(), "buckeye-contract-"));
@@ -231,6 +232,33 @@ describe("batch jobs (createBatch, getBatch, getBatchResults)", () => {
     } finally {
       fake.release();
     }
+  });
+});
+
+describe("deleting batch jobs, and the caps per organization (deleteBatch; createBatch 429 and 409)", () => {
+  it("refuses a job over the jobs in flight (429 with Retry-After) and over the jobs stored (409); deletes a job (204) and then finds it no more (404)", async () => {
+    const org = await createOrganization(api.service.store.db, "Contract Batches");
+    const key = (await createKey(api.service.store.db, org.id, "contract batches", "live")).key;
+    const county = { body: "id,county\n1,franklin\n", type: "text/csv", key };
+    fake.setMode("hold");
+    try {
+      const held = [];
+      for (const n of [21, 22]) held.push(await valid(202, "POST", "/api/v1/batches", { body: `address\n"${oneLine("carroll").replace("10 ", `${n} `)}"\n`, type: "text/csv", key }));
+      const limited = await invalid(429, "POST", "/api/v1/batches", county);
+      expect(Number(limited.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+      for (const job of held) await valid(204, "DELETE", `/api/v1/batches/${job.body.id}`, { key });
+      await invalid(404, "DELETE", `/api/v1/batches/${held[0]!.body.id}`, { key });
+    } finally {
+      fake.release();
+    }
+    for (let stored = 0; stored < 4; stored++) {
+      let job = (await valid(202, "POST", "/api/v1/batches", county)).body;
+      while (job.status !== "completed") {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        job = (await valid(200, "GET", `/api/v1/batches/${job.id}`, { key })).body;
+      }
+    }
+    await invalid(409, "POST", "/api/v1/batches", county);
   });
 });
 

@@ -33,9 +33,9 @@ describe("scheduled jobs: once per schedule across instances", () => {
     const [ranA, ranB] = await Promise.all([a.background.scheduler.advanceTo(to), b.background.scheduler.advanceTo(to)]);
     const ran = [...ranA, ...ranB].map((r) => `${r.job} ${r.at.toISOString()}`);
 
-    // Four daily jobs over three days.
-    expect(ran).toHaveLength(12);
-    expect(new Set(ran).size).toBe(12);
+    // Five daily jobs over three days.
+    expect(ran).toHaveLength(15);
+    expect(new Set(ran).size).toBe(15);
     const runs = await listJobRuns(a.store.db);
     expect(runs.map((r) => `${r.name} ${r.scheduled_for}`).sort()).toEqual([...ran].sort());
     expect(runs.every((r) => r.status === "succeeded" && r.finished_at !== null)).toBe(true);
@@ -49,7 +49,7 @@ describe("scheduled jobs: once per schedule across instances", () => {
     const to = new Date(from.getTime() + 86_400_000);
     const ranA = await a.background.scheduler.advanceTo(to);
     const ranB = await b.background.scheduler.advanceTo(to);
-    expect(ranA).toHaveLength(4);
+    expect(ranA).toHaveLength(5);
     expect(ranB).toEqual([]);
   });
 

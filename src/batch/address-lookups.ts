@@ -36,6 +36,7 @@ export function createAddressLookups(
     now: clock.now,
     chunkRows: config.batch.chunkRows,
     jobSubmitted: () => runner?.notify(),
+    jobCaps: { inFlightPerOrganization: config.batch.inFlightPerOrganization, storedPerOrganization: config.batch.storedPerOrganization },
     log,
   });
   runner = new BatchJobRunner({

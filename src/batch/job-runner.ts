@@ -151,7 +151,7 @@ export class BatchJobRunner {
         this.#abort.signal,
       );
       group.forEach((chunk, k) => {
-        if (!done[k]!.stored) this.#options.log({ level: "warn", msg: "batch chunk lease was lost; another worker's results were kept", job: chunk.jobId, chunk: chunk.seq });
+        if (!done[k]!.stored) this.#options.log({ level: "warn", msg: "batch chunk not stored: its lease was lost (another worker's results were kept) or its job was deleted", job: chunk.jobId, chunk: chunk.seq });
       });
     } finally {
       clearInterval(heartbeat);
@@ -176,6 +176,6 @@ export class BatchJobRunner {
     const rows: RowResult[] = raws.map((raw, i) => ({ row: chunk.firstRow + i, id: rawId(raw), result }));
     const stored = await completeChunk(db, chunk, this.#owner, JSON.stringify(rows), { done: rows.length, failed: rows.length }, now());
     if (stored) log({ level: "error", msg: "batch chunk given up after its attempts; its rows fail as batch-row-abandoned", job: chunk.jobId, chunk: chunk.seq, attempts: tries });
-    else log({ level: "warn", msg: "batch chunk lease was lost; another worker's results were kept", job: chunk.jobId, chunk: chunk.seq });
+    else log({ level: "warn", msg: "batch chunk not stored: its lease was lost (another worker's results were kept) or its job was deleted", job: chunk.jobId, chunk: chunk.seq });
   }
 }

@@ -33,6 +33,11 @@ export interface paths {
      * @description Only the organization that submitted a job sees it; to any other it does not exist (404).
      */
     get: operations["getBatch"];
+    /**
+     * Deletes a batch job, its rows and its results
+     * @description In any state: a queued job never runs, a running one is cancelled (what its runner has in hand is not stored). Afterwards the job and its results answer 404. Completed jobs are also deleted RETAIN_BATCH_JOBS_DAYS (7 by default) after they completed; deleting them sooner frees room under BATCH_JOBS_STORED_PER_ORG. Only the organization that submitted a job can delete it; to any other it does not exist (404).
+     */
+    delete: operations["deleteBatch"];
   };
   "/api/v1/batches/{id}/results": {
     /**
@@ -821,6 +826,18 @@ export interface operations {
           "application/problem+json": components["schemas"]["ProblemDetails"];
         };
       };
+      /** @description batch-jobs-stored: the organization keeps as many jobs as it may (BATCH_JOBS_STORED_PER_ORG, completed ones included); delete some with DELETE /api/v1/batches/{id} */
+      409: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["ProblemDetails"];
+        };
+      };
       /** @description Too many items, or more bytes than this operation reads (webhook and certificate bodies: 64 KiB, refused by Content-Length before reading) */
       413: {
         headers: {
@@ -845,7 +862,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["ProblemDetails"];
         };
       };
-      /** @description More than the key's requests per second */
+      /** @description More than the key's requests per second, or batch-jobs-in-flight: the organization has as many jobs queued or running as it may (BATCH_JOBS_IN_FLIGHT_PER_ORG); Retry-After says when to try again */
       429: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -883,6 +900,65 @@ export interface operations {
         content: {
           "application/json": components["schemas"]["BatchJob"];
         };
+      };
+      /** @description No API key, or one that is unknown, mistyped, revoked or of a suspended organization */
+      401: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["ProblemDetails"];
+        };
+      };
+      /** @description Not found in this organization */
+      404: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["ProblemDetails"];
+        };
+      };
+      /** @description More than the key's requests per second */
+      429: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Retry-After": components["headers"]["Retry-After"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["ProblemDetails"];
+        };
+      };
+    };
+  };
+  /**
+   * Deletes a batch job, its rows and its results
+   * @description In any state: a queued job never runs, a running one is cancelled (what its runner has in hand is not stored). Afterwards the job and its results answer 404. Completed jobs are also deleted RETAIN_BATCH_JOBS_DAYS (7 by default) after they completed; deleting them sooner frees room under BATCH_JOBS_STORED_PER_ORG. Only the organization that submitted a job can delete it; to any other it does not exist (404).
+   */
+  deleteBatch: {
+    parameters: {
+      path: {
+        /** @description Batch id, as returned when the job was submitted */
+        id: string;
+      };
+    };
+    responses: {
+      /** @description Deleted */
+      204: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+        };
+        content: never;
       };
       /** @description No API key, or one that is unknown, mistyped, revoked or of a suspended organization */
       401: {

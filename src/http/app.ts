@@ -29,7 +29,7 @@ import {
   sendTestEvent,
 } from "./routes/webhooks.ts";
 import { postRatesBatch } from "./routes/batch.ts";
-import { getBatch, getBatchResults, postBatch } from "./routes/batches.ts";
+import { deleteBatch, getBatch, getBatchResults, postBatch } from "./routes/batches.ts";
 import { getRates } from "./routes/rates.ts";
 import { getReadyz } from "./routes/readyz.ts";
 import { openApiDocument } from "./openapi.ts";
@@ -81,6 +81,7 @@ export function createApp(ctx: ApiContext, log: Logger = () => {}, access?: Acce
   route("POST", "/api/v1/rates/batch", postRatesBatch(ctx), { middleware: api });
   route("POST", "/api/v1/batches", postBatch(ctx), { middleware: api });
   route("GET", "/api/v1/batches/:id", getBatch(ctx), { middleware: api });
+  route("DELETE", "/api/v1/batches/:id", deleteBatch(ctx), { middleware: api });
   route("GET", "/api/v1/batches/:id/results", getBatchResults(ctx), { middleware: api });
   route("GET", "/api/v1/counties", getCounties(ctx), { middleware: api });
   route("POST", "/api/v1/webhooks", createWebhook(ctx), { middleware: api });

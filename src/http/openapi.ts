@@ -276,7 +276,19 @@ function paths() {
             "application/x-ndjson": { schema: { type: "string" } },
           },
         },
-        responses: { "202": json("The job; Location is where to poll it", ref("BatchJob"), { Location: header("Location") }), ...problems(400, 413, 415) },
+        responses: {
+          "202": json("The job; Location is where to poll it", ref("BatchJob"), { Location: header("Location") }),
+          ...problems(400, 413, 415),
+          "409": answer(
+            "batch-jobs-stored: the organization keeps as many jobs as it may (BATCH_JOBS_STORED_PER_ORG, completed ones included); delete some with DELETE /api/v1/batches/{id}",
+            problemContent,
+          ),
+          "429": answer(
+            "More than the key's requests per second, or batch-jobs-in-flight: the organization has as many jobs queued or running as it may (BATCH_JOBS_IN_FLIGHT_PER_ORG); Retry-After says when to try again",
+            problemContent,
+            PROBLEM_HEADERS[429],
+          ),
+        },
       }),
     },
     "/api/v1/batches/{id}": {
@@ -285,6 +297,15 @@ function paths() {
         description: "Only the organization that submitted a job sees it; to any other it does not exist (404).",
         parameters: [batchId],
         responses: { "200": json("The job", ref("BatchJob")), ...problems(404) },
+      }),
+      delete: operation("Batches", "deleteBatch", {
+        summary: "Deletes a batch job, its rows and its results",
+        description:
+          "In any state: a queued job never runs, a running one is cancelled (what its runner has in hand is not stored). Afterwards the job and its results answer 404. " +
+          "Completed jobs are also deleted RETAIN_BATCH_JOBS_DAYS (7 by default) after they completed; deleting them sooner frees room under BATCH_JOBS_STORED_PER_ORG. " +
+          "Only the organization that submitted a job can delete it; to any other it does not exist (404).",
+        parameters: [batchId],
+        responses: { "204": answer("Deleted"), ...problems(404) },
       }),
     },
     "/api/v1/batches/{id}/results": {

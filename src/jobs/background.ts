@@ -16,12 +16,13 @@ import { publishFilingReminders } from "./filing-reminders.ts";
 import { publishRateChanges } from "./rate-changes.ts";
 import type { RateData } from "../currency/rate-data.ts";
 import { reconcile } from "./reconcile.ts";
+import { sweepRetention } from "./retention.ts";
 import { finishJobRun, takeJobRun } from "../store/job-runs.repository.ts";
 import { Scheduler, type JobRun, type OccurrenceLedger } from "./scheduler.ts";
 import type { Clock } from "../clock.ts";
 import type { Config, JobsConfig } from "../config.ts";
 
-export const JOB_NAMES = ["reconcile", "rate-changes", "filing-reminders", "certificate-expiry", "boundary-import"] as const;
+export const JOB_NAMES = ["reconcile", "rate-changes", "filing-reminders", "certificate-expiry", "boundary-import", "retention"] as const;
 export type JobName = (typeof JOB_NAMES)[number];
 
 export interface BackgroundOptions {
@@ -92,6 +93,7 @@ export function createBackground(options: BackgroundOptions): Background {
     "certificate-expiry": published((at) => publishCertificateReminders(db, at)),
     "boundary-import": () =>
       runBoundaryImport({ db, sqlite: options.sqlite }, options.jobs.boundarySource, options.databaseUrl, { caps: options.jobs.boundaryCaps, sha256: options.jobs.boundarySha256, dataDir: options.dataDir }),
+    retention: (at) => sweepRetention(db, options.jobs.retention, at),
   };
   // The boundary import is scheduled only when there is a source to import from.
   const schedules = { ...options.jobs.schedules, "boundary-import": options.jobs.boundarySource === null ? null : options.jobs.boundarySchedule };

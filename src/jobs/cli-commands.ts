@@ -50,7 +50,7 @@ async function runJob(name: string, opts: { at?: string; json?: boolean }, confi
 
 export function addJobCommands(program: Command): void {
   const json = () => new Option("--json", "print one JSON document");
-  const jobs = program.command("jobs").description("scheduled jobs: reconcile, rate-changes, filing-reminders, certificate-expiry, boundary-import");
+  const jobs = program.command("jobs").description("scheduled jobs: reconcile, rate-changes, filing-reminders, certificate-expiry, boundary-import, retention");
 
   jobs
     .command("list")

@@ -46,7 +46,7 @@ export interface ChunkWork {
 
 /**
  * A chunk's counts, and its rows (JSON text of RowResult[]) when it was not stored here; `stored`
- * says whether a leased chunk's results were written (false: its lease was lost, nothing written).
+ * says whether a leased chunk's results were written (false: its lease was lost or its job deleted, nothing written).
  */
 export interface ChunkDone {
   output?: string;

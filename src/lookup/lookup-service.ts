@@ -8,7 +8,8 @@
  *   pool for point-in-polygon and the single-address geocoder behind its shared queue;
  * - answerMany: an inline list; a short one as answerOne does, a longer one in the batch lane;
  * - resolveChunks: a job's chunks in the batch lane, with the Census batch endpoint (I/O) here;
- * - submitJob, findJob, resultText: asynchronous jobs as stored.
+ * - admitJob, submitJob, findJob, deleteJob, resultText: asynchronous jobs as stored, within
+ *   each organization's caps on jobs in flight and stored.
  *
  * So the thread that answers HTTP never parses, probes or evaluates a batch: a long job and a
  * single lookup do not share a thread (docs/guides/address-resolution.md, "Batch jobs").
@@ -25,7 +26,7 @@ import { newId } from "../ids.ts";
 import type { IsoDate } from "../rates/calendar.ts";
 import type { RatesOverlay } from "../rates/overlay-periods.ts";
 import type { RecordContext } from "../rates/records.ts";
-import { findBatchJob, readChunkOutputs, type BatchJob, type ClaimedChunk } from "../store/batch-jobs.repository.ts";
+import { countBatchJobs, findBatchJob, markBatchJobDeleted, purgeDeletedJob, readChunkOutputs, type BatchJob, type ClaimedChunk } from "../store/batch-jobs.repository.ts";
 import type { BatchFileFormat } from "../store/batch-jobs.table.ts";
 import type { Db } from "../store/database.ts";
 import type { BatchWorkerData, ChunkDone, ChunkWork, Geocoded } from "./batch-tasks.ts";
@@ -47,6 +48,15 @@ export const MAX_JOB_ROWS = 100_000;
  */
 export const INLINE_ON_THREAD = 25;
 
+/** Chunks deleted per transaction when a job is deleted: a few megabytes, so no delete holds SQLite's write lock for long. */
+const DELETE_CHUNKS_PER_TRANSACTION = 10;
+
+/**
+ * Retry-After of a job refused for the organization's jobs in flight: about how long a chunk group
+ * takes, after which a job of theirs may have completed. Polling a job says exactly when it did.
+ */
+const JOBS_IN_FLIGHT_RETRY_SECONDS = 30;
+
 /** Chunks read per page when a job's results are streamed: one page is a few milliseconds of work. */
 const RESULT_PAGE_CHUNKS = 2;
 
@@ -66,6 +76,8 @@ export interface LookupServiceOptions {
   chunkRows: number;
   /** A job was stored: the runner looks for work now rather than at its next poll. */
   jobSubmitted?: () => void;
+  /** Jobs one organization may have queued or running, and stored at all (BATCH_JOBS_*_PER_ORG); absent: no caps (a store without an API). */
+  jobCaps?: { inFlightPerOrganization: number; storedPerOrganization: number };
   log: (entry: Record<string, unknown>) => void;
 }
 
@@ -84,7 +96,10 @@ export interface Submission {
   today: IsoDate;
 }
 
-export type SubmitOutcome = { ok: true; job: BatchJob } | { ok: false; slug: "bad-request" | "batch-too-large"; detail: string };
+/** Why a job is not accepted; `retryAfterSeconds` when waiting is the remedy. */
+export type JobRefusal = { ok: false; slug: "bad-request" | "batch-too-large" | "batch-jobs-in-flight" | "batch-jobs-stored"; detail: string; retryAfterSeconds?: number };
+
+export type SubmitOutcome = { ok: true; job: BatchJob } | JobRefusal;
 
 export function createGeocoder(config: LookupsConfig): CensusGeocoder {
   return new CensusGeocoder({
@@ -211,9 +226,39 @@ export class LookupService {
     }
   }
 
+  /**
+   * Whether the organization may submit another job: null, or the refusal. A full store comes
+   * first (409 batch-jobs-stored: only deleting jobs helps, waiting does not), then a full queue
+   * (429 batch-jobs-in-flight: one of its jobs completing helps). Asked before an upload is read, so
+   * a refused one costs no reading, and again by submitJob just before it stores the job.
+   */
+  async admitJob(organizationId: string): Promise<JobRefusal | null> {
+    const caps = this.#options.jobCaps;
+    if (!caps) return null;
+    const { inFlight, stored } = await countBatchJobs(this.#jobs(), organizationId);
+    if (stored >= caps.storedPerOrganization) {
+      return {
+        ok: false,
+        slug: "batch-jobs-stored",
+        detail: `This organization keeps ${stored} batch jobs; the limit is ${caps.storedPerOrganization}. Delete jobs whose results you have (DELETE /api/v1/batches/{id}), then submit again.`,
+      };
+    }
+    if (inFlight >= caps.inFlightPerOrganization) {
+      return {
+        ok: false,
+        slug: "batch-jobs-in-flight",
+        detail: `This organization has ${inFlight} batch jobs queued or running; the limit is ${caps.inFlightPerOrganization}. Submit again once one completes.`,
+        retryAfterSeconds: JOBS_IN_FLIGHT_RETRY_SECONDS,
+      };
+    }
+    return null;
+  }
+
   /** The batch lane reads the upload, cuts it into chunks and stores the job with them in one transaction. */
   async submitJob(submission: Submission): Promise<SubmitOutcome> {
     this.#jobs();
+    const refusal = await this.admitJob(submission.organizationId);
+    if (refusal) return refusal;
     const { chunkRows, now } = this.#options;
     // The upload's bytes move to the thread, which decodes them: this thread never holds the file as text.
     const bytes = submission.bytes;
@@ -236,6 +281,19 @@ export class LookupService {
   /** Only the owning organization sees a job: to anyone else it does not exist. */
   findJob(organizationId: string, id: string): Promise<BatchJob | undefined> {
     return findBatchJob(this.#jobs(), organizationId, id);
+  }
+
+  /**
+   * Deletes the organization's job, in whatever state: marked first, so it is gone at once for
+   * every reader and no runner claims or completes its chunks any more (one running is cancelled:
+   * what its runner has in hand is not stored), then its chunks a few per transaction and the job.
+   * False when the organization has no such job, as findJob would say.
+   */
+  async deleteJob(organizationId: string, id: string): Promise<boolean> {
+    const db = this.#jobs();
+    if (!(await markBatchJobDeleted(db, organizationId, id, this.#options.now()))) return false;
+    await purgeDeletedJob(db, id, DELETE_CHUNKS_PER_TRANSACTION);
+    return true;
   }
 
   /**

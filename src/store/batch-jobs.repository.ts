@@ -55,6 +55,7 @@ export async function insertBatchJob(db: Db, job: NewBatchJob, now: Date): Promi
     created_at: now.toISOString(),
     started_at: null,
     completed_at: null,
+    deleted_at: null,
   };
   await db.transaction().execute(async (trx) => {
     await trx.insertInto("batch_jobs").values(row).execute();
@@ -75,9 +76,86 @@ export async function insertBatchJob(db: Db, job: NewBatchJob, now: Date): Promi
   return row;
 }
 
-/** Only the owning organization sees a job: anyone else gets undefined, as if it did not exist. */
+/** Only the owning organization sees a job, and only until it is deleted: anyone else gets undefined, as if it did not exist. */
 export async function findBatchJob(db: Db, organizationId: string, id: string): Promise<BatchJob | undefined> {
-  return db.selectFrom("batch_jobs").selectAll().where("id", "=", id).where("organization_id", "=", organizationId).executeTakeFirst();
+  return db.selectFrom("batch_jobs").selectAll().where("id", "=", id).where("organization_id", "=", organizationId).where("deleted_at", "is", null).executeTakeFirst();
+}
+
+/** An organization's jobs not deleted: those queued or running, and all of them (completed ones too). */
+export async function countBatchJobs(db: Db, organizationId: string): Promise<{ inFlight: number; stored: number }> {
+  const row = await db
+    .selectFrom("batch_jobs")
+    .select((eb) => [
+      eb.fn.countAll<number | string>().as("stored"),
+      eb.fn.sum<number | string | null>(eb.case().when("status", "<>", "completed").then(1).else(0).end()).as("in_flight"),
+    ])
+    .where("organization_id", "=", organizationId)
+    .where("deleted_at", "is", null)
+    .executeTakeFirstOrThrow();
+  return { inFlight: Number(row.in_flight ?? 0), stored: Number(row.stored) };
+}
+
+/**
+ * Deletes a job as its organization sees it: one small write marks it, and from then on it is not
+ * found, no claim takes its chunks and a runner's late results change nothing. The rows go in
+ * purgeDeletedJob. False when the organization has no such job (or it was deleted already).
+ */
+export async function markBatchJobDeleted(db: Db, organizationId: string, id: string, now: Date): Promise<boolean> {
+  const result = await db
+    .updateTable("batch_jobs")
+    .set({ deleted_at: now.toISOString() })
+    .where("id", "=", id)
+    .where("organization_id", "=", organizationId)
+    .where("deleted_at", "is", null)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+/** Marks up to `limit` jobs completed before `before` deleted, oldest first; returns how many. */
+export async function markExpiredJobsDeleted(db: Db, before: Date, now: Date, limit: number): Promise<number> {
+  const result = await db
+    .updateTable("batch_jobs")
+    .set({ deleted_at: now.toISOString() })
+    .where("id", "in", (eb) =>
+      eb
+        .selectFrom("batch_jobs")
+        .select("id")
+        // The literal is the condition of the batch_jobs_completed index.
+        .where("status", "=", sql.lit("completed"))
+        .where("completed_at", "<", before.toISOString())
+        .where("deleted_at", "is", null)
+        .orderBy("completed_at")
+        .limit(limit),
+    )
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+/** Jobs marked deleted whose rows are still stored, at most `limit`. */
+export async function listDeletedJobs(db: Db, limit: number): Promise<string[]> {
+  const rows = await db.selectFrom("batch_jobs").select("id").where("deleted_at", "is not", null).orderBy("deleted_at").limit(limit).execute();
+  return rows.map((row) => row.id);
+}
+
+/**
+ * Deletes a job marked deleted: its chunks `chunksPerTransaction` at a time, each few in a
+ * transaction of its own (a 100,000-row job's chunks hold about 140 MB), then the job. A chunk a
+ * runner still holds goes too; its late write finds nothing to update. Returns the chunks deleted.
+ */
+export async function purgeDeletedJob(db: Db, jobId: string, chunksPerTransaction: number): Promise<number> {
+  let chunks = 0;
+  for (;;) {
+    const result = await db
+      .deleteFrom("batch_chunks")
+      .where("job_id", "=", jobId)
+      .where("seq", "in", (eb) => eb.selectFrom("batch_chunks").select("seq").where("job_id", "=", jobId).orderBy("seq").limit(chunksPerTransaction))
+      .executeTakeFirst();
+    const deleted = Number(result.numDeletedRows);
+    chunks += deleted;
+    if (deleted < chunksPerTransaction) break;
+  }
+  await db.deleteFrom("batch_jobs").where("id", "=", jobId).where("deleted_at", "is not", null).execute();
+  return chunks;
 }
 
 /** What a claim may take: a pending chunk, or one whose lease lapsed (its runner died or gave up). */
@@ -184,7 +262,8 @@ async function candidateJobs(trx: Db, nowIso: string, runningPerOrganization: nu
             .as("place"),
         ])
         // The literal is the condition of the batch_jobs_unfinished index.
-        .where("status", "<>", sql.lit("completed")),
+        .where("status", "<>", sql.lit("completed"))
+        .where("deleted_at", "is", null),
     )
     .selectFrom("unfinished as j")
     .leftJoin("batch_turns as t", "t.organization_id", "j.organization_id")
@@ -262,11 +341,13 @@ export async function completeChunk(
         chunks_done: eb("chunks_done", "+", 1),
       }))
       .where("id", "=", chunk.jobId)
+      .where("deleted_at", "is", null)
       .execute();
     await trx
       .updateTable("batch_jobs")
       .set({ status: "completed", completed_at: now.toISOString() })
       .where("id", "=", chunk.jobId)
+      .where("deleted_at", "is", null)
       .whereRef("chunks_done", "=", "chunk_count")
       .execute();
     return true;

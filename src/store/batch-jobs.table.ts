@@ -20,6 +20,8 @@ export interface BatchJobsTable {
   created_at: string;
   started_at: string | null;
   completed_at: string | null;
+  /** Set when the job is deleted (migrations/2026-11-25-230-retention.ts): it is gone for everyone, and its chunks are being deleted. */
+  deleted_at: string | null;
 }
 
 export interface BatchChunksTable {

@@ -4,12 +4,13 @@
  *   POST /api/v1/batches               → 202, Location: /api/v1/batches/{id}
  *   GET  /api/v1/batches/{id}          → status, total, done, failed, timestamps
  *   GET  /api/v1/batches/{id}/results  → CSV or NDJSON by Accept, in input order, once completed
+ *   DELETE /api/v1/batches/{id}        → 204: the job, its rows and its results are gone (a running job is cancelled)
  *
  * Only the organization that submitted a job sees it; to anyone else it does not exist.
  */
-import { getRouterParam, type H3Event } from "h3";
+import { getRouterParam, noContent, type H3Event } from "h3";
 import type { ItemFailure, RowResult } from "../../lookup/item-result.ts";
-import { MAX_JOB_ROWS } from "../../lookup/lookup-service.ts";
+import { MAX_JOB_ROWS, type JobRefusal } from "../../lookup/lookup-service.ts";
 import { dateInOhio } from "../../rates/calendar.ts";
 import type { BatchJob } from "../../store/batch-jobs.repository.ts";
 import type { BatchFileFormat } from "../../store/batch-jobs.table.ts";
@@ -87,11 +88,18 @@ async function readUpload(event: H3Event, format: BatchFileFormat): Promise<Buff
   return bytes;
 }
 
+function refused(refusal: JobRefusal) {
+  return problem(refusal.slug, refusal.detail, refusal.retryAfterSeconds === undefined ? {} : { headers: { "retry-after": String(refusal.retryAfterSeconds) } });
+}
+
 export function postBatch(ctx: ApiContext) {
   return async (event: H3Event) => {
     const format = uploadFormat(event);
-    const bytes = await readUpload(event, format);
     const principal = event.context.principal!;
+    // Refused before the upload is read: a full queue or store costs the caller nothing to learn.
+    const refusal = await ctx.lookups.service.admitJob(principal.organizationId);
+    if (refusal) throw refused(refusal);
+    const bytes = await readUpload(event, format);
     const requestId = event.context.requestId ?? "";
     const outcome = await ctx.lookups.service.submitJob({
       bytes,
@@ -101,7 +109,7 @@ export function postBatch(ctx: ApiContext) {
       requestId,
       today: dateInOhio(ctx.now()),
     });
-    if (!outcome.ok) throw problem(outcome.slug, outcome.detail);
+    if (!outcome.ok) throw refused(outcome);
     const view: BatchJobAnswer = toJobView(outcome.job);
     event.res.status = 202;
     event.res.headers.set("location", view.links.self);
@@ -111,6 +119,16 @@ export function postBatch(ctx: ApiContext) {
 
 export function getBatch(ctx: ApiContext) {
   return async (event: H3Event): Promise<BatchJobAnswer> => ({ ...toJobView(await ownJob(ctx, event)), request_id: event.context.requestId ?? "" });
+}
+
+export function deleteBatch(ctx: ApiContext) {
+  return async (event: H3Event) => {
+    const id = getRouterParam(event, "id") ?? "";
+    if (!(await ctx.lookups.service.deleteJob(event.context.principal!.organizationId, id))) {
+      throw problem("batch-not-found", `No batch job ${id} belongs to this organization.`);
+    }
+    return noContent();
+  };
 }
 
 export function getBatchResults(ctx: ApiContext) {

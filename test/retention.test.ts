@@ -1,0 +1,372 @@
+/**
+ * Limits per organization on batch jobs, and retention: DELETE /api/v1/batches/{id} (rows counted
+ * in the database, a running job cancelled), the caps on jobs in flight (429) and stored (409), and
+ * the `retention` job (old rows go, undelivered deliveries and recent rows stay, a few rows per
+ * transaction) on its schedule. Real HTTP on a socket, real worker threads, the real database
+ * (SQLite, or PostgreSQL under TEST_DATABASE_URL); the geocoder is a FAKE UPSTREAM
+ * (test/fake-census-geocoder.ts).
+ */
+import { spawnSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createKey } from "../src/auth/key-service.ts";
+import { loadConfig } from "../src/config.ts";
+import { RETENTION_CHUNKS_PER_TRANSACTION, RETENTION_ROWS_PER_TRANSACTION, sweepRetention } from "../src/jobs/retention.ts";
+import { addDays, dateInOhio } from "../src/rates/calendar.ts";
+import { startService, type RunningService } from "../src/service.ts";
+import { insertBatchJob } from "../src/store/batch-jobs.repository.ts";
+import type { Db } from "../src/store/database.ts";
+import { createOrganization } from "../src/store/organizations.repository.ts";
+import { addUsage } from "../src/store/usage.repository.ts";
+import { oneLine, startFakeCensusGeocoder, type FakeCensusGeocoder } from "./fake-census-geocoder.ts";
+import { startTestService, testConfig, type TestService } from "./_setup.ts";
+import { freshStore } from "./_store.ts";
+
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const IN_FLIGHT = 2;
+const STORED = 3;
+
+let fake: FakeCensusGeocoder;
+let service: RunningService;
+let cleanup: () => Promise<void>;
+const logs: Array<Record<string, unknown>> = [];
+
+beforeAll(async () => {
+  fake = await startFakeCensusGeocoder();
+  const test = testConfig({
+    CENSUS_GEOCODER_URL: fake.url,
+    // One row per chunk and per group: a held upstream holds exactly the chunk in hand.
+    BATCH_CHUNK_ROWS: "1",
+    GEOCODER_BATCH_ROWS: "1",
+    BATCH_POLL_MS: "20",
+    BATCH_JOBS_IN_FLIGHT_PER_ORG: String(IN_FLIGHT),
+    BATCH_JOBS_STORED_PER_ORG: String(STORED),
+  });
+  cleanup = test.cleanup;
+  service = await startService(test.config, { log: (entry) => logs.push(entry) });
+  // The batch lane's threads start with the first job and load the boundary data: a warm-up job
+  // keeps that (seconds on a busy machine) out of the tests' own time.
+  const key = await newKey("Warm-up Org");
+  await completed(key, (await submit(key, counties(1))).headers.get("location")!);
+}, 120_000);
+
+afterAll(async () => {
+  await service?.close();
+  await fake?.close();
+  await cleanup?.();
+});
+
+async function newKey(name: string): Promise<string> {
+  const org = await createOrganization(service.store.db, name);
+  return (await createKey(service.store.db, org.id, name, "live")).key;
+}
+
+function send(key: string, method: string, path: string, body?: string, contentType?: string): Promise<Response> {
+  return fetch(new URL(path, service.url), {
+    method,
+    headers: { authorization: `Bearer ${key}`, ...(contentType && { "content-type": contentType }) },
+    ...(body !== undefined && { body }),
+  });
+}
+
+async function submit(key: string, ndjson: string): Promise<Response> {
+  return send(key, "POST", "/api/v1/batches", ndjson, "application/x-ndjson");
+}
+
+const counties = (n: number) => Array.from({ length: n }, (_, i) => JSON.stringify({ id: `c${i + 1}`, county: "Franklin", date: "2026-06-01" })).join("\n");
+const addresses = (n: number, tag: string) =>
+  Array.from({ length: n }, (_, i) => JSON.stringify({ id: `${tag}${i + 1}`, address: oneLine("carroll").replace("10 ", `${20 + i} `) })).join("\n");
+
+/** Polls the job until it is completed (a wait, not a timed assertion). */
+async function completed(key: string, location: string): Promise<Record<string, any>> {
+  for (;;) {
+    const job = (await (await send(key, "GET", location)).json()) as Record<string, any>;
+    if (job.status === "completed") return job;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+async function rowsOf(jobId: string): Promise<{ jobs: number; chunks: number }> {
+  const db = service.store.db;
+  const jobs = await db.selectFrom("batch_jobs").select((eb) => eb.fn.countAll<number | string>().as("n")).where("id", "=", jobId).executeTakeFirstOrThrow();
+  const chunks = await db.selectFrom("batch_chunks").select((eb) => eb.fn.countAll<number | string>().as("n")).where("job_id", "=", jobId).executeTakeFirstOrThrow();
+  return { jobs: Number(jobs.n), chunks: Number(chunks.n) };
+}
+
+describe("DELETE /api/v1/batches/{id}: the job, its chunks and its results are deleted by its organization", () => {
+  it("answers 204 and deletes the job row and every chunk (inputs and results), more chunks than one transaction takes; the job and its results then answer 404", async () => {
+    const key = await newKey("Deleting Org");
+    const rows = RETENTION_CHUNKS_PER_TRANSACTION * 2 + 5;
+    const location = (await submit(key, counties(rows))).headers.get("location")!;
+    const id = location.split("/").pop()!;
+    expect(await completed(key, location)).toMatchObject({ total: rows, done: rows });
+    expect(await rowsOf(id)).toEqual({ jobs: 1, chunks: rows });
+
+    const deleted = await send(key, "DELETE", location);
+    expect(deleted.status).toBe(204);
+    expect(await rowsOf(id)).toEqual({ jobs: 0, chunks: 0 });
+
+    for (const path of [location, `${location}/results`]) {
+      const res = await send(key, "GET", path);
+      expect(res.status).toBe(404);
+      expect(((await res.json()) as { type: string }).type).toMatch(/\/batch-not-found$/);
+    }
+    expect((await send(key, "DELETE", location)).status).toBe(404);
+  });
+
+  it("another organization's job is not found (404, as GET answers) and stays, rows and all", async () => {
+    const owner = await newKey("Owning Org");
+    const stranger = await newKey("Other Org");
+    const location = (await submit(owner, counties(3))).headers.get("location")!;
+    const id = location.split("/").pop()!;
+    await completed(owner, location);
+
+    const res = await send(stranger, "DELETE", location);
+    expect(res.status).toBe(404);
+    expect(((await res.json()) as { type: string }).type).toMatch(/\/batch-not-found$/);
+    expect((await send(stranger, "DELETE", "/api/v1/batches/bat_unknown")).status).toBe(404);
+    expect(await rowsOf(id)).toEqual({ jobs: 1, chunks: 3 });
+    expect((await send(owner, "GET", `${location}/results`)).status).toBe(200);
+  });
+
+  it("a running job is cancelled: its runner's results in hand are not stored, no row comes back, and the runner goes on to the next job", async () => {
+    const key = await newKey("Cancelling Org");
+    fake.setMode("hold");
+    let location: string;
+    try {
+      const sent = fake.requests.length;
+      location = (await submit(key, addresses(4, "run-"))).headers.get("location")!;
+      // The upstream holds the first chunk's address: the job is running, its runner waiting.
+      while (fake.requests.length === sent) await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(((await (await send(key, "GET", location)).json()) as { status: string }).status).toBe("running");
+      const deleted = await send(key, "DELETE", location);
+      expect(deleted.status).toBe(204);
+    } finally {
+      fake.release();
+    }
+    const id = location.split("/").pop()!;
+    expect(await rowsOf(id)).toEqual({ jobs: 0, chunks: 0 });
+    // The runner gets its answer, stores nothing and says so.
+    while (!logs.some((entry) => entry.job === id && /not stored/.test(String(entry.msg)))) await new Promise((resolve) => setTimeout(resolve, 20));
+    const next = (await submit(key, counties(2))).headers.get("location")!;
+    expect(await completed(key, next)).toMatchObject({ total: 2, done: 2 });
+    expect(await rowsOf(id)).toEqual({ jobs: 0, chunks: 0 });
+    expect((await send(key, "GET", `${location}/results`)).status).toBe(404);
+    expect(logs.filter((entry) => entry.level === "error")).toEqual([]);
+  });
+});
+
+describe("caps per organization: jobs in flight (429) and jobs stored (409)", () => {
+  it(`a job over ${IN_FLIGHT} queued or running is refused with 429 batch-jobs-in-flight and Retry-After; another organization is not held back`, async () => {
+    const key = await newKey("Busy Org");
+    fake.setMode("hold");
+    const locations: string[] = [];
+    try {
+      for (let i = 0; i < IN_FLIGHT; i++) {
+        const res = await submit(key, addresses(1, `f${i}-`));
+        expect(res.status).toBe(202);
+        locations.push(res.headers.get("location")!);
+      }
+      const refused = await submit(key, counties(1));
+      expect(refused.status).toBe(429);
+      expect(refused.headers.get("retry-after")).toBe("30");
+      expect(refused.headers.get("content-type")).toMatch(/^application\/problem\+json/);
+      const problem = (await refused.json()) as { type: string; detail: string };
+      expect(problem.type).toMatch(/\/batch-jobs-in-flight$/);
+      expect(problem.detail).toMatch(/2 batch jobs queued or running; the limit is 2/);
+      expect((await submit(await newKey("Calm Org"), counties(1))).status).toBe(202);
+    } finally {
+      fake.release();
+    }
+    for (const location of locations) await completed(key, location);
+    expect((await submit(key, counties(1))).status).toBe(202);
+  });
+
+  it(`a job over ${STORED} stored (completed ones count) is refused with 409 batch-jobs-stored until one is deleted`, async () => {
+    const key = await newKey("Hoarding Org");
+    const locations: string[] = [];
+    for (let i = 0; i < STORED; i++) {
+      const location = (await submit(key, counties(1))).headers.get("location")!;
+      await completed(key, location);
+      locations.push(location);
+    }
+    const refused = await submit(key, counties(1));
+    expect(refused.status).toBe(409);
+    const problem = (await refused.json()) as { type: string; detail: string };
+    expect(problem.type).toMatch(/\/batch-jobs-stored$/);
+    expect(problem.detail).toMatch(/keeps 3 batch jobs; the limit is 3\. Delete jobs/);
+
+    expect((await send(key, "DELETE", locations[0]!)).status).toBe(204);
+    expect((await submit(key, counties(1))).status).toBe(202);
+  });
+});
+
+const DAY = 86_400_000;
+const ago = (at: Date, days: number) => new Date(at.getTime() - days * DAY).toISOString();
+
+async function count(db: Db, table: "batch_jobs" | "batch_chunks" | "events" | "deliveries" | "delivery_attempts" | "api_key_usage"): Promise<number> {
+  const row = await db.selectFrom(table).select((eb) => eb.fn.countAll<number | string>().as("n")).executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+async function ids(db: Db, table: "batch_jobs" | "events" | "deliveries"): Promise<string[]> {
+  return (await db.selectFrom(table).select("id").orderBy("id").execute()).map((row) => row.id);
+}
+
+async function job(db: Db, organizationId: string, keyId: string, id: string, chunks: number, state: { completedDaysAgo?: number; deleted?: boolean }, at: Date) {
+  await insertBatchJob(
+    db,
+    { id, organizationId, apiKeyId: keyId, requestId: "req_x", format: "ndjson", today: "2026-11-01", total: chunks, chunks: Array.from({ length: chunks }, () => "[{}]"), chunkRows: 1 },
+    new Date(ago(at, 60)),
+  );
+  if (state.completedDaysAgo !== undefined) {
+    await db.updateTable("batch_jobs").set({ status: "completed", chunks_done: chunks, completed_at: ago(at, state.completedDaysAgo) }).where("id", "=", id).execute();
+    await db.updateTable("batch_chunks").set({ status: "done", output: "[]" }).where("job_id", "=", id).execute();
+  }
+  if (state.deleted) await db.updateTable("batch_jobs").set({ deleted_at: ago(at, 1) }).where("id", "=", id).execute();
+}
+
+async function event(db: Db, id: string, createdDaysAgo: number, at: Date, dedupeKey: string | null = null) {
+  await db.insertInto("events").values({ id, type: "filing.due", organization_id: null, webhook_id: null, dedupe_key: dedupeKey, payload: "{}", created_at: ago(at, createdDaysAgo) }).execute();
+}
+
+async function delivery(db: Db, id: string, eventId: string, status: "pending" | "delivered" | "failed" | "cancelled", changedDaysAgo: number, at: Date, attempts = 0) {
+  const changed = ago(at, changedDaysAgo);
+  await db
+    .insertInto("deliveries")
+    .values({ id, event_id: eventId, webhook_id: "wh_x", status, attempts, next_attempt_at: changed, claimed_by: null, claimed_until: null, last_status_code: null, last_error: null, created_at: changed, updated_at: changed, delivered_at: null })
+    .execute();
+  for (let n = 1; n <= attempts; n++) {
+    await db
+      .insertInto("delivery_attempts")
+      .values({ id: `${id}-a${n}`, delivery_id: id, number: n, attempted_at: changed, status_code: 500, latency_ms: 5, outcome: "retry", error: null, instance: "i" })
+      .execute();
+  }
+}
+
+describe("the retention job deletes what the RETAIN_* settings no longer keep, a few rows per transaction", () => {
+  const at = new Date("2027-03-01T08:30:00Z");
+  const retention = { batchJobsDays: 7, eventsDays: 30, usageDays: 400 };
+
+  it("old completed jobs (chunks and all) and deleted jobs' leftovers go; recent and unfinished jobs stay. Finished deliveries and events past 30 days go; pending deliveries, their events, recent rows and keyed events under 400 days stay. Usage past 400 days goes", async () => {
+    const { store, close } = await freshStore();
+    try {
+      const db = store.db;
+      const org = await createOrganization(db, "Swept Org");
+      await createKey(db, org.id, "swept", "live");
+      const keyId = (await db.selectFrom("api_keys").select("id").where("organization_id", "=", org.id).executeTakeFirstOrThrow()).id;
+
+      await job(db, org.id, keyId, "bat_old", RETENTION_CHUNKS_PER_TRANSACTION * 2 + 3, { completedDaysAgo: 8 }, at);
+      await job(db, org.id, keyId, "bat_recent", 2, { completedDaysAgo: 6 }, at);
+      await job(db, org.id, keyId, "bat_queued", 2, {}, at);
+      await job(db, org.id, keyId, "bat_left", 3, { deleted: true }, at);
+
+      await event(db, "evt_delivered", 40, at);
+      await delivery(db, "dlv_delivered", "evt_delivered", "delivered", 40, at, 2);
+      await event(db, "evt_pending", 40, at);
+      await delivery(db, "dlv_pending", "evt_pending", "pending", 40, at, 3);
+      await event(db, "evt_redelivered", 40, at);
+      await delivery(db, "dlv_failed", "evt_redelivered", "failed", 40, at, 1);
+      await delivery(db, "dlv_redelivered", "evt_redelivered", "delivered", 1, at, 1);
+      await event(db, "evt_recent", 1, at);
+      await event(db, "evt_keyed", 40, at, "filing.due:x");
+      await event(db, "evt_keyed_old", 401, at, "filing.due:y");
+      await event(db, "evt_plain", 40, at);
+      // More cancelled deliveries than one transaction deletes.
+      await event(db, "evt_many", 40, at);
+      const many = RETENTION_ROWS_PER_TRANSACTION * 2 + 7;
+      for (let start = 0; start < many; start += 200) {
+        const rows = Array.from({ length: Math.min(200, many - start) }, (_, i) => {
+          const changed = ago(at, 35);
+          return { id: `dlv_many_${start + i}`, event_id: "evt_many", webhook_id: "wh_x", status: "cancelled" as const, attempts: 0, next_attempt_at: changed, claimed_by: null, claimed_until: null, last_status_code: null, last_error: null, created_at: changed, updated_at: changed, delivered_at: null };
+        });
+        await db.insertInto("deliveries").values(rows).execute();
+      }
+
+      const today = dateInOhio(at);
+      const oldDays = RETENTION_ROWS_PER_TRANSACTION + 5;
+      await addUsage(db, [
+        { keyId, day: addDays(today, -399), count: 5 },
+        { keyId, day: addDays(today, -400), count: 6 },
+        ...Array.from({ length: oldDays }, (_, i) => ({ keyId, day: addDays(today, -401 - i), count: 1 })),
+      ]);
+
+      const report = await sweepRetention(db, retention, at);
+      expect(report).toMatchObject({
+        batch_jobs: 2,
+        batch_chunks: RETENTION_CHUNKS_PER_TRANSACTION * 2 + 3 + 3,
+        deliveries: 2 + many,
+        delivery_attempts: 3,
+        events: 4,
+        usage_counts: oldDays,
+      });
+      expect(await ids(db, "batch_jobs")).toEqual(["bat_queued", "bat_recent"]);
+      expect(await count(db, "batch_chunks")).toBe(4);
+      expect(await ids(db, "deliveries")).toEqual(["dlv_pending", "dlv_redelivered"]);
+      expect(await count(db, "delivery_attempts")).toBe(4);
+      expect(await ids(db, "events")).toEqual(["evt_keyed", "evt_pending", "evt_recent", "evt_redelivered"]);
+      const usage = await db.selectFrom("api_key_usage").select("day").orderBy("day").execute();
+      expect(usage.map((row) => row.day)).toEqual([addDays(today, -400), addDays(today, -399)]);
+
+      // Run again: nothing left to delete.
+      expect(await sweepRetention(db, retention, at)).toMatchObject({ batch_jobs: 0, batch_chunks: 0, deliveries: 0, delivery_attempts: 0, events: 0, usage_counts: 0 });
+    } finally {
+      await close();
+    }
+  });
+});
+
+describe("the retention job runs on its schedule (SCHEDULE_RETENTION), or not at all when it is off", () => {
+  let api: TestService;
+  beforeAll(async () => {
+    api = await startTestService();
+  });
+  afterAll(() => api?.close());
+
+  it("runs at 03:30 in Ohio and deletes usage counts past RETAIN_USAGE_DAYS", async () => {
+    const { scheduler } = api.service.background;
+    const db = api.service.store.db;
+    const from = new Date("2027-03-01T12:00:00Z");
+    const keyId = (await db.selectFrom("api_keys").select("id").where("organization_id", "=", api.orgId).executeTakeFirstOrThrow()).id;
+    await addUsage(db, [
+      { keyId, day: "2025-12-01", count: 1 },
+      { keyId, day: "2027-02-28", count: 1 },
+    ]);
+    scheduler.setCursor(from);
+    const ran = (await scheduler.advanceTo(new Date(from.getTime() + DAY))).filter((r) => r.job === "retention");
+    expect(ran.map((r) => r.at.toISOString())).toEqual(["2027-03-02T08:30:00.000Z"]);
+    expect(ran[0]!.result).toMatchObject({ usage_counts: 1, kept_from: { usage: "2026-01-26" } });
+    const days = await db.selectFrom("api_key_usage").select("day").where("key_id", "=", keyId).execute();
+    expect(days.map((row) => row.day)).toEqual(["2027-02-28"]);
+  });
+
+  it("`buckeye jobs run retention` runs the sweep by hand, against the configured database, and prints what it deleted", async () => {
+    const { config, cleanup } = testConfig();
+    try {
+      const env = { ...process.env, DATABASE_URL: config.databaseUrl, LOG_LEVEL: "silent" };
+      const run = spawnSync(process.execPath, ["bin/buckeye.js", "jobs", "run", "retention", "--at", "2027-03-02T03:30:00-05:00", "--json"], { cwd: ROOT, env, encoding: "utf8" });
+      expect(run.status, run.stderr).toBe(0);
+      expect(JSON.parse(run.stdout)).toEqual({
+        job: "retention",
+        at: "2027-03-02T08:30:00.000Z",
+        result: {
+          batch_jobs: 0,
+          batch_chunks: 0,
+          deliveries: 0,
+          delivery_attempts: 0,
+          events: 0,
+          usage_counts: 0,
+          kept_from: { batch_jobs: "2027-02-23T08:30:00.000Z", events: "2027-01-31T08:30:00.000Z", usage: "2026-01-26" },
+        },
+      });
+    } finally {
+      await cleanup();
+    }
+  }, 60_000);
+
+  it("SCHEDULE_RETENTION=off leaves it unscheduled", () => {
+    expect(loadConfig({ SCHEDULE_RETENTION: "off" }).jobs.schedules.retention).toBeNull();
+    expect(api.config.jobs.schedules.retention).toBe("30 3 * * *");
+    expect(api.config.jobs.retention).toEqual({ batchJobsDays: 7, eventsDays: 30, usageDays: 400 });
+  });
+});
