@@ -14,6 +14,7 @@ import * as keyEpoch from "./2026-11-23-070-key-epoch.ts";
 import * as boundaryImportLease from "./2026-11-24-080-boundary-import-lease.ts";
 import * as batchFairShares from "./2026-11-25-090-batch-fair-shares.ts";
 import * as boundaryImportReport from "./2026-11-25-100-boundary-import-report.ts";
+import * as certificatePages from "./2026-11-25-240-certificate-pages.ts";
 
 export const migrations: Record<string, Migration> = {
   "2026-11-21-001-organizations-and-api-keys": organizationsAndApiKeys,
@@ -27,4 +28,5 @@ export const migrations: Record<string, Migration> = {
   "2026-11-24-080-boundary-import-lease": boundaryImportLease,
   "2026-11-25-090-batch-fair-shares": batchFairShares,
   "2026-11-25-100-boundary-import-report": boundaryImportReport,
+  "2026-11-25-240-certificate-pages": certificatePages,
 };
