@@ -346,7 +346,7 @@ describe("POST/GET/DELETE /api/v1/certificates", () => {
     expect(body.certificate).toMatchObject({ id: expect.stringMatching(/^cert_/), ...certificate });
     const listed = await call(api, "GET", "/api/v1/certificates");
     expect(listed.body.certificates).toContainEqual(body.certificate);
-    expect((await call(api, "GET", "/api/v1/certificates", { key: otherOrgKey })).body).toEqual({ total: 0, certificates: [] });
+    expect((await call(api, "GET", "/api/v1/certificates", { key: otherOrgKey })).body).toEqual({ total: 0, certificates: [], next_cursor: null });
     expect((await call(api, "GET", `/api/v1/certificates/${body.certificate.id}`)).body.certificate).toEqual(body.certificate);
   });
 

@@ -56,7 +56,7 @@ export interface paths {
     get: operations["listWebhooks"];
     /**
      * Registers a webhook; the signing secret is shown only in this answer
-     * @description The url must be https (http is accepted for test keys), and events a non-empty list of the subscribable event types.
+     * @description The url must be https (http is accepted for test keys), and events a non-empty list of the subscribable event types. An organization has at most WEBHOOKS_PER_ORG webhooks (20 unless the operator sets it), disabled ones included: the next is a 409 webhook-limit-reached until one is deleted.
      */
     post: operations["createWebhook"];
   };
@@ -114,13 +114,13 @@ export interface paths {
   };
   "/api/v1/certificates": {
     /**
-     * This organization's certificates
-     * @description Every certificate of the key's organization and mode.
+     * This organization's certificates, a page at a time
+     * @description The key's organization's certificates, soonest expiry first (then by id), `limit` to a page. Ask for the next page with `cursor` set to this page's `next_cursor`, until `next_cursor` is null. A certificate added or deleted between pages never makes the walk skip or repeat another.
      */
     get: operations["listCertificates"];
     /**
      * Records an exemption certificate
-     * @description Buckeye sends certificate.expiring events before its expiry date.
+     * @description Buckeye sends certificate.expiring events before its expiry date. An organization keeps at most CERTIFICATES_PER_ORG certificates (10,000 unless the operator sets it): the next is a 409 certificate-limit-reached until some are deleted.
      */
     post: operations["createCertificate"];
   };
@@ -982,7 +982,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["ProblemDetails"];
         };
       };
-      /** @description The resource is not in a state that allows this */
+      /** @description The resource is not in a state that allows this, or the organization already keeps as many of them as it may */
       409: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1136,7 +1136,7 @@ export interface operations {
   };
   /**
    * Registers a webhook; the signing secret is shown only in this answer
-   * @description The url must be https (http is accepted for test keys), and events a non-empty list of the subscribable event types.
+   * @description The url must be https (http is accepted for test keys), and events a non-empty list of the subscribable event types. An organization has at most WEBHOOKS_PER_ORG webhooks (20 unless the operator sets it), disabled ones included: the next is a 409 webhook-limit-reached until one is deleted.
    */
   createWebhook: {
     requestBody: {
@@ -1166,6 +1166,20 @@ export interface operations {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
           "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["ProblemDetails"];
+        };
+      };
+      /** @description The resource is not in a state that allows this, or the organization already keeps as many of them as it may */
+      409: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          /** @description For a batch that is not finished: seconds until it is worth polling again */
+          "Retry-After"?: number;
         };
         content: {
           "application/problem+json": components["schemas"]["ProblemDetails"];
@@ -1707,7 +1721,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["ProblemDetails"];
         };
       };
-      /** @description The resource is not in a state that allows this */
+      /** @description The resource is not in a state that allows this, or the organization already keeps as many of them as it may */
       409: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1803,7 +1817,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["ProblemDetails"];
         };
       };
-      /** @description The resource is not in a state that allows this */
+      /** @description The resource is not in a state that allows this, or the organization already keeps as many of them as it may */
       409: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1857,12 +1871,20 @@ export interface operations {
     };
   };
   /**
-   * This organization's certificates
-   * @description Every certificate of the key's organization and mode.
+   * This organization's certificates, a page at a time
+   * @description The key's organization's certificates, soonest expiry first (then by id), `limit` to a page. Ask for the next page with `cursor` set to this page's `next_cursor`, until `next_cursor` is null. A certificate added or deleted between pages never makes the walk skip or repeat another.
    */
   listCertificates: {
+    parameters: {
+      query?: {
+        /** @description Certificates per page, 1 to 200; default 50 */
+        limit?: string;
+        /** @description Where this page starts: the `next_cursor` of the previous page (opaque); omitted: the first page */
+        cursor?: string;
+      };
+    };
     responses: {
-      /** @description The list */
+      /** @description One page */
       200: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1872,9 +1894,24 @@ export interface operations {
         };
         content: {
           "application/json": {
+            /** @description How many certificates the organization keeps, on every page */
             total: number;
             certificates: components["schemas"]["CertificateRecord"][];
+            /** @description The cursor of the next page; null on the last */
+            next_cursor: string | null;
           };
+        };
+      };
+      /** @description Invalid or conflicting parameters */
+      400: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["ProblemDetails"];
         };
       };
       /** @description No API key, or one that is unknown, mistyped, revoked or of a suspended organization */
@@ -1904,7 +1941,7 @@ export interface operations {
   };
   /**
    * Records an exemption certificate
-   * @description Buckeye sends certificate.expiring events before its expiry date.
+   * @description Buckeye sends certificate.expiring events before its expiry date. An organization keeps at most CERTIFICATES_PER_ORG certificates (10,000 unless the operator sets it): the next is a 409 certificate-limit-reached until some are deleted.
    */
   createCertificate: {
     requestBody: {
@@ -1933,6 +1970,20 @@ export interface operations {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
           "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["ProblemDetails"];
+        };
+      };
+      /** @description The resource is not in a state that allows this, or the organization already keeps as many of them as it may */
+      409: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          /** @description For a batch that is not finished: seconds until it is worth polling again */
+          "Retry-After"?: number;
         };
         content: {
           "application/problem+json": components["schemas"]["ProblemDetails"];
