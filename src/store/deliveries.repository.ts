@@ -1,7 +1,7 @@
 /**
  * Deliveries: claiming due ones under a lease, recording each attempt, listing them.
  *
- * Claims are fair between organizations (docs/guides/webhooks.md, "Fairness"): one claim takes
+ * Claims are fair between organizations (docs/guides/webhooks-and-jobs.md, "Fairness between organizations"): one claim takes
  * each organization's oldest due delivery before any organization's second, and never lets an
  * organization hold more than `perOrganization` live claims at once, counting every instance's. So
  * an organization whose receiver hangs ties up at most that many of the delivery slots, and the
