@@ -19,7 +19,7 @@ export async function createOrganization(db: Db, name: string, now: Date = new D
  * that changes nothing takes the row lock on PostgreSQL and the write lock on SQLite, same SQL.
  */
 export async function lockOrganization(db: Db, id: string): Promise<void> {
-  await db.updateTable("organizations").set((eb) => ({ id: eb.ref("id") })).where("id", "=", id).execute();
+  await db.updateTable("organizations").set((eb) => ({ name: eb.ref("name") })).where("id", "=", id).execute();
 }
 
 export async function findOrganization(db: Db, id: string): Promise<Organization | undefined> {
