@@ -69,7 +69,8 @@ const actor = new DeliveryActor({
   db: store.db,
   dialect: store.dialect,
   // The receiver is on loopback, which test-key webhooks reach only when the operator allows it.
-  settings: { timeoutMs: 10_000, retrySchedule: [5_000], concurrency: CONCURRENCY, pollIntervalMs: 50, leaseMs: 60_000, privateTargets: new Set(["loopback"]) },
+  // One organization owns every endpoint here: its in-flight cap is the whole pool, so the figure is the pool's throughput.
+  settings: { timeoutMs: 10_000, retrySchedule: [5_000], concurrency: CONCURRENCY, pollIntervalMs: 50, leaseMs: 60_000, perOrganization: CONCURRENCY, privateTargets: new Set(["loopback"]) },
   secrets,
 });
 const started = performance.now();

@@ -15,6 +15,7 @@ import * as boundaryImportLease from "./2026-11-24-080-boundary-import-lease.ts"
 import * as batchFairShares from "./2026-11-25-090-batch-fair-shares.ts";
 import * as boundaryImportReport from "./2026-11-25-100-boundary-import-report.ts";
 import * as retention from "./2026-11-25-230-retention.ts";
+import * as certificatePages from "./2026-11-25-240-certificate-pages.ts";
 
 export const migrations: Record<string, Migration> = {
   "2026-11-21-001-organizations-and-api-keys": organizationsAndApiKeys,
@@ -29,4 +30,5 @@ export const migrations: Record<string, Migration> = {
   "2026-11-25-090-batch-fair-shares": batchFairShares,
   "2026-11-25-100-boundary-import-report": boundaryImportReport,
   "2026-11-25-230-retention": retention,
+  "2026-11-25-240-certificate-pages": certificatePages,
 };

@@ -192,6 +192,14 @@ export const configSchema = z.object({
   WEBHOOK_CONCURRENCY: positiveInt.max(1000).default(16).describe("deliveries in flight per process"),
   WEBHOOK_POLL_MS: positiveInt.default(1000).describe("how often the outbox is checked for due deliveries (events published in-process wake it at once)"),
   WEBHOOK_LEASE_MS: positiveInt.default(60_000).describe("how long a claimed delivery is held; must exceed the timeout; a dead process's claims lapse after it"),
+  WEBHOOK_IN_FLIGHT_PER_ORG: positiveInt
+    .max(1000)
+    .default(4)
+    .describe("deliveries one organization may have in flight at once, across every instance; organizations take turns for the `WEBHOOK_CONCURRENCY` slots, so a receiver that hangs holds at most this many of them"),
+  WEBHOOKS_PER_ORG: positiveInt.default(20).describe("webhooks one organization may register (active and disabled alike); the next is refused with `webhook-limit-reached` until one is deleted"),
+  CERTIFICATES_PER_ORG: positiveInt
+    .default(10_000)
+    .describe("exemption certificates one organization may keep; the next is refused with `certificate-limit-reached` until one is deleted"),
   // Off by default: a webhook reaching loopback, private or link-local addresses makes the service a port scanner for anyone who can sign up.
   WEBHOOK_PRIVATE_TARGETS: z
     .string()
@@ -272,6 +280,8 @@ export interface DeliverySettings {
   pollIntervalMs: number;
   /** How long a claim holds; longer than timeoutMs so a live attempt is never taken over. */
   leaseMs: number;
+  /** Deliveries one organization may have in flight at once, across every instance (the fair claim, src/store/deliveries.repository.ts). */
+  perOrganization: number;
   /** Non-public address kinds test-key webhooks may reach (WEBHOOK_PRIVATE_TARGETS); empty: public addresses only. */
   privateTargets: ReadonlySet<PrivateTargetKind>;
 }
@@ -304,6 +314,10 @@ export type Config = Readonly<{
   signUpLimit: number;
   /** Webhook delivery (src/webhooks/delivery-actor.ts). */
   webhooks: DeliverySettings;
+  /** Webhooks one organization may register (src/webhooks/webhook-service.ts). */
+  webhooksPerOrganization: number;
+  /** Exemption certificates one organization may keep (src/http/routes/certificates.ts). */
+  certificatesPerOrganization: number;
   /** Hex AES-256 key sealing webhook signing secrets at rest (src/webhooks/secret-box.ts); null: stored as they are. */
   secretsKey: string | null;
   /** The key SECRETS_KEY replaces: still opens what it sealed, which is sealed again with the new key at start-up. */
@@ -399,8 +413,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       concurrency: e.WEBHOOK_CONCURRENCY,
       pollIntervalMs: e.WEBHOOK_POLL_MS,
       leaseMs: e.WEBHOOK_LEASE_MS,
+      perOrganization: e.WEBHOOK_IN_FLIGHT_PER_ORG,
       privateTargets: new Set<PrivateTargetKind>(e.WEBHOOK_PRIVATE_TARGETS),
     }),
+    webhooksPerOrganization: e.WEBHOOKS_PER_ORG,
+    certificatesPerOrganization: e.CERTIFICATES_PER_ORG,
     reconcileStaleAfterDays: e.RECONCILE_STALE_AFTER_DAYS,
     jobs: Object.freeze({
       reconcileSource: e.RECONCILE_SOURCE ?? null,

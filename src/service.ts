@@ -98,7 +98,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
   // Actors, built now and started by startService (the usage counter and the batch runner at once).
   const usage = new UsageRecorder(store.db, { flushIntervalMs: config.usageFlushMs, log, now });
   const background = createBackground({ ...backgroundOptionsFrom(config, store, rates), clock, log });
-  const webhooks = createWebhookService({ db: store.db, now, secrets, privateTargets: config.webhooks.privateTargets, wakeDeliveries: () => background.actor.wake() });
+  const webhooks = createWebhookService({ db: store.db, now, secrets, privateTargets: config.webhooks.privateTargets, wakeDeliveries: () => background.actor.wake(), webhooksPerOrganization: config.webhooksPerOrganization });
   const dataStatus = () =>
     readDataStatus({ db: store.db, currency, polygons, zctaVintage: data.meta.zcta_vintage, staleAfterDays: config.reconcileStaleAfterDays }, now());
 

@@ -5,6 +5,8 @@
  */
 import type { Page } from "playwright-core";
 import { beforeAll, describe, expect, it } from "vitest";
+import { insertWebhook } from "../src/store/webhooks.repository.ts";
+import { newWebhookSecret } from "../src/webhooks/sign.ts";
 import { verifySignature } from "./_signatures.ts";
 import { dashboardHarness } from "./_dashboard.ts";
 
@@ -127,5 +129,27 @@ describe("webhooks page (spec §1.7, §2.7)", () => {
     await ownerPage.getByRole("button", { name: "Delete endpoint" }).click();
     await ownerPage.waitForURL("**/dashboard/webhooks?deleted=1");
     expect(await ownerPage.getByText("No endpoints yet").isVisible()).toBe(true);
+  });
+});
+
+describe("an organization's webhook cap (WEBHOOKS_PER_ORG)", () => {
+  it("adding an endpoint past the cap is refused with a message saying so, and nothing is registered", async () => {
+    const { page } = await dash.freshPage();
+    await dash.signUp(page, "Many Hooks Ltd", "owner@many-hooks.example");
+    const db = dash.service.service.store.db;
+    const { id } = await db.selectFrom("organizations").select("id").where("name", "=", "Many Hooks Ltd").executeTakeFirstOrThrow();
+    const cap = dash.service.config.webhooksPerOrganization;
+    for (let i = 0; i < cap; i++) {
+      await insertWebhook(db, { organizationId: id, env: "test", url: `${dash.receiver.url}/hooks/${i}`, events: ["*"], secret: newWebhookSecret() }, new Date());
+    }
+    await page.goto("/dashboard/webhooks");
+    await page.getByLabel("Endpoint URL").fill(`${dash.receiver.url}/one-more`);
+    await page.getByRole("radio", { name: /^Test/ }).check();
+    const answer = page.waitForResponse((response) => response.request().method() === "POST" && response.url().endsWith("/dashboard/webhooks"));
+    await page.getByRole("button", { name: "Add endpoint" }).click();
+    expect((await answer).status()).toBe(409);
+    expect(await page.getByRole("alert").textContent()).toContain(`This organization has ${cap} webhooks, the most it may have.`);
+    await shot(page, "webhook-limit-reached");
+    expect(await page.locator("td .endpoint-url").count()).toBe(cap);
   });
 });

@@ -14,6 +14,9 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createKey } from "../src/auth/key-service.ts";
 import { createOrganization } from "../src/store/organizations.repository.ts";
+import { newId } from "../src/ids.ts";
+import { insertWebhook } from "../src/store/webhooks.repository.ts";
+import { newWebhookSecret } from "../src/webhooks/sign.ts";
 import { startFakeCensusGeocoder, oneLine, type FakeCensusGeocoder } from "./fake-census-geocoder.ts";
 import { startPrismProxy, violationsOf, type PrismProxy, type Violation } from "./_prism.ts";
 import { startReceiver, type Receiver } from "./_receiver.ts";
@@ -322,6 +325,15 @@ describe("webhooks (createWebhook … recoverWebhookEvents)", () => {
 
     await valid(204, "DELETE", `/api/v1/webhooks/${id}`, { key });
     await invalid(404, "DELETE", `/api/v1/webhooks/${id}`, { key });
+
+    // An organization with as many webhooks as it may have: the next is refused.
+    const db = api.service.store.db;
+    const full = await createOrganization(db, "Full of Webhooks");
+    for (let i = 0; i < api.config.webhooksPerOrganization; i++) {
+      await insertWebhook(db, { organizationId: full.id, env: "test", url: `${receiver.url}/hooks/${i}`, events: ["*"], secret: newWebhookSecret() }, new Date());
+    }
+    const fullKey = (await createKey(db, full.id, "full", "test")).key;
+    await invalid(409, "POST", "/api/v1/webhooks", { key: fullKey, json: { url: `${receiver.url}/hooks`, events: ["rate.changed"] } });
   }, 60_000);
 });
 
@@ -335,10 +347,28 @@ describe("certificates (createCertificate, listCertificates, getCertificate, del
     await invalid(413, "POST", "/api/v1/certificates", { body: JSON.stringify({ ...certificate, customer_name: "x".repeat(70_000) }), type: "application/json" });
     await invalid(422, "POST", "/api/v1/certificates", { json: { ...certificate, expires_on: "2027-02-30" } });
     await valid(200, "GET", "/api/v1/certificates");
+    await valid(200, "GET", "/api/v1/certificates?limit=1");
+    await invalid(400, "GET", "/api/v1/certificates?cursor=nowhere");
     await valid(200, "GET", `/api/v1/certificates/${id}`);
     await valid(204, "DELETE", `/api/v1/certificates/${id}`);
     await invalid(404, "GET", `/api/v1/certificates/${id}`);
     await invalid(404, "DELETE", `/api/v1/certificates/${id}`);
+
+    // An organization keeping as many certificates as it may: the next is refused.
+    const db = api.service.store.db;
+    const full = await createOrganization(db, "Full of Certificates");
+    const at = new Date().toISOString();
+    const rows = Array.from({ length: api.config.certificatesPerOrganization }, (_, i) => ({
+      id: newId("cert"),
+      organization_id: full.id,
+      customer_id: `cust_${i}`,
+      customer_name: `Customer ${i}`,
+      exempt_reason: "resale",
+      expires_on: "2027-03-31",
+      created_at: at,
+    }));
+    for (let start = 0; start < rows.length; start += 1000) await db.insertInto("certificates").values(rows.slice(start, start + 1000)).execute();
+    await invalid(409, "POST", "/api/v1/certificates", { key: (await createKey(db, full.id, "full", "live")).key, json: certificate });
   });
 });
 

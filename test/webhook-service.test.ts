@@ -31,17 +31,23 @@ async function outcome(action: Promise<unknown>): Promise<string> {
   }
 }
 
-beforeAll(async () => {
-  ({ store, close } = await freshStore());
-  webhooks = createWebhookService({
+/** The service on the test store, with a cap of `webhooksPerOrganization` webhooks. */
+function serviceWithCap(webhooksPerOrganization: number): WebhookService {
+  return createWebhookService({
     db: store.db,
     now: () => NOW,
     secrets: secretBoxFrom({ secretsKey: null, secretsKeyPrevious: null }),
     privateTargets: new Set(["loopback"]),
     wakeDeliveries: () => wakes++,
+    webhooksPerOrganization,
     // hooks.example.com stands for a public receiver.
     resolve: async (host) => (host === "hooks.example.com" ? ["93.184.216.34"] : []),
   });
+}
+
+beforeAll(async () => {
+  ({ store, close } = await freshStore());
+  webhooks = serviceWithCap(20);
   org = (await createOrganization(store.db, "Service Org")).id;
   other = (await createOrganization(store.db, "Other Org")).id;
 });
@@ -129,5 +135,33 @@ describe("redelivery and recovery", () => {
     expect(await webhooks.recover(org, row.id, new Date("2026-11-01T00:00:00Z"))).toEqual({ queued: 0, remaining: 0 });
     expect(wakes).toBe(before);
     expect(MAX_RECOVERED).toBe(1000);
+  });
+});
+
+describe("an organization has at most webhooksPerOrganization webhooks (WEBHOOKS_PER_ORG)", () => {
+  it("the one past the cap is refused, disabled ones count, another organization is not affected, and deleting one makes room", async () => {
+    const capped = serviceWithCap(2);
+    const full = (await createOrganization(store.db, "Full Org")).id;
+    const spare = (await createOrganization(store.db, "Spare Org")).id;
+    const hook = { url: "https://hooks.example.com/tax", events: ["*"] };
+    const first = await capped.register(full, "live", hook);
+    await capped.register(full, "live", hook);
+    await capped.update(full, "live", first.id, { status: "disabled" });
+    const refused = await capped.register(full, "live", hook).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(WebhookRefusal);
+    expect((refused as WebhookRefusal).refusal).toEqual({ code: "webhook-limit-reached", limit: 2 });
+    expect((refused as WebhookRefusal).message).toMatch(/has 2 webhooks, the most it may have/);
+    expect(await outcome(capped.register(spare, "live", hook))).toBe("done");
+    await capped.remove(full, first.id);
+    expect(await outcome(capped.register(full, "live", hook))).toBe("done");
+  });
+
+  it("registrations at the same moment cannot overshoot it", async () => {
+    const capped = serviceWithCap(3);
+    const racing = (await createOrganization(store.db, "Racing Org")).id;
+    const outcomes = await Promise.all(Array.from({ length: 30 }, () => outcome(capped.register(racing, "live", { url: "https://hooks.example.com/tax", events: ["*"] }))));
+    expect(outcomes.filter((o) => o === "done")).toHaveLength(3);
+    expect(outcomes.filter((o) => o === "webhook-limit-reached")).toHaveLength(27);
+    expect(await capped.list(racing)).toHaveLength(3);
   });
 });

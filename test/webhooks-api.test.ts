@@ -209,6 +209,25 @@ describe("webhook URLs are stored as their WHATWG serialisation; what the parser
   });
 });
 
+describe("an organization has at most WEBHOOKS_PER_ORG webhooks (default 20)", () => {
+  it("the one past the cap is 409 webhook-limit-reached, saying what to do; deleting one makes room", async () => {
+    const org = await createOrganization(api.service.store.db, "Cap Org");
+    const key = (await createKey(api.service.store.db, org.id, "cap", "live")).key;
+    const cap = api.config.webhooksPerOrganization;
+    expect(cap).toBe(20);
+    const ids: string[] = [];
+    for (let i = 0; i < cap; i++) ids.push((await register({ url: `${RECEIVER}/${i}`, events: ["*"] }, key)).body.webhook.id);
+    const { res, body } = await register({ url: `${RECEIVER}/more`, events: ["*"] }, key);
+    expect(res.status).toBe(409);
+    expect(res.headers.get("content-type")).toMatch(/^application\/problem\+json/);
+    expect(body).toMatchObject({ status: 409, title: "Webhook Limit Reached", type: expect.stringMatching(/\/webhook-limit-reached$/) });
+    expect(body.detail).toBe("This organization has 20 webhooks, the most it may have. Delete one it no longer needs, then register this one.");
+    expect((await call(api, "GET", "/api/v1/webhooks", { key })).body.total).toBe(cap);
+    await call(api, "DELETE", `/api/v1/webhooks/${ids[0]}`, { key });
+    expect((await register({ url: `${RECEIVER}/more`, events: ["*"] }, key)).res.status).toBe(201);
+  });
+});
+
 describe("GET /api/v1/webhooks", () => {
   it("lists the organization's webhooks without their secrets", async () => {
     await register({ url: RECEIVER, events: ["filing.due"] });
@@ -327,7 +346,7 @@ describe("POST/GET/DELETE /api/v1/certificates", () => {
     expect(body.certificate).toMatchObject({ id: expect.stringMatching(/^cert_/), ...certificate });
     const listed = await call(api, "GET", "/api/v1/certificates");
     expect(listed.body.certificates).toContainEqual(body.certificate);
-    expect((await call(api, "GET", "/api/v1/certificates", { key: otherOrgKey })).body).toEqual({ total: 0, certificates: [] });
+    expect((await call(api, "GET", "/api/v1/certificates", { key: otherOrgKey })).body).toEqual({ total: 0, certificates: [], next_cursor: null });
     expect((await call(api, "GET", `/api/v1/certificates/${body.certificate.id}`)).body.certificate).toEqual(body.certificate);
   });
 

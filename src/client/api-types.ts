@@ -61,7 +61,7 @@ export interface paths {
     get: operations["listWebhooks"];
     /**
      * Registers a webhook; the signing secret is shown only in this answer
-     * @description The url must be https (http is accepted for test keys), and events a non-empty list of the subscribable event types.
+     * @description The url must be https (http is accepted for test keys), and events a non-empty list of the subscribable event types. An organization has at most WEBHOOKS_PER_ORG webhooks (20 unless the operator sets it), disabled ones included: the next is a 409 webhook-limit-reached until one is deleted.
      */
     post: operations["createWebhook"];
   };
@@ -119,13 +119,13 @@ export interface paths {
   };
   "/api/v1/certificates": {
     /**
-     * This organization's certificates
-     * @description Every certificate of the key's organization and mode.
+     * This organization's certificates, a page at a time
+     * @description The key's organization's certificates, soonest expiry first (then by id), `limit` to a page. Ask for the next page with `cursor` set to this page's `next_cursor`, until `next_cursor` is null. A certificate added or deleted between pages never makes the walk skip or repeat another.
      */
     get: operations["listCertificates"];
     /**
      * Records an exemption certificate
-     * @description Buckeye sends certificate.expiring events before its expiry date.
+     * @description Buckeye sends certificate.expiring events before its expiry date. An organization keeps at most CERTIFICATES_PER_ORG certificates (10,000 unless the operator sets it): the next is a 409 certificate-limit-reached until some are deleted.
      */
     post: operations["createCertificate"];
   };
@@ -1058,7 +1058,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["ProblemDetails"];
         };
       };
-      /** @description The resource is not in a state that allows this */
+      /** @description The resource is not in a state that allows this, or the organization already keeps as many of them as it may */
       409: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1212,7 +1212,7 @@ export interface operations {
   };
   /**
    * Registers a webhook; the signing secret is shown only in this answer
-   * @description The url must be https (http is accepted for test keys), and events a non-empty list of the subscribable event types.
+   * @description The url must be https (http is accepted for test keys), and events a non-empty list of the subscribable event types. An organization has at most WEBHOOKS_PER_ORG webhooks (20 unless the operator sets it), disabled ones included: the next is a 409 webhook-limit-reached until one is deleted.
    */
   createWebhook: {
     requestBody: {
@@ -1242,6 +1242,20 @@ export interface operations {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
           "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["ProblemDetails"];
+        };
+      };
+      /** @description The resource is not in a state that allows this, or the organization already keeps as many of them as it may */
+      409: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          /** @description For a batch that is not finished: seconds until it is worth polling again */
+          "Retry-After"?: number;
         };
         content: {
           "application/problem+json": components["schemas"]["ProblemDetails"];
@@ -1783,7 +1797,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["ProblemDetails"];
         };
       };
-      /** @description The resource is not in a state that allows this */
+      /** @description The resource is not in a state that allows this, or the organization already keeps as many of them as it may */
       409: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1879,7 +1893,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["ProblemDetails"];
         };
       };
-      /** @description The resource is not in a state that allows this */
+      /** @description The resource is not in a state that allows this, or the organization already keeps as many of them as it may */
       409: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1933,12 +1947,20 @@ export interface operations {
     };
   };
   /**
-   * This organization's certificates
-   * @description Every certificate of the key's organization and mode.
+   * This organization's certificates, a page at a time
+   * @description The key's organization's certificates, soonest expiry first (then by id), `limit` to a page. Ask for the next page with `cursor` set to this page's `next_cursor`, until `next_cursor` is null. A certificate added or deleted between pages never makes the walk skip or repeat another.
    */
   listCertificates: {
+    parameters: {
+      query?: {
+        /** @description Certificates per page, 1 to 200; default 50 */
+        limit?: string;
+        /** @description Where this page starts: the `next_cursor` of the previous page (opaque); omitted: the first page */
+        cursor?: string;
+      };
+    };
     responses: {
-      /** @description The list */
+      /** @description One page */
       200: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1948,9 +1970,24 @@ export interface operations {
         };
         content: {
           "application/json": {
+            /** @description How many certificates the organization keeps, on every page */
             total: number;
             certificates: components["schemas"]["CertificateRecord"][];
+            /** @description The cursor of the next page; null on the last */
+            next_cursor: string | null;
           };
+        };
+      };
+      /** @description Invalid or conflicting parameters */
+      400: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["ProblemDetails"];
         };
       };
       /** @description No API key, or one that is unknown, mistyped, revoked or of a suspended organization */
@@ -1980,7 +2017,7 @@ export interface operations {
   };
   /**
    * Records an exemption certificate
-   * @description Buckeye sends certificate.expiring events before its expiry date.
+   * @description Buckeye sends certificate.expiring events before its expiry date. An organization keeps at most CERTIFICATES_PER_ORG certificates (10,000 unless the operator sets it): the next is a 409 certificate-limit-reached until some are deleted.
    */
   createCertificate: {
     requestBody: {
@@ -2009,6 +2046,20 @@ export interface operations {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
           "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["ProblemDetails"];
+        };
+      };
+      /** @description The resource is not in a state that allows this, or the organization already keeps as many of them as it may */
+      409: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          /** @description For a batch that is not finished: seconds until it is worth polling again */
+          "Retry-After"?: number;
         };
         content: {
           "application/problem+json": components["schemas"]["ProblemDetails"];

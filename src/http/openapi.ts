@@ -20,7 +20,7 @@ import {
 } from "../rates/record-schemas.ts";
 import { batchAnswerSchema, batchJobSchema, certificateRecordSchema, deliveryRecordSchema, reconciliationSchema } from "./answer-schemas.ts";
 import { problemDetailsSchema } from "./problem.ts";
-import { certificateSchema } from "./routes/certificates.ts";
+import { CERTIFICATES_QUERY, certificateSchema } from "./routes/certificates.ts";
 import { COUNTIES_QUERY } from "./routes/counties.ts";
 import { RATE_QUERY } from "./routes/rates.ts";
 import { RECONCILIATIONS_QUERY } from "./routes/reconciliations.ts";
@@ -79,6 +79,7 @@ const PARAMETER_HELP: Record<string, string> = {
   search: "Counties whose name starts with this",
   sort: "name (default), rate_asc or rate_desc",
   limit: "How many to return, newest first",
+  cursor: "Where this page starts: the `next_cursor` of the previous page (opaque); omitted: the first page",
 };
 
 function jsonSchemaOf(schema: z.ZodType): JsonSchema {
@@ -86,12 +87,13 @@ function jsonSchemaOf(schema: z.ZodType): JsonSchema {
   return rest;
 }
 
-function queryParameters(query: Record<string, z.ZodType>) {
+/** The query parameters of an operation; `help` words one differently here than PARAMETER_HELP does. */
+function queryParameters(query: Record<string, z.ZodType>, help: Record<string, string> = {}) {
   return Object.entries(query).map(([name, schema]) => ({
     name,
     in: "query",
     required: false,
-    description: PARAMETER_HELP[name],
+    description: help[name] ?? PARAMETER_HELP[name],
     schema: jsonSchemaOf(schema instanceof z.ZodOptional ? (schema.unwrap() as z.ZodType) : schema),
   }));
 }
@@ -148,7 +150,7 @@ const PROBLEM_WHEN: Record<number, string> = {
   401: "No API key, or one that is unknown, mistyped, revoked or of a suspended organization",
   404: "Not found in this organization",
   406: "The Accept header asks for a format the results are not available in",
-  409: "The resource is not in a state that allows this",
+  409: "The resource is not in a state that allows this, or the organization already keeps as many of them as it may",
   413: "Too many items, or more bytes than this operation reads (webhook and certificate bodies: 64 KiB, refused by Content-Length before reading)",
   415: "The body was not sent with the Content-Type this operation reads",
   422: "The input is understood but cannot be served",
@@ -336,9 +338,11 @@ function paths() {
     "/api/v1/webhooks": {
       post: operation("Webhooks", "createWebhook", {
         summary: "Registers a webhook; the signing secret is shown only in this answer",
-        description: "The url must be https (http is accepted for test keys), and events a non-empty list of the subscribable event types.",
+        description:
+          "The url must be https (http is accepted for test keys), and events a non-empty list of the subscribable event types. " +
+          "An organization has at most WEBHOOKS_PER_ORG webhooks (20 unless the operator sets it), disabled ones included: the next is a 409 webhook-limit-reached until one is deleted.",
         requestBody: jsonBody(ref("WebhookCreate")),
-        responses: { "201": created("The webhook and a message; the secret appears only here", webhookAnswer()), ...problems(413, 415, 422) },
+        responses: { "201": created("The webhook and a message; the secret appears only here", webhookAnswer()), ...problems(409, 413, 415, 422) },
       }),
       get: operation("Webhooks", "listWebhooks", {
         summary: "This organization's webhooks",
@@ -409,14 +413,28 @@ function paths() {
     "/api/v1/certificates": {
       post: operation("Certificates", "createCertificate", {
         summary: "Records an exemption certificate",
-        description: "Buckeye sends certificate.expiring events before its expiry date.",
+        description:
+          "Buckeye sends certificate.expiring events before its expiry date. An organization keeps at most CERTIFICATES_PER_ORG certificates (10,000 unless the operator sets it): the next is a 409 certificate-limit-reached until some are deleted.",
         requestBody: jsonBody(ref("CertificateCreate")),
-        responses: { "201": created("The certificate", oneCertificate), ...problems(413, 415, 422) },
+        responses: { "201": created("The certificate", oneCertificate), ...problems(409, 413, 415, 422) },
       }),
       get: operation("Certificates", "listCertificates", {
-        summary: "This organization's certificates",
-        description: "Every certificate of the key's organization and mode.",
-        responses: { "200": json("The list", object({ total: { type: "integer" }, certificates: { type: "array", items: ref("CertificateRecord") } })), ...problems() },
+        summary: "This organization's certificates, a page at a time",
+        description:
+          "The key's organization's certificates, soonest expiry first (then by id), `limit` to a page. Ask for the next page with `cursor` set to this page's `next_cursor`, until `next_cursor` is null. " +
+          "A certificate added or deleted between pages never makes the walk skip or repeat another.",
+        parameters: queryParameters(CERTIFICATES_QUERY, { limit: "Certificates per page, 1 to 200; default 50" }),
+        responses: {
+          "200": json(
+            "One page",
+            object({
+              total: { type: "integer", description: "How many certificates the organization keeps, on every page" },
+              certificates: { type: "array", items: ref("CertificateRecord") },
+              next_cursor: { type: ["string", "null"], description: "The cursor of the next page; null on the last" },
+            }),
+          ),
+          ...problems(400),
+        },
       }),
     },
     "/api/v1/certificates/{id}": {

@@ -20,6 +20,8 @@ export const PROBLEMS = {
   "delivery-not-found": { status: 404, title: "Delivery Not Found", when: "not one of that webhook's deliveries" },
   "delivery-pending": { status: 409, title: "Delivery Already Pending", when: "a redelivery of an event still queued for that webhook" },
   "webhook-disabled": { status: 409, title: "Webhook Disabled", when: "a redelivery to a disabled webhook" },
+  "webhook-limit-reached": { status: 409, title: "Webhook Limit Reached", when: "a webhook registered while the organization has `WEBHOOKS_PER_ORG` (default 20), active or disabled; delete one it no longer needs first" },
+  "certificate-limit-reached": { status: 409, title: "Certificate Limit Reached", when: "a certificate recorded while the organization keeps `CERTIFICATES_PER_ORG` (default 10,000); delete expired ones first" },
   "invalid-webhook": { status: 422, title: "Invalid Webhook", when: "a bad webhook body, the problems listed in `invalid_params` (the first 20)" },
   "invalid-certificate": { status: 422, title: "Invalid Certificate", when: "a bad certificate body, the problems listed in `invalid_params` (the first 20)" },
   "method-not-allowed": { status: 405, title: "Method Not Allowed", when: "a known path asked with another method (`DELETE /api/v1/rates`); `Allow` lists the methods it takes (a GET path also takes HEAD). Checked before the key, so it needs none" },

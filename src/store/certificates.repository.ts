@@ -1,6 +1,7 @@
 /** Customer exemption certificates, registered through the API so expiry reminders can be sent. */
 import { newId } from "../ids.ts";
 import type { Db } from "./database.ts";
+import { lockOrganization } from "./organizations.repository.ts";
 import type { Certificate } from "./webhooks-and-jobs.tables.ts";
 
 export interface NewCertificateFields {
@@ -9,6 +10,23 @@ export interface NewCertificateFields {
   customerName: string;
   exemptReason: string;
   expiresOn: string;
+}
+
+/**
+ * Records the certificate unless the organization already keeps `limit` (returns null then).
+ * Counted and written under the organization's lock, so requests at once cannot overshoot it.
+ */
+export async function insertCertificateWithin(db: Db, fields: NewCertificateFields, now: Date, limit: number): Promise<Certificate | null> {
+  return db.transaction().execute(async (trx) => {
+    await lockOrganization(trx, fields.organizationId);
+    if ((await countCertificates(trx, fields.organizationId)) >= limit) return null;
+    return insertCertificate(trx, fields, now);
+  });
+}
+
+export async function countCertificates(db: Db, organizationId: string): Promise<number> {
+  const row = await db.selectFrom("certificates").select((eb) => eb.fn.countAll<number>().as("n")).where("organization_id", "=", organizationId).executeTakeFirstOrThrow();
+  return Number(row.n);
 }
 
 export async function insertCertificate(db: Db, fields: NewCertificateFields, now: Date): Promise<Certificate> {
@@ -25,8 +43,29 @@ export async function insertCertificate(db: Db, fields: NewCertificateFields, no
   return row;
 }
 
-export async function listCertificates(db: Db, organizationId: string): Promise<Certificate[]> {
-  return db.selectFrom("certificates").selectAll().where("organization_id", "=", organizationId).orderBy("expires_on").orderBy("id").execute();
+/** Where a page of the list starts: just after this certificate in (expires_on, id) order. */
+export interface CertificatePosition {
+  expiresOn: string;
+  id: string;
+}
+
+/**
+ * One page of the organization's certificates in (expires_on, id) order, starting after `after`.
+ * Keyset paging: a certificate added or deleted meanwhile never makes a walk skip or repeat one.
+ */
+export async function listCertificates(db: Db, organizationId: string, page: { limit: number; after: CertificatePosition | null }): Promise<Certificate[]> {
+  const { after } = page;
+  return db
+    .selectFrom("certificates")
+    .selectAll()
+    .where("organization_id", "=", organizationId)
+    .$if(after !== null, (query) =>
+      query.where((eb) => eb.or([eb("expires_on", ">", after!.expiresOn), eb.and([eb("expires_on", "=", after!.expiresOn), eb("id", ">", after!.id)])])),
+    )
+    .orderBy("expires_on")
+    .orderBy("id")
+    .limit(page.limit)
+    .execute();
 }
 
 export async function findCertificate(db: Db, organizationId: string, id: string): Promise<Certificate | undefined> {

@@ -1,9 +1,18 @@
 /**
- * Deliveries: claiming due ones under a lease, recording each attempt, listing them. Claiming is
- * the one place where the SQL differs by dialect: PostgreSQL locks the chosen rows with
- * `FOR UPDATE SKIP LOCKED` so concurrent instances take disjoint sets; SQLite has a single writer,
- * so the same UPDATE … WHERE id IN (SELECT … LIMIT n) RETURNING inside a transaction is enough.
+ * Deliveries: claiming due ones under a lease, recording each attempt, listing them.
+ *
+ * Claims are fair between organizations (docs/guides/webhooks-and-jobs.md, "Fairness between organizations"): one claim takes
+ * each organization's oldest due delivery before any organization's second, and never lets an
+ * organization hold more than `perOrganization` live claims at once, counting every instance's. So
+ * an organization whose receiver hangs ties up at most that many of the delivery slots, and the
+ * others' deliveries go out beside its backlog instead of behind it.
+ *
+ * That count must not be raced: on PostgreSQL a claim first takes a transaction-scoped advisory
+ * lock, so instances claim one after another (a claim is one short query) and each sees the
+ * claims committed before it; SQLite has a single writer, so its transaction is enough. The
+ * UPDATE re-checks that each row is still pending and unclaimed, so no delivery is claimed twice.
  */
+import { sql } from "kysely";
 import { newId } from "../ids.ts";
 import type { Dialect } from "./connect.ts";
 import type { Db } from "./database.ts";
@@ -14,25 +23,63 @@ export interface Claim {
   now: Date;
   leaseUntil: Date;
   limit: number;
+  /** Live claims one organization may hold at once, across every instance (WEBHOOK_IN_FLIGHT_PER_ORG). */
+  perOrganization: number;
 }
 
-/** Claims up to `limit` due deliveries: pending, due, and unclaimed or with a lapsed lease. */
+/** Names the advisory lock that serialises delivery claims on PostgreSQL (any constant no other lock uses). */
+const CLAIM_LOCK = 0x0b0c_de11;
+
+/**
+ * Claims up to `limit` due deliveries (pending, due, and unclaimed or with a lapsed lease), in
+ * turns: every organization's first before anyone's second, oldest first within a turn, and no
+ * organization past `perOrganization` live claims.
+ */
 export async function claimDueDeliveries(db: Db, dialect: Dialect, claim: Claim): Promise<Delivery[]> {
   if (claim.limit <= 0) return [];
   const now = claim.now.toISOString();
   return db.transaction().execute(async (trx) => {
+    if (dialect === "postgres") await sql`select pg_advisory_xact_lock(${CLAIM_LOCK})`.execute(trx);
+    const inFlight = trx
+      .selectFrom("deliveries")
+      .innerJoin("webhooks", "webhooks.id", "deliveries.webhook_id")
+      .select(["webhooks.organization_id as organization_id", (eb) => eb.fn.countAll<number>().as("claims")])
+      .where("deliveries.status", "=", "pending")
+      .where("deliveries.claimed_until", ">=", now)
+      .groupBy("webhooks.organization_id");
     const due = trx
       .selectFrom("deliveries")
-      .select("id")
-      .where("status", "=", "pending")
-      .where("next_attempt_at", "<=", now)
-      .where((eb) => eb.or([eb("claimed_until", "is", null), eb("claimed_until", "<", now)]))
-      .orderBy("next_attempt_at")
-      .limit(claim.limit);
+      .innerJoin("webhooks", "webhooks.id", "deliveries.webhook_id")
+      .select([
+        "deliveries.id as id",
+        "deliveries.next_attempt_at as next_attempt_at",
+        "webhooks.organization_id as organization_id",
+        (eb) =>
+          eb.fn
+            .agg<number>("row_number")
+            .over((over) => over.partitionBy("webhooks.organization_id").orderBy("deliveries.next_attempt_at").orderBy("deliveries.id"))
+            .as("turn"),
+      ])
+      .where("deliveries.status", "=", "pending")
+      .where("deliveries.next_attempt_at", "<=", now)
+      .where((eb) => eb.or([eb("deliveries.claimed_until", "is", null), eb("deliveries.claimed_until", "<", now)]));
+    const chosen = await trx
+      .selectFrom(due.as("due"))
+      .leftJoin(inFlight.as("in_flight"), "in_flight.organization_id", "due.organization_id")
+      .select("due.id")
+      .where((eb) => eb(eb("due.turn", "+", eb.fn.coalesce("in_flight.claims", eb.lit(0))), "<=", claim.perOrganization))
+      .orderBy("due.turn")
+      .orderBy("due.next_attempt_at")
+      .orderBy("due.id")
+      .limit(claim.limit)
+      .execute();
+    if (chosen.length === 0) return [];
     return trx
       .updateTable("deliveries")
       .set({ claimed_by: claim.instance, claimed_until: claim.leaseUntil.toISOString() })
-      .where("id", "in", dialect === "postgres" ? due.forUpdate().skipLocked() : due)
+      .where("id", "in", chosen.map((row) => row.id))
+      .where("status", "=", "pending")
+      .where((eb) => eb.or([eb("claimed_until", "is", null), eb("claimed_until", "<", now)]))
       .returningAll()
       .execute();
   });

@@ -13,6 +13,15 @@ export async function createOrganization(db: Db, name: string, now: Date = new D
   return row;
 }
 
+/**
+ * Holds the organization's row until the transaction ends, so a cap that counts the
+ * organization's rows before adding one is not raced by a request on another instance: an UPDATE
+ * that changes nothing takes the row lock on PostgreSQL and the write lock on SQLite, same SQL.
+ */
+export async function lockOrganization(db: Db, id: string): Promise<void> {
+  await db.updateTable("organizations").set((eb) => ({ name: eb.ref("name") })).where("id", "=", id).execute();
+}
+
 export async function findOrganization(db: Db, id: string): Promise<Organization | undefined> {
   return db.selectFrom("organizations").selectAll().where("id", "=", id).executeTakeFirst();
 }

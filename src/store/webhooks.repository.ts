@@ -38,6 +38,12 @@ export async function listWebhooks(db: Db, organizationId: string): Promise<Webh
   return db.selectFrom("webhooks").selectAll().where("organization_id", "=", organizationId).orderBy("created_at").orderBy("id").execute();
 }
 
+/** Every webhook of the organization, active or disabled: what the per-organization cap counts. */
+export async function countWebhooks(db: Db, organizationId: string): Promise<number> {
+  const row = await db.selectFrom("webhooks").select((eb) => eb.fn.countAll<number>().as("n")).where("organization_id", "=", organizationId).executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
 export async function findWebhook(db: Db, organizationId: string, id: string): Promise<Webhook | undefined> {
   return db.selectFrom("webhooks").selectAll().where("organization_id", "=", organizationId).where("id", "=", id).executeTakeFirst();
 }

@@ -125,6 +125,7 @@ export class DeliveryActor {
         now: at,
         leaseUntil: new Date(at.getTime() + settings.leaseMs),
         limit: free,
+        perOrganization: settings.perOrganization,
       });
       for (const delivery of claimed) {
         this.#waiting.add(delivery.id);

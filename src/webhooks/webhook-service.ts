@@ -12,12 +12,15 @@
  * - a redelivery or recovery is refused for a disabled webhook (the new delivery would be
  *   cancelled at once), a recovery from a time in the future is refused, and one call recovers at
  *   most MAX_RECOVERED events;
+ * - an organization has at most `webhooksPerOrganization` webhooks (WEBHOOKS_PER_ORG), disabled
+ *   ones counted too, since setting one active again is a PATCH away;
  * - whatever queues an event wakes the delivery actor.
  */
 import type { KeyEnv, Db } from "../store/database.ts";
 import { listDeliveries, recoverUndelivered, redeliver, type DeliveryWithAttempts } from "../store/deliveries.repository.ts";
 import type { Delivery, Webhook } from "../store/webhooks-and-jobs.tables.ts";
-import { deleteWebhook, findWebhook, listWebhooks, updateWebhook, type WebhookChanges } from "../store/webhooks.repository.ts";
+import { lockOrganization } from "../store/organizations.repository.ts";
+import { countWebhooks, deleteWebhook, findWebhook, listWebhooks, updateWebhook, type WebhookChanges } from "../store/webhooks.repository.ts";
 import type { AllowedTargets } from "./address-guard.ts";
 import { publishEvent, type Published } from "./outbox.ts";
 import type { SecretBox } from "./secret-box.ts";
@@ -37,7 +40,8 @@ export type Refusal =
   | { code: "webhook-disabled"; webhook: Webhook }
   | { code: "delivery-not-found"; webhookId: string; deliveryId: string }
   | { code: "delivery-pending"; pending: Delivery }
-  | { code: "since-in-future" };
+  | { code: "since-in-future" }
+  | { code: "webhook-limit-reached"; limit: number };
 
 function describe(refusal: Refusal): string {
   switch (refusal.code) {
@@ -53,6 +57,8 @@ function describe(refusal: Refusal): string {
       return `Event ${refusal.pending.event_id} is already queued for this webhook as delivery ${refusal.pending.id}, next attempt at ${refusal.pending.next_attempt_at}.`;
     case "since-in-future":
       return "since is in the future: nothing could have been missed yet.";
+    case "webhook-limit-reached":
+      return `This organization has ${refusal.limit} webhooks, the most it may have. Delete one it no longer needs, then register this one.`;
   }
 }
 
@@ -72,6 +78,8 @@ export interface WebhookServiceDeps {
   privateTargets: AllowedTargets;
   /** Tells the delivery actor an event was just queued. */
   wakeDeliveries: () => void;
+  /** Webhooks one organization may have (WEBHOOKS_PER_ORG). */
+  webhooksPerOrganization: number;
   resolve?: Resolver;
 }
 
@@ -109,7 +117,13 @@ export function createWebhookService(deps: WebhookServiceDeps) {
     /** A new webhook with a new signing secret; the row returned carries the secret, to be shown once. */
     async register(organizationId: string, env: KeyEnv, input: NewWebhook): Promise<Webhook> {
       const url = await usableUrl(input.url, env);
-      return registerWebhook(deps.db, { organizationId, env, url, events: input.events, secret: newWebhookSecret() }, deps.now(), deps.secrets);
+      // Counted and written under the organization's lock, so registrations at once cannot overshoot the cap.
+      return deps.db.transaction().execute(async (trx) => {
+        await lockOrganization(trx, organizationId);
+        const limit = deps.webhooksPerOrganization;
+        if ((await countWebhooks(trx, organizationId)) >= limit) throw new WebhookRefusal({ code: "webhook-limit-reached", limit });
+        return registerWebhook(trx, { organizationId, env, url, events: input.events, secret: newWebhookSecret() }, deps.now(), deps.secrets);
+      });
     },
 
     /** Changes URL, events or status; `callerEnv` is the environment of whoever asks (a key's, or the dashboard's "live"). */

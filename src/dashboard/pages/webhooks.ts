@@ -373,6 +373,12 @@ export function webhookRoutes(app: H3, deps: DashboardDeps): void {
       try {
         row = await webhooks.register(session.organizationId, view.env!, { url, events });
       } catch (error) {
+        const full = refusalOf(error, "webhook-limit-reached");
+        if (full) {
+          const rows = await webhooks.list(session.organizationId);
+          const message = notice("danger", "The endpoint was not added.", html`<p>${full.message}</p>`);
+          return sendPage(event, listPage(session, rows, { ...view, message }), 409);
+        }
         const refused = refusalOf(error, "invalid-url");
         if (!refused || refused.refusal.code !== "invalid-url") throw error;
         errors.url = `This URL ${refused.refusal.problems.map((p) => p.reason).join("; ")}.`;

@@ -1,15 +1,25 @@
 /**
  * /api/v1/certificates: customer exemption certificates, registered so that certificate.expiring
- * is sent 30 and 7 days before each one expires. Scoped to the calling key's organization.
+ * is sent 30 and 7 days before each one expires. Scoped to the calling key's organization, which
+ * keeps at most CERTIFICATES_PER_ORG; the list comes in pages (`limit`, and the `cursor` each page
+ * gives as `next_cursor`), as docs/api/README.md describes.
  */
 import { getRouterParam, noContent, type H3Event } from "h3";
 import { z } from "zod";
 import { isIsoDate } from "../../rates/calendar.ts";
-import { deleteCertificate, findCertificate, insertCertificate, listCertificates } from "../../store/certificates.repository.ts";
+import {
+  countCertificates,
+  deleteCertificate,
+  findCertificate,
+  insertCertificateWithin,
+  listCertificates,
+  type CertificatePosition,
+} from "../../store/certificates.repository.ts";
 import type { Certificate } from "../../store/webhooks-and-jobs.tables.ts";
 import type { ApiContext } from "../context.ts";
 import { parseBody, readJsonObject } from "../json-body.ts";
 import { problem, type InvalidParam } from "../problem.ts";
+import { readQuery } from "../query.ts";
 import type { CertificateRecord } from "../answer-schemas.ts";
 
 const text = (max: number) =>
@@ -26,6 +36,35 @@ export const certificateSchema = z.strictObject({
   exempt_reason: text(200),
   expires_on: z.string({ error: "must be a string" }).refine(isIsoDate, "must be a calendar date written YYYY-MM-DD"),
 });
+
+/** A page's cursor: where the next page starts, as base64url of `[expires_on, id]` (opaque to clients). */
+function encodeCursor(row: Certificate): string {
+  return Buffer.from(JSON.stringify([row.expires_on, row.id])).toString("base64url");
+}
+
+function decodeCursor(cursor: string): CertificatePosition | null {
+  try {
+    const value: unknown = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
+    if (Array.isArray(value) && value.length === 2 && typeof value[0] === "string" && isIsoDate(value[0]) && typeof value[1] === "string" && /^cert_\w+$/.test(value[1])) {
+      return { expiresOn: value[0], id: value[1] };
+    }
+  } catch {
+    // Not base64url JSON: refused below like any other cursor no answer gave.
+  }
+  return null;
+}
+
+export const CERTIFICATES_QUERY = {
+  limit: z
+    .string()
+    .regex(/^\d+$/, "must be a whole number")
+    .refine((n) => Number(n) >= 1 && Number(n) <= 200, "must be between 1 and 200")
+    .optional(),
+  cursor: z
+    .string()
+    .refine((cursor) => decodeCursor(cursor) !== null, "must be the next_cursor of a previous answer")
+    .optional(),
+};
 
 const describe = (params: InvalidParam[]) => `The certificate is not valid: ${params.map((p) => `${p.name} ${p.reason}`).join("; ")}.`;
 
@@ -49,7 +88,8 @@ function organizationOf(event: H3Event): string {
 export function createCertificate(ctx: ApiContext) {
   return async (event: H3Event) => {
     const body = parseBody(certificateSchema, await readJsonObject(event, "invalid-certificate"), "invalid-certificate", describe);
-    const row = await insertCertificate(
+    const limit = ctx.config.certificatesPerOrganization;
+    const row = await insertCertificateWithin(
       ctx.db,
       {
         organizationId: organizationOf(event),
@@ -59,7 +99,14 @@ export function createCertificate(ctx: ApiContext) {
         expiresOn: body.expires_on,
       },
       ctx.now(),
+      limit,
     );
+    if (!row) {
+      throw problem(
+        "certificate-limit-reached",
+        `This organization keeps ${limit} certificates, the most it may. Delete those it no longer needs (expired ones first), then record this one.`,
+      );
+    }
     event.res.status = 201;
     event.res.headers.set("location", `/api/v1/certificates/${row.id}`);
     return { certificate: toRecord(row) };
@@ -68,8 +115,17 @@ export function createCertificate(ctx: ApiContext) {
 
 export function getCertificates(ctx: ApiContext) {
   return async (event: H3Event) => {
-    const rows = await listCertificates(ctx.db, organizationOf(event));
-    return { total: rows.length, certificates: rows.map(toRecord) };
+    const query = readQuery(event, CERTIFICATES_QUERY);
+    const organizationId = organizationOf(event);
+    const limit = Number(query.limit ?? 50);
+    // One more than the page: whether it exists says whether there is a next page.
+    const rows = await listCertificates(ctx.db, organizationId, { limit: limit + 1, after: query.cursor === undefined ? null : decodeCursor(query.cursor) });
+    const page = rows.slice(0, limit);
+    return {
+      total: await countCertificates(ctx.db, organizationId),
+      certificates: page.map(toRecord),
+      next_cursor: rows.length > limit ? encodeCursor(page[page.length - 1]!) : null,
+    };
   };
 }
 
