@@ -1,0 +1,123 @@
+/**
+ * The organization's request limit (docs/api/README.md, "Rate limits"): every key keeps its own
+ * bucket, and the keys of one organization also draw together from the organization's bucket, so
+ * creating more keys does not multiply what an organization may send. Over real sockets, in one
+ * process (buckets in memory) and with the buckets in Redis; several instances sharing the
+ * organization's bucket are in test/multi-instance.test.ts.
+ */
+import { randomBytes } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createKey } from "../src/auth/key-service.ts";
+import { startTestService, type TestService } from "./_setup.ts";
+
+const REDIS = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
+const PER_KEY = 10;
+const PER_ORG = 30;
+const KEYS = 8;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function rates(url: string, key: string): Promise<Response> {
+  const res = await fetch(`${url}/api/v1/rates?county=franklin&date=2025-04-01`, { headers: { authorization: `Bearer ${key}` } });
+  await res.arrayBuffer();
+  return res;
+}
+
+/**
+ * Two clients per key, each sending as soon as its previous request is answered, for a one-second
+ * warm-up (which spends the buckets' bursts) and then `seconds` more; the 200s of the measured
+ * window per second of its real length (timers fire late on a loaded machine).
+ */
+async function acceptedPerSecond(url: string, keys: string[], seconds: number): Promise<{ perSecond: number; statuses: Set<number> }> {
+  let measuring = false;
+  let done = false;
+  let accepted = 0;
+  const statuses = new Set<number>();
+  const clients = [...keys, ...keys].map(async (key) => {
+    while (!done) {
+      const { status } = await rates(url, key);
+      statuses.add(status);
+      if (status === 200 && measuring) accepted += 1;
+    }
+  });
+  await sleep(1000);
+  measuring = true;
+  const started = performance.now();
+  await sleep(seconds * 1000);
+  measuring = false;
+  const elapsed = (performance.now() - started) / 1000;
+  done = true;
+  await Promise.all(clients);
+  return { perSecond: accepted / elapsed, statuses };
+}
+
+for (const mode of ["in memory", "in Redis"] as const) {
+  describe(`the organization's limit holds across its keys (buckets ${mode})`, () => {
+    let api: TestService & { url?: string };
+    let keys: string[];
+    beforeAll(async () => {
+      api = await startTestService(
+        {
+          RATE_LIMIT_PER_SECOND: String(PER_KEY),
+          RATE_LIMIT_PER_SECOND_PER_ORG: String(PER_ORG),
+          ...(mode === "in Redis" && { REDIS_URL: REDIS, REDIS_KEY_PREFIX: `buckeye-test:${randomBytes(6).toString("hex")}:`, REDIS_TIMEOUT_MS: "5000" }),
+        },
+        true,
+      );
+      keys = await Promise.all(Array.from({ length: KEYS }, async (_, i) => (await createKey(api.service.store.db, api.orgId, `key ${i}`, "live")).key));
+    });
+    afterAll(() => api.close());
+
+    it(`${KEYS} keys of one organization sending flat out get ${PER_ORG} requests per second between them (± 10 %), not ${KEYS} × ${PER_KEY}`, async () => {
+      const { perSecond, statuses } = await acceptedPerSecond(api.url!, keys, 3);
+      expect([...statuses].sort()).toEqual([200, 429]);
+      expect(perSecond).toBeGreaterThanOrEqual(PER_ORG * 0.9);
+      expect(perSecond).toBeLessThanOrEqual(PER_ORG * 1.1);
+    });
+  });
+}
+
+describe("a request past the organization's limit", () => {
+  let api: TestService & { url?: string };
+  let keys: string[];
+  let clock = Date.parse("2026-01-05T15:00:00Z");
+  beforeAll(async () => {
+    api = await startTestService({ RATE_LIMIT_PER_SECOND: String(PER_KEY), RATE_LIMIT_PER_SECOND_PER_ORG: String(PER_ORG) }, true);
+    // The in-process buckets refill from the service's clock: held still, nothing refills unless the test moves it.
+    api.clock.set(() => new Date(clock));
+    keys = await Promise.all(Array.from({ length: 4 }, async (_, i) => (await createKey(api.service.store.db, api.orgId, `key ${i}`, "live")).key));
+  });
+  afterAll(() => api.close());
+
+  it("is 429 organization-rate-limit-exceeded, with the organization's RateLimit headers and Retry-After, and spends none of its key's tokens", async () => {
+    // Three keys spend the organization's 30 between them, each within its own 10.
+    for (const key of keys.slice(0, 3)) for (let i = 0; i < PER_KEY; i++) expect((await rates(api.url!, key)).status).toBe(200);
+    const fourth = keys[3]!;
+    for (let i = 0; i < 12; i++) {
+      const refused = await rates(api.url!, fourth);
+      expect(refused.status).toBe(429);
+      if (i > 0) continue;
+      const body = (await (await fetch(`${api.url}/api/v1/rates?county=franklin`, { headers: { authorization: `Bearer ${fourth}` } })).json()) as Record<string, unknown>;
+      expect(body).toMatchObject({ type: expect.stringMatching(/\/organization-rate-limit-exceeded$/), status: 429, detail: expect.stringContaining(`${PER_ORG} requests per second`) });
+      expect(refused.headers.get("retry-after")).toBe("1");
+      expect(refused.headers.get("ratelimit-limit")).toBe(String(PER_ORG));
+      expect(refused.headers.get("ratelimit-remaining")).toBe("0");
+    }
+    // 200 ms later the organization has 6 tokens again and the fourth key all 10 of its own: its refusals took none.
+    clock += 200;
+    const next = await rates(api.url!, fourth);
+    expect(next.status).toBe(200);
+    expect(next.headers.get("ratelimit-limit")).toBe(String(PER_KEY));
+    expect(next.headers.get("ratelimit-remaining")).toBe(String(PER_KEY - 1));
+  });
+
+  it("a key past its own limit is still 429 rate-limit-exceeded, with its key's headers", async () => {
+    clock += 1000;
+    const key = keys[0]!;
+    for (let i = 0; i < PER_KEY; i++) expect((await rates(api.url!, key)).status).toBe(200);
+    const refused = await fetch(`${api.url}/api/v1/rates?county=franklin`, { headers: { authorization: `Bearer ${key}` } });
+    expect(refused.status).toBe(429);
+    expect(((await refused.json()) as { type: string }).type).toMatch(/\/rate-limit-exceeded$/);
+    expect(refused.headers.get("ratelimit-limit")).toBe(String(PER_KEY));
+  });
+});
