@@ -52,6 +52,7 @@ beforeAll(async () => {
     // and the instance would then answer from its own bucket: this test is about the shared one.
     REDIS_TIMEOUT_MS: "5000",
     RATE_LIMIT_PER_SECOND: "10",
+    RATE_LIMIT_PER_SECOND_PER_ORG: "30",
     LOG_LEVEL: "info",
     WORKER_THREADS: "1",
     WEBHOOK_POLL_MS: "100",
@@ -123,6 +124,38 @@ describe("rate limit across instances: one bucket per key in Redis", () => {
     expect([...a.logs, ...b.logs].filter((l) => String(l.msg).startsWith("redis unreachable"))).toEqual([]);
     expect(perSecond).toBeGreaterThanOrEqual(9);
     expect(perSecond).toBeLessThanOrEqual(11);
+    expect(accepted.a).toBeGreaterThan(0);
+    expect(accepted.b).toBeGreaterThan(0);
+  });
+});
+
+describe("rate limit across instances: one bucket per organization in Redis, across its keys", () => {
+  it("six keys of one organization sending flat out through both instances get no more than its 30 per second between them", async () => {
+    const organization = await createOrganization(store.db, "Many Keys Co");
+    const keys = await Promise.all(Array.from({ length: 6 }, async () => (await newKey("live", organization.id)).key));
+    let done = false;
+    const accepted = { a: 0, b: 0 };
+    const started = performance.now();
+    // Two clients per key, one per instance, each sending as soon as its previous request is answered.
+    const clients = keys.flatMap((key) =>
+      [a, b].map(async (instance) => {
+        while (!done) {
+          const status = await rates(instance, key);
+          if (status === 200) accepted[instance === a ? "a" : "b"] += 1;
+          else if (status !== 429) throw new Error(`unexpected status ${status}`);
+        }
+      }),
+    );
+    await sleep(4000);
+    done = true;
+    await Promise.all(clients);
+    const seconds = (performance.now() - started) / 1000;
+    const total = accepted.a + accepted.b;
+    expect([...a.logs, ...b.logs].filter((l) => String(l.msg).startsWith("redis unreachable"))).toEqual([]);
+    // The organization's burst and then its rate (5 % slack for the window's ends); six keys' own buckets would
+    // have allowed twice that. More than one key's worth: the keys did share it.
+    expect(total).toBeLessThanOrEqual(30 * (1 + seconds) * 1.05);
+    expect(total).toBeGreaterThan(10 * (1 + seconds));
     expect(accepted.a).toBeGreaterThan(0);
     expect(accepted.b).toBeGreaterThan(0);
   });
