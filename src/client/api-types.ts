@@ -542,11 +542,11 @@ export interface components {
   headers: {
     /** @description This request's id, also in the body's request_id and in the access log: quote it when reporting a problem */
     "X-Request-Id": string;
-    /** @description Requests per second this API key may make */
+    /** @description Requests per second this API key may make; on a 429 organization-rate-limit-exceeded, those its organization may make across all its keys */
     "RateLimit-Limit": number;
-    /** @description Requests this key may still make now, before it has to wait */
+    /** @description Requests this key may still make now, before it has to wait (on organization-rate-limit-exceeded: its organization, so 0) */
     "RateLimit-Remaining": number;
-    /** @description Seconds until the key's allowance is full again */
+    /** @description Seconds until the key's allowance is full again (on organization-rate-limit-exceeded: its organization's) */
     "RateLimit-Reset": number;
     /** @description Seconds to wait before retrying */
     "Retry-After": number;
@@ -644,7 +644,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["ProblemDetails"];
         };
       };
-      /** @description More than the key's requests per second */
+      /** @description More than the key's requests per second (rate-limit-exceeded), or than its organization's across all its keys (organization-rate-limit-exceeded) */
       429: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -759,7 +759,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["ProblemDetails"];
         };
       };
-      /** @description More than the key's requests per second */
+      /** @description More than the key's requests per second (rate-limit-exceeded), or than its organization's across all its keys (organization-rate-limit-exceeded) */
       429: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -845,7 +845,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["ProblemDetails"];
         };
       };
-      /** @description More than the key's requests per second */
+      /** @description More than the key's requests per second (rate-limit-exceeded), or than its organization's across all its keys (organization-rate-limit-exceeded) */
       429: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -906,7 +906,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["ProblemDetails"];
         };
       };
-      /** @description More than the key's requests per second */
+      /** @description More than the key's requests per second (rate-limit-exceeded), or than its organization's across all its keys (organization-rate-limit-exceeded) */
       429: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -996,7 +996,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["ProblemDetails"];
         };
       };
-      /** @description More than the key's requests per second */
+      /** @description More than the key's requests per second (rate-limit-exceeded), or than its organization's across all its keys (organization-rate-limit-exceeded) */
       429: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1073,7 +1073,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["ProblemDetails"];
         };
       };
-      /** @description More than the key's requests per second */
+      /** @description More than the key's requests per second (rate-limit-exceeded), or than its organization's across all its keys (organization-rate-limit-exceeded) */
       429: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1119,7 +1119,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["ProblemDetails"];
         };
       };
-      /** @description More than the key's requests per second */
+      /** @description More than the key's requests per second (rate-limit-exceeded), or than its organization's across all its keys (organization-rate-limit-exceeded) */
       429: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1207,7 +1207,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["ProblemDetails"];
         };
       };
-      /** @description More than the key's requests per second */
+      /** @description More than the key's requests per second (rate-limit-exceeded), or than its organization's across all its keys (organization-rate-limit-exceeded) */
       429: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1270,7 +1270,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["ProblemDetails"];
         };
       };
-      /** @description More than the key's requests per second */
+      /** @description More than the key's requests per second (rate-limit-exceeded), or than its organization's across all its keys (organization-rate-limit-exceeded) */
       429: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1329,7 +1329,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["ProblemDetails"];
         };
       };
-      /** @description More than the key's requests per second */
+      /** @description More than the key's requests per second (rate-limit-exceeded), or than its organization's across all its keys (organization-rate-limit-exceeded) */
       429: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1433,7 +1433,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["ProblemDetails"];
         };
       };
-      /** @description More than the key's requests per second */
+      /** @description More than the key's requests per second (rate-limit-exceeded), or than its organization's across all its keys (organization-rate-limit-exceeded) */
       429: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1497,7 +1497,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["ProblemDetails"];
         };
       };
-      /** @description More than the key's requests per second */
+      /** @description More than the key's requests per second (rate-limit-exceeded), or than its organization's across all its keys (organization-rate-limit-exceeded) */
       429: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1561,7 +1561,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["ProblemDetails"];
         };
       };
-      /** @description More than the key's requests per second */
+      /** @description More than the key's requests per second (rate-limit-exceeded), or than its organization's across all its keys (organization-rate-limit-exceeded) */
       429: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1641,7 +1641,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["ProblemDetails"];
         };
       };
-      /** @description More than the key's requests per second */
+      /** @description More than the key's requests per second (rate-limit-exceeded), or than its organization's across all its keys (organization-rate-limit-exceeded) */
       429: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1721,7 +1721,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["ProblemDetails"];
         };
       };
-      /** @description More than the key's requests per second */
+      /** @description More than the key's requests per second (rate-limit-exceeded), or than its organization's across all its keys (organization-rate-limit-exceeded) */
       429: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1841,7 +1841,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["ProblemDetails"];
         };
       };
-      /** @description More than the key's requests per second */
+      /** @description More than the key's requests per second (rate-limit-exceeded), or than its organization's across all its keys (organization-rate-limit-exceeded) */
       429: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1887,7 +1887,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["ProblemDetails"];
         };
       };
-      /** @description More than the key's requests per second */
+      /** @description More than the key's requests per second (rate-limit-exceeded), or than its organization's across all its keys (organization-rate-limit-exceeded) */
       429: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1974,7 +1974,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["ProblemDetails"];
         };
       };
-      /** @description More than the key's requests per second */
+      /** @description More than the key's requests per second (rate-limit-exceeded), or than its organization's across all its keys (organization-rate-limit-exceeded) */
       429: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2037,7 +2037,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["ProblemDetails"];
         };
       };
-      /** @description More than the key's requests per second */
+      /** @description More than the key's requests per second (rate-limit-exceeded), or than its organization's across all its keys (organization-rate-limit-exceeded) */
       429: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2096,7 +2096,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["ProblemDetails"];
         };
       };
-      /** @description More than the key's requests per second */
+      /** @description More than the key's requests per second (rate-limit-exceeded), or than its organization's across all its keys (organization-rate-limit-exceeded) */
       429: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2160,7 +2160,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["ProblemDetails"];
         };
       };
-      /** @description More than the key's requests per second */
+      /** @description More than the key's requests per second (rate-limit-exceeded), or than its organization's across all its keys (organization-rate-limit-exceeded) */
       429: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
