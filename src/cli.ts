@@ -40,7 +40,7 @@ async function withDb<T>(work: (db: Db) => Promise<T>, migrate = true): Promise<
 
 /** The account service over the configured database, for one command (the same actions the dashboard calls). */
 function withAccounts<T>(work: (accounts: AccountService) => Promise<T>): Promise<T> {
-  return withDb((db) => work(createAccountService({ db, now: () => new Date(), keyChanged: announceKeyChange })));
+  return withDb((db) => work(createAccountService({ db, now: () => new Date(), keyChanged: announceKeyChange, activeKeysPerOrganization: loadConfig().activeKeysPerOrganization })));
 }
 
 /**

@@ -139,6 +139,18 @@ export const configSchema = z.object({
     .regex(/^(sqlite:|postgres(ql)?:\/\/)/, "must start with sqlite: or postgres://")
     .default("sqlite:var/buckeye.sqlite").describe("`sqlite:PATH` (embedded default) or `postgres://…`; `?schema=NAME` puts the tables in that schema, created if missing"),
   RATE_LIMIT_PER_SECOND: z.coerce.number().positive().default(10).describe("requests per second per API key"),
+  RATE_LIMIT_PER_SECOND_PER_ORG: z.coerce
+    .number()
+    .positive()
+    .optional()
+    .meta({
+      description:
+        "requests per second across all of one organization's API keys, on top of each key's own limit, so creating keys does not multiply what an organization may send; room for about five keys at full rate (production, staging, a nightly job) without letting one customer take the service from the others",
+      shownDefault: "5 × `RATE_LIMIT_PER_SECOND` (`50`)",
+    }),
+  ACTIVE_KEYS_PER_ORG: positiveInt
+    .default(20)
+    .describe("active (not revoked) API keys one organization may hold; creating one more is refused until a key is revoked. Enough for a key per service and environment, few enough that keys stay an inventory rather than a way around limits"),
   ERRORS_URL: z.url().default("https://buckeye.dev/errors").describe("base of problem `type` URIs, which read `{ERRORS_URL}/<slug>` (the contract's form); publish docs/api/errors.md where `<slug>` reaches its anchor"),
   DATA_DIR: z.string().default(`${repoRoot}data`).meta({ description: "the shipped tables", shownDefault: "`data/` in the checkout" }),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info").describe("`debug`, `info`, `warn`, `error` or `silent`; logs are JSON lines on stderr; `debug` adds an access line per request"),
@@ -290,7 +302,10 @@ export type Config = Readonly<{
   port: number;
   host: string;
   databaseUrl: string;
-  rateLimitPerSecond: number;
+  /** Token buckets per key and per organization (src/http/rate-limit.ts). */
+  rateLimits: Readonly<{ perKey: number; perOrganization: number }>;
+  /** Active API keys one organization may hold (src/accounts/account-service.ts). */
+  activeKeysPerOrganization: number;
   errorsUrl: string;
   dataDir: string;
   logLevel: "debug" | "info" | "warn" | "error" | "silent";
@@ -368,7 +383,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     port: e.PORT,
     host: e.HOST,
     databaseUrl: e.DATABASE_URL,
-    rateLimitPerSecond: e.RATE_LIMIT_PER_SECOND,
+    rateLimits: Object.freeze({ perKey: e.RATE_LIMIT_PER_SECOND, perOrganization: e.RATE_LIMIT_PER_SECOND_PER_ORG ?? 5 * e.RATE_LIMIT_PER_SECOND }),
+    activeKeysPerOrganization: e.ACTIVE_KEYS_PER_ORG,
     errorsUrl: e.ERRORS_URL.replace(/\/+$/, ""),
     dataDir: e.DATA_DIR,
     logLevel: e.LOG_LEVEL,

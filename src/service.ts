@@ -122,11 +122,11 @@ export async function createService(config: Config, options: ServiceOptions = {}
     {
       db: store.db,
       now,
-      rateLimitPerSecond: config.rateLimitPerSecond,
+      rateLimits: config.rateLimits,
       signUpLimit: config.signUpLimit,
       usage,
       webhooks,
-      accounts: createAccountService({ db: store.db, now, keyChanged: () => keys.changed() }),
+      accounts: createAccountService({ db: store.db, now, keyChanged: () => keys.changed(), activeKeysPerOrganization: config.activeKeysPerOrganization }),
       dataStatus,
     },
     log,

@@ -27,6 +27,7 @@ beforeAll(async () => {
     keyChanged: async () => {
       seen.push(await announced.at(-1)?.());
     },
+    activeKeysPerOrganization: 20,
   });
 });
 afterAll(() => close());
@@ -51,6 +52,35 @@ describe("keys", () => {
     const revoked = await accounts.revokeKey(key.prefix);
     expect(revoked.map((k) => k.id)).toEqual([key.id]);
     expect(seen).toEqual(["revoked"]);
+  });
+
+  it("an organization holds at most its cap of active keys: key N + 1 is refused, and allowed again once a key is revoked", async () => {
+    const capped = createAccountService({ db: store.db, now: () => new Date("2026-11-24T12:00:00Z"), keyChanged: async () => {}, activeKeysPerOrganization: 3 });
+    const org = await capped.createOrganization("Capped Org");
+    const keys = [];
+    for (const label of ["one", "two", "three"]) keys.push(await capped.createKey(org.id, label, label === "three" ? "test" : "live"));
+    const refusal = await capped.createKey(org.id, "four", "live").catch((error: unknown) => error);
+    expect(refusal).toBeInstanceOf(KeyError);
+    expect((refusal as KeyError).message).toBe(
+      "this organization already has 3 active API keys, the most it may hold; revoke a key it no longer uses before creating another",
+    );
+    expect((await capped.listKeys(org.id)).map((k) => k.label)).toEqual(["one", "two", "three"]);
+    // The cap is per organization: another one is not held back by this one's keys.
+    const other = await capped.createOrganization("Other Org");
+    await expect(capped.createKey(other.id, "first", "live")).resolves.toMatchObject({ label: "first" });
+
+    await capped.revokeKey(keys[0]!.id, org.id);
+    await expect(capped.createKey(org.id, "four", "live")).resolves.toMatchObject({ label: "four" });
+    await expect(capped.createKey(org.id, "five", "live")).rejects.toBeInstanceOf(KeyError);
+  });
+
+  it("keys created at once cannot slip past the cap: ten concurrent creations against a cap of 4 leave exactly 4 active keys", async () => {
+    const capped = createAccountService({ db: store.db, now: () => new Date("2026-11-24T12:00:00Z"), keyChanged: async () => {}, activeKeysPerOrganization: 4 });
+    const org = await capped.createOrganization("Racing Org");
+    const results = await Promise.allSettled(Array.from({ length: 10 }, (_, i) => capped.createKey(org.id, `racer ${i}`, "live")));
+    expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(4);
+    expect(results.filter((r) => r.status === "rejected").every((r) => (r as PromiseRejectedResult).reason instanceof KeyError)).toBe(true);
+    expect((await listApiKeys(store.db, org.id)).filter((k) => k.status === "active")).toHaveLength(4);
   });
 
   it("revoking nothing announces nothing", async () => {

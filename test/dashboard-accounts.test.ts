@@ -338,3 +338,56 @@ describe("passwords follow NIST SP 800-63B: 12 code points, no common or breache
     }
   });
 });
+
+describe("an organization holds at most ACTIVE_KEYS_PER_ORG active keys, in the dashboard and the CLI alike", () => {
+  let service: TestService & { url?: string };
+  beforeAll(async () => {
+    service = await startTestService({ ACTIVE_KEYS_PER_ORG: "2" }, true);
+  });
+  afterAll(() => service.close());
+
+  it("key 3 is refused with the reason (dashboard 422, CLI exit 1), and allowed once a key is revoked", async () => {
+    const base = service.url!;
+    const form = await fetch(`${base}/dashboard/sign-up`);
+    const formCookie = form.headers.getSetCookie()[0]!.split(";")[0]!;
+    const signUpToken = /name="_csrf" value="([^"]+)"/.exec(await form.text())![1]!;
+    const signedUp = await fetch(`${base}/dashboard/sign-up`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { cookie: formCookie, "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ _csrf: signUpToken, organization: "Capped Keys Co", email: "capped@example.com", password: "vermilion otter cartography" }),
+    });
+    expect(signedUp.status).toBe(303);
+    const cookie = signedUp.headers.getSetCookie().find((c) => c.startsWith("buckeye_session="))!.split(";")[0]!;
+    const createKey = async (label: string) => {
+      const page = await (await fetch(`${base}/dashboard/keys`, { headers: { cookie } })).text();
+      const csrf = /name="_csrf" value="([^"]+)"/.exec(page)![1]!;
+      const once = /name="_once" value="([^"]+)"/.exec(page)![1]!;
+      return fetch(`${base}/dashboard/keys`, {
+        method: "POST",
+        redirect: "manual",
+        headers: { cookie, "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ _csrf: csrf, _once: once, label, env: "live" }),
+      });
+    };
+    expect((await createKey("first")).status).toBe(201);
+    expect((await createKey("second")).status).toBe(201);
+    const refused = await createKey("third");
+    expect(refused.status).toBe(422);
+    expect(await refused.text()).toContain("This organization already has 2 active API keys, the most it may hold; revoke a key it no longer uses before creating another.");
+
+    const organization = await service.service.store.db.selectFrom("organizations").select("id").where("name", "=", "Capped Keys Co").executeTakeFirstOrThrow();
+    const env = { ...process.env, DATABASE_URL: service.config.databaseUrl, ACTIVE_KEYS_PER_ORG: "2", LOG_LEVEL: "silent" };
+    const buckeye = (...args: string[]) => run(process.execPath, [BIN, ...args], { env });
+    await expect(buckeye("key", "create", "--org", organization.id, "--label", "from the CLI")).rejects.toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining("already has 2 active API keys"),
+    });
+
+    const [first] = await listApiKeys(service.service.store.db, organization.id);
+    await buckeye("key", "revoke", first!.prefix);
+    expect((await createKey("third")).status).toBe(201);
+    expect((await listApiKeys(service.service.store.db, organization.id)).map((k) => `${k.label} ${k.status}`)).toEqual(["first revoked", "second active", "third active"]);
+    // Two CLI processes, each compiling the sources as it starts: slow on a loaded machine.
+  }, 120_000);
+});

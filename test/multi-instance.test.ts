@@ -52,6 +52,9 @@ beforeAll(async () => {
     // and the instance would then answer from its own bucket: this test is about the shared one.
     REDIS_TIMEOUT_MS: "5000",
     RATE_LIMIT_PER_SECOND: "10",
+    // Above one key's 10, so the per-key test below is not held by it; low enough that the organization test's 20
+    // clients, sending at once, are more than its burst.
+    RATE_LIMIT_PER_SECOND_PER_ORG: "15",
     LOG_LEVEL: "info",
     WORKER_THREADS: "1",
     WEBHOOK_POLL_MS: "100",
@@ -123,6 +126,41 @@ describe("rate limit across instances: one bucket per key in Redis", () => {
     expect([...a.logs, ...b.logs].filter((l) => String(l.msg).startsWith("redis unreachable"))).toEqual([]);
     expect(perSecond).toBeGreaterThanOrEqual(9);
     expect(perSecond).toBeLessThanOrEqual(11);
+    expect(accepted.a).toBeGreaterThan(0);
+    expect(accepted.b).toBeGreaterThan(0);
+  });
+});
+
+describe("rate limit across instances: one bucket per organization in Redis, across its keys", () => {
+  it("ten keys of one organization sending flat out through both instances get no more than its 15 per second between them", async () => {
+    const organization = await createOrganization(store.db, "Many Keys Co");
+    const keys = await Promise.all(Array.from({ length: 10 }, async () => (await newKey("live", organization.id)).key));
+    let done = false;
+    const accepted = { a: 0, b: 0 };
+    let refusedByOrganization = 0;
+    const started = performance.now();
+    // Two clients per key, one per instance, each sending as soon as its previous request is answered.
+    const clients = keys.flatMap((key) =>
+      [a, b].map(async (instance) => {
+        while (!done) {
+          const res = await fetch(`${instance.url}/api/v1/rates?county=franklin&date=2025-04-01`, { headers: { authorization: `Bearer ${key}` } });
+          const body = (await res.json()) as { type?: string };
+          if (res.status === 200) accepted[instance === a ? "a" : "b"] += 1;
+          else if (res.status !== 429) throw new Error(`unexpected status ${res.status}`);
+          else if (body.type!.endsWith("/organization-rate-limit-exceeded")) refusedByOrganization += 1;
+        }
+      }),
+    );
+    await sleep(4000);
+    done = true;
+    await Promise.all(clients);
+    const seconds = (performance.now() - started) / 1000;
+    const total = accepted.a + accepted.b;
+    expect([...a.logs, ...b.logs].filter((l) => String(l.msg).startsWith("redis unreachable"))).toEqual([]);
+    // The organization's burst and then its rate (5 % slack for the window's ends); ten keys' own buckets would
+    // have allowed more than six times that. The organization's bucket did refuse, so the clients did send past it.
+    expect(total).toBeLessThanOrEqual(15 * (1 + seconds) * 1.05);
+    expect(refusedByOrganization).toBeGreaterThan(0);
     expect(accepted.a).toBeGreaterThan(0);
     expect(accepted.b).toBeGreaterThan(0);
   });

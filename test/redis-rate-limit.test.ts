@@ -53,8 +53,13 @@ class Relay {
 
 const prefix = () => `buckeye-test:${randomBytes(6).toString("hex")}:`;
 const open: RedisRateLimiter[] = [];
-function limiter(url: string, keyPrefix: string, log: (entry: Record<string, unknown>) => void = () => {}): RedisRateLimiter {
-  const created = new RedisRateLimiter({ url, keyPrefix, limitPerSecond: 10, log });
+function limiter(
+  url: string,
+  keyPrefix: string,
+  log: (entry: Record<string, unknown>) => void = () => {},
+  limits = { perKey: 10, perOrganization: 1000 },
+): RedisRateLimiter & { keyPrefix: string } {
+  const created = Object.assign(new RedisRateLimiter({ url, keyPrefix, limits, log }), { keyPrefix });
   open.push(created);
   return created;
 }
@@ -69,7 +74,7 @@ describe("shared rate limits: REDIS_URL (DESIGN §4)", () => {
     const b = limiter(REDIS.href, keyPrefix);
     await until(() => a.shared && b.shared, "both limiters to connect");
     const started = performance.now();
-    const decisions = await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 ? a : b).consume("key_one", Date.now())));
+    const decisions = await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 ? a : b).consume("key_one", "org_one", Date.now())));
     // One bucket: 10, plus one per 100 ms these took (refill on Redis's clock); two buckets would allow all 20.
     const refill = Math.ceil((performance.now() - started) / 100);
     const allowed = decisions.filter((d) => d.allowed).length;
@@ -77,14 +82,14 @@ describe("shared rate limits: REDIS_URL (DESIGN §4)", () => {
     expect(allowed).toBeLessThanOrEqual(10 + refill);
     const refused = decisions.find((d) => !d.allowed)!;
     expect(refused).toMatchObject({ allowed: false, limit: 10, remaining: 0, retryAfterSeconds: 1 });
-    expect((await a.consume("key_two", Date.now())).allowed).toBe(true);
+    expect((await a.consume("key_two", "org_one", Date.now())).allowed).toBe(true);
   });
 
   it("requests of one turn share one script call and are served in arrival order: the first 10 admitted, counting down, the rest refused", async () => {
     const a = limiter(REDIS.href, prefix());
     await until(() => a.shared, "the limiter to connect");
     // One turn: all 24 calls are made before the script call starts; two keys, interleaved.
-    const decisions = await Promise.all(Array.from({ length: 24 }, (_, i) => a.consume(i % 2 ? "key_odd" : "key_even", Date.now())));
+    const decisions = await Promise.all(Array.from({ length: 24 }, (_, i) => a.consume(i % 2 ? "key_odd" : "key_even", "org_one", Date.now())));
     for (const key of [0, 1]) {
       const mine = decisions.filter((_, i) => i % 2 === key);
       expect(mine.map((d) => d.allowed)).toEqual([...Array(10).fill(true), false, false]);
@@ -94,19 +99,50 @@ describe("shared rate limits: REDIS_URL (DESIGN §4)", () => {
     expect(new Set(decisions.map((d) => d.keyEpoch)).size).toBe(1);
   });
 
+  it("two instances: four keys of one organization at once admit its 25 between them (plus refill) and no more, each refusal the organization's; another organization has its own bucket", async () => {
+    const a = limiter(REDIS.href, prefix(), () => {}, { perKey: 10, perOrganization: 25 });
+    const b = limiter(REDIS.href, a.keyPrefix, () => {}, { perKey: 10, perOrganization: 25 });
+    await until(() => a.shared && b.shared, "both limiters to connect");
+    // 40 requests at once over four keys of one organization, half through each instance, and one of another organization.
+    const decisions = await Promise.all(Array.from({ length: 40 }, (_, i) => (i % 2 ? a : b).consume(`key_${i % 4}`, "org_many", Date.now())));
+    const other = await a.consume("key_elsewhere", "org_other", Date.now());
+    // 25, plus 2.5 per 100 ms these took (refill on Redis's clock).
+    const allowed = decisions.filter((d) => d.allowed).length;
+    expect(allowed).toBeGreaterThanOrEqual(25);
+    expect(allowed).toBeLessThanOrEqual(30);
+    const refused = decisions.filter((d) => !d.allowed);
+    expect(refused.length).toBeGreaterThan(0);
+    expect(refused.every((d) => d.scope === "organization" && d.limit === 25 && d.remaining === 0 && d.retryAfterSeconds === 1)).toBe(true);
+    expect(other).toMatchObject({ allowed: true, scope: "key", limit: 10, remaining: 9 });
+  });
+
+  it("in one turn a key's requests are served while both its bucket and its organization's hold a token, keys in order; the organization's refusals take none of the key's tokens", async () => {
+    const a = limiter(REDIS.href, prefix(), () => {}, { perKey: 10, perOrganization: 25 });
+    await until(() => a.shared, "the limiter to connect");
+    const decisions = await Promise.all(Array.from({ length: 48 }, (_, i) => a.consume(`key_${i % 4}`, "org_many", Date.now())));
+    const admitted = [0, 1, 2, 3].map((k) => decisions.filter((d, i) => i % 4 === k && d.allowed).length);
+    expect(admitted).toEqual([10, 10, 5, 0]);
+    expect(decisions.filter((d, i) => i % 4 === 0 && !d.allowed).every((d) => d.scope === "key")).toBe(true);
+    expect(decisions.filter((d, i) => i % 4 === 3).every((d) => d.scope === "organization" && d.limit === 25)).toBe(true);
+    // A tenth of a second later the organization has two tokens again. key_3 was refused 12 times: had that taken
+    // its tokens it would have one now, not all ten.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(await a.consume("key_3", "org_many", Date.now())).toMatchObject({ allowed: true, scope: "key", remaining: 9 });
+  });
+
   it("when Redis becomes unreachable, each instance limits on its own and logs one warning; the shared bucket returns with Redis", async () => {
     const relay = new Relay();
     await relay.up();
     const logs: Array<Record<string, unknown>> = [];
     const a = limiter(relay.url, prefix(), (entry) => logs.push(entry));
     await until(() => a.shared, "the limiter to connect through the relay");
-    expect((await a.consume("key_outage", Date.now())).allowed).toBe(true);
+    expect((await a.consume("key_outage", "org_one", Date.now())).allowed).toBe(true);
 
     await relay.cut();
     const during = [];
     // The local bucket runs on the caller's clock: one instant, so no refill however slow this is.
     const instant = Date.now();
-    for (let i = 0; i < 12; i++) during.push(await a.consume("key_outage", instant));
+    for (let i = 0; i < 12; i++) during.push(await a.consume("key_outage", "org_one", instant));
     expect(during.slice(0, 10).every((d) => d.allowed)).toBe(true);
     expect(during[11]!.allowed).toBe(false);
     const warnings = () => logs.filter((entry) => entry.level === "warn");
@@ -118,7 +154,7 @@ describe("shared rate limits: REDIS_URL (DESIGN §4)", () => {
     await until(() => a.shared, "the limiter to reconnect");
     expect(logs.at(-1)).toMatchObject({ level: "info", msg: expect.stringMatching(/redis reachable again/) });
     // Back on the shared bucket, which still holds the 9 tokens left before the outage.
-    const after = await a.consume("key_outage", Date.now());
+    const after = await a.consume("key_outage", "org_one", Date.now());
     expect(after.allowed).toBe(true);
     await relay.cut();
   });

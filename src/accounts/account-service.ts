@@ -20,6 +20,8 @@ export interface AccountServiceDeps {
   now: () => Date;
   /** Called after a committed change to a key's verdict (src/auth/key-check.ts). */
   keyChanged: () => Promise<void>;
+  /** Active API keys one organization may hold (ACTIVE_KEYS_PER_ORG); revoked keys do not count. */
+  activeKeysPerOrganization: number;
 }
 
 export type AccountService = ReturnType<typeof createAccountService>;
@@ -58,8 +60,8 @@ export function createAccountService(deps: AccountServiceDeps) {
       return row;
     },
 
-    /** A new key, shown once: the answer is the only place its secret appears. */
-    createKey: (organizationId: string, label: string, env: KeyEnv): Promise<CreatedKey> => createKey(db, organizationId, label, env),
+    /** A new key, shown once: the answer is the only place its secret appears. Refused past the organization's cap on active keys. */
+    createKey: (organizationId: string, label: string, env: KeyEnv): Promise<CreatedKey> => createKey(db, organizationId, label, env, deps.activeKeysPerOrganization),
 
     async listKeys(organizationId: string): Promise<ApiKey[]> {
       await requireOrganization(organizationId);

@@ -3,7 +3,7 @@
  */
 import { timingSafeEqual } from "node:crypto";
 import type { Db, KeyEnv } from "../store/database.ts";
-import { insertApiKey, type KeyFinder } from "../store/api-keys.repository.ts";
+import { insertApiKey, insertApiKeyWithinCap, type KeyFinder } from "../store/api-keys.repository.ts";
 import { findOrganization } from "../store/organizations.repository.ts";
 import { checkKeyShape, hashKey, issueKey } from "./api-key.ts";
 
@@ -18,13 +18,20 @@ export interface CreatedKey {
 
 export class KeyError extends Error {}
 
-export async function createKey(db: Db, organizationId: string, label: string, env: KeyEnv): Promise<CreatedKey> {
+/**
+ * Issues a key. With `maxActive`, refused when the organization already holds that many active
+ * keys (revoked ones do not count): every key gets its own request bucket, so an organization's
+ * keys are capped as well as its requests (docs/api/README.md, "Rate limits").
+ */
+export async function createKey(db: Db, organizationId: string, label: string, env: KeyEnv, maxActive?: number): Promise<CreatedKey> {
   const trimmed = label.trim();
   if (!trimmed) throw new KeyError("a key needs a descriptive label");
   if (trimmed.length > 100) throw new KeyError("a key label is at most 100 characters");
   if (!(await findOrganization(db, organizationId))) throw new KeyError(`no organization ${organizationId}`);
   const issued = issueKey(env);
-  const row = await insertApiKey(db, { organizationId, label: trimmed, env, prefix: issued.prefix, keyHash: issued.hash });
+  const fields = { organizationId, label: trimmed, env, prefix: issued.prefix, keyHash: issued.hash };
+  const row = maxActive === undefined ? await insertApiKey(db, fields) : await insertApiKeyWithinCap(db, fields, maxActive);
+  if (!row) throw new KeyError(`this organization already has ${maxActive} active API keys, the most it may hold; revoke a key it no longer uses before creating another`);
   return { id: row.id, key: issued.key, prefix: row.prefix, label: row.label, env: row.env, created_at: row.created_at };
 }
 

@@ -33,11 +33,6 @@ export interface paths {
      * @description Only the organization that submitted a job sees it; to any other it does not exist (404).
      */
     get: operations["getBatch"];
-    /**
-     * Deletes a batch job, its rows and its results
-     * @description In any state: a queued job never runs, a running one is cancelled (what its runner has in hand is not stored). Afterwards the job and its results answer 404. Completed jobs are also deleted RETAIN_BATCH_JOBS_DAYS (7 by default) after they completed; deleting them sooner frees room under BATCH_JOBS_STORED_PER_ORG. Only the organization that submitted a job can delete it; to any other it does not exist (404).
-     */
-    delete: operations["deleteBatch"];
   };
   "/api/v1/batches/{id}/results": {
     /**
@@ -61,7 +56,7 @@ export interface paths {
     get: operations["listWebhooks"];
     /**
      * Registers a webhook; the signing secret is shown only in this answer
-     * @description The url must be https (http is accepted for test keys), and events a non-empty list of the subscribable event types. An organization has at most WEBHOOKS_PER_ORG webhooks (20 unless the operator sets it), disabled ones included: the next is a 409 webhook-limit-reached until one is deleted.
+     * @description The url must be https (http is accepted for test keys), and events a non-empty list of the subscribable event types.
      */
     post: operations["createWebhook"];
   };
@@ -119,13 +114,13 @@ export interface paths {
   };
   "/api/v1/certificates": {
     /**
-     * This organization's certificates, a page at a time
-     * @description The key's organization's certificates, soonest expiry first (then by id), `limit` to a page. Ask for the next page with `cursor` set to this page's `next_cursor`, until `next_cursor` is null. A certificate added or deleted between pages never makes the walk skip or repeat another.
+     * This organization's certificates
+     * @description Every certificate of the key's organization and mode.
      */
     get: operations["listCertificates"];
     /**
      * Records an exemption certificate
-     * @description Buckeye sends certificate.expiring events before its expiry date. An organization keeps at most CERTIFICATES_PER_ORG certificates (10,000 unless the operator sets it): the next is a 409 certificate-limit-reached until some are deleted.
+     * @description Buckeye sends certificate.expiring events before its expiry date.
      */
     post: operations["createCertificate"];
   };
@@ -547,11 +542,11 @@ export interface components {
   headers: {
     /** @description This request's id, also in the body's request_id and in the access log: quote it when reporting a problem */
     "X-Request-Id": string;
-    /** @description Requests per second this API key may make */
+    /** @description Requests per second this API key may make; on a 429 organization-rate-limit-exceeded, those its organization may make across all its keys */
     "RateLimit-Limit": number;
-    /** @description Requests this key may still make now, before it has to wait */
+    /** @description Requests this key may still make now, before it has to wait (on organization-rate-limit-exceeded: its organization, so 0) */
     "RateLimit-Remaining": number;
-    /** @description Seconds until the key's allowance is full again */
+    /** @description Seconds until the key's allowance is full again (on organization-rate-limit-exceeded: its organization's) */
     "RateLimit-Reset": number;
     /** @description Seconds to wait before retrying */
     "Retry-After": number;
@@ -649,7 +644,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["ProblemDetails"];
         };
       };
-      /** @description More than the key's requests per second */
+      /** @description More than the key's requests per second (rate-limit-exceeded), or than its organization's across all its keys (organization-rate-limit-exceeded) */
       429: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -764,7 +759,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["ProblemDetails"];
         };
       };
-      /** @description More than the key's requests per second */
+      /** @description More than the key's requests per second (rate-limit-exceeded), or than its organization's across all its keys (organization-rate-limit-exceeded) */
       429: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -826,18 +821,6 @@ export interface operations {
           "application/problem+json": components["schemas"]["ProblemDetails"];
         };
       };
-      /** @description batch-jobs-stored: the organization keeps as many jobs as it may (BATCH_JOBS_STORED_PER_ORG, completed ones included); delete some with DELETE /api/v1/batches/{id} */
-      409: {
-        headers: {
-          "X-Request-Id": components["headers"]["X-Request-Id"];
-          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-        };
-        content: {
-          "application/problem+json": components["schemas"]["ProblemDetails"];
-        };
-      };
       /** @description Too many items, or more bytes than this operation reads (webhook and certificate bodies: 64 KiB, refused by Content-Length before reading) */
       413: {
         headers: {
@@ -862,7 +845,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["ProblemDetails"];
         };
       };
-      /** @description More than the key's requests per second, or batch-jobs-in-flight: the organization has as many jobs queued or running as it may (BATCH_JOBS_IN_FLIGHT_PER_ORG); Retry-After says when to try again */
+      /** @description More than the key's requests per second (rate-limit-exceeded), or than its organization's across all its keys (organization-rate-limit-exceeded) */
       429: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -923,66 +906,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["ProblemDetails"];
         };
       };
-      /** @description More than the key's requests per second */
-      429: {
-        headers: {
-          "X-Request-Id": components["headers"]["X-Request-Id"];
-          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-          "Retry-After": components["headers"]["Retry-After"];
-        };
-        content: {
-          "application/problem+json": components["schemas"]["ProblemDetails"];
-        };
-      };
-    };
-  };
-  /**
-   * Deletes a batch job, its rows and its results
-   * @description In any state: a queued job never runs, a running one is cancelled (what its runner has in hand is not stored). Afterwards the job and its results answer 404. Completed jobs are also deleted RETAIN_BATCH_JOBS_DAYS (7 by default) after they completed; deleting them sooner frees room under BATCH_JOBS_STORED_PER_ORG. Only the organization that submitted a job can delete it; to any other it does not exist (404).
-   */
-  deleteBatch: {
-    parameters: {
-      path: {
-        /** @description Batch id, as returned when the job was submitted */
-        id: string;
-      };
-    };
-    responses: {
-      /** @description Deleted */
-      204: {
-        headers: {
-          "X-Request-Id": components["headers"]["X-Request-Id"];
-          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-        };
-        content: never;
-      };
-      /** @description No API key, or one that is unknown, mistyped, revoked or of a suspended organization */
-      401: {
-        headers: {
-          "X-Request-Id": components["headers"]["X-Request-Id"];
-          "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-        };
-        content: {
-          "application/problem+json": components["schemas"]["ProblemDetails"];
-        };
-      };
-      /** @description Not found in this organization */
-      404: {
-        headers: {
-          "X-Request-Id": components["headers"]["X-Request-Id"];
-          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-        };
-        content: {
-          "application/problem+json": components["schemas"]["ProblemDetails"];
-        };
-      };
-      /** @description More than the key's requests per second */
+      /** @description More than the key's requests per second (rate-limit-exceeded), or than its organization's across all its keys (organization-rate-limit-exceeded) */
       429: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1058,7 +982,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["ProblemDetails"];
         };
       };
-      /** @description The resource is not in a state that allows this, or the organization already keeps as many of them as it may */
+      /** @description The resource is not in a state that allows this */
       409: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1072,7 +996,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["ProblemDetails"];
         };
       };
-      /** @description More than the key's requests per second */
+      /** @description More than the key's requests per second (rate-limit-exceeded), or than its organization's across all its keys (organization-rate-limit-exceeded) */
       429: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1149,7 +1073,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["ProblemDetails"];
         };
       };
-      /** @description More than the key's requests per second */
+      /** @description More than the key's requests per second (rate-limit-exceeded), or than its organization's across all its keys (organization-rate-limit-exceeded) */
       429: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1195,7 +1119,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["ProblemDetails"];
         };
       };
-      /** @description More than the key's requests per second */
+      /** @description More than the key's requests per second (rate-limit-exceeded), or than its organization's across all its keys (organization-rate-limit-exceeded) */
       429: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1212,7 +1136,7 @@ export interface operations {
   };
   /**
    * Registers a webhook; the signing secret is shown only in this answer
-   * @description The url must be https (http is accepted for test keys), and events a non-empty list of the subscribable event types. An organization has at most WEBHOOKS_PER_ORG webhooks (20 unless the operator sets it), disabled ones included: the next is a 409 webhook-limit-reached until one is deleted.
+   * @description The url must be https (http is accepted for test keys), and events a non-empty list of the subscribable event types.
    */
   createWebhook: {
     requestBody: {
@@ -1242,20 +1166,6 @@ export interface operations {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
           "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-        };
-        content: {
-          "application/problem+json": components["schemas"]["ProblemDetails"];
-        };
-      };
-      /** @description The resource is not in a state that allows this, or the organization already keeps as many of them as it may */
-      409: {
-        headers: {
-          "X-Request-Id": components["headers"]["X-Request-Id"];
-          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-          /** @description For a batch that is not finished: seconds until it is worth polling again */
-          "Retry-After"?: number;
         };
         content: {
           "application/problem+json": components["schemas"]["ProblemDetails"];
@@ -1297,7 +1207,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["ProblemDetails"];
         };
       };
-      /** @description More than the key's requests per second */
+      /** @description More than the key's requests per second (rate-limit-exceeded), or than its organization's across all its keys (organization-rate-limit-exceeded) */
       429: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1360,7 +1270,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["ProblemDetails"];
         };
       };
-      /** @description More than the key's requests per second */
+      /** @description More than the key's requests per second (rate-limit-exceeded), or than its organization's across all its keys (organization-rate-limit-exceeded) */
       429: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1419,7 +1329,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["ProblemDetails"];
         };
       };
-      /** @description More than the key's requests per second */
+      /** @description More than the key's requests per second (rate-limit-exceeded), or than its organization's across all its keys (organization-rate-limit-exceeded) */
       429: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1523,7 +1433,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["ProblemDetails"];
         };
       };
-      /** @description More than the key's requests per second */
+      /** @description More than the key's requests per second (rate-limit-exceeded), or than its organization's across all its keys (organization-rate-limit-exceeded) */
       429: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1587,7 +1497,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["ProblemDetails"];
         };
       };
-      /** @description More than the key's requests per second */
+      /** @description More than the key's requests per second (rate-limit-exceeded), or than its organization's across all its keys (organization-rate-limit-exceeded) */
       429: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1651,7 +1561,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["ProblemDetails"];
         };
       };
-      /** @description More than the key's requests per second */
+      /** @description More than the key's requests per second (rate-limit-exceeded), or than its organization's across all its keys (organization-rate-limit-exceeded) */
       429: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1731,7 +1641,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["ProblemDetails"];
         };
       };
-      /** @description More than the key's requests per second */
+      /** @description More than the key's requests per second (rate-limit-exceeded), or than its organization's across all its keys (organization-rate-limit-exceeded) */
       429: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1797,7 +1707,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["ProblemDetails"];
         };
       };
-      /** @description The resource is not in a state that allows this, or the organization already keeps as many of them as it may */
+      /** @description The resource is not in a state that allows this */
       409: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1811,7 +1721,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["ProblemDetails"];
         };
       };
-      /** @description More than the key's requests per second */
+      /** @description More than the key's requests per second (rate-limit-exceeded), or than its organization's across all its keys (organization-rate-limit-exceeded) */
       429: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1893,7 +1803,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["ProblemDetails"];
         };
       };
-      /** @description The resource is not in a state that allows this, or the organization already keeps as many of them as it may */
+      /** @description The resource is not in a state that allows this */
       409: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1931,7 +1841,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["ProblemDetails"];
         };
       };
-      /** @description More than the key's requests per second */
+      /** @description More than the key's requests per second (rate-limit-exceeded), or than its organization's across all its keys (organization-rate-limit-exceeded) */
       429: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1947,20 +1857,12 @@ export interface operations {
     };
   };
   /**
-   * This organization's certificates, a page at a time
-   * @description The key's organization's certificates, soonest expiry first (then by id), `limit` to a page. Ask for the next page with `cursor` set to this page's `next_cursor`, until `next_cursor` is null. A certificate added or deleted between pages never makes the walk skip or repeat another.
+   * This organization's certificates
+   * @description Every certificate of the key's organization and mode.
    */
   listCertificates: {
-    parameters: {
-      query?: {
-        /** @description Certificates per page, 1 to 200; default 50 */
-        limit?: string;
-        /** @description Where this page starts: the `next_cursor` of the previous page (opaque); omitted: the first page */
-        cursor?: string;
-      };
-    };
     responses: {
-      /** @description One page */
+      /** @description The list */
       200: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1970,24 +1872,9 @@ export interface operations {
         };
         content: {
           "application/json": {
-            /** @description How many certificates the organization keeps, on every page */
             total: number;
             certificates: components["schemas"]["CertificateRecord"][];
-            /** @description The cursor of the next page; null on the last */
-            next_cursor: string | null;
           };
-        };
-      };
-      /** @description Invalid or conflicting parameters */
-      400: {
-        headers: {
-          "X-Request-Id": components["headers"]["X-Request-Id"];
-          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-        };
-        content: {
-          "application/problem+json": components["schemas"]["ProblemDetails"];
         };
       };
       /** @description No API key, or one that is unknown, mistyped, revoked or of a suspended organization */
@@ -2000,7 +1887,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["ProblemDetails"];
         };
       };
-      /** @description More than the key's requests per second */
+      /** @description More than the key's requests per second (rate-limit-exceeded), or than its organization's across all its keys (organization-rate-limit-exceeded) */
       429: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2017,7 +1904,7 @@ export interface operations {
   };
   /**
    * Records an exemption certificate
-   * @description Buckeye sends certificate.expiring events before its expiry date. An organization keeps at most CERTIFICATES_PER_ORG certificates (10,000 unless the operator sets it): the next is a 409 certificate-limit-reached until some are deleted.
+   * @description Buckeye sends certificate.expiring events before its expiry date.
    */
   createCertificate: {
     requestBody: {
@@ -2046,20 +1933,6 @@ export interface operations {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
           "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-        };
-        content: {
-          "application/problem+json": components["schemas"]["ProblemDetails"];
-        };
-      };
-      /** @description The resource is not in a state that allows this, or the organization already keeps as many of them as it may */
-      409: {
-        headers: {
-          "X-Request-Id": components["headers"]["X-Request-Id"];
-          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-          /** @description For a batch that is not finished: seconds until it is worth polling again */
-          "Retry-After"?: number;
         };
         content: {
           "application/problem+json": components["schemas"]["ProblemDetails"];
@@ -2101,7 +1974,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["ProblemDetails"];
         };
       };
-      /** @description More than the key's requests per second */
+      /** @description More than the key's requests per second (rate-limit-exceeded), or than its organization's across all its keys (organization-rate-limit-exceeded) */
       429: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2164,7 +2037,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["ProblemDetails"];
         };
       };
-      /** @description More than the key's requests per second */
+      /** @description More than the key's requests per second (rate-limit-exceeded), or than its organization's across all its keys (organization-rate-limit-exceeded) */
       429: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2223,7 +2096,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["ProblemDetails"];
         };
       };
-      /** @description More than the key's requests per second */
+      /** @description More than the key's requests per second (rate-limit-exceeded), or than its organization's across all its keys (organization-rate-limit-exceeded) */
       429: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2287,7 +2160,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["ProblemDetails"];
         };
       };
-      /** @description More than the key's requests per second */
+      /** @description More than the key's requests per second (rate-limit-exceeded), or than its organization's across all its keys (organization-rate-limit-exceeded) */
       429: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];

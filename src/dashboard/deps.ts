@@ -13,8 +13,8 @@ import type { Logger } from "../log.ts";
 export interface DashboardDeps {
   db: Db;
   now: () => Date;
-  /** The API's per-key request limit, shown on the usage page. */
-  rateLimitPerSecond: number;
+  /** The API's request limits per key and per organization, shown on the usage page. */
+  rateLimits: Readonly<{ perKey: number; perOrganization: number }>;
   usage?: UsageRecorder;
   throttle: SignInThrottle;
   signUps: SignUpThrottle;

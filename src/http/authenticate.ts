@@ -28,7 +28,7 @@ async function check(ctx: ApiContext, event: H3Event, key: string): Promise<Veri
   const hit = verdicts.peek(key);
   // Only a key known to be good has a bucket to take from; any other is read from the store.
   if (!hit?.verdict.ok) return verdicts.read(key, undefined);
-  const decision = await ctx.limiter.consume(hit.verdict.principal.keyId, ctx.now().getTime());
+  const decision = await ctx.limiter.consume(hit.verdict.principal.keyId, hit.verdict.principal.organizationId, ctx.now().getTime());
   event.context.rateDecision = decision;
   if (decision.keyEpoch !== undefined && decision.keyEpoch === hit.epoch) return hit.verdict;
   return verdicts.read(key, decision.keyEpoch);

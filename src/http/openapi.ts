@@ -116,9 +116,21 @@ const HEADERS = {
     required: true,
     schema: { type: "string", pattern: "^req_" },
   },
-  "RateLimit-Limit": { description: "Requests per second this API key may make", required: true, schema: { type: "integer", minimum: 1 } },
-  "RateLimit-Remaining": { description: "Requests this key may still make now, before it has to wait", required: true, schema: { type: "integer", minimum: 0 } },
-  "RateLimit-Reset": { description: "Seconds until the key's allowance is full again", required: true, schema: { type: "integer", minimum: 0 } },
+  "RateLimit-Limit": {
+    description: "Requests per second this API key may make; on a 429 organization-rate-limit-exceeded, those its organization may make across all its keys",
+    required: true,
+    schema: { type: "integer", minimum: 1 },
+  },
+  "RateLimit-Remaining": {
+    description: "Requests this key may still make now, before it has to wait (on organization-rate-limit-exceeded: its organization, so 0)",
+    required: true,
+    schema: { type: "integer", minimum: 0 },
+  },
+  "RateLimit-Reset": {
+    description: "Seconds until the key's allowance is full again (on organization-rate-limit-exceeded: its organization's)",
+    required: true,
+    schema: { type: "integer", minimum: 0 },
+  },
   "Retry-After": { description: "Seconds to wait before retrying", required: true, schema: { type: "integer", minimum: 1 } },
   Location: { description: "The path of the resource this request created", required: true, schema: { type: "string", format: "uri-reference" } },
   "WWW-Authenticate": { description: 'The Bearer challenge (RFC 6750): `Bearer realm="buckeye"`, with `error="invalid_token"` for a key that was refused', required: true, schema: { type: "string" } },
@@ -154,7 +166,7 @@ const PROBLEM_WHEN: Record<number, string> = {
   413: "Too many items, or more bytes than this operation reads (webhook and certificate bodies: 64 KiB, refused by Content-Length before reading)",
   415: "The body was not sent with the Content-Type this operation reads",
   422: "The input is understood but cannot be served",
-  429: "More than the key's requests per second",
+  429: "More than the key's requests per second (rate-limit-exceeded), or than its organization's across all its keys (organization-rate-limit-exceeded)",
   503: "The geocoder or the boundary data is unavailable",
 };
 

@@ -1,21 +1,34 @@
 /**
- * A token bucket per API key: `limit` tokens, refilled at `limit` per second, so a key may
- * burst to its limit and sustain it (DESIGN §3).
+ * Token buckets: one per API key and one per organization. Each holds `limit` tokens, refilled at
+ * `limit` per second, so a caller may burst to its limit and sustain it (DESIGN §3). A request
+ * takes a token from its key's bucket and one from its organization's, or from neither: a request
+ * refused by either bucket spends nothing, so a key held back by its organization has its own
+ * tokens when the organization's come back. The organization's bucket is what keeps an
+ * organization from multiplying its limit by creating keys (docs/api/README.md, "Rate limits").
  */
 export interface RateDecision {
   allowed: boolean;
+  /** Which bucket the numbers below describe: the key's, unless the organization's refused the request. */
+  scope: "key" | "organization";
   limit: number;
   remaining: number;
   /** Seconds until the bucket is full again. */
   resetSeconds: number;
-  /** Seconds until the next request would be allowed; 0 when allowed now. */
+  /** Seconds until the next request would be allowed (by both buckets); 0 when allowed now. */
   retryAfterSeconds: number;
   /** The key tables' epoch, read in the same call (Redis mode only; see authenticate.ts). */
   keyEpoch?: string;
 }
 
+export interface RateLimits {
+  /** Tokens per second per key, also the size of its bucket. */
+  perKey: number;
+  /** Tokens per second per organization, across all its keys, also the size of its bucket. */
+  perOrganization: number;
+}
+
 export interface RateLimiter {
-  consume(key: string, nowMs: number): RateDecision | Promise<RateDecision>;
+  consume(keyId: string, organizationId: string, nowMs: number): RateDecision | Promise<RateDecision>;
   /** Whether a decision carries the key epoch when the shared store answered. */
   readonly reportsKeyEpoch?: boolean;
 }
@@ -25,33 +38,54 @@ interface Bucket {
   updatedMs: number;
 }
 
-export function decide(tokensAfter: number, allowed: boolean, limit: number): RateDecision {
-  const remaining = Math.max(0, Math.floor(tokensAfter));
+const secondsUntilToken = (tokens: number, limit: number) => Math.max(1, Math.ceil((1 - tokens) / limit));
+
+/**
+ * The decision for a request, from the tokens each bucket holds after it (both less one when it
+ * was allowed, as they were when it was refused). A key that is empty itself is refused as the
+ * key's, even when its organization is empty too; Retry-After waits for both.
+ */
+export function decide(keyTokens: number, orgTokens: number, limits: RateLimits, allowed: boolean): RateDecision {
+  const scope = allowed || keyTokens < 1 ? "key" : "organization";
+  const [tokens, limit] = scope === "key" ? [keyTokens, limits.perKey] : [orgTokens, limits.perOrganization];
   return {
     allowed,
+    scope,
     limit,
-    remaining,
-    resetSeconds: Math.ceil((limit - tokensAfter) / limit),
-    retryAfterSeconds: allowed ? 0 : Math.max(1, Math.ceil((1 - tokensAfter) / limit)),
+    remaining: Math.max(0, Math.floor(tokens)),
+    resetSeconds: Math.ceil((limit - tokens) / limit),
+    retryAfterSeconds: allowed
+      ? 0
+      : Math.max(keyTokens < 1 ? secondsUntilToken(keyTokens, limits.perKey) : 0, orgTokens < 1 ? secondsUntilToken(orgTokens, limits.perOrganization) : 0),
   };
 }
 
 export class MemoryRateLimiter implements RateLimiter {
-  readonly #buckets = new Map<string, Bucket>();
-  readonly #limit: number;
+  readonly #keys = new Map<string, Bucket>();
+  readonly #organizations = new Map<string, Bucket>();
+  readonly #limits: RateLimits;
 
-  constructor(limitPerSecond: number) {
-    this.#limit = limitPerSecond;
+  constructor(limits: RateLimits) {
+    this.#limits = limits;
   }
 
-  consume(key: string, nowMs: number): RateDecision {
-    const bucket = this.#buckets.get(key) ?? { tokens: this.#limit, updatedMs: nowMs };
-    const elapsed = Math.max(0, nowMs - bucket.updatedMs) / 1000;
-    bucket.tokens = Math.min(this.#limit, bucket.tokens + elapsed * this.#limit);
-    bucket.updatedMs = nowMs;
-    const allowed = bucket.tokens >= 1;
-    if (allowed) bucket.tokens -= 1;
-    this.#buckets.set(key, bucket);
-    return decide(bucket.tokens, allowed, this.#limit);
+  consume(keyId: string, organizationId: string, nowMs: number): RateDecision {
+    const key = refill(this.#keys, keyId, this.#limits.perKey, nowMs);
+    const organization = refill(this.#organizations, organizationId, this.#limits.perOrganization, nowMs);
+    const allowed = key.tokens >= 1 && organization.tokens >= 1;
+    if (allowed) {
+      key.tokens -= 1;
+      organization.tokens -= 1;
+    }
+    return decide(key.tokens, organization.tokens, this.#limits, allowed);
   }
+}
+
+function refill(buckets: Map<string, Bucket>, id: string, limit: number, nowMs: number): Bucket {
+  let bucket = buckets.get(id);
+  if (!bucket) buckets.set(id, (bucket = { tokens: limit, updatedMs: nowMs }));
+  const elapsed = Math.max(0, nowMs - bucket.updatedMs) / 1000;
+  bucket.tokens = Math.min(limit, bucket.tokens + elapsed * limit);
+  bucket.updatedMs = nowMs;
+  return bucket;
 }

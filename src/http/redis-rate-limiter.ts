@@ -1,6 +1,6 @@
 /**
- * The per-key token bucket of rate-limit.ts, held in Redis so that every instance draws from the
- * same bucket (DESIGN §4). One Lua script reads, refills, takes a token and writes back, so two
+ * The per-key and per-organization token buckets of rate-limit.ts, held in Redis so that every
+ * instance draws from the same buckets (DESIGN §4). One Lua script reads, refills, takes a token and writes back, so two
  * instances can never both take the last token. Time comes from Redis's clock, not the
  * instance's: instances on machines whose clocks disagree still refill one bucket consistently.
  *
@@ -21,34 +21,56 @@ import { createHash, randomUUID } from "node:crypto";
 import { Redis } from "ioredis";
 import type { Logger } from "../log.ts";
 import { batchPerTurn } from "../per-turn.ts";
-import { decide, MemoryRateLimiter, type RateDecision, type RateLimiter } from "./rate-limit.ts";
+import { decide, MemoryRateLimiter, type RateDecision, type RateLimiter, type RateLimits } from "./rate-limit.ts";
 
 /**
- * Takes the tokens a turn's requests ask for (see batchPerTurn), one per request. KEYS[1]: the key
- * epoch; KEYS[2..]: each bucket the requests draw from, once; ARGV[1]: tokens per second, also the
- * bucket's size; ARGV[i]: how many requests draw from KEYS[i]. Requests are served in arrival order
- * while a whole token is left, so a bucket holding t tokens admits min(count, floor(t)) of them.
- * Returns {epoch, admitted2, tokens2, admitted3, tokens3, ...}, tokens as they were before the turn
- * took any: each request's own decision follows from these two (see #run), so the script's work and
- * its reply grow with the number of keys, not of requests.
+ * Takes the tokens a turn's requests ask for (see batchPerTurn), one per request from its key's
+ * bucket and one from its organization's, or none when either is short. KEYS[1]: the key epoch;
+ * KEYS[2..]: each organization's bucket, followed by the bucket of each of its keys the requests
+ * draw from, each once; ARGV[1], ARGV[2]: tokens per second per key and per organization, also the
+ * buckets' sizes; ARGV[i + 1]: 0 for an organization's bucket KEYS[i], else how many requests draw
+ * from the key's bucket KEYS[i]. A key's requests are served while both buckets hold a whole token,
+ * its keys in order, so a key holding k tokens whose organization has o left admits
+ * min(count, floor(k), floor(o)) of them. Returns {epoch, admitted, key tokens, organization
+ * tokens, ...} for each key, tokens as they were before that key's requests took any: each
+ * request's own decision follows from these (see #run), so the script's work and its reply grow
+ * with the number of keys and organizations, not of requests.
  */
 const TOKEN_BUCKET = `
-local limit = tonumber(ARGV[1])
+local per_key = tonumber(ARGV[1])
+local per_org = tonumber(ARGV[2])
 local time = redis.call('TIME')
 local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
-local reply = {redis.call('GET', KEYS[1]) or ''}
-for i = 2, #KEYS do
-  local bucket = redis.call('HMGET', KEYS[i], 'tokens', 'ms')
+local function refill(name, limit)
+  local bucket = redis.call('HMGET', name, 'tokens', 'ms')
   local left = tonumber(bucket[1]) or limit
   local updated = tonumber(bucket[2]) or now
-  local tokens = math.min(limit, left + math.max(0, now - updated) / 1000 * limit)
-  local admitted = math.max(0, math.min(tonumber(ARGV[i]), math.floor(tokens)))
-  redis.call('HSET', KEYS[i], 'tokens', tostring(tokens - admitted), 'ms', now)
-  -- An empty bucket is full again after one second; a bucket that is gone reads as full, so expire it then.
-  redis.call('PEXPIRE', KEYS[i], 2000)
-  reply[#reply + 1] = admitted
-  reply[#reply + 1] = tostring(tokens)
+  return math.min(limit, left + math.max(0, now - updated) / 1000 * limit)
 end
+local function store(name, tokens)
+  redis.call('HSET', name, 'tokens', tostring(tokens), 'ms', now)
+  -- An empty bucket is full again after one second; a bucket that is gone reads as full, so expire it then.
+  redis.call('PEXPIRE', name, 2000)
+end
+local reply = {redis.call('GET', KEYS[1]) or ''}
+local org, org_tokens
+for i = 2, #KEYS do
+  local count = tonumber(ARGV[i + 1])
+  if count == 0 then
+    if org then store(org, org_tokens) end
+    org = KEYS[i]
+    org_tokens = refill(org, per_org)
+  else
+    local tokens = refill(KEYS[i], per_key)
+    local admitted = math.max(0, math.min(count, math.floor(tokens), math.floor(org_tokens)))
+    store(KEYS[i], tokens - admitted)
+    reply[#reply + 1] = admitted
+    reply[#reply + 1] = tostring(tokens)
+    reply[#reply + 1] = tostring(org_tokens)
+    org_tokens = org_tokens - admitted
+  end
+end
+if org then store(org, org_tokens) end
 return reply
 `;
 const TOKEN_BUCKET_SHA = createHash("sha1").update(TOKEN_BUCKET).digest("hex");
@@ -79,7 +101,7 @@ export interface RedisRateLimiterOptions {
   url: string;
   /** Prepended to every key, so several deployments (or test runs) can share one Redis. */
   keyPrefix: string;
-  limitPerSecond: number;
+  limits: RateLimits;
   log: Logger;
   /** A request waits at most this long for Redis before the local bucket answers instead. */
   commandTimeoutMs?: number;
@@ -88,20 +110,20 @@ export interface RedisRateLimiterOptions {
 export class RedisRateLimiter implements RateLimiter {
   readonly #redis: Redis;
   readonly #fallback: MemoryRateLimiter;
-  readonly #limit: number;
+  readonly #limits: RateLimits;
   readonly #prefix: string;
   readonly #epochKey: string;
   readonly #log: Logger;
   readonly reportsKeyEpoch = true;
-  readonly #take = batchPerTurn((bucketKeys: string[]) => this.#run(bucketKeys));
+  readonly #take = batchPerTurn((requests: Array<{ keyId: string; organizationId: string }>) => this.#run(requests));
   #degraded = false;
 
   constructor(options: RedisRateLimiterOptions) {
-    this.#limit = options.limitPerSecond;
+    this.#limits = options.limits;
     this.#prefix = `${options.keyPrefix}ratelimit:`;
     this.#epochKey = keyEpochKey(options.keyPrefix);
     this.#log = options.log;
-    this.#fallback = new MemoryRateLimiter(options.limitPerSecond);
+    this.#fallback = new MemoryRateLimiter(options.limits);
     this.#redis = new Redis(options.url, {
       // Fail fast rather than queue: a request must not wait for Redis to come back.
       enableOfflineQueue: false,
@@ -116,15 +138,15 @@ export class RedisRateLimiter implements RateLimiter {
     this.#redis.on("ready", () => this.#recover());
   }
 
-  async consume(key: string, nowMs: number): Promise<RateDecision> {
-    if (this.#redis.status !== "ready") return this.#fallback.consume(key, nowMs);
+  async consume(keyId: string, organizationId: string, nowMs: number): Promise<RateDecision> {
+    if (this.#redis.status !== "ready") return this.#fallback.consume(keyId, organizationId, nowMs);
     try {
-      const decision = await this.#take(`${this.#prefix}${key}`);
+      const decision = await this.#take({ keyId, organizationId });
       this.#recover();
       return decision;
     } catch (error) {
       this.#degrade(error as Error);
-      return this.#fallback.consume(key, nowMs);
+      return this.#fallback.consume(keyId, organizationId, nowMs);
     }
   }
 
@@ -145,17 +167,28 @@ export class RedisRateLimiter implements RateLimiter {
     await setKeyEpoch(this.#redis, this.#epochKey);
   }
 
-  /** One script call for a turn's requests, given as the bucket each draws from: a decision per request, each with the epoch. */
-  async #run(requestBuckets: string[]): Promise<RateDecision[]> {
-    // Each bucket once, in order of first appearance, with what the script answers for it.
-    const buckets = new Map<string, { count: number; admitted: number; before: number; served: number }>();
-    for (const key of requestBuckets) {
-      const bucket = buckets.get(key);
+  /** One script call for a turn's requests, given as the key and organization each draws from: a decision per request, each with the epoch. */
+  async #run(requests: Array<{ keyId: string; organizationId: string }>): Promise<RateDecision[]> {
+    // Each organization once and each of its keys once, in order of first appearance, with what the script answers for each key.
+    const organizations = new Map<string, Map<string, { count: number; admitted: number; keyBefore: number; orgBefore: number; served: number }>>();
+    for (const { keyId, organizationId } of requests) {
+      let keys = organizations.get(organizationId);
+      if (!keys) organizations.set(organizationId, (keys = new Map()));
+      const bucket = keys.get(keyId);
       if (bucket) bucket.count += 1;
-      else buckets.set(key, { count: 1, admitted: 0, before: 0, served: 0 });
+      else keys.set(keyId, { count: 1, admitted: 0, keyBefore: 0, orgBefore: 0, served: 0 });
     }
-    const keys = [this.#epochKey, ...buckets.keys()];
-    const args = [...keys, this.#limit, ...[...buckets.values()].map((bucket) => bucket.count)];
+    const keys = [this.#epochKey];
+    const counts: number[] = [];
+    for (const [organizationId, organizationKeys] of organizations) {
+      keys.push(`${this.#prefix}org:${organizationId}`);
+      counts.push(0);
+      for (const [keyId, bucket] of organizationKeys) {
+        keys.push(`${this.#prefix}${keyId}`);
+        counts.push(bucket.count);
+      }
+    }
+    const args = [...keys, this.#limits.perKey, this.#limits.perOrganization, ...counts];
     let reply: Array<string | number>;
     try {
       reply = (await this.#redis.evalsha(TOKEN_BUCKET_SHA, keys.length, ...args)) as Array<string | number>;
@@ -166,17 +199,20 @@ export class RedisRateLimiter implements RateLimiter {
     }
     const keyEpoch = String(reply[0]);
     let at = 1;
-    for (const bucket of buckets.values()) {
-      bucket.admitted = Number(reply[at++]);
-      bucket.before = Number(reply[at++]);
+    for (const organizationKeys of organizations.values()) {
+      for (const bucket of organizationKeys.values()) {
+        bucket.admitted = Number(reply[at++]);
+        bucket.keyBefore = Number(reply[at++]);
+        bucket.orgBefore = Number(reply[at++]);
+      }
     }
-    return requestBuckets.map((key) => {
-      const bucket = buckets.get(key)!;
-      // The n-th request of a bucket (from 0) is admitted while n < admitted, leaving before - (n + 1) tokens.
+    return requests.map(({ keyId, organizationId }) => {
+      const bucket = organizations.get(organizationId)!.get(keyId)!;
+      // The n-th request of a key (from 0) is admitted while n < admitted, leaving before - (n + 1) tokens in each bucket.
       const allowed = bucket.served < bucket.admitted;
       bucket.served += 1;
-      const tokensAfter = bucket.before - (allowed ? bucket.served : bucket.admitted);
-      return { ...decide(tokensAfter, allowed, this.#limit), keyEpoch };
+      const taken = allowed ? bucket.served : bucket.admitted;
+      return { ...decide(bucket.keyBefore - taken, bucket.orgBefore - taken, this.#limits, allowed), keyEpoch };
     });
   }
 

@@ -21,6 +21,29 @@ export interface NewKeyFields {
   keyHash: string;
 }
 
+/**
+ * Inserts the key unless its organization already holds `maxActive` active keys (then null). The
+ * organization's row is written first, so two creations for one organization take turns (a row
+ * lock on PostgreSQL, the write lock on SQLite) and cannot both see room for the last key.
+ */
+export async function insertApiKeyWithinCap(db: Db, fields: NewKeyFields, maxActive: number, now: Date = new Date()): Promise<ApiKey | null> {
+  return db.transaction().execute(async (trx) => {
+    await trx
+      .updateTable("organizations")
+      .set((eb) => ({ id: eb.ref("id") }))
+      .where("id", "=", fields.organizationId)
+      .execute();
+    const { active } = await trx
+      .selectFrom("api_keys")
+      .select((eb) => eb.fn.countAll<number | string>().as("active"))
+      .where("organization_id", "=", fields.organizationId)
+      .where("status", "=", "active")
+      .executeTakeFirstOrThrow();
+    if (Number(active) >= maxActive) return null;
+    return insertApiKey(trx, fields, now);
+  });
+}
+
 export async function insertApiKey(db: Db, fields: NewKeyFields, now: Date = new Date()): Promise<ApiKey> {
   const row: ApiKey = {
     id: newId("key"),

@@ -39,7 +39,8 @@ export function usageRoutes(app: H3, deps: DashboardDeps): void {
       const series: Series[] = rows.map((r) => ({ name: `${r.key.label} (${r.key.prefix}…)`, colour: r.colour, counts: r.counts }));
       const total = rows.reduce((sum, r) => sum + r.total, 0);
       const activeKeys = keys.filter((k) => k.status === "active").length;
-      const limit = deps.rateLimitPerSecond;
+      const limit = deps.rateLimits.perKey;
+      const organizationLimit = deps.rateLimits.perOrganization;
       const description = `${total.toLocaleString("en-US")} requests from ${days[0]} to ${today} across ${rows.length} keys. The table below lists each key's numbers.`;
 
       const body = html`<div class="page-head">
@@ -79,8 +80,9 @@ export function usageRoutes(app: H3, deps: DashboardDeps): void {
 <section class="card" aria-labelledby="limit-heading">
   <h2 id="limit-heading">Rate limit</h2>
   <p class="stat"><span class="stat-value">${limit.toLocaleString("en-US")}</span> <span class="stat-label">requests per second, per API key</span></p>
-  <p>Each key may burst to ${limit.toLocaleString("en-US")} requests and sustain ${limit.toLocaleString("en-US")} per second. With ${activeKeys} active ${activeKeys === 1 ? "key" : "keys"}, your organization can make up to ${(limit * activeKeys).toLocaleString("en-US")} requests per second in all.</p>
-  <p>A request over the limit gets <code>429 rate-limit-exceeded</code> with a <code>Retry-After</code> header. Every response carries <code>RateLimit-Limit</code>, <code>RateLimit-Remaining</code> and <code>RateLimit-Reset</code>, so a client can slow down before it is refused.</p>
+  <p class="stat"><span class="stat-value">${organizationLimit.toLocaleString("en-US")}</span> <span class="stat-label">requests per second, for your organization across all its keys</span></p>
+  <p>Each key may burst to ${limit.toLocaleString("en-US")} requests and sustain ${limit.toLocaleString("en-US")} per second. With ${activeKeys} active ${activeKeys === 1 ? "key" : "keys"}, your organization can make up to ${Math.min(organizationLimit, limit * activeKeys).toLocaleString("en-US")} requests per second in all; more keys do not raise its limit of ${organizationLimit.toLocaleString("en-US")}.</p>
+  <p>A request over its key's limit gets <code>429 rate-limit-exceeded</code>, one over the organization's limit <code>429 organization-rate-limit-exceeded</code>, each with a <code>Retry-After</code> header. Every response carries <code>RateLimit-Limit</code>, <code>RateLimit-Remaining</code> and <code>RateLimit-Reset</code>, so a client can slow down before it is refused.</p>
 </section>`;
       return sendPage(event, signedInPage({ title: "Usage", section: "usage", session, body }));
     },
