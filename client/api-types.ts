@@ -382,7 +382,7 @@ export interface components {
       status: number;
       detail: string;
       request_id: string;
-      /** @description Every bad parameter or field, each with its reason */
+      /** @description The bad parameters or fields, each with its reason: the first 20, with the count in `detail` when there are more */
       invalid_params?: {
           name: string;
           reason: string;
