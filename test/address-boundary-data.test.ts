@@ -111,6 +111,9 @@ beforeAll(async () => {
   tiger = createServer((req, res) => {
     served.push(req.url ?? "");
     const file = files[req.url ?? ""];
+    // A connection per download: a kept-alive socket the server closes while a test blocks the event
+    // loop (spawnSync of the CLI, longer than the keep-alive timeout on a busy machine) resets the next fetch.
+    res.setHeader("connection", "close");
     if (!file) res.writeHead(404).end();
     else res.writeHead(200, { "content-type": "application/zip" }).end(Buffer.from(file));
   });
