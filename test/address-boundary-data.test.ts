@@ -166,6 +166,27 @@ describe("buckeye data fetch-geo downloads TIGER/Line zips and converts them", (
   });
 });
 
+describe("buckeye data index-geo writes the polygon index for polygons put in place by hand", () => {
+  it("indexes the files the service would load, which it then reads instead of parsing them", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "buckeye-geo-"));
+    writeFileSync(join(dir, "tl_2025_us_county.shp"), COUNTIES.shp);
+    writeFileSync(join(dir, "tl_2025_us_county.dbf"), COUNTIES.dbf);
+    writeFileSync(join(dir, "tl_2025_39_place.shp"), PLACES.shp);
+    writeFileSync(join(dir, "tl_2025_39_place.dbf"), PLACES.dbf);
+    const files = findBoundaryFiles(dir) as Extract<ReturnType<typeof findBoundaryFiles>, { available: true }>;
+    expect(readFreshPolygonIndex(files)).toBeNull();
+
+    const run = spawnSync(process.execPath, ["bin/buckeye.js", "data", "index-geo", "--dir", dir, "--json"], { encoding: "utf8" });
+    expect(run.status).toBe(0);
+    expect(JSON.parse(run.stdout)).toEqual({ file: polygonIndexPath(dir), county_vintage: 2025, place_vintage: 2025 });
+    expect(locate(adoptBoundaries(readFreshPolygonIndex(files)!), -83.0, 40.25)).toEqual(locate(await loadBoundaries(files), -83.0, 40.25));
+
+    const empty = spawnSync(process.execPath, ["bin/buckeye.js", "data", "index-geo", "--dir", mkdtempSync(join(tmpdir(), "buckeye-geo-"))], { encoding: "utf8" });
+    expect(empty.status).toBe(1);
+    expect(empty.stderr).toMatch(/no county or place boundary file in /);
+  }, 120_000);
+});
+
 describe("GEO_DATA_DIR may hold the unzipped TIGER/Line shapefiles themselves", () => {
   it("reads them, preferring the newest vintage, and serves coordinate lookups from them through the worker pool", async () => {
     const dir = mkdtempSync(join(tmpdir(), "buckeye-geo-"));
