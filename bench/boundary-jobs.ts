@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { importBoundaryFile } from "../src/boundaries/import-file.ts";
 import type { BoundaryRecord } from "../src/boundaries/record-layout.ts";
 import { syntheticBoundaryRecords, writeSyntheticBoundaryFile } from "../src/boundaries/synthetic-file.ts";
-import type { components } from "../src/client/api-types.ts";
+import type { components } from "../client/api-types.ts";
 import type { Store } from "../src/store/connect.ts";
 import { root } from "./start-process.ts";
 

@@ -4,14 +4,17 @@
  * loads each with autocannon on loopback in the same run, and reports req/s, p99 and the ratio
  * to the bare route. Then runs the address/batch, boundary-file, address-form match rate, batch-job and webhook benchmarks
  * when present, and ends with the lookup and job targets met or missed.
- * Results go to bench/results.json.
+ * Results go to bench/results.json, and a full run's figures to the top of docs/operations/benchmarks.md
+ * (bench/current-figures.ts).
  */
 import { spawn } from "node:child_process";
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import autocannon from "autocannon";
+import { writeCurrentFigures, type BenchResults } from "./current-figures.ts";
 import { benchDatabase, root, rssMb, startBareRoute, startCompiledServer } from "./start-process.ts";
 
+const BENCHMARKS_DOC = "docs/operations/benchmarks.md";
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
 
@@ -116,3 +119,8 @@ for (const t of targets) console.log(`${t.pass ? "pass" : "FAIL"}  ${t.target}: 
 
 writeFileSync(join(root, "bench/results.json"), `${JSON.stringify(output, null, 2)}\n`);
 console.log("\nwritten to bench/results.json");
+// A core-only run would replace a full run's figures with a part of them.
+if (!CORE_ONLY) {
+  writeCurrentFigures(join(root, BENCHMARKS_DOC), output as unknown as BenchResults);
+  console.log(`current figures written to ${BENCHMARKS_DOC}`);
+}

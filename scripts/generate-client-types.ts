@@ -1,6 +1,6 @@
 /**
- * Writes src/client/api-types.ts, the TypeScript types of the API that the typed client
- * (src/client/buckeye-client.ts, openapi-fetch) is checked against, from the OpenAPI document the
+ * Writes client/api-types.ts, the TypeScript types of the API that the typed client
+ * (client/buckeye-client.ts, openapi-fetch) is checked against, from the OpenAPI document the
  * service serves. Run `npm run client:types` after changing the document; test/typed-client.test.ts
  * fails while the committed file is stale.
  *
@@ -13,7 +13,7 @@ import openapiTS, { type OpenAPI3 } from "openapi-typescript";
 import { openApiDocument } from "../src/http/openapi.ts";
 import { REPO_ROOT } from "../src/config.ts";
 
-export const CLIENT_TYPES_PATH = join(REPO_ROOT, "src", "client", "api-types.ts");
+export const CLIENT_TYPES_PATH = join(REPO_ROOT, "client", "api-types.ts");
 
 const HEADER = `/**
  * The paths, operations and schemas of Buckeye's API as TypeScript types, for openapi-fetch.

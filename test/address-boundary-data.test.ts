@@ -6,7 +6,7 @@
  */
 import { execFile, spawnSync } from "node:child_process";
 import { promisify } from "node:util";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -14,8 +14,9 @@ import { join } from "node:path";
 import { zipSync } from "fflate";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findBoundaryFiles } from "../src/geo/boundary-files.ts";
-import { loadBoundaries, locate } from "../src/geo/boundaries.ts";
+import { adoptBoundaries, loadBoundaries, locate } from "../src/geo/boundaries.ts";
 import { defaultVintage, fetchTiger, FetchGeoError, tigerUrls } from "../src/geo/fetch-tiger.ts";
+import { polygonIndexPath, readFreshPolygonIndex } from "../src/geo/polygon-index-file.ts";
 import { fetchPolygonsIfMissing } from "./_global-setup.ts";
 import { createService } from "../src/service.ts";
 import { startTestService, testConfig } from "./_setup.ts";
@@ -111,6 +112,9 @@ beforeAll(async () => {
   tiger = createServer((req, res) => {
     served.push(req.url ?? "");
     const file = files[req.url ?? ""];
+    // A connection per download: a kept-alive socket the server closes while a test blocks the event
+    // loop (spawnSync of the CLI, longer than the keep-alive timeout on a busy machine) resets the next fetch.
+    res.setHeader("connection", "close");
     if (!file) res.writeHead(404).end();
     else res.writeHead(200, { "content-type": "application/zip" }).end(Buffer.from(file));
   });
@@ -120,7 +124,7 @@ beforeAll(async () => {
 afterAll(() => new Promise<void>((resolve) => tiger.close(() => resolve())));
 
 describe("buckeye data fetch-geo downloads TIGER/Line zips and converts them", () => {
-  it("writes Ohio-only GeoJSON for the vintage, which the loader then finds and indexes", async () => {
+  it("writes Ohio-only GeoJSON for the vintage, which the loader then finds and indexes, and the polygon index beside it", async () => {
     const dir = mkdtempSync(join(tmpdir(), "buckeye-geo-"));
     const fetched = await fetchTiger({ vintage: 2024, baseUrl: tigerUrl, dir });
     expect(served).toEqual(["/TIGER2024/COUNTY/tl_2024_us_county.zip", "/TIGER2024/PLACE/tl_2024_39_place.zip"]);
@@ -133,6 +137,12 @@ describe("buckeye data fetch-geo downloads TIGER/Line zips and converts them", (
     expect(locate(boundaries, -83.0, 40.25)).toEqual({ county: { geoid: "39041", name: "Delaware" }, place: { geoid: "3918000", name: "Columbus", incorporated: true } });
     expect(locate(boundaries, -83.15, 40.45)).toEqual({ county: { geoid: "39041", name: "Delaware" }, place: null });
     expect(locate(boundaries, -85.1, 41.1).county).toBeNull();
+
+    // Beside them, the polygon index the service reads at start instead of parsing them.
+    expect(existsSync(polygonIndexPath(dir))).toBe(true);
+    const written = readFreshPolygonIndex(files as Extract<typeof files, { available: true }>);
+    expect(written).toMatchObject({ countyVintage: 2024, placeVintage: 2024 });
+    expect(locate(adoptBoundaries(written!), -83.0, 40.25)).toEqual(locate(boundaries, -83.0, 40.25));
   });
 
   it("fails with a clear message when the vintage is not published (HTTP 404)", async () => {
@@ -154,6 +164,27 @@ describe("buckeye data fetch-geo downloads TIGER/Line zips and converts them", (
     expect(run.stderr).toMatch(/buckeye: could not download .*needs internet access to the Census Bureau's TIGER\/Line site/);
     expect(run.stderr).not.toMatch(/at .*\.ts:\d+/);
   });
+});
+
+describe("buckeye data index-geo writes the polygon index for polygons put in place by hand", () => {
+  it("indexes the files the service would load, which it then reads instead of parsing them", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "buckeye-geo-"));
+    writeFileSync(join(dir, "tl_2025_us_county.shp"), COUNTIES.shp);
+    writeFileSync(join(dir, "tl_2025_us_county.dbf"), COUNTIES.dbf);
+    writeFileSync(join(dir, "tl_2025_39_place.shp"), PLACES.shp);
+    writeFileSync(join(dir, "tl_2025_39_place.dbf"), PLACES.dbf);
+    const files = findBoundaryFiles(dir) as Extract<ReturnType<typeof findBoundaryFiles>, { available: true }>;
+    expect(readFreshPolygonIndex(files)).toBeNull();
+
+    const run = spawnSync(process.execPath, ["bin/buckeye.js", "data", "index-geo", "--dir", dir, "--json"], { encoding: "utf8" });
+    expect(run.status).toBe(0);
+    expect(JSON.parse(run.stdout)).toEqual({ file: polygonIndexPath(dir), county_vintage: 2025, place_vintage: 2025 });
+    expect(locate(adoptBoundaries(readFreshPolygonIndex(files)!), -83.0, 40.25)).toEqual(locate(await loadBoundaries(files), -83.0, 40.25));
+
+    const empty = spawnSync(process.execPath, ["bin/buckeye.js", "data", "index-geo", "--dir", mkdtempSync(join(tmpdir(), "buckeye-geo-"))], { encoding: "utf8" });
+    expect(empty.status).toBe(1);
+    expect(empty.stderr).toMatch(/no county or place boundary file in /);
+  }, 120_000);
 });
 
 describe("GEO_DATA_DIR may hold the unzipped TIGER/Line shapefiles themselves", () => {

@@ -19,7 +19,7 @@ export const LAYERS: Record<string, number> = {
   currency: 4,
   jobs: 5,
   batch: 6,
-  http: 7, client: 7,
+  http: 7,
   reference: 8, cli: 8,
   dashboard: 9,
   docs: 10, "graceful-shutdown.ts": 10,
@@ -91,5 +91,25 @@ describe("import rules (docs/architecture.md)", () => {
 
   it("the check catches a sideways import between rooms of one layer", () => {
     expect(violations(["geo -> auth"])).toEqual(["geo -> auth"]);
+  });
+});
+
+describe("the typed client (client/, a package of its own)", () => {
+  const CLIENT = new URL("../client/", import.meta.url).pathname;
+
+  it("imports only its own files and its packages, never the service", () => {
+    const outside = readdirSync(CLIENT)
+      .filter((name) => name.endsWith(".ts"))
+      .flatMap((name) =>
+        [...readFileSync(join(CLIENT, name), "utf8").matchAll(/from "(\.{1,2}\/[^"]+)"/g)]
+          .map(([, spec]) => relative(CLIENT, normalize(join(CLIENT, spec!))))
+          .filter((target) => target.startsWith("..")),
+      );
+    expect(outside).toEqual([]);
+  });
+
+  it("is not compiled into the service's dist/", () => {
+    const build = JSON.parse(readFileSync(new URL("../tsconfig.build.json", import.meta.url), "utf8")) as { include: string[] };
+    expect(build.include.filter((entry) => entry === "client" || entry.startsWith("client/"))).toEqual([]);
   });
 });

@@ -1,16 +1,18 @@
 /**
- * The boundary indexes are built in a child process and handed over as bytes
+ * The boundary indexes are read from the polygon index file `buckeye data fetch-geo` wrote beside
+ * the polygons when it matches them, else built in a child process and handed over as bytes
  * (src/lookup/build-boundaries.ts), so that parsing the polygon files never weighs on the server.
  * What the server adopts must be exactly what it would have built itself.
  */
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { findBoundaryFiles } from "../src/geo/boundary-files.ts";
 import { adoptBoundaries, boundariesData, loadBoundaries, locate } from "../src/geo/boundaries.ts";
 import { encodeBoundaries, readBoundaries } from "../src/geo/boundaries-bytes.ts";
-import { buildBoundariesInProcess } from "../src/lookup/build-boundaries.ts";
+import { polygonIndexPath, sourcesKey } from "../src/geo/polygon-index-file.ts";
+import { buildBoundariesInProcess, openPolygonIndex } from "../src/lookup/build-boundaries.ts";
 import { polygonFiles } from "./_polygons.ts";
 
 const files = polygonFiles();
@@ -37,7 +39,7 @@ describe("boundary indexes built in a child process", () => {
   it("refuses bytes cut short or with trailing data rather than adopting a partial index", async () => {
     const dir = mkdtempSync(join(tmpdir(), "buckeye-boundary-bytes-"));
     try {
-      const bytes = Buffer.concat(encodeBoundaries(boundariesData(await loadBoundaries(files))));
+      const bytes = Buffer.concat(encodeBoundaries(boundariesData(await loadBoundaries(files)), sourcesKey(files)));
       writeFileSync(join(dir, "short.bin"), bytes.subarray(0, bytes.byteLength - 1));
       writeFileSync(join(dir, "long.bin"), Buffer.concat([bytes, Buffer.from([0])]));
       expect(() => readBoundaries(join(dir, "short.bin"))).toThrow(/end early/);
@@ -51,4 +53,29 @@ describe("boundary indexes built in a child process", () => {
     const missing = { ...files, counties: { ...files.counties, path: join(tmpdir(), "no-such-county-file.geojson") } };
     await expect(buildBoundariesInProcess(missing)).rejects.toThrow(/no-such-county-file/);
   });
+});
+
+describe("the polygon index file beside the polygons", () => {
+  it("is read when it was built from exactly the polygons there, and built again when they change or its layout is another's", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "buckeye-polygon-index-"));
+    try {
+      for (const layer of [files.counties, files.places]) copyFileSync(layer.path, join(dir, basename(layer.path)));
+      const copied = findBoundaryFiles(dir) as typeof files;
+      // An index that says 1999 for polygons of another vintage can only have come from the file.
+      const marked = { ...boundariesData(await loadBoundaries(copied)), countyVintage: 1999 };
+      writeFileSync(polygonIndexPath(dir), Buffer.concat(encodeBoundaries(marked, sourcesKey(copied))));
+      expect((await openPolygonIndex(copied)).countyVintage).toBe(1999);
+
+      utimesSync(copied.counties.path, new Date(), new Date(Date.now() + 60_000));
+      expect((await openPolygonIndex(copied)).countyVintage).toBe(files.counties.vintage);
+
+      writeFileSync(polygonIndexPath(dir), Buffer.concat(encodeBoundaries(marked, sourcesKey(copied))).toString("latin1").replace("buckeye polygon index 1", "buckeye polygon index 0"), "latin1");
+      expect((await openPolygonIndex(copied)).countyVintage).toBe(files.counties.vintage);
+      // The service only reads the folder: what it built in place of the stale file, it did not write there.
+      expect(readFileSync(polygonIndexPath(dir), "latin1")).toContain("buckeye polygon index 0");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    // Parses the polygons once and builds them twice in a child process.
+  }, 90_000);
 });

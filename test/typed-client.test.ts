@@ -1,5 +1,5 @@
 /**
- * The typed client (src/client/buckeye-client.ts: openapi-fetch over the types generated from the
+ * The typed client (client/buckeye-client.ts: openapi-fetch over the types generated from the
  * document) against a running service on a real socket, used as the README shows. The compiler
  * checks each call and answer here against the generated types (`tsc --noEmit` covers test/), and
  * the committed types must be what the served document generates today.
@@ -7,7 +7,7 @@
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { clientTypes, CLIENT_TYPES_PATH } from "../scripts/generate-client-types.ts";
-import { createBuckeyeClient } from "../src/client/buckeye-client.ts";
+import { createBuckeyeClient } from "../client/buckeye-client.ts";
 import { FAKE_ADDRESSES, oneLine, startFakeCensusGeocoder, type FakeCensusGeocoder } from "./fake-census-geocoder.ts";
 import { startTestService, type TestService } from "./_setup.ts";
 
@@ -26,7 +26,7 @@ afterAll(async () => {
   await fake?.close();
 });
 
-describe("src/client/api-types.ts", () => {
+describe("client/api-types.ts", () => {
   it("is what the served document generates: `npm run client:types` was run after the last change", async () => {
     const served = await (await fetch(`${api.url}/api/v1/openapi.json`)).json();
     expect(readFileSync(CLIENT_TYPES_PATH, "utf8")).toBe(await clientTypes(served));

@@ -1,8 +1,9 @@
 /**
  * `buckeye batch INPUT --out OUTPUT`: a file resolved locally by the lookup service, as the API's
  * batch jobs resolve theirs (the same chunks through the pool's batch lane, the same result lines,
- * row for row), with a progress bar (rows/s, ETA) on stderr; and `buckeye data fetch-geo [--vintage YEAR]`, which refreshes
- * the boundary polygons from the Census Bureau's TIGER/Line site.
+ * row for row), with a progress bar (rows/s, ETA) on stderr; `buckeye data fetch-geo [--vintage YEAR]`, which refreshes
+ * the boundary polygons from the Census Bureau's TIGER/Line site; and `buckeye data index-geo`, which writes the
+ * polygon index for polygons put in place by hand.
  */
 import { createWriteStream } from "node:fs";
 import { readFile } from "node:fs/promises";
@@ -11,7 +12,9 @@ import { extname } from "node:path";
 import { type Command, Option } from "commander";
 import { openBoundaryIndex } from "../boundaries/probe.ts";
 import { loadConfig } from "../config.ts";
+import { findBoundaryFiles } from "../geo/boundary-files.ts";
 import { defaultVintage, fetchTiger, FetchGeoError } from "../geo/fetch-tiger.ts";
+import { polygonIndexPath } from "../geo/polygon-index-file.ts";
 import { problemBody } from "../http/routes/lookup-answers.ts";
 import { newId } from "../ids.ts";
 import { RateData } from "../currency/rate-data.ts";
@@ -150,5 +153,20 @@ export function addBatchCommands(program: Command): void {
         if (error instanceof FetchGeoError) return fail(error.message);
         throw error;
       }
+    });
+  data
+    .command("index-geo")
+    .description("write the polygon index for county and place files put in GEO_DATA_DIR (or --dir) by hand, so the service reads it at start instead of parsing them (fetch-geo writes it itself)")
+    .option("--dir <dir>", "the folder of the polygon files (default: GEO_DATA_DIR)")
+    .addOption(new Option("--json", "print one JSON document"))
+    .action(async (opts: { dir?: string; json?: boolean }) => {
+      const files = findBoundaryFiles(opts.dir ?? loadConfig().geoDataDir);
+      if (!files.available) return fail(files.reason);
+      const file = polygonIndexPath(files.dir);
+      // Loaded here: the shapefile reader it brings is for this command only (see fetch-tiger.ts).
+      const { writePolygonIndex } = await import("../geo/write-polygon-index.ts");
+      await writePolygonIndex(files, file);
+      const out = { file, county_vintage: files.counties.vintage, place_vintage: files.places.vintage };
+      process.stdout.write(opts.json ? `${JSON.stringify(out, null, 2)}\n` : `wrote ${file} (counties TIGER/Line ${out.county_vintage}, places ${out.place_vintage})\n`);
     });
 }

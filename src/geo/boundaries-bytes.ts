@@ -1,8 +1,9 @@
 /**
- * Built boundary indexes as bytes in a file, and back: how a process that parsed the polygon files
- * hands the result to the server (src/lookup/build-boundaries.ts). The layout is private to one version
- * of Buckeye talking to itself: a 4-byte length, a JSON header (vintages, feature values, each
- * array's byte length), then each array's bytes in ARRAYS order, counties' then places'.
+ * Built boundary indexes as bytes in a file, and back: the polygon index file that `buckeye data
+ * fetch-geo` writes beside the polygons (polygon-index-file.ts), and how a process that parsed the
+ * polygon files hands the result to the server (src/lookup/build-boundaries.ts). Layout: a 4-byte
+ * length, a JSON header (the layout's version, the source files it was built from, vintages, feature
+ * values, each array's byte length), then each array's bytes in ARRAYS order, counties' then places'.
  */
 import { closeSync, openSync, readSync } from "node:fs";
 import type { BoundariesData } from "./boundaries.ts";
@@ -14,7 +15,13 @@ type ArrayName = Exclude<keyof PolygonIndexData<unknown>, "values">;
 /** The order the arrays go in; `readBoundaries` reads them back in the same order. */
 const ARRAYS: readonly ArrayName[] = ["tree", "partFeature", "partRingStart", "ringBox", "ringRunStart", "runFrom", "runTo", "runBox", "xy"];
 
+/** Changes whenever the layout does, so a file written by another version of Buckeye is rebuilt, never misread. */
+export const LAYOUT = "buckeye polygon index 1";
+
 interface Header {
+  layout: string;
+  /** What the index was built from (polygon-index-file.ts `sourcesKey`), so a reader can tell a stale file. */
+  sources: string;
   countyVintage: number;
   placeVintage: number;
   values: { counties: readonly CountyHit[]; places: readonly PlaceHit[] };
@@ -31,9 +38,11 @@ function bytesOf(layer: PolygonIndexData<unknown>, name: ArrayName): Uint8Array 
     : new Uint8Array(array as ArrayBufferLike);
 }
 
-export function encodeBoundaries(data: BoundariesData): Uint8Array[] {
+export function encodeBoundaries(data: BoundariesData, sources: string): Uint8Array[] {
   const arrays = LAYERS.flatMap((layer) => ARRAYS.map((name) => bytesOf(data[layer], name)));
   const header: Header = {
+    layout: LAYOUT,
+    sources,
     countyVintage: data.countyVintage,
     placeVintage: data.placeVintage,
     values: { counties: data.counties.values, places: data.places.values },
@@ -52,18 +61,8 @@ export function encodeBoundaries(data: BoundariesData): Uint8Array[] {
 export function readBoundaries(path: string): BoundariesData {
   const fd = openSync(path, "r");
   try {
-    let position = 0;
-    const read = (into: Uint8Array) => {
-      for (let done = 0; done < into.byteLength; ) {
-        const count = readSync(fd, into, done, into.byteLength - done, position);
-        if (count === 0) throw new Error("boundary index bytes end early");
-        done += count;
-        position += count;
-      }
-      return into;
-    };
-    const headerLength = Buffer.from(read(new Uint8Array(4)).buffer).readUInt32LE(0);
-    const header = JSON.parse(Buffer.from(read(new Uint8Array(headerLength)).buffer).toString("utf8")) as Header;
+    const { header, read, end } = readHeader(fd);
+    if (header.layout !== LAYOUT) throw new Error(`boundary index bytes are of another layout (${String(header.layout)})`);
     let index = 0;
     const next = (): SharedArrayBuffer => {
       const shared = new SharedArrayBuffer(header.lengths[index++]!);
@@ -85,9 +84,44 @@ export function readBoundaries(path: string): BoundariesData {
     });
     const counties = layer(header.values.counties);
     const places = layer(header.values.places);
-    if (readSync(fd, new Uint8Array(1), 0, 1, position) !== 0) throw new Error("boundary index bytes have trailing data");
+    if (readSync(fd, new Uint8Array(1), 0, 1, end()) !== 0) throw new Error("boundary index bytes have trailing data");
     return { countyVintage: header.countyVintage, placeVintage: header.placeVintage, counties, places };
   } finally {
     closeSync(fd);
   }
+}
+
+/** The layout and the sources an index file was built from, read from its header alone; null when it cannot be read. */
+export function readIndexOrigin(path: string): { layout: string; sources: string } | null {
+  let fd: number;
+  try {
+    fd = openSync(path, "r");
+  } catch {
+    return null;
+  }
+  try {
+    const { header } = readHeader(fd);
+    return { layout: String(header.layout), sources: String(header.sources) };
+  } catch {
+    return null;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Reads the length and the JSON header; `read` goes on from there, `end` says how far it has read. */
+function readHeader(fd: number) {
+  let position = 0;
+  const read = (into: Uint8Array) => {
+    for (let done = 0; done < into.byteLength; ) {
+      const count = readSync(fd, into, done, into.byteLength - done, position);
+      if (count === 0) throw new Error("boundary index bytes end early");
+      done += count;
+      position += count;
+    }
+    return into;
+  };
+  const headerLength = Buffer.from(read(new Uint8Array(4)).buffer).readUInt32LE(0);
+  const header = JSON.parse(Buffer.from(read(new Uint8Array(headerLength)).buffer).toString("utf8")) as Header;
+  return { header, read, end: () => position };
 }

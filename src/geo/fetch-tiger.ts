@@ -2,6 +2,8 @@
  * `buckeye data fetch-geo`: downloads Ohio's county and place layers from the Census Bureau's
  * TIGER/Line site and converts them to the GeoJSON files the service loads, so an operator can
  * move to a newer vintage (newer annexations) without a release. Polygons are never committed.
+ * Then it writes the polygon index beside them (polygon-index-file.ts), which the service reads at
+ * start instead of parsing the polygons.
  *
  *   {base}/TIGER{YEAR}/COUNTY/tl_{YEAR}_us_county.zip   (national; Ohio's 88 are kept)
  *   {base}/TIGER{YEAR}/PLACE/tl_{YEAR}_39_place.zip     (Ohio's places)
@@ -10,7 +12,9 @@ import { mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { unzipSync } from "fflate";
 import type { FeatureCollection } from "geojson";
+import { findBoundaryFiles } from "./boundary-files.ts";
 import { countyIndex, placeIndex } from "./boundary-layers.ts";
+import { polygonIndexPath } from "./polygon-index-file.ts";
 
 export class FetchGeoError extends Error {}
 
@@ -109,5 +113,13 @@ export async function fetchTiger(options: FetchTigerOptions): Promise<{ counties
   const placeFile = join(options.dir, `oh-places-tiger${options.vintage}.geojson`);
   writeAtomically(countyFile, JSON.stringify(counties));
   writeAtomically(placeFile, JSON.stringify(places));
+  // Indexed as the service will find them: a newer vintage already in the folder wins there too.
+  const found = findBoundaryFiles(options.dir);
+  if (found.available) {
+    log(`writing ${polygonIndexPath(options.dir)}`);
+    // Loaded here for the same reason as the shapefile reader above.
+    const { writePolygonIndex } = await import("./write-polygon-index.ts");
+    await writePolygonIndex(found, polygonIndexPath(options.dir));
+  }
   return { counties: { file: countyFile, features: counties.features.length }, places: { file: placeFile, features: places.features.length } };
 }

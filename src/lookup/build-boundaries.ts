@@ -1,5 +1,8 @@
 /**
- * Builds the boundary indexes in a child process and adopts them as shared arrays.
+ * The boundary indexes as shared arrays: read from the polygon index file `buckeye data fetch-geo`
+ * wrote beside the polygons (src/geo/polygon-index-file.ts) when it matches them; else built in a
+ * child process, as for polygons an operator placed by hand. The polygons' folder is never written
+ * here: it may be read-only, or shared by several instances.
  *
  * Why a process: parsing 13 MB of GeoJSON takes over 100 MB, and a thread that exits does not give
  * it back (measured: a thread that only parsed the place file left the process 47 MB larger after
@@ -14,9 +17,20 @@ import { promisify } from "node:util";
 import type { BoundaryFiles } from "../geo/boundary-files.ts";
 import type { BoundariesData } from "../geo/boundaries.ts";
 import { readBoundaries } from "../geo/boundaries-bytes.ts";
+import { readFreshPolygonIndex } from "../geo/polygon-index-file.ts";
 
 const FROM_SOURCES = import.meta.url.endsWith(".ts");
 const ENTRY = new URL(FROM_SOURCES ? "../../workers/build-boundaries.ts" : "../../workers/build-boundaries.js", import.meta.url).pathname;
+
+export async function openPolygonIndex(files: Extract<BoundaryFiles, { available: true }>): Promise<BoundariesData> {
+  try {
+    const written = readFreshPolygonIndex(files);
+    if (written) return written;
+  } catch {
+    // A damaged index file: the polygons themselves are still there to build from.
+  }
+  return buildBoundariesInProcess(files);
+}
 
 export async function buildBoundariesInProcess(files: Extract<BoundaryFiles, { available: true }>): Promise<BoundariesData> {
   const dir = mkdtempSync(join(tmpdir(), "buckeye-boundaries-"));

@@ -8,10 +8,11 @@
  *   inline batches whole (batch-tasks.ts), each thread with its own read-only store connection.
  *
  * Threads are fixed (min = max, no idle exit) and created at the first task, so a service that
- * answers only county and ZIP lookups never pays for them (about 20 MB each). The polygons are
- * parsed once, at warm(), in a child process that exits afterwards (parsing 13 MB of GeoJSON takes
- * memory a thread would not give back; see build-boundaries.ts), and the indexes it built are
- * copied into SharedArrayBuffers that every pool thread shares.
+ * answers only county and ZIP lookups never pays for them (about 20 MB each). At warm() the
+ * polygon indexes are read from the index file `buckeye data fetch-geo` wrote, or, when there is
+ * none that matches the polygons, parsed once in a child process that exits afterwards (parsing
+ * 13 MB of GeoJSON takes memory a thread would not give back; see build-boundaries.ts); either way
+ * they land in SharedArrayBuffers that every pool thread shares.
  * From TypeScript sources the task file is workers/geo-loader.mjs, which registers tsx inside the
  * thread (Node 20 workers ignore `--import tsx` in execArgv); compiled JS loads workers/geo.js.
  */
@@ -19,7 +20,7 @@ import { Piscina } from "piscina";
 import type { BoundaryFiles } from "../geo/boundary-files.ts";
 import type { BoundariesData } from "../geo/boundaries.ts";
 import type { BatchWorkerData } from "./batch-tasks.ts";
-import { buildBoundariesInProcess } from "./build-boundaries.ts";
+import { openPolygonIndex } from "./build-boundaries.ts";
 import { clientWaiting, WaitingClientsFirst } from "./lane-queue.ts";
 import type { BoundarySummary, GeoTasks, GeoWorkerData } from "./worker-tasks.ts";
 
@@ -103,15 +104,15 @@ export class GeoPool {
   }
 
   /**
-   * Builds the boundary indexes in a child process (build-boundaries.ts). On failure, and under
-   * Deno, the pool threads load the files themselves, and report a failure as they always have.
+   * Reads or builds the boundary indexes (build-boundaries.ts). On failure, and under Deno, the pool
+   * threads load the files themselves, and report a failure as they always have.
    */
   #loadShared(): Promise<BoundariesData | null> {
     const files = this.#options.boundaryFiles;
     this.#shared ??=
       !files.available || IN_DENO
         ? Promise.resolve(null)
-        : buildBoundariesInProcess(files).catch((error: unknown) => {
+        : openPolygonIndex(files).catch((error: unknown) => {
             this.#options.onError(error);
             return null;
           });

@@ -1,0 +1,100 @@
+/**
+ * The "current figures" block at the top of docs/operations/benchmarks.md, rendered from what
+ * `npm run bench` writes to bench/results.json, so the reader sees the last run's figures before the
+ * history below them. bench/run.ts calls `writeCurrentFigures` at the end of a run; the block is only
+ * ever written between the two markers, so the hand-written history is never touched.
+ * test/bench-current-figures.test.ts renders it from a results file without running a bench.
+ */
+import { readFileSync, writeFileSync } from "node:fs";
+
+export const BEGIN_MARKER = "<!-- current figures: written by `npm run bench` (bench/current-figures.ts); do not edit by hand -->";
+export const END_MARKER = "<!-- end of current figures -->";
+
+interface CoreFigures {
+  requests_per_second: number;
+  p99_ms: number;
+  ratio_to_bare: number;
+}
+
+/** The parts of bench/results.json the block shows; every bench but the core may be missing or have failed. */
+export interface BenchResults {
+  measured_at: string;
+  machine: { cores: number; node: string };
+  connections: number;
+  seconds: number;
+  core: Record<string, CoreFigures>;
+  server_rss_mb: number;
+  server_rss_split_mb?: { anonymous: number; file_backed_or_shared: number };
+  request_cpu?: { end_to_end?: Record<string, { cpu_us_per_request: number }>; in_process_us?: Record<string, number>; error?: string };
+  scale_out?: { ratio_postgres_redis_to_sqlite?: number; ratio_two_instances_to_sqlite?: number; error?: string };
+  targets?: Array<{ target: string; measured: string; pass: boolean }>;
+  [bench: string]: unknown;
+}
+
+const integer = (value: number) => Math.round(value).toLocaleString("en-US");
+
+/** Benches that exited with an error, by their results.json name. */
+function failedBenches(results: BenchResults): string[] {
+  return Object.entries(results)
+    .filter(([, value]) => typeof value === "object" && value !== null && "error" in value)
+    .map(([name]) => name)
+    .sort();
+}
+
+export function renderCurrentFigures(results: BenchResults): string {
+  const when = results.measured_at.replace(/:\d\d(\.\d+)?Z$/, " UTC").replace("T", " ");
+  const lines = [
+    `Last \`npm run bench\`: ${when}, ${results.machine.cores} cores, Node ${results.machine.node.replace(/^v/, "")}; ` +
+      `${results.connections} connections, ${results.seconds} s per scenario after 2 s of warm-up. ` +
+      "Only ratios measured in one run compare; req/s depend on the machine.",
+    "",
+    "| scenario | req/s | p99 | ratio to bare h3 |",
+    "|---|---|---|---|",
+    ...Object.entries(results.core).map(
+      ([name, figures]) => `| ${name} | ${integer(figures.requests_per_second)} | ${figures.p99_ms} ms | ${figures.ratio_to_bare} |`,
+    ),
+    "",
+  ];
+  const split = results.server_rss_split_mb;
+  lines.push(
+    `Server RSS after the load: ${results.server_rss_mb} MB` +
+      (split ? ` (anonymous ${split.anonymous}, file-backed or shared ${split.file_backed_or_shared}).` : "."),
+  );
+  const cpu = results.request_cpu?.end_to_end;
+  if (cpu) {
+    const parts = Object.entries(cpu).map(([name, figures]) => `${name} ${figures.cpu_us_per_request} µs`);
+    const inProcess = Object.entries(results.request_cpu?.in_process_us ?? {}).map(([name, us]) => `${name.replace(/_us$/, "").replaceAll("_", " ")} ${us} µs`);
+    lines.push(
+      `CPU per request (\`bench/request-cpu.ts\`): ${parts.join(", ")}` + (inProcess.length > 0 ? `; in process: ${inProcess.join(", ")}.` : "."),
+    );
+  }
+  const scale = results.scale_out;
+  if (scale?.ratio_postgres_redis_to_sqlite !== undefined) {
+    lines.push(
+      `PostgreSQL + Redis against SQLite, one instance (\`bench/scale.ts\`, median of rounds): ${scale.ratio_postgres_redis_to_sqlite}` +
+        (scale.ratio_two_instances_to_sqlite !== undefined ? `; two instances: ${scale.ratio_two_instances_to_sqlite}.` : "."),
+    );
+  }
+  const targets = results.targets ?? [];
+  if (targets.length > 0) {
+    lines.push("", "| target | measured | verdict |", "|---|---|---|");
+    for (const t of targets) lines.push(`| ${t.target} | ${t.measured} | ${t.pass ? "pass" : "**FAIL**"} |`);
+  }
+  const failed = failedBenches(results);
+  if (failed.length > 0) lines.push("", `Benches that failed in this run: ${failed.map((name) => `\`${name}\``).join(", ")}.`);
+  return lines.join("\n");
+}
+
+/** The document with the block between the markers replaced; the markers must be there, once each. */
+export function withCurrentFigures(doc: string, block: string): string {
+  const begin = doc.indexOf(BEGIN_MARKER);
+  const end = doc.indexOf(END_MARKER);
+  if (begin < 0 || end < begin || doc.indexOf(BEGIN_MARKER, begin + 1) >= 0 || doc.indexOf(END_MARKER, end + 1) >= 0) {
+    throw new Error("the current-figures markers are missing, out of order or repeated");
+  }
+  return `${doc.slice(0, begin + BEGIN_MARKER.length)}\n${block}\n${doc.slice(end)}`;
+}
+
+export function writeCurrentFigures(docPath: string, results: BenchResults): void {
+  writeFileSync(docPath, withCurrentFigures(readFileSync(docPath, "utf8"), renderCurrentFigures(results)));
+}

@@ -1,0 +1,2326 @@
+/**
+ * The paths, operations and schemas of Buckeye's API as TypeScript types, for openapi-fetch.
+ * GENERATED from GET /api/v1/openapi.json by `npm run client:types` (scripts/generate-client-types.ts):
+ * do not edit by hand.
+ */
+
+
+export interface paths {
+  "/api/v1/rates": {
+    /**
+     * The statutory rate for a county, ZIP, street address or point, at a date
+     * @description Send `county`, `zip`, `address`, or `lat` with `lon`; when several are sent, this precedence applies. `address` wins: it is geocoded, and a `zip` sent with it is kept for the fallback when the address cannot be geocoded. Otherwise `lat` with `lon`: the point decides. A `county` sent with an address or a point is not used. Otherwise `county`: a `zip` sent with it must reach into that county (else 400 parameter-conflict), and the county answers. Otherwise `zip`: a ZIP that spans counties answers with the ambiguous response. Sending none of them is a 400, and so is an unknown or repeated parameter.
+     */
+    get: operations["getRate"];
+  };
+  "/api/v1/rates/batch": {
+    /**
+     * Up to 1,000 lookups answered inline, in input order, counted as one request
+     * @description Each lookup is answered as GET /api/v1/rates would answer it, with its status beside its body; one bad lookup never fails the others. Address lookups are geocoded concurrently. Larger files go to POST /api/v1/batches.
+     */
+    post: operations["getRatesBatch"];
+  };
+  "/api/v1/batches": {
+    /**
+     * Starts a batch job of up to 100,000 rows (CSV or NDJSON)
+     * @description CSV with a header row naming the columns id, county, zip, address, lat, lon and date, or NDJSON with one lookup object per line. The job runs in the background; poll the Location until its status is completed, then fetch its results.
+     */
+    post: operations["createBatch"];
+  };
+  "/api/v1/batches/{id}": {
+    /**
+     * A batch job's state and progress
+     * @description Only the organization that submitted a job sees it; to any other it does not exist (404).
+     */
+    get: operations["getBatch"];
+  };
+  "/api/v1/batches/{id}/results": {
+    /**
+     * A finished job's results, as CSV or NDJSON
+     * @description One line per input row, in input order. Accept chooses the format (text/csv or application/x-ndjson); with no Accept, or *\/*, the results come in the format that was uploaded. Any other Accept is a 406. Until the job is completed the answer is a 409 with Retry-After.
+     */
+    get: operations["getBatchResults"];
+  };
+  "/api/v1/counties": {
+    /**
+     * All 88 counties with their rates at a date
+     * @description Filtered by the start of their name and sorted by name or by rate. Unknown or repeated parameters are refused.
+     */
+    get: operations["listCounties"];
+  };
+  "/api/v1/webhooks": {
+    /**
+     * This organization's webhooks
+     * @description Every webhook of the key's organization and mode, without secrets.
+     */
+    get: operations["listWebhooks"];
+    /**
+     * Registers a webhook; the signing secret is shown only in this answer
+     * @description The url must be https (http is accepted for test keys), and events a non-empty list of the subscribable event types.
+     */
+    post: operations["createWebhook"];
+  };
+  "/api/v1/webhooks/{id}": {
+    /**
+     * One webhook
+     * @description The webhook without its secret.
+     */
+    get: operations["getWebhook"];
+    /**
+     * Deletes a webhook
+     * @description Its pending deliveries are cancelled with it.
+     */
+    delete: operations["deleteWebhook"];
+    /**
+     * Changes its url, events or status
+     * @description Send only the fields to change. Setting status to active re-enables a webhook that was disabled after failing deliveries.
+     */
+    patch: operations["updateWebhook"];
+  };
+  "/api/v1/webhooks/{id}/rotate-secret": {
+    /**
+     * A new signing secret
+     * @description The new secret appears only in this answer. The old one keeps signing, beside the new, for 24 hours.
+     */
+    post: operations["rotateWebhookSecret"];
+  };
+  "/api/v1/webhooks/{id}/test": {
+    /**
+     * Queues a webhook.test event for this webhook alone
+     * @description The event is delivered as any other, whatever events the webhook subscribes to; follow it in the deliveries.
+     */
+    post: operations["sendWebhookTest"];
+  };
+  "/api/v1/webhooks/{id}/deliveries": {
+    /**
+     * Recent deliveries, newest first
+     * @description Each delivery with every attempt: status code, latency, outcome and error.
+     */
+    get: operations["listWebhookDeliveries"];
+  };
+  "/api/v1/webhooks/{id}/deliveries/{delivery_id}/redeliver": {
+    /**
+     * Queues a settled delivery's event again
+     * @description With the same X-Webhook-ID, so receivers de-duplicate it, and a fresh retry schedule.
+     */
+    post: operations["redeliverWebhookDelivery"];
+  };
+  "/api/v1/webhooks/{id}/recover": {
+    /**
+     * Queues again the events this webhook missed since a time
+     * @description Oldest first, up to 1000 events per call that this webhook never received; call again while remaining is above 0.
+     */
+    post: operations["recoverWebhookEvents"];
+  };
+  "/api/v1/certificates": {
+    /**
+     * This organization's certificates
+     * @description Every certificate of the key's organization and mode.
+     */
+    get: operations["listCertificates"];
+    /**
+     * Records an exemption certificate
+     * @description Buckeye sends certificate.expiring events before its expiry date.
+     */
+    post: operations["createCertificate"];
+  };
+  "/api/v1/certificates/{id}": {
+    /**
+     * One certificate
+     * @description As it was recorded.
+     */
+    get: operations["getCertificate"];
+    /**
+     * Deletes a certificate
+     * @description No reminder is sent for it afterwards.
+     */
+    delete: operations["deleteCertificate"];
+  };
+  "/api/v1/reconciliations": {
+    /**
+     * The reconciliation log, newest first
+     * @description Each run against the state's rate file, with the discrepancies it found.
+     */
+    get: operations["listReconciliations"];
+  };
+  "/healthz": {
+    /**
+     * The process is up
+     * @description Liveness: answers as long as the process serves HTTP.
+     */
+    get: operations["getHealth"];
+  };
+  "/readyz": {
+    /**
+     * Database reachable, data loaded, worker pool up
+     * @description Readiness: a load balancer sends traffic only while this answers 200.
+     */
+    get: operations["getReadiness"];
+  };
+  "/api/v1/openapi.json": {
+    /**
+     * This document
+     * @description The OpenAPI 3.1 description of this API, generated from the service's own schemas.
+     */
+    get: operations["getOpenApiDocument"];
+  };
+}
+
+export interface webhooks {
+  "rate.changed": {
+    /**
+     * The rate.changed event, as Buckeye POSTs it to a registered webhook
+     * @description Signed as Stripe signs: X-Webhook-Signature `t=<timestamp>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" keyed with the whole whsec_ secret>`. Answer any 2xx within 10 s; anything else, or no answer in time, is retried.
+     */
+    post: operations["rateChangedEvent"];
+  };
+  "rate.announced": {
+    /**
+     * The rate.announced event, as Buckeye POSTs it to a registered webhook
+     * @description Signed as Stripe signs: X-Webhook-Signature `t=<timestamp>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" keyed with the whole whsec_ secret>`. Answer any 2xx within 10 s; anything else, or no answer in time, is retried.
+     */
+    post: operations["rateAnnouncedEvent"];
+  };
+  "certificate.expiring": {
+    /**
+     * The certificate.expiring event, as Buckeye POSTs it to a registered webhook
+     * @description Signed as Stripe signs: X-Webhook-Signature `t=<timestamp>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" keyed with the whole whsec_ secret>`. Answer any 2xx within 10 s; anything else, or no answer in time, is retried.
+     */
+    post: operations["certificateExpiringEvent"];
+  };
+  "filing.due": {
+    /**
+     * The filing.due event, as Buckeye POSTs it to a registered webhook
+     * @description Signed as Stripe signs: X-Webhook-Signature `t=<timestamp>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" keyed with the whole whsec_ secret>`. Answer any 2xx within 10 s; anything else, or no answer in time, is retried.
+     */
+    post: operations["filingDueEvent"];
+  };
+  "webhook.test": {
+    /**
+     * The webhook.test event, as Buckeye POSTs it to a registered webhook
+     * @description Signed as Stripe signs: X-Webhook-Signature `t=<timestamp>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" keyed with the whole whsec_ secret>`. Answer any 2xx within 10 s; anything else, or no answer in time, is retried.
+     */
+    post: operations["webhookTestEvent"];
+  };
+}
+
+export interface components {
+  schemas: {
+    /** @description spec §2.1: an exact match */
+    RateRecord: {
+      /** @description Canonical county name */
+      county: string;
+      /** @description 5-digit county FIPS code */
+      fips: string;
+      /** @description Total statutory decimal rate (0.08 means 8.00%) */
+      combined_rate: number;
+      components: components["schemas"]["RateComponents"];
+      /** @description Effective date of the active rate; null: in effect, start unknown */
+      effective_from: string | null;
+      transit_district_possible: boolean;
+      transit_district: components["schemas"]["TransitDistrict"] | null;
+      has_upcoming_change: boolean;
+      upcoming: components["schemas"]["Upcoming"] | null;
+      date_evaluated: string;
+      source: string;
+      last_reconciled: string;
+      /** @description Present only when date_evaluated is after the date the rates are confirmed through: a change the state enacted for that date may not be in the answer yet. Absent: the rates for date_evaluated are confirmed. */
+      beyond_confirmed?: {
+        /** @description The last day whose rates a source confirmed against the state's rate file */
+        confirmed_through: string;
+        /** @description Days from confirmed_through to date_evaluated */
+        days_beyond: number;
+        message: string;
+      };
+      jurisdiction_type: string;
+      statutory_sourcing: string;
+      /**
+       * @description How the location was settled: county_param; zip_unambiguous: a ZIP in one county, per the state's SST boundary file when it covers the ZIP (then boundary_record cites its record), else per the Census ZCTA table; address_range / zip4_range: an address range (A) or ZIP+4 range (4) record of the state's SST boundary file (see boundary_record); address_geocoding: the Census Geocoder and our polygons; zip_fallback; coordinates
+       * @enum {string}
+       */
+      resolved_by: "county_param" | "zip_unambiguous" | "address_range" | "zip4_range" | "address_geocoding" | "zip_fallback" | "coordinates";
+      /** @description With resolved_by address_range or zip4_range: the record that decided; with zip_unambiguous: a record of the state's boundary file for the ZIP, all of whose records in effect name this county and transit status. For audit */
+      boundary_record?: {
+        /** @description The boundary file version, from its name, e.g. OHB2026Q4SEP17; a SYNTHETIC file's (made-up test data, never the state's) ends in -SYNTHETIC */
+        version: string;
+        /**
+         * @description A: address range; 4: ZIP+4 range; Z: whole-ZIP range (a ZIP lookup citing the ZIP's records)
+         * @enum {string}
+         */
+        record_type: "4" | "A" | "Z";
+        /** @description The record's line in the imported file */
+        line: number;
+        /** @description The record's begin date */
+        effective_from: string;
+        /** @description The record's end date, the last day it applies; null: open */
+        effective_to: string | null;
+        county_fips: string;
+        /** @description The SST code of the record's transit district; null: none */
+        transit_code: string | null;
+      };
+      /** @constant */
+      ambiguous: false;
+      /** @description Why a fallback was taken, or what a caller should check */
+      note?: string;
+      request_id: string;
+    };
+    /** @description spec §2.4: a ZIP that spans several counties */
+    AmbiguousResponse: {
+      /** @constant */
+      ambiguous: true;
+      zip: string;
+      message: string;
+      candidate_counties: components["schemas"]["CandidateCounty"][];
+      /** @description The lowest candidate rate, which a seller without the address may collect */
+      lowest_combined_rate: number;
+      lowest_rate_basis: string;
+      date_evaluated: string;
+      source: string;
+      last_reconciled: string;
+      /** @description Present only when date_evaluated is after the date the rates are confirmed through: a change the state enacted for that date may not be in the answer yet. Absent: the rates for date_evaluated are confirmed. */
+      beyond_confirmed?: {
+        /** @description The last day whose rates a source confirmed against the state's rate file */
+        confirmed_through: string;
+        /** @description Days from confirmed_through to date_evaluated */
+        days_beyond: number;
+        message: string;
+      };
+      note?: string;
+      request_id: string;
+    };
+    /** @description spec §2.4: one per county the ZIP spans */
+    CandidateCounty: {
+      /** @description Canonical county name */
+      county: string;
+      /** @description 5-digit county FIPS code */
+      fips: string;
+      /** @description Total statutory decimal rate (0.08 means 8.00%) */
+      combined_rate: number;
+      components: components["schemas"]["RateComponents"];
+      /** @description Effective date of the active rate; null: in effect, start unknown */
+      effective_from: string | null;
+      transit_district_possible: boolean;
+      transit_district: components["schemas"]["TransitDistrict"] | null;
+      has_upcoming_change: boolean;
+      upcoming: components["schemas"]["Upcoming"] | null;
+      /** @description Share of the ZIP's land in this county, per the Census ZCTA table; null for a ZIP placed by its post office, or a county only the state's boundary file names for the ZIP */
+      land_area_share: number | null;
+    };
+    /** @description spec §2.2 */
+    RateComponents: {
+      /** @description State baseline rate, 0.0575 */
+      state: number;
+      /** @description County permissive rate */
+      county_permissive: number;
+      /** @description Transit authority levy included in combined_rate; 0 where none applies */
+      transit_authority: number;
+    };
+    /** @description spec §2.3: only in the counties a transit district splits */
+    TransitDistrict: {
+      /** @description COTA or TARTA */
+      authority: string;
+      name: string;
+      /** @description The part of the county the district covers */
+      area: string;
+      /** @description Combined rate inside the district */
+      combined_rate_inside: number;
+      /** @enum {string} */
+      status: "inside" | "outside" | "unknown";
+      note: string;
+    };
+    /** @description The next enacted change after date_evaluated */
+    Upcoming: {
+      effective_date: string;
+      combined_rate: number;
+      components: components["schemas"]["RateComponents"];
+      /** @description While the transit district is unsettled: the rate inside it from that date */
+      combined_rate_inside?: number;
+    };
+    /** @description spec §2.5 */
+    CountyItem: {
+      county: string;
+      slug: string;
+      fips: string;
+      combined_rate: number;
+      components: {
+        state: number;
+        county: number;
+        transit: number;
+      };
+      effective_from: string | null;
+      transit_district_possible: boolean;
+      transit_district: components["schemas"]["TransitDistrict"] | null;
+      has_upcoming_change: boolean;
+      upcoming: components["schemas"]["Upcoming"] | null;
+      source: string;
+    };
+    /** @description spec §2.6 */
+    CountiesResponse: {
+      total: number;
+      state_base_rate: number;
+      last_reconciled: string;
+      /** @description Present only when date_evaluated is after the date the rates are confirmed through: a change the state enacted for that date may not be in the answer yet. Absent: the rates for date_evaluated are confirmed. */
+      beyond_confirmed?: {
+        /** @description The last day whose rates a source confirmed against the state's rate file */
+        confirmed_through: string;
+        /** @description Days from confirmed_through to date_evaluated */
+        days_beyond: number;
+        message: string;
+      };
+      statutory_authority: string;
+      date_evaluated: string;
+      counties: components["schemas"]["CountyItem"][];
+    };
+    /** @description RFC 9457 problem details, sent as application/problem+json */
+    ProblemDetails: {
+      /**
+       * Format: uri
+       * @description ERRORS_URL followed by the problem's slug
+       */
+      type: string;
+      title: string;
+      status: number;
+      detail: string;
+      request_id: string;
+      /** @description The bad parameters or fields, each with its reason: the first 20, with the count in `detail` when there are more */
+      invalid_params?: {
+          name: string;
+          reason: string;
+        }[];
+    };
+    /** @description spec §2.7 */
+    WebhookRecord: {
+      id: string;
+      url: string;
+      /** @description Only in the answers that issue it: registration and rotation */
+      secret?: string;
+      events: string[];
+      /** @enum {string} */
+      status: "active" | "disabled";
+      /** Format: date-time */
+      created_at: string;
+      /** Format: date-time */
+      updated_at: string;
+      disabled_reason?: string;
+      /**
+       * Format: date-time
+       * @description While a rotated-out secret still signs alongside the new one
+       */
+      previous_secret_expires_at?: string;
+    };
+    WebhookCreate: {
+      url: string;
+      events: string[];
+    };
+    WebhookUpdate: {
+      url?: string;
+      events?: string[];
+      /** @enum {string} */
+      status?: "active" | "disabled";
+    };
+    WebhookRecover: {
+      /** Format: date-time */
+      since: string;
+    };
+    CertificateCreate: {
+      customer_id: string;
+      customer_name: string;
+      exempt_reason: string;
+      expires_on: string;
+    };
+    /** @description An exemption certificate, registered for expiry reminders */
+    CertificateRecord: {
+      id: string;
+      customer_id: string;
+      customer_name: string;
+      exempt_reason: string;
+      expires_on: string;
+      /** Format: date-time */
+      created_at: string;
+    };
+    /** @description spec §2.8 */
+    EventEnvelope: {
+      /** @description The same on every attempt: the X-Webhook-ID receivers de-duplicate by */
+      id: string;
+      /** @enum {string} */
+      type: "rate.changed" | "rate.announced" | "certificate.expiring" | "filing.due" | "webhook.test";
+      /** Format: date-time */
+      created_at: string;
+      /** @description The event's data; its fields per type are listed in the README */
+      data: {
+        [key: string]: unknown;
+      };
+    };
+    BatchAnswer: {
+      total: number;
+      failed: number;
+      /** @description In input order */
+      results: ({
+          /** @description The caller's id for the lookup, when it sent one */
+          id: string | null;
+          /** @description The status a single lookup would have had */
+          status: number;
+          body: components["schemas"]["RateRecord"] | components["schemas"]["AmbiguousResponse"] | components["schemas"]["ProblemDetails"];
+        })[];
+      request_id: string;
+    };
+    /** @description An asynchronous batch job */
+    BatchJob: {
+      id: string;
+      /** @enum {string} */
+      status: "queued" | "running" | "completed";
+      /** @enum {string} */
+      format: "csv" | "ndjson";
+      total: number;
+      done: number;
+      failed: number;
+      /** Format: date-time */
+      created_at: string;
+      started_at: string | null;
+      completed_at: string | null;
+      links: {
+        self: string;
+        results: string;
+      };
+      request_id: string;
+    };
+    /** @description One event's delivery to one webhook, with every attempt */
+    DeliveryRecord: {
+      id: string;
+      /** @description The X-Webhook-ID of every attempt */
+      event_id: string;
+      event_type: string;
+      /** @enum {string} */
+      status: "pending" | "delivered" | "failed" | "cancelled";
+      attempt_count: number;
+      next_attempt_at: string | null;
+      /** Format: date-time */
+      created_at: string;
+      delivered_at: string | null;
+      attempts: ({
+          number: number;
+          /** Format: date-time */
+          attempted_at: string;
+          status_code: number | null;
+          latency_ms: number;
+          /** @enum {string} */
+          outcome: "delivered" | "retry" | "failed" | "gone";
+          error: string | null;
+        })[];
+    };
+    /** @description One run of reconciliation against the state's rate file */
+    Reconciliation: {
+      id: string;
+      /** @enum {string} */
+      status: "succeeded" | "failed";
+      source: string;
+      file_name: string | null;
+      reconciled_on: string;
+      rows: number;
+      periods_recorded: number;
+      events_emitted: number;
+      discrepancies: ({
+          fips: string | null;
+          county: string | null;
+          component: ("county" | "transit" | "district" | "state") | null;
+          code: string;
+          date: string | null;
+          file_rate: string | null;
+          our_rate: string | null;
+          reason: string;
+        })[];
+      error: string | null;
+      /** Format: date-time */
+      started_at: string;
+      /** Format: date-time */
+      finished_at: string;
+    };
+  };
+  responses: never;
+  parameters: never;
+  requestBodies: never;
+  headers: {
+    /** @description This request's id, also in the body's request_id and in the access log: quote it when reporting a problem */
+    "X-Request-Id": string;
+    /** @description Requests per second this API key may make; on a 429 organization-rate-limit-exceeded, those its organization may make across all its keys */
+    "RateLimit-Limit": number;
+    /** @description Requests this key may still make now, before it has to wait (on organization-rate-limit-exceeded: its organization, so 0) */
+    "RateLimit-Remaining": number;
+    /** @description Seconds until the key's allowance is full again (on organization-rate-limit-exceeded: its organization's) */
+    "RateLimit-Reset": number;
+    /** @description Seconds to wait before retrying */
+    "Retry-After": number;
+    /** @description The path of the resource this request created */
+    Location: string;
+    /** @description The Bearer challenge (RFC 6750): `Bearer realm="buckeye"`, with `error="invalid_token"` for a key that was refused */
+    "WWW-Authenticate": string;
+  };
+  pathItems: never;
+}
+
+export type $defs = Record<string, never>;
+
+export type external = Record<string, never>;
+
+export interface operations {
+
+  /**
+   * The statutory rate for a county, ZIP, street address or point, at a date
+   * @description Send `county`, `zip`, `address`, or `lat` with `lon`; when several are sent, this precedence applies. `address` wins: it is geocoded, and a `zip` sent with it is kept for the fallback when the address cannot be geocoded. Otherwise `lat` with `lon`: the point decides. A `county` sent with an address or a point is not used. Otherwise `county`: a `zip` sent with it must reach into that county (else 400 parameter-conflict), and the county answers. Otherwise `zip`: a ZIP that spans counties answers with the ambiguous response. Sending none of them is a 400, and so is an unknown or repeated parameter.
+   */
+  getRate: {
+    parameters: {
+      query?: {
+        /** @description County name or slug, any case: `franklin`, `Van Wert`, `van-wert` */
+        county?: string;
+        /** @description 5-digit ZIP code, or a ZIP+4 (43081-1234 or 430811234) that the boundary file's ZIP+4 ranges settle exactly (resolved_by zip4_range); a ZIP that spans counties answers with the ambiguous response */
+        zip?: string;
+        /** @description Street address, ideally ending with its ZIP so the ZIP fallback is available */
+        address?: string;
+        /** @description Latitude in decimal degrees (at most 15 decimal places), sent with lon */
+        lat?: string;
+        /** @description Longitude in decimal degrees (at most 15 decimal places), sent with lat */
+        lon?: string;
+        /** @description The date of the sale, YYYY-MM-DD (from 2018-01-01); default: today in Ohio */
+        date?: string;
+      };
+    };
+    responses: {
+      /** @description An exact match (spec §2.1), or the ambiguous response for a ZIP spanning counties (spec §2.4) */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+        };
+        content: {
+          "application/json": components["schemas"]["RateRecord"] | components["schemas"]["AmbiguousResponse"];
+        };
+      };
+      /** @description Invalid or conflicting parameters */
+      400: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["ProblemDetails"];
+        };
+      };
+      /** @description No API key, or one that is unknown, mistyped, revoked or of a suspended organization */
+      401: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["ProblemDetails"];
+        };
+      };
+      /** @description Not found in this organization */
+      404: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["ProblemDetails"];
+        };
+      };
+      /** @description The input is understood but cannot be served */
+      422: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["ProblemDetails"];
+        };
+      };
+      /** @description More than the key's requests per second (rate-limit-exceeded), or than its organization's across all its keys (organization-rate-limit-exceeded) */
+      429: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Retry-After": components["headers"]["Retry-After"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["ProblemDetails"];
+        };
+      };
+      /** @description The geocoder or the boundary data is unavailable */
+      503: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          /** @description For geocoder-unavailable: seconds until the geocoder is tried again */
+          "Retry-After"?: number;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["ProblemDetails"];
+        };
+      };
+    };
+  };
+  /**
+   * Up to 1,000 lookups answered inline, in input order, counted as one request
+   * @description Each lookup is answered as GET /api/v1/rates would answer it, with its status beside its body; one bad lookup never fails the others. Address lookups are geocoded concurrently. Larger files go to POST /api/v1/batches.
+   */
+  getRatesBatch: {
+    requestBody: {
+      content: {
+        "application/json": {
+          lookups: ({
+              /** @description Yours, up to 100 characters; its result repeats it */
+              id?: string | number;
+              /** @description County name or slug, any case, up to 64 characters */
+              county?: string;
+              /** @description 5-digit ZIP code, or a ZIP+4 (43081-1234 or 430811234) */
+              zip?: string | number;
+              /** @description Street address, up to 300 characters, ideally ending with its ZIP */
+              address?: string;
+              /** @description Decimal degrees, sent with lon */
+              lat?: number | string;
+              /** @description Decimal degrees, sent with lat */
+              lon?: number | string;
+              /** @description The date of the sale, YYYY-MM-DD (from 2018-01-01); default: today in Ohio */
+              date?: string;
+            })[];
+        };
+      };
+    };
+    responses: {
+      /** @description One result per lookup, in input order */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+        };
+        content: {
+          "application/json": components["schemas"]["BatchAnswer"];
+        };
+      };
+      /** @description Invalid or conflicting parameters */
+      400: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["ProblemDetails"];
+        };
+      };
+      /** @description No API key, or one that is unknown, mistyped, revoked or of a suspended organization */
+      401: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["ProblemDetails"];
+        };
+      };
+      /** @description Too many items, or more bytes than this operation reads (webhook and certificate bodies: 64 KiB, refused by Content-Length before reading) */
+      413: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["ProblemDetails"];
+        };
+      };
+      /** @description The body was not sent with the Content-Type this operation reads */
+      415: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["ProblemDetails"];
+        };
+      };
+      /** @description More than the key's requests per second (rate-limit-exceeded), or than its organization's across all its keys (organization-rate-limit-exceeded) */
+      429: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Retry-After": components["headers"]["Retry-After"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["ProblemDetails"];
+        };
+      };
+    };
+  };
+  /**
+   * Starts a batch job of up to 100,000 rows (CSV or NDJSON)
+   * @description CSV with a header row naming the columns id, county, zip, address, lat, lon and date, or NDJSON with one lookup object per line. The job runs in the background; poll the Location until its status is completed, then fetch its results.
+   */
+  createBatch: {
+    requestBody: {
+      content: {
+        "text/csv": string;
+        "application/x-ndjson": string;
+      };
+    };
+    responses: {
+      /** @description The job; Location is where to poll it */
+      202: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          Location: components["headers"]["Location"];
+        };
+        content: {
+          "application/json": components["schemas"]["BatchJob"];
+        };
+      };
+      /** @description Invalid or conflicting parameters */
+      400: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["ProblemDetails"];
+        };
+      };
+      /** @description No API key, or one that is unknown, mistyped, revoked or of a suspended organization */
+      401: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["ProblemDetails"];
+        };
+      };
+      /** @description Too many items, or more bytes than this operation reads (webhook and certificate bodies: 64 KiB, refused by Content-Length before reading) */
+      413: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["ProblemDetails"];
+        };
+      };
+      /** @description The body was not sent with the Content-Type this operation reads */
+      415: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["ProblemDetails"];
+        };
+      };
+      /** @description More than the key's requests per second (rate-limit-exceeded), or than its organization's across all its keys (organization-rate-limit-exceeded) */
+      429: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Retry-After": components["headers"]["Retry-After"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["ProblemDetails"];
+        };
+      };
+    };
+  };
+  /**
+   * A batch job's state and progress
+   * @description Only the organization that submitted a job sees it; to any other it does not exist (404).
+   */
+  getBatch: {
+    parameters: {
+      path: {
+        /** @description Batch id, as returned when the job was submitted */
+        id: string;
+      };
+    };
+    responses: {
+      /** @description The job */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+        };
+        content: {
+          "application/json": components["schemas"]["BatchJob"];
+        };
+      };
+      /** @description No API key, or one that is unknown, mistyped, revoked or of a suspended organization */
+      401: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["ProblemDetails"];
+        };
+      };
+      /** @description Not found in this organization */
+      404: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["ProblemDetails"];
+        };
+      };
+      /** @description More than the key's requests per second (rate-limit-exceeded), or than its organization's across all its keys (organization-rate-limit-exceeded) */
+      429: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Retry-After": components["headers"]["Retry-After"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["ProblemDetails"];
+        };
+      };
+    };
+  };
+  /**
+   * A finished job's results, as CSV or NDJSON
+   * @description One line per input row, in input order. Accept chooses the format (text/csv or application/x-ndjson); with no Accept, or *\/*, the results come in the format that was uploaded. Any other Accept is a 406. Until the job is completed the answer is a 409 with Retry-After.
+   */
+  getBatchResults: {
+    parameters: {
+      path: {
+        /** @description Batch id, as returned when the job was submitted */
+        id: string;
+      };
+    };
+    responses: {
+      /** @description One line per row, streamed */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          /** @description attachment, with a file name made of the batch id */
+          "Content-Disposition": string;
+        };
+        content: {
+          "text/csv": string;
+          "application/x-ndjson": string;
+        };
+      };
+      /** @description No API key, or one that is unknown, mistyped, revoked or of a suspended organization */
+      401: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["ProblemDetails"];
+        };
+      };
+      /** @description Not found in this organization */
+      404: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["ProblemDetails"];
+        };
+      };
+      /** @description The Accept header asks for a format the results are not available in */
+      406: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["ProblemDetails"];
+        };
+      };
+      /** @description The resource is not in a state that allows this */
+      409: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          /** @description For a batch that is not finished: seconds until it is worth polling again */
+          "Retry-After"?: number;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["ProblemDetails"];
+        };
+      };
+      /** @description More than the key's requests per second (rate-limit-exceeded), or than its organization's across all its keys (organization-rate-limit-exceeded) */
+      429: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Retry-After": components["headers"]["Retry-After"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["ProblemDetails"];
+        };
+      };
+    };
+  };
+  /**
+   * All 88 counties with their rates at a date
+   * @description Filtered by the start of their name and sorted by name or by rate. Unknown or repeated parameters are refused.
+   */
+  listCounties: {
+    parameters: {
+      query?: {
+        /** @description Counties whose name starts with this */
+        search?: string;
+        /** @description name (default), rate_asc or rate_desc */
+        sort?: "name" | "rate_asc" | "rate_desc";
+        /** @description The date of the sale, YYYY-MM-DD (from 2018-01-01); default: today in Ohio */
+        date?: string;
+      };
+    };
+    responses: {
+      /** @description spec §2.6 */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+        };
+        content: {
+          "application/json": components["schemas"]["CountiesResponse"];
+        };
+      };
+      /** @description Invalid or conflicting parameters */
+      400: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["ProblemDetails"];
+        };
+      };
+      /** @description No API key, or one that is unknown, mistyped, revoked or of a suspended organization */
+      401: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["ProblemDetails"];
+        };
+      };
+      /** @description The input is understood but cannot be served */
+      422: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["ProblemDetails"];
+        };
+      };
+      /** @description More than the key's requests per second (rate-limit-exceeded), or than its organization's across all its keys (organization-rate-limit-exceeded) */
+      429: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Retry-After": components["headers"]["Retry-After"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["ProblemDetails"];
+        };
+      };
+    };
+  };
+  /**
+   * This organization's webhooks
+   * @description Every webhook of the key's organization and mode, without secrets.
+   */
+  listWebhooks: {
+    responses: {
+      /** @description The list */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+        };
+        content: {
+          "application/json": {
+            total: number;
+            webhooks: components["schemas"]["WebhookRecord"][];
+          };
+        };
+      };
+      /** @description No API key, or one that is unknown, mistyped, revoked or of a suspended organization */
+      401: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["ProblemDetails"];
+        };
+      };
+      /** @description More than the key's requests per second (rate-limit-exceeded), or than its organization's across all its keys (organization-rate-limit-exceeded) */
+      429: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Retry-After": components["headers"]["Retry-After"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["ProblemDetails"];
+        };
+      };
+    };
+  };
+  /**
+   * Registers a webhook; the signing secret is shown only in this answer
+   * @description The url must be https (http is accepted for test keys), and events a non-empty list of the subscribable event types.
+   */
+  createWebhook: {
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["WebhookCreate"];
+      };
+    };
+    responses: {
+      /** @description The webhook and a message; the secret appears only here */
+      201: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          Location: components["headers"]["Location"];
+        };
+        content: {
+          "application/json": {
+            webhook: components["schemas"]["WebhookRecord"];
+            message: string;
+          };
+        };
+      };
+      /** @description No API key, or one that is unknown, mistyped, revoked or of a suspended organization */
+      401: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["ProblemDetails"];
+        };
+      };
+      /** @description Too many items, or more bytes than this operation reads (webhook and certificate bodies: 64 KiB, refused by Content-Length before reading) */
+      413: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["ProblemDetails"];
+        };
+      };
+      /** @description The body was not sent with the Content-Type this operation reads */
+      415: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["ProblemDetails"];
+        };
+      };
+      /** @description The input is understood but cannot be served */
+      422: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["ProblemDetails"];
+        };
+      };
+      /** @description More than the key's requests per second (rate-limit-exceeded), or than its organization's across all its keys (organization-rate-limit-exceeded) */
+      429: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Retry-After": components["headers"]["Retry-After"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["ProblemDetails"];
+        };
+      };
+    };
+  };
+  /**
+   * One webhook
+   * @description The webhook without its secret.
+   */
+  getWebhook: {
+    parameters: {
+      path: {
+        /** @description Webhook id, wh_… */
+        id: string;
+      };
+    };
+    responses: {
+      /** @description The webhook */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+        };
+        content: {
+          "application/json": {
+            webhook: components["schemas"]["WebhookRecord"];
+          };
+        };
+      };
+      /** @description No API key, or one that is unknown, mistyped, revoked or of a suspended organization */
+      401: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["ProblemDetails"];
+        };
+      };
+      /** @description Not found in this organization */
+      404: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["ProblemDetails"];
+        };
+      };
+      /** @description More than the key's requests per second (rate-limit-exceeded), or than its organization's across all its keys (organization-rate-limit-exceeded) */
+      429: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Retry-After": components["headers"]["Retry-After"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["ProblemDetails"];
+        };
+      };
+    };
+  };
+  /**
+   * Deletes a webhook
+   * @description Its pending deliveries are cancelled with it.
+   */
+  deleteWebhook: {
+    parameters: {
+      path: {
+        /** @description Webhook id, wh_… */
+        id: string;
+      };
+    };
+    responses: {
+      /** @description Deleted */
+      204: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+        };
+        content: never;
+      };
+      /** @description No API key, or one that is unknown, mistyped, revoked or of a suspended organization */
+      401: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["ProblemDetails"];
+        };
+      };
+      /** @description Not found in this organization */
+      404: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["ProblemDetails"];
+        };
+      };
+      /** @description More than the key's requests per second (rate-limit-exceeded), or than its organization's across all its keys (organization-rate-limit-exceeded) */
+      429: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Retry-After": components["headers"]["Retry-After"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["ProblemDetails"];
+        };
+      };
+    };
+  };
+  /**
+   * Changes its url, events or status
+   * @description Send only the fields to change. Setting status to active re-enables a webhook that was disabled after failing deliveries.
+   */
+  updateWebhook: {
+    parameters: {
+      path: {
+        /** @description Webhook id, wh_… */
+        id: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["WebhookUpdate"];
+      };
+    };
+    responses: {
+      /** @description The webhook */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+        };
+        content: {
+          "application/json": {
+            webhook: components["schemas"]["WebhookRecord"];
+          };
+        };
+      };
+      /** @description No API key, or one that is unknown, mistyped, revoked or of a suspended organization */
+      401: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["ProblemDetails"];
+        };
+      };
+      /** @description Not found in this organization */
+      404: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["ProblemDetails"];
+        };
+      };
+      /** @description Too many items, or more bytes than this operation reads (webhook and certificate bodies: 64 KiB, refused by Content-Length before reading) */
+      413: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["ProblemDetails"];
+        };
+      };
+      /** @description The body was not sent with the Content-Type this operation reads */
+      415: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["ProblemDetails"];
+        };
+      };
+      /** @description The input is understood but cannot be served */
+      422: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["ProblemDetails"];
+        };
+      };
+      /** @description More than the key's requests per second (rate-limit-exceeded), or than its organization's across all its keys (organization-rate-limit-exceeded) */
+      429: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Retry-After": components["headers"]["Retry-After"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["ProblemDetails"];
+        };
+      };
+    };
+  };
+  /**
+   * A new signing secret
+   * @description The new secret appears only in this answer. The old one keeps signing, beside the new, for 24 hours.
+   */
+  rotateWebhookSecret: {
+    parameters: {
+      path: {
+        /** @description Webhook id, wh_… */
+        id: string;
+      };
+    };
+    responses: {
+      /** @description The webhook and the new secret */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+        };
+        content: {
+          "application/json": {
+            webhook: components["schemas"]["WebhookRecord"];
+            message: string;
+          };
+        };
+      };
+      /** @description No API key, or one that is unknown, mistyped, revoked or of a suspended organization */
+      401: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["ProblemDetails"];
+        };
+      };
+      /** @description Not found in this organization */
+      404: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["ProblemDetails"];
+        };
+      };
+      /** @description More than the key's requests per second (rate-limit-exceeded), or than its organization's across all its keys (organization-rate-limit-exceeded) */
+      429: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Retry-After": components["headers"]["Retry-After"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["ProblemDetails"];
+        };
+      };
+    };
+  };
+  /**
+   * Queues a webhook.test event for this webhook alone
+   * @description The event is delivered as any other, whatever events the webhook subscribes to; follow it in the deliveries.
+   */
+  sendWebhookTest: {
+    parameters: {
+      path: {
+        /** @description Webhook id, wh_… */
+        id: string;
+      };
+    };
+    responses: {
+      /** @description The queued event */
+      202: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+        };
+        content: {
+          "application/json": {
+            event: components["schemas"]["EventEnvelope"];
+            message: string;
+          };
+        };
+      };
+      /** @description No API key, or one that is unknown, mistyped, revoked or of a suspended organization */
+      401: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["ProblemDetails"];
+        };
+      };
+      /** @description Not found in this organization */
+      404: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["ProblemDetails"];
+        };
+      };
+      /** @description More than the key's requests per second (rate-limit-exceeded), or than its organization's across all its keys (organization-rate-limit-exceeded) */
+      429: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Retry-After": components["headers"]["Retry-After"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["ProblemDetails"];
+        };
+      };
+    };
+  };
+  /**
+   * Recent deliveries, newest first
+   * @description Each delivery with every attempt: status code, latency, outcome and error.
+   */
+  listWebhookDeliveries: {
+    parameters: {
+      query?: {
+        /** @description How many to return, newest first */
+        limit?: string;
+      };
+      path: {
+        /** @description Webhook id, wh_… */
+        id: string;
+      };
+    };
+    responses: {
+      /** @description The deliveries */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+        };
+        content: {
+          "application/json": {
+            webhook_id: string;
+            deliveries: components["schemas"]["DeliveryRecord"][];
+          };
+        };
+      };
+      /** @description Invalid or conflicting parameters */
+      400: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["ProblemDetails"];
+        };
+      };
+      /** @description No API key, or one that is unknown, mistyped, revoked or of a suspended organization */
+      401: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["ProblemDetails"];
+        };
+      };
+      /** @description Not found in this organization */
+      404: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["ProblemDetails"];
+        };
+      };
+      /** @description More than the key's requests per second (rate-limit-exceeded), or than its organization's across all its keys (organization-rate-limit-exceeded) */
+      429: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Retry-After": components["headers"]["Retry-After"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["ProblemDetails"];
+        };
+      };
+    };
+  };
+  /**
+   * Queues a settled delivery's event again
+   * @description With the same X-Webhook-ID, so receivers de-duplicate it, and a fresh retry schedule.
+   */
+  redeliverWebhookDelivery: {
+    parameters: {
+      path: {
+        /** @description Webhook id, wh_… */
+        id: string;
+        /** @description Delivery id, dlv_… */
+        delivery_id: string;
+      };
+    };
+    responses: {
+      /** @description The new delivery */
+      202: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+        };
+        content: {
+          "application/json": {
+            delivery: components["schemas"]["DeliveryRecord"];
+            message: string;
+          };
+        };
+      };
+      /** @description No API key, or one that is unknown, mistyped, revoked or of a suspended organization */
+      401: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["ProblemDetails"];
+        };
+      };
+      /** @description Not found in this organization */
+      404: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["ProblemDetails"];
+        };
+      };
+      /** @description The resource is not in a state that allows this */
+      409: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          /** @description For a batch that is not finished: seconds until it is worth polling again */
+          "Retry-After"?: number;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["ProblemDetails"];
+        };
+      };
+      /** @description More than the key's requests per second (rate-limit-exceeded), or than its organization's across all its keys (organization-rate-limit-exceeded) */
+      429: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Retry-After": components["headers"]["Retry-After"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["ProblemDetails"];
+        };
+      };
+    };
+  };
+  /**
+   * Queues again the events this webhook missed since a time
+   * @description Oldest first, up to 1000 events per call that this webhook never received; call again while remaining is above 0.
+   */
+  recoverWebhookEvents: {
+    parameters: {
+      path: {
+        /** @description Webhook id, wh_… */
+        id: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["WebhookRecover"];
+      };
+    };
+    responses: {
+      /** @description How many were queued, and how many remain for another call */
+      202: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+        };
+        content: {
+          "application/json": {
+            queued: number;
+            remaining: number;
+            message: string;
+          };
+        };
+      };
+      /** @description Invalid or conflicting parameters */
+      400: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["ProblemDetails"];
+        };
+      };
+      /** @description No API key, or one that is unknown, mistyped, revoked or of a suspended organization */
+      401: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["ProblemDetails"];
+        };
+      };
+      /** @description Not found in this organization */
+      404: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["ProblemDetails"];
+        };
+      };
+      /** @description The resource is not in a state that allows this */
+      409: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          /** @description For a batch that is not finished: seconds until it is worth polling again */
+          "Retry-After"?: number;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["ProblemDetails"];
+        };
+      };
+      /** @description Too many items, or more bytes than this operation reads (webhook and certificate bodies: 64 KiB, refused by Content-Length before reading) */
+      413: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["ProblemDetails"];
+        };
+      };
+      /** @description The body was not sent with the Content-Type this operation reads */
+      415: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["ProblemDetails"];
+        };
+      };
+      /** @description More than the key's requests per second (rate-limit-exceeded), or than its organization's across all its keys (organization-rate-limit-exceeded) */
+      429: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Retry-After": components["headers"]["Retry-After"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["ProblemDetails"];
+        };
+      };
+    };
+  };
+  /**
+   * This organization's certificates
+   * @description Every certificate of the key's organization and mode.
+   */
+  listCertificates: {
+    responses: {
+      /** @description The list */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+        };
+        content: {
+          "application/json": {
+            total: number;
+            certificates: components["schemas"]["CertificateRecord"][];
+          };
+        };
+      };
+      /** @description No API key, or one that is unknown, mistyped, revoked or of a suspended organization */
+      401: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["ProblemDetails"];
+        };
+      };
+      /** @description More than the key's requests per second (rate-limit-exceeded), or than its organization's across all its keys (organization-rate-limit-exceeded) */
+      429: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Retry-After": components["headers"]["Retry-After"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["ProblemDetails"];
+        };
+      };
+    };
+  };
+  /**
+   * Records an exemption certificate
+   * @description Buckeye sends certificate.expiring events before its expiry date.
+   */
+  createCertificate: {
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["CertificateCreate"];
+      };
+    };
+    responses: {
+      /** @description The certificate */
+      201: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          Location: components["headers"]["Location"];
+        };
+        content: {
+          "application/json": {
+            certificate: components["schemas"]["CertificateRecord"];
+          };
+        };
+      };
+      /** @description No API key, or one that is unknown, mistyped, revoked or of a suspended organization */
+      401: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["ProblemDetails"];
+        };
+      };
+      /** @description Too many items, or more bytes than this operation reads (webhook and certificate bodies: 64 KiB, refused by Content-Length before reading) */
+      413: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["ProblemDetails"];
+        };
+      };
+      /** @description The body was not sent with the Content-Type this operation reads */
+      415: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["ProblemDetails"];
+        };
+      };
+      /** @description The input is understood but cannot be served */
+      422: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["ProblemDetails"];
+        };
+      };
+      /** @description More than the key's requests per second (rate-limit-exceeded), or than its organization's across all its keys (organization-rate-limit-exceeded) */
+      429: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Retry-After": components["headers"]["Retry-After"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["ProblemDetails"];
+        };
+      };
+    };
+  };
+  /**
+   * One certificate
+   * @description As it was recorded.
+   */
+  getCertificate: {
+    parameters: {
+      path: {
+        /** @description Certificate id */
+        id: string;
+      };
+    };
+    responses: {
+      /** @description The certificate */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+        };
+        content: {
+          "application/json": {
+            certificate: components["schemas"]["CertificateRecord"];
+          };
+        };
+      };
+      /** @description No API key, or one that is unknown, mistyped, revoked or of a suspended organization */
+      401: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["ProblemDetails"];
+        };
+      };
+      /** @description Not found in this organization */
+      404: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["ProblemDetails"];
+        };
+      };
+      /** @description More than the key's requests per second (rate-limit-exceeded), or than its organization's across all its keys (organization-rate-limit-exceeded) */
+      429: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Retry-After": components["headers"]["Retry-After"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["ProblemDetails"];
+        };
+      };
+    };
+  };
+  /**
+   * Deletes a certificate
+   * @description No reminder is sent for it afterwards.
+   */
+  deleteCertificate: {
+    parameters: {
+      path: {
+        /** @description Certificate id */
+        id: string;
+      };
+    };
+    responses: {
+      /** @description Deleted */
+      204: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+        };
+        content: never;
+      };
+      /** @description No API key, or one that is unknown, mistyped, revoked or of a suspended organization */
+      401: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["ProblemDetails"];
+        };
+      };
+      /** @description Not found in this organization */
+      404: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["ProblemDetails"];
+        };
+      };
+      /** @description More than the key's requests per second (rate-limit-exceeded), or than its organization's across all its keys (organization-rate-limit-exceeded) */
+      429: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Retry-After": components["headers"]["Retry-After"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["ProblemDetails"];
+        };
+      };
+    };
+  };
+  /**
+   * The reconciliation log, newest first
+   * @description Each run against the state's rate file, with the discrepancies it found.
+   */
+  listReconciliations: {
+    parameters: {
+      query?: {
+        /** @description How many to return, newest first */
+        limit?: string;
+      };
+    };
+    responses: {
+      /** @description The runs, with their discrepancies */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+        };
+        content: {
+          "application/json": {
+            total: number;
+            reconciliations: components["schemas"]["Reconciliation"][];
+          };
+        };
+      };
+      /** @description Invalid or conflicting parameters */
+      400: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["ProblemDetails"];
+        };
+      };
+      /** @description No API key, or one that is unknown, mistyped, revoked or of a suspended organization */
+      401: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["ProblemDetails"];
+        };
+      };
+      /** @description More than the key's requests per second (rate-limit-exceeded), or than its organization's across all its keys (organization-rate-limit-exceeded) */
+      429: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Retry-After": components["headers"]["Retry-After"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["ProblemDetails"];
+        };
+      };
+    };
+  };
+  /**
+   * The process is up
+   * @description Liveness: answers as long as the process serves HTTP.
+   */
+  getHealth: {
+    responses: {
+      /** @description Up */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+        };
+        content: {
+          "application/json": {
+            /** @constant */
+            status: "ok";
+          };
+        };
+      };
+    };
+  };
+  /**
+   * Database reachable, data loaded, worker pool up
+   * @description Readiness: a load balancer sends traffic only while this answers 200.
+   */
+  getReadiness: {
+    responses: {
+      /** @description Ready */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+        };
+        content: {
+          "application/json": Record<string, never>;
+        };
+      };
+      /** @description Not ready, with the reasons */
+      503: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+        };
+        content: {
+          "application/json": Record<string, never>;
+        };
+      };
+    };
+  };
+  /**
+   * This document
+   * @description The OpenAPI 3.1 description of this API, generated from the service's own schemas.
+   */
+  getOpenApiDocument: {
+    responses: {
+      /** @description OpenAPI 3.1 */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+        };
+        content: {
+          "application/json": Record<string, never>;
+        };
+      };
+    };
+  };
+  /**
+   * The rate.changed event, as Buckeye POSTs it to a registered webhook
+   * @description Signed as Stripe signs: X-Webhook-Signature `t=<timestamp>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" keyed with the whole whsec_ secret>`. Answer any 2xx within 10 s; anything else, or no answer in time, is retried.
+   */
+  rateChangedEvent: {
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["EventEnvelope"];
+      };
+    };
+    responses: {
+      /** @description Any 2xx: delivered */
+      200: {
+        content: never;
+      };
+    };
+  };
+  /**
+   * The rate.announced event, as Buckeye POSTs it to a registered webhook
+   * @description Signed as Stripe signs: X-Webhook-Signature `t=<timestamp>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" keyed with the whole whsec_ secret>`. Answer any 2xx within 10 s; anything else, or no answer in time, is retried.
+   */
+  rateAnnouncedEvent: {
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["EventEnvelope"];
+      };
+    };
+    responses: {
+      /** @description Any 2xx: delivered */
+      200: {
+        content: never;
+      };
+    };
+  };
+  /**
+   * The certificate.expiring event, as Buckeye POSTs it to a registered webhook
+   * @description Signed as Stripe signs: X-Webhook-Signature `t=<timestamp>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" keyed with the whole whsec_ secret>`. Answer any 2xx within 10 s; anything else, or no answer in time, is retried.
+   */
+  certificateExpiringEvent: {
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["EventEnvelope"];
+      };
+    };
+    responses: {
+      /** @description Any 2xx: delivered */
+      200: {
+        content: never;
+      };
+    };
+  };
+  /**
+   * The filing.due event, as Buckeye POSTs it to a registered webhook
+   * @description Signed as Stripe signs: X-Webhook-Signature `t=<timestamp>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" keyed with the whole whsec_ secret>`. Answer any 2xx within 10 s; anything else, or no answer in time, is retried.
+   */
+  filingDueEvent: {
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["EventEnvelope"];
+      };
+    };
+    responses: {
+      /** @description Any 2xx: delivered */
+      200: {
+        content: never;
+      };
+    };
+  };
+  /**
+   * The webhook.test event, as Buckeye POSTs it to a registered webhook
+   * @description Signed as Stripe signs: X-Webhook-Signature `t=<timestamp>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" keyed with the whole whsec_ secret>`. Answer any 2xx within 10 s; anything else, or no answer in time, is retried.
+   */
+  webhookTestEvent: {
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["EventEnvelope"];
+      };
+    };
+    responses: {
+      /** @description Any 2xx: delivered */
+      200: {
+        content: never;
+      };
+    };
+  };
+}
