@@ -51,4 +51,3 @@ export interface FormTokensTable {
 
 export type User = Selectable<UsersTable>;
 export type Session = Selectable<SessionsTable>;
-export type ApiKeyUsage = Selectable<ApiKeyUsageTable>;
