@@ -14,16 +14,13 @@ import { promisify } from "node:util";
 import type { BoundaryFiles } from "../geo/boundary-files.ts";
 import type { BoundariesData } from "../geo/boundaries.ts";
 import { readBoundaries } from "../geo/boundaries-bytes.ts";
-
-const FROM_SOURCES = import.meta.url.endsWith(".ts");
-const ENTRY = new URL(FROM_SOURCES ? "../../workers/build-boundaries.ts" : "../../workers/build-boundaries.js", import.meta.url).pathname;
+import { processEntry } from "../worker-entries.ts";
 
 export async function buildBoundariesInProcess(files: Extract<BoundaryFiles, { available: true }>): Promise<BoundariesData> {
   const dir = mkdtempSync(join(tmpdir(), "buckeye-boundaries-"));
   const output = join(dir, "indexes.bin");
   try {
-    // From sources the child needs tsx, found from here rather than from whatever directory the server runs in.
-    const args = [...(FROM_SOURCES ? ["--import", import.meta.resolve("tsx")] : []), ENTRY, JSON.stringify(files), output];
+    const args = [...processEntry("build-boundaries"), JSON.stringify(files), output];
     await promisify(execFile)(process.execPath, args);
     return readBoundaries(output);
   } finally {
