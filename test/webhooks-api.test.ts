@@ -6,7 +6,7 @@ import { call } from "./_api.ts";
 import { startTestService, type TestService } from "./_setup.ts";
 
 let api: TestService;
-/** A service whose operator lets test-key webhooks reach loopback, as the README's local quick start does. */
+/** A service whose operator lets test-key webhooks reach loopback, as docs/guides/setup.md's local webhook receiver does. */
 let local: TestService;
 let otherOrgKey: string;
 beforeAll(async () => {

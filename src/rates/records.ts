@@ -50,7 +50,7 @@ export type AmbiguousResponse = z.infer<typeof ambiguousResponseSchema>;
 export type CountyItem = z.infer<typeof countyItemSchema>;
 /** spec §2.6 */
 export type CountiesResponse = z.infer<typeof countiesResponseSchema>;
-/** Present on an answer for a date after the rates are confirmed through (README "Data currency"). */
+/** Present on an answer for a date after the rates are confirmed through (docs/api/README.md, "Data currency"). */
 export type BeyondConfirmed = z.infer<typeof beyondConfirmedSchema>;
 
 /** How current the rates are, as every answer states it. */
