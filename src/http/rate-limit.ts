@@ -1,6 +1,6 @@
 /**
  * A token bucket per API key: `limit` tokens, refilled at `limit` per second, so a key may
- * burst to its limit and sustain it (DESIGN §3).
+ * burst to its limit and sustain it (docs/api/README.md, "Rate limits").
  */
 export interface RateDecision {
   allowed: boolean;

@@ -1,6 +1,6 @@
 /**
  * The per-key token bucket of rate-limit.ts, held in Redis so that every instance draws from the
- * same bucket (DESIGN §4). One Lua script reads, refills, takes a token and writes back, so two
+ * same bucket (docs/operations/several-instances.md). One Lua script reads, refills, takes a token and writes back, so two
  * instances can never both take the last token. Time comes from Redis's clock, not the
  * instance's: instances on machines whose clocks disagree still refill one bucket consistently.
  *
