@@ -1,6 +1,6 @@
 /**
  * Lookup benchmark against the state's boundary file (`node --import tsx bench/lookups.ts`;
- * `npm run bench` runs it too). Writes bench/results-lookups.json. Issue 9's targets:
+ * `npm run bench` runs it too). Writes bench/results-lookups.json. The targets:
  *
  * 1. A 100,000-address asynchronous job the file resolves entirely: < 10 s, zero upstream calls.
  * 2. 10,000 addresses the file cannot resolve: at most one upstream request per 10,000 rows (plus

@@ -1,5 +1,5 @@
 /**
- * Where a lookup's server CPU goes (issue 11), two ways, in one run (`npm run bench` runs it;
+ * Where a lookup's server CPU goes, two ways, in one run (`npm run bench` runs it;
  * alone: `node --import tsx bench/request-cpu.ts`). Writes bench/results-request-cpu.json.
  *
  * 1. End to end: the server's CPU time (user + system, from /proc/PID/stat) divided by the

@@ -1,5 +1,5 @@
 /**
- * What `buckeye serve` does on SIGTERM or SIGINT (DESIGN §4: instances come and go behind a load
+ * What `buckeye serve` does on SIGTERM or SIGINT (docs/operations/several-instances.md: instances come and go behind a load
  * balancer): stop accepting connections, let requests in flight finish, stop claiming deliveries
  * and let those being sent finish and be recorded (work merely claimed is given back), finish
  * scheduled jobs under way, then close the database and exit 0. If that takes longer than

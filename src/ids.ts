@@ -1,6 +1,6 @@
 /**
- * Sortable random identifiers with a type prefix: org_…, key_…, req_… (DESIGN §3). The first
- * 10 characters encode the millisecond time (Crockford base32, as in a ULID), so ids sort by
+ * Sortable random identifiers with a type prefix (org_…, key_…, req_…), so an id says what it names.
+ * The first 10 characters encode the millisecond time (Crockford base32, as in a ULID), so ids sort by
  * creation; 16 random characters (80 bits) follow. Random bytes are drawn from the CSPRNG in
  * blocks: a request id is made on every request, and one system call per id is measurable.
  */

@@ -1,6 +1,6 @@
 /**
  * Webhook signatures checked by an independent implementation: the official `stripe` package,
- * whose scheme (`t=…,v1=…`, HMAC-SHA256) ours follows (spec §6). Verified as of the delivery's own
+ * whose scheme (`t=…,v1=…`, HMAC-SHA256) ours follows. Verified as of the delivery's own
  * timestamp, since a test may pin the service's clock.
  */
 import Stripe from "stripe";

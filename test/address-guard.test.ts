@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { classifyAddress, isAllowedAddress } from "../src/webhooks/address-guard.ts";
 import { postJson } from "../src/webhooks/post.ts";
 
-describe("webhook address guard: an IPv6 form carrying an IPv4 address is judged by that IPv4 address (issue 10, item 3)", () => {
+describe("webhook address guard: an IPv6 form carrying an IPv4 address is judged by that IPv4 address", () => {
   it.each([
     ["127.0.0.1", "loopback"],
     ["10.0.0.1", "private"],
@@ -67,7 +67,7 @@ describe("webhook address guard: an IPv6 form carrying an IPv4 address is judged
   );
 });
 
-describe("a refused or failed connection is logged to the customer without revealing what answered (issue 10, item 2)", () => {
+describe("a refused or failed connection is logged to the customer without revealing what answered", () => {
   it("a closed port and a port that accepts then resets read the same in the delivery log; the code goes to the operator only", async () => {
     // A real listener that accepts and drops every connection (ECONNRESET), and a port nothing listens on (ECONNREFUSED).
     const resetting = createServer((socket) => socket.resetAndDestroy());

@@ -1,5 +1,5 @@
 /**
- * GET /api/v1/rates by address and by lat/lon (spec §2.1 resolved_by, §2.3 transit districts),
+ * GET /api/v1/rates by address and by lat/lon (resolved_by, transit districts),
  * through real worker threads and a FAKE UPSTREAM Census Geocoder (test/fake-census-geocoder.ts).
  */
 import { mkdtempSync } from "node:fs";
@@ -63,13 +63,13 @@ describe("resolved_by address_geocoding: the geocoder's match decides county and
     expect(fake.requests.at(-1)!.pathname).toBe("/geocoder/geographies/onelineaddress");
   });
 
-  it("lets the address win over a county sent with it (DESIGN §3)", async () => {
+  it("lets the address win over a county sent with it", async () => {
     const { body } = await rates(api, { address: oneLine("rossford"), county: "adams" });
     expect(body).toMatchObject({ county: "Wood", resolved_by: "address_geocoding" });
   });
 });
 
-describe("spec §2.3: transit_district.status inside / outside / unknown in each split county", () => {
+describe("transit_district.status inside / outside / unknown in each split county", () => {
   for (const [county, insides, outside, rateInside, rateOutside, levy, zip] of SPLIT_COUNTIES) {
     describe(`${county} County`, () => {
       for (const inside of insides) {
@@ -108,7 +108,7 @@ describe("spec §2.3: transit_district.status inside / outside / unknown in each
   }
 });
 
-describe("spec §2.3 rule 3: the annexation note", () => {
+describe("the annexation note", () => {
   it("names the boundaries that decided and warns that newer annexations are not reflected", async () => {
     const { body } = await byAddress("columbusInDelaware");
     expect(body.note).toMatch(/Census Bureau's current incorporated places/);
@@ -139,7 +139,7 @@ describe("spec §2.3 rule 3: the annexation note", () => {
   });
 });
 
-describe("resolved_by zip_fallback (spec §2.1)", () => {
+describe("resolved_by zip_fallback", () => {
   it("uses the zip parameter before the ZIP at the end of the address", async () => {
     const { body } = await rates(api, { address: "1 Nowhere Ln, Columbus, OH 43215", zip: "43402" });
     expect(body).toMatchObject({ county: "Wood", resolved_by: "zip_fallback" });

@@ -1,6 +1,6 @@
 /**
- * Every answer carries x-request-id (spec §7) and, on /api/v1 once the key is known, the RateLimit
- * fields (spec §8) — whichever way the answer is built (src/http/answer-headers.ts): a cached
+ * Every answer carries x-request-id and, on /api/v1 once the key is known, the RateLimit
+ * fields — whichever way the answer is built (src/http/answer-headers.ts): a cached
  * lookup body, a plain object, a problem, a page of the dashboard.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

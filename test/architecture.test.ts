@@ -12,7 +12,7 @@ const SRC = new URL("../src/", import.meta.url).pathname;
 /** Each room's layer (a folder of src/, or a file at its top): a room may import only rooms with a smaller number, and itself. */
 export const LAYERS: Record<string, number> = {
   "supported-node.js": -1,
-  "config.ts": 0, "log.ts": 0, "ids.ts": 0, "error-fields.ts": 0, "require-supported-node.js": 0, "clock.ts": 0, "per-turn.ts": 0,
+  "config.ts": 0, "log.ts": 0, "ids.ts": 0, "error-fields.ts": 0, "require-supported-node.js": 0, "clock.ts": 0, "per-turn.ts": 0, "worker-entries.ts": 0,
   store: 1, rates: 1, web: 1,
   geo: 2, auth: 2, usage: 2, webhooks: 2, boundaries: 2,
   "load-data.ts": 3, lookup: 3, accounts: 3,
@@ -67,6 +67,41 @@ export function violations(edges: Iterable<string>, layers = LAYERS): string[] {
     .sort();
 }
 
+/**
+ * Citations a reader of the repository cannot follow: an issue number, a section of a spec or a
+ * DESIGN file, the ISSUE9 notes, research notes outside the repository. A comment states the rule,
+ * or links the doc in docs/ that holds it.
+ */
+const UNREADABLE_CITATION = /\bissues? ?#?\d|\bspec §|\bDESIGN(\.md)? §|ISSUE9|\bresearch\//i;
+
+/**
+ * The comments of a source file, block and line, read past string literals (so `"*\/*"` or a URL's
+ * `//` in a string starts none). A template literal's `${…}` is read as part of the string.
+ */
+export function comments(source: string): string[] {
+  const found: string[] = [];
+  for (let at = 0; at < source.length; at++) {
+    const char = source[at]!;
+    if (char === '"' || char === "'" || char === "`") {
+      while (++at < source.length && source[at] !== char) if (source[at] === "\\") at++;
+    } else if (source.startsWith("//", at) || source.startsWith("/*", at)) {
+      const end = source.startsWith("//", at) ? source.indexOf("\n", at) : source.indexOf("*/", at) + 2;
+      const stop = end <= at ? source.length : end;
+      found.push(source.slice(at, stop));
+      at = stop - 1;
+    }
+  }
+  return found;
+}
+
+/** The comment lines of a file that cite what the repository does not hold, as "file: line". */
+export function unreadableCitations(file: string, source: string): string[] {
+  return comments(source)
+    .flatMap((comment) => comment.split("\n"))
+    .filter((line) => UNREADABLE_CITATION.test(line))
+    .map((line) => `${file}: ${line.trim()}`);
+}
+
 describe("import rules (docs/architecture.md)", () => {
   it("every room in src/ has a layer", () => {
     const rooms = new Set(sourceFiles().map((file) => roomOf(relative(SRC, file))));
@@ -111,5 +146,29 @@ describe("the typed client (client/, a package of its own)", () => {
   it("is not compiled into the service's dist/", () => {
     const build = JSON.parse(readFileSync(new URL("../tsconfig.build.json", import.meta.url), "utf8")) as { include: string[] };
     expect(build.include.filter((entry) => entry === "client" || entry.startsWith("client/"))).toEqual([]);
+  });
+});
+
+describe("comments cite only what the repository holds", () => {
+  it("no comment in src/ cites an issue number, a spec or DESIGN section, or the ISSUE9 notes", () => {
+    // The generated client types carry the OpenAPI document's descriptions, which are the served document's text, not comments.
+    const written = sourceFiles().filter((file) => !file.endsWith("/api-types.ts"));
+    expect(written.flatMap((file) => unreadableCitations(relative(SRC, file), readFileSync(file, "utf8")))).toEqual([]);
+  });
+
+  it("the check catches a planted citation, and leaves code and URLs alone", () => {
+    const source = [
+      "/**",
+      " * Imports the file (issue 9 §2), as the rule says.",
+      " */",
+      'const url = "https://example.com/issue 9"; // the ladder of spec §3',
+      "// DESIGN §4: instances come and go; see ISSUE9-INTERFACES.md",
+      'const fine = "spec §2.1 */* //"; // docs/guides/address-resolution.md',
+    ].join("\n");
+    expect(unreadableCitations("planted.ts", source)).toEqual([
+      "planted.ts: * Imports the file (issue 9 §2), as the rule says.",
+      "planted.ts: // the ladder of spec §3",
+      "planted.ts: // DESIGN §4: instances come and go; see ISSUE9-INTERFACES.md",
+    ]);
   });
 });

@@ -110,7 +110,7 @@ describe("POST /api/v1/batches accepts a CSV or NDJSON file and answers 202 with
   });
 });
 
-describe("CSV results escape cells a spreadsheet would run as a formula (OWASP CSV injection; issue 10, item 5)", () => {
+describe("CSV results escape cells a spreadsheet would run as a formula (OWASP CSV injection)", () => {
   it("a text cell beginning with =, +, -, @, tab or CR gets a leading apostrophe; plain signed numbers and our figures are left as they are", async () => {
     const ids = ["=cmd|'/c calc'!A1", "+1+cmd|' /C calc'!A0", "-2+3+cmd|' /C calc'!A0", "@SUM(1+1)*cmd|' /C calc'!A0", "\t=1+1", "\r=1+1", "-42", "+15551234567", "a;=1+1", "plain"];
     const ndjson = ids.map((id) => JSON.stringify({ id, county: "Franklin", date: "2026-06-01" })).join("\n");

@@ -1,5 +1,5 @@
 /**
- * The ladder of issue 9 §3 in real requests (GET /rates, POST /rates/batch, batch jobs) against a
+ * The ladder (docs/guides/address-resolution.md) in real requests (GET /rates, POST /rates/batch, batch jobs) against a
  * real store holding a SYNTHETIC boundary file generated from data/ (test/_boundary-files.ts), and
  * a FAKE UPSTREAM Census geocoder for the rungs below the file. Expected records are read from the
  * generator itself, never hard-coded.

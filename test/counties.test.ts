@@ -12,7 +12,7 @@ async function counties(query = "") {
   return { res, body: (await res.json()) as Record<string, any> };
 }
 
-describe("GET /api/v1/counties (spec §2.5, §2.6, §4.2)", () => {
+describe("GET /api/v1/counties", () => {
   it("the wrapper has total 88, state_base_rate 0.0575, last_reconciled, statutory_authority and the counties", async () => {
     const { res, body } = await counties();
     expect(res.status).toBe(200);
@@ -77,7 +77,7 @@ describe("GET /api/v1/counties (spec §2.5, §2.6, §4.2)", () => {
     }
   });
 
-  it("is a protected path: no key is 401 (DESIGN §3)", async () => {
+  it("is a protected path: no key is 401", async () => {
     const res = await api.get("/api/v1/counties", {});
     expect(res.status).toBe(401);
   });

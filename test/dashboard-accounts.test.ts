@@ -246,7 +246,7 @@ describe("usage recorder: requests per key per day, counted in memory and writte
   });
 });
 
-describe("sign-up is throttled per client address, across instances (issue 10, item 2)", () => {
+describe("sign-up is throttled per client address, across instances", () => {
   let a: TestService & { url?: string };
   let b: RunningService;
   beforeAll(async () => {
@@ -287,7 +287,7 @@ describe("sign-up is throttled per client address, across instances (issue 10, i
   });
 });
 
-describe("passwords follow NIST SP 800-63B: 12 code points, no common or breached passwords, no composition rules (issue 10, item 4)", () => {
+describe("passwords follow NIST SP 800-63B: 12 code points, no common or breached passwords, no composition rules", () => {
   it.each([
     ["password12", /at least 12 characters/],
     ["aaaaaaaaaa", /at least 12 characters/],

@@ -19,7 +19,7 @@ const owner = { organization: "Acme Hardware", email: "owner@acme.example" };
 let ownerContext: BrowserContext;
 let ownerPage: Page;
 
-describe("accounts: sign up, sign out, sign in (spec §1.8)", () => {
+describe("accounts: sign up, sign out, sign in", () => {
   it("sign up creates an organization and its owner and opens the API keys page", async () => {
     ({ context: ownerContext, page: ownerPage } = await freshPage());
     await ownerPage.goto("/dashboard/sign-up");
@@ -48,7 +48,7 @@ describe("accounts: sign up, sign out, sign in (spec §1.8)", () => {
   });
 });
 
-describe("API keys page (spec §3.1, §5.4)", () => {
+describe("API keys page", () => {
   let liveKey: string;
 
   it("a new key is displayed once, with a copy button and a warning, and it answers /api/v1/rates with 200", async () => {

@@ -22,7 +22,7 @@ beforeAll(async () => {
   await dash.signUp(ownerPage, owner.organization, owner.email);
 });
 
-describe("webhooks page (spec §1.7, §2.7)", () => {
+describe("webhooks page", () => {
   let secret: string;
 
   it("registers a test endpoint at a local receiver and shows its signing secret once", async () => {

@@ -1,5 +1,5 @@
 /**
- * Data currency (issue 13): Lake County's components after the Laketran correction, checked
+ * Data currency: Lake County's components after the Laketran correction, checked
  * against the raw sources; `buckeye data status`; /readyz `stale`; and `beyond_confirmed` on an
  * answer for a date after the rates are confirmed through. Reconciliations read the SST fixtures
  * in test/fixtures/sst/, built from our own shipped figures (OHR2027Q1NOV30 adds a made-up change).

@@ -15,7 +15,7 @@ async function problem(path: string, headers?: Record<string, string>) {
   return { res, body: (await res.json()) as Record<string, any> };
 }
 
-describe("problem details (spec §7, RFC 9457)", () => {
+describe("problem details (RFC 9457)", () => {
   it("every error is application/problem+json with type, title, status, detail and request_id", async () => {
     const { res, body } = await problem("/api/v1/rates");
     expect(res.status).toBe(400);
@@ -80,7 +80,7 @@ describe("problem details (spec §7, RFC 9457)", () => {
   });
 });
 
-describe("errors are logged with their cause's message and code, never [object Object] (issue 10, item 6)", () => {
+describe("errors are logged with their cause's message and code, never [object Object]", () => {
   function capturingApp(parts: Partial<ApiContext> = {}) {
     const logs: Array<Record<string, unknown>> = [];
     const app = createApp({ ...api.service.context, ...parts }, (entry) => logs.push(entry));
@@ -125,7 +125,7 @@ describe("errors are logged with their cause's message and code, never [object O
   });
 });
 
-describe("a known path with the wrong method is 405 with Allow, not 404 (issue 10, item 7)", () => {
+describe("a known path with the wrong method is 405 with Allow, not 404", () => {
   it.each([
     ["DELETE", "/api/v1/rates", "GET, HEAD"],
     ["POST", "/api/v1/counties", "GET, HEAD"],

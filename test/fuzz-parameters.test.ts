@@ -116,7 +116,7 @@ const legalType = (type: string) => {
   }
 };
 
-describe("random request bodies never break the API, and a refused request stores nothing (property-based; issue 10)", () => {
+describe("random request bodies never break the API, and a refused request stores nothing (property-based)", () => {
   it("POST /api/v1/rates/batch with random JSON items and raw bodies gives no 5xx", async () => {
     await fc.assert(
       fc.asyncProperty(rawJson(fc.record({ lookups: fc.array(item, { maxLength: 5 }) })), contentType, async (body, type) => {

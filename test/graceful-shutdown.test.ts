@@ -1,5 +1,5 @@
 /**
- * Graceful shutdown of `buckeye serve` (issue 6, operations): on SIGTERM the process stops
+ * Graceful shutdown of `buckeye serve` (docs/operations/README.md): on SIGTERM the process stops
  * accepting connections, finishes the requests and webhook deliveries in flight, then exits 0.
  * Real processes; the upstreams are labelled fakes: the Census Geocoder fake holds an address
  * lookup until released, and a loopback webhook receiver answers slowly.

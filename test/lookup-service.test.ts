@@ -56,7 +56,7 @@ afterAll(async () => {
 const lookups = () => api.service.context.lookups.service;
 const item = (fields: Partial<LookupItem>): LookupItem => ({ id: null, date: DATE, ...fields });
 
-describe("one precedence rule (DESIGN §3)", () => {
+describe("one precedence rule", () => {
   it("an address wins over coordinates, a county and a ZIP; coordinates over a county; a county over a ZIP; a ZIP+4 alone asks the boundary file", () => {
     expect(strategyOf(item({ address: "1 Main St", lat: 40, lon: -83, county: "franklin", zip: "43215" }))).toBe("address");
     expect(strategyOf(item({ lat: 40, lon: -83, county: "franklin" }))).toBe("coordinates");

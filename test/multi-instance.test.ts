@@ -1,6 +1,6 @@
 /**
- * Several instances (DESIGN §4): two `buckeye serve` processes on one PostgreSQL schema and one
- * Redis (a key prefix of this run's own), as the README's "Running several instances" runs them.
+ * Several instances (docs/operations/several-instances.md): two `buckeye serve` processes on one PostgreSQL schema and one
+ * Redis (a key prefix of this run's own), as docs/operations/several-instances.md runs them.
  * PostgreSQL is used in every run of the suite, since SQLite is one machine's database
  * (POSTGRES_URL in _serve-process.ts).
  *

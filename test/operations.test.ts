@@ -1,5 +1,5 @@
 /**
- * Operations (issue 6): /healthz says the process is up; /readyz says whether this instance should
+ * Operations: /healthz says the process is up; /readyz says whether this instance should
  * get traffic (database reachable, rate data loaded, worker pool up); every request can be traced
  * by its request id in one structured access-log line.
  */

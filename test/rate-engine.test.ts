@@ -12,7 +12,7 @@ import { formatRate, parseRate, toDecimal } from "../src/rates/millionths.ts";
 const { table } = loadShippedData(new URL("../data", import.meta.url).pathname);
 const county = (name: string) => findCounty(table, name)!;
 
-describe("rates are exact decimals (DESIGN §2: integers in millionths)", () => {
+describe("rates are exact decimals (integers in millionths)", () => {
   it("parses decimal strings without going through a float", () => {
     expect(parseRate("0.0575")).toBe(57_500);
     expect(parseRate(".01500")).toBe(15_000);
@@ -45,7 +45,7 @@ describe("counties are found by FIPS, name or slug, in any case", () => {
   });
 });
 
-describe("a county's rate at a date (spec §2.1): state + county permissive + transit", () => {
+describe("a county's rate at a date: state + county permissive + transit", () => {
   it("Franklin on 2025-03-31 is 7.50%, with COTA's increase to 8.00% enacted for 2025-04-01 as the upcoming change", () => {
     const rate = evaluateCounty(table, county("Franklin"), "2025-03-31");
     expect(rate.combined).toBe(75_000);
@@ -71,7 +71,7 @@ describe("a county's rate at a date (spec §2.1): state + county permissive + tr
   });
 });
 
-describe("a transit district that covers part of a county (spec §3.2)", () => {
+describe("a transit district that covers part of a county", () => {
   it("Delaware inside COTA's district is 8.00%: the district's levy joins the transit component", () => {
     const rate = evaluateCounty(table, county("Delaware"), "2026-11-23", "inside");
     expect(rate.combined).toBe(80_000);

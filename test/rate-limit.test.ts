@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MemoryRateLimiter } from "../src/http/rate-limit.ts";
 import { startTestService, type TestService } from "./_setup.ts";
 
-describe("token bucket (DESIGN §3: 10 per second per key)", () => {
+describe("token bucket (10 per second per key)", () => {
   it("allows a burst of 10, refuses the 11th, and refills at 10 per second", () => {
     const limiter = new MemoryRateLimiter({ perKey: 10, perOrganization: 1000 });
     const t0 = 1_000_000;
@@ -53,7 +53,7 @@ describe("token bucket per organization, across its keys", () => {
   });
 });
 
-describe("rate limit over HTTP (spec §7, §8)", () => {
+describe("rate limit over HTTP", () => {
   let api: TestService;
   let clock = Date.parse("2026-01-05T15:00:00Z");
   beforeAll(async () => {

@@ -1,5 +1,5 @@
 /**
- * Reconciliation against the state's SST rate file (spec §1.9; research/ohio-rates-report.md §6),
+ * Reconciliation against the state's SST rate file (docs/guides/webhooks-and-jobs.md, "Reconciliation"),
  * with the fixtures in test/fixtures/sst/ built from our own shipped figures.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";

@@ -1,5 +1,5 @@
 /**
- * Rate limits shared through Redis (DESIGN §3 rate limit scope, §4 scale): several instances
+ * Rate limits shared through Redis (docs/operations/several-instances.md): several instances
  * draw from one bucket per key; when Redis cannot be reached each instance keeps limiting on its
  * own and says so in a warning, and the shared buckets return when Redis does. Needs the Redis on
  * 127.0.0.1:6379 that .ci/start-services.sh starts (or REDIS_URL). The outage is made by a
@@ -67,7 +67,7 @@ afterEach(async () => {
   await Promise.all(open.splice(0).map((l) => l.close()));
 });
 
-describe("shared rate limits: REDIS_URL (DESIGN §4)", () => {
+describe("shared rate limits: REDIS_URL", () => {
   it("two instances draw from one bucket per key: 20 requests at once through both get 10 in total, the rest refused", async () => {
     const keyPrefix = prefix();
     const a = limiter(REDIS.href, keyPrefix);

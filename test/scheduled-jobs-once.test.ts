@@ -1,5 +1,5 @@
 /**
- * Scheduled jobs across instances (DESIGN §4): every instance runs the same croner schedules, and
+ * Scheduled jobs across instances: every instance runs the same croner schedules, and
  * each scheduled occurrence runs on exactly one of them, the one whose job_runs row went in first.
  * Two services share one database here (one SQLite file, or one PostgreSQL schema); the clock is
  * driven with advanceTo, never by sleeping. test/multi-instance.test.ts shows the same with two

@@ -1,6 +1,6 @@
 /**
  * The typed client (client/buckeye-client.ts: openapi-fetch over the types generated from the
- * document) against a running service on a real socket, used as the README shows. The compiler
+ * document) against a running service on a real socket, used as docs/api/README.md shows. The compiler
  * checks each call and answer here against the generated types (`tsc --noEmit` covers test/), and
  * the committed types must be what the served document generates today.
  */

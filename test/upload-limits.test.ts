@@ -1,5 +1,5 @@
 /**
- * Bounded memory on uploads (issue 10, item 1), against a real service on a real socket. The big
+ * Bounded memory on uploads, against a real service on a real socket. The big
  * files are generated in the test's temp folder (synthetic: one column of "1"s) and removed after.
  */
 import { createReadStream, mkdtempSync, rmSync, writeFileSync } from "node:fs";

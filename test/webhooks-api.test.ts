@@ -6,7 +6,7 @@ import { call } from "./_api.ts";
 import { startTestService, type TestService } from "./_setup.ts";
 
 let api: TestService;
-/** A service whose operator lets test-key webhooks reach loopback, as the README's local quick start does. */
+/** A service whose operator lets test-key webhooks reach loopback, as docs/guides/setup.md's local webhook receiver does. */
 let local: TestService;
 let otherOrgKey: string;
 beforeAll(async () => {
@@ -27,7 +27,7 @@ function reasons(body: any): Record<string, string> {
   return Object.fromEntries((body.invalid_params as Array<{ name: string; reason: string }>).map((p) => [p.name, p.reason]));
 }
 
-describe("POST /api/v1/webhooks (spec §4.3, §2.7)", () => {
+describe("POST /api/v1/webhooks", () => {
   it("201 with {webhook, message}; the webhook has id wh_…, url, secret whsec_<hex>, events, status active, created_at", async () => {
     const { res, body } = await register({ url: RECEIVER, events: ["rate.changed", "rate.announced"] });
     expect(res.status).toBe(201);
@@ -86,7 +86,7 @@ describe("POST /api/v1/webhooks (spec §4.3, §2.7)", () => {
     }
   });
 
-  describe("url must be https; plain http only to loopback for tax_test_ keys (DESIGN §3)", () => {
+  describe("url must be https; plain http only to loopback for tax_test_ keys", () => {
     it("a live key may not register plain http, not even to loopback", async () => {
       for (const url of ["http://93.184.216.34/hooks", "http://127.0.0.1:9/hooks"]) {
         const { res, body } = await register({ url, events: ["*"] });
@@ -173,7 +173,7 @@ describe("POST /api/v1/webhooks (spec §4.3, §2.7)", () => {
   });
 });
 
-describe("webhook URLs are stored as their WHATWG serialisation; what the parser would silently change is refused (issue 10, item 7)", () => {
+describe("webhook URLs are stored as their WHATWG serialisation; what the parser would silently change is refused", () => {
   it.each([
     ["HTTPS://93.184.216.34:443/Hooks/./a/../Tax", "https://93.184.216.34/Hooks/Tax"],
     ["https://[2606:4700:4700:0::1111]/hooks", "https://[2606:4700:4700::1111]/hooks"],

@@ -1,5 +1,5 @@
 /**
- * End-to-end webhook delivery (every event type with the headers of spec §6, retries, 410 Gone, timeouts and secret rotation): the service's own delivery actor POSTs to a real
+ * End-to-end webhook delivery (every event type with its headers, retries, 410 Gone, timeouts and secret rotation): the service's own delivery actor POSTs to a real
  * receiver on loopback, and the official `stripe` package verifies signatures as an independent client.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -26,7 +26,7 @@ afterEach(async () => {
 
 const { register, deliveriesOf, waitForDelivery, publishFilingDue } = deliverySteps(() => api, () => receiver);
 
-describe("every event type is delivered with the headers of spec §6, verified by the stripe package", () => {
+describe("every event type is delivered with its headers, verified by the stripe package", () => {
   it("rate.announced, rate.changed, filing.due, certificate.expiring and webhook.test", async () => {
     receiver = await startReceiver();
     const webhook = await register(["*"]);

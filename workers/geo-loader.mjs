@@ -1,6 +1,6 @@
-// Task file the geo pool uses when Buckeye runs from its TypeScript sources (npm start, vitest,
-// tsx). On Node 20 a worker thread does not apply `--import tsx` from execArgv, so this thread
-// registers tsx itself and then loads workers/geo.ts. Compiled JS uses workers/geo.js directly.
+// Task file the geo pool uses when Buckeye runs from its TypeScript sources (bin/buckeye.js, vitest,
+// tsx): this thread registers tsx itself and then loads workers/geo.ts. Compiled JS uses
+// workers/geo.js directly; src/worker-entries.ts says which file loads when, and why.
 import { register } from "tsx/esm/api";
 
 register();

@@ -14,7 +14,7 @@ export interface BuildStats {
 }
 
 const HISTORY_START = "2018-01-01";
-/** Latest date at which a source confirmed the rates against the state's file (TaxLocus weekly data, ohio-rates-report §1). */
+/** Latest date at which a source confirmed the rates against the state's file (TaxLocus weekly data). */
 const LAST_RECONCILED = "2026-08-18";
 const RATE_FILE = "OHR2026Q1NOV28";
 /**

@@ -16,7 +16,7 @@ const MIN_SCORE = 3;
 
 // The dictionaries weigh about 12 MB of heap once parsed and take a second or so to build: they are
 // imported at the first check (a sign-up or a password change), so a server that only answers
-// lookups never holds them (issue 11's memory budget).
+// lookups never holds them.
 let estimator: Promise<ZxcvbnFactory> | undefined;
 function strength(): Promise<ZxcvbnFactory> {
   estimator ??= (async () => {

@@ -2,7 +2,7 @@
  * API key format: `tax_live_` or `tax_test_`, 32 random base62 characters (about 190 bits),
  * then a 6-character base62 CRC-32 of everything before it. The checksum lets us reject a
  * mistyped or truncated key without touching the database. Only the SHA-256 of a key and its
- * first 16 characters (the public prefix shown in the dashboard, spec §5.4) are ever stored.
+ * first 16 characters (the public prefix shown in the dashboard, docs/guides/dashboard.md) are ever stored.
  */
 import { createHash, randomInt } from "node:crypto";
 import { crc32 } from "node:zlib";

@@ -1,5 +1,5 @@
 /**
- * Imports one SST boundary file as a new version (issue 9 §2). Streaming: rows are validated and
+ * Imports one SST boundary file as a new version (docs/guides/boundary-file.md). Streaming: rows are validated and
  * written as they arrive. Atomic for lookups: records are written under the new version, which no
  * query names until the single-row pointer switches to it in one transaction, after the last row.
  * Any malformed row, a file cut short, or a file with far fewer records than the active one (below

@@ -9,6 +9,7 @@
  * The thread opens its own connection to the same database; the caller keeps its own for status.
  */
 import { Worker } from "node:worker_threads";
+import { threadEntry } from "../worker-entries.ts";
 import type { ImportCaps, ImportResult } from "./import-file.ts";
 
 /**
@@ -27,11 +28,7 @@ export interface ImportThreadOptions {
   synthetic?: boolean;
 }
 
-const IN_DENO = "Deno" in globalThis;
-const TASK_FILE = new URL(
-  IN_DENO ? "../../workers/boundary-import.ts" : import.meta.url.endsWith(".ts") ? "../../workers/boundary-import-loader.mjs" : "../../workers/boundary-import.js",
-  import.meta.url,
-);
+const TASK_FILE = threadEntry("boundary-import");
 
 export function importInThread(options: ImportThreadOptions): Promise<ImportResult> {
   return new Promise((resolve, reject) => {

@@ -1,6 +1,6 @@
 /**
  * The boundary index: what the lookup room asks of the state's SST boundary file once it is
- * imported (issue 9, ISSUE9-INTERFACES.md). A query names a ZIP5, maybe a +4 and maybe a street
+ * imported (docs/guides/address-resolution.md). A query names a ZIP5, maybe a +4 and maybe a street
  * address, and a date; the answer is the most specific record in effect on that date in the
  * active version, or null. Every query is answered from one version, so no request sees half a file.
  */

@@ -1,5 +1,5 @@
 /**
- * One row of the SST boundary file (research/ohio-rates-report.md §6, "Boundary file"): CSV without
+ * One row of the SST boundary file (docs/guides/boundary-file.md): CSV without
  * a header, 89 columns. Pure: fields in, a validated record, a row to skip (it can answer no Ohio
  * lookup) or the row's first problem out; and the reverse, for the synthetic generator, so both
  * sides share one layout.

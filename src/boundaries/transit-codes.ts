@@ -1,6 +1,6 @@
 /**
  * The SST transit codes a boundary record may carry in its first special-district triplet
- * (research/ohio-rates-report.md §4): a countywide transit authority's code is the ODT county
+ * (docs/guides/boundary-file.md): a countywide transit authority's code is the ODT county
  * number × 1000 (Franklin, ODT 25 → "25000" for COTA); a district covering part of a county has its
  * own code (data/transit-districts.json). A record with any other code is refused at import.
  * test/boundary-transit-codes.test.ts checks these tables against data/.

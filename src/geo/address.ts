@@ -1,7 +1,8 @@
 /**
  * Parses a one-line US street address into the parts the Census Geocoder's `address` endpoint
  * takes, and normalises it into a cache key, so "100 North High Street, Columbus, Ohio 43215"
- * and "100 N High St Columbus OH 43215-1234" are geocoded once. Pure; runs in the worker pool.
+ * and "100 N High St Columbus OH 43215-1234" are geocoded once. Pure; the ladder (lookup/ladder.ts)
+ * calls it on the answering thread for a single lookup and in a batch thread for a batch.
  */
 
 export interface ParsedAddress {

@@ -4,8 +4,7 @@
  * Used for the batch rows the state's boundary file cannot resolve, so 100,000 addresses cost ten
  * upstream requests instead of 100,000 calls.
  *
- * Wire format (../shared/research/ohio-geo-report.md §4; a real answer is in
- * ../shared/data/geo/census-geocoder-examples/batch-geographies-response.csv):
+ * Wire format (the fake in test/fake-census-geocoder.ts answers the same way):
  * - request rows `id,street,city,state,zip`, no header; fields `addressFile` (the file), `benchmark`, `vintage`;
  * - answer rows, every field quoted, in any order: `id, input, Match|No_Match|Tie`, and for a match
  *   `Exact|Non_Exact, matched address, "lon,lat", TIGER line id, side, state FIPS, county FIPS, tract, block`.

@@ -35,8 +35,8 @@ interface UpstreamResponse {
 type HttpGet = (url: string, signal: AbortSignal) => Promise<UpstreamResponse>;
 
 /**
- * GET over node:http(s) with keep-alive connections. A batch makes thousands of calls, and on
- * Node 20 this costs about half the CPU per call of the built-in fetch.
+ * GET over node:http(s) with keep-alive connections. A batch makes thousands of calls, and each
+ * costs less CPU this way than through the built-in fetch (still so on Node 24).
  */
 function keepAliveGet(maxSockets: number): HttpGet {
   const agents = { "http:": new http.Agent({ keepAlive: true, maxSockets }), "https:": new https.Agent({ keepAlive: true, maxSockets }) };

@@ -1,5 +1,5 @@
 /**
- * The answers of the endpoints beyond spec §2's records (batches, certificates, deliveries,
+ * The answers of the endpoints beyond the rate records (record-schemas.ts) (batches, certificates, deliveries,
  * reconciliations) as zod schemas: the routes type what they return with these, and the OpenAPI
  * document (openapi.ts) is generated from them, so their fields too are written once.
  */

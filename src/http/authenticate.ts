@@ -1,5 +1,5 @@
 /**
- * Bearer API keys (spec §5): no header or no `tax_live_`/`tax_test_` key → 401 unauthorized;
+ * Bearer API keys (docs/api/README.md): no header or no `tax_live_`/`tax_test_` key → 401 unauthorized;
  * a key that fails its checksum, is unknown, revoked or belongs to a suspended organization →
  * 401 invalid-api-key. A revocation or suspension committed anywhere is refused from the next
  * request on, without reading the key per request: a verdict is kept in process and trusted only

@@ -1,5 +1,5 @@
 /**
- * GET /api/v1/openapi.json (DESIGN §5): the OpenAPI 3.1 document, generated from the zod schemas
+ * GET /api/v1/openapi.json (docs/api/README.md): the OpenAPI 3.1 document, generated from the zod schemas
  * the service itself uses, so the records (src/rates/record-schemas.ts), the problem details, the
  * webhook record and every query parameter are written once. Paths and their wording live here.
  * Built once, on first request.

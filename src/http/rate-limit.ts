@@ -1,6 +1,6 @@
 /**
  * Token buckets: one per API key and one per organization. Each holds `limit` tokens, refilled at
- * `limit` per second, so a caller may burst to its limit and sustain it (DESIGN §3). A request
+ * `limit` per second, so a caller may burst to its limit and sustain it. A request
  * takes a token from its key's bucket and one from its organization's, or from neither: a request
  * refused by either bucket spends nothing, so a key held back by its organization has its own
  * tokens when the organization's come back. The organization's bucket is what keeps an

@@ -1,6 +1,6 @@
 /**
  * The per-key and per-organization token buckets of rate-limit.ts, held in Redis so that every
- * instance draws from the same buckets (DESIGN §4). One Lua script reads, refills, takes a token and writes back, so two
+ * instance draws from the same buckets (docs/operations/several-instances.md). One Lua script reads, refills, takes a token and writes back, so two
  * instances can never both take the last token. Time comes from Redis's clock, not the
  * instance's: instances on machines whose clocks disagree still refill one bucket consistently.
  *

@@ -38,7 +38,10 @@ export type Comparison =
   | { ok: false; error: string }
   | { ok: true; periods: RatePeriod[]; discrepancies: Discrepancy[] };
 
-/** ODT numbers counties 01–88 alphabetically; county FIPS = 2 × number − 1 (report §3). */
+/**
+ * ODT numbers counties 01–88 alphabetically; county FIPS = 2 × number − 1, since Ohio's county FIPS
+ * codes are the odd numbers in the same order.
+ */
 export function countyCodes(table: RateTable, districtCodes: ReadonlyMap<string, string>): CountyCodes[] {
   return table.counties.map((county) => {
     const odt = (Number(county.fips.slice(2)) + 1) / 2;

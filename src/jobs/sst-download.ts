@@ -1,6 +1,6 @@
 /**
  * The state posts its SST rate file as CSV or, at times, as a ZIP archive holding it
- * (research/ohio-rates-report.md: "a state may switch between csv and zip"). Recognised by its
+ * (the SST programme lets a state switch between the two). Recognised by its
  * bytes, not its name, so either works from a URL or a path. Pure: bytes in, text or a problem out.
  */
 import { strFromU8, unzipSync } from "fflate";

@@ -1,5 +1,5 @@
 /**
- * Reads a Streamlined Sales Tax rate file (research/ohio-rates-report.md §6): CSV without a header,
+ * Reads a Streamlined Sales Tax rate file (docs/guides/data.md): CSV without a header,
  * nine columns per row — state FIPS, jurisdiction type, jurisdiction code, four rates (general and
  * food/drug, intra- and interstate; one figure in Ohio), begin and end date (YYYYMMDD, end
  * inclusive, 99991231 = open). Ohio's types: 45 state ("39"), 00 county (3-digit county FIPS),
@@ -36,7 +36,7 @@ const COLUMNS = 9;
 /**
  * Every local levy moves in steps of 0.05% (R.C. 5739.021, 5739.023, 5739.026). 3% is far above
  * any single levy the law allows, yet admits real figures the statute's headline caps do not
- * (Coshocton's 2.00%, DESIGN §3); what it catches is a slipped decimal point (0.15 for 0.015).
+ * (Coshocton's 2.00%, docs/decisions/README.md); what it catches is a slipped decimal point (0.15 for 0.015).
  */
 const STEP = 500;
 const CEILING = 30_000;

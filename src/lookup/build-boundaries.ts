@@ -18,9 +18,7 @@ import type { BoundaryFiles } from "../geo/boundary-files.ts";
 import type { BoundariesData } from "../geo/boundaries.ts";
 import { readBoundaries } from "../geo/boundaries-bytes.ts";
 import { readFreshPolygonIndex } from "../geo/polygon-index-file.ts";
-
-const FROM_SOURCES = import.meta.url.endsWith(".ts");
-const ENTRY = new URL(FROM_SOURCES ? "../../workers/build-boundaries.ts" : "../../workers/build-boundaries.js", import.meta.url).pathname;
+import { processEntry } from "../worker-entries.ts";
 
 export async function openPolygonIndex(files: Extract<BoundaryFiles, { available: true }>): Promise<BoundariesData> {
   try {
@@ -36,8 +34,7 @@ export async function buildBoundariesInProcess(files: Extract<BoundaryFiles, { a
   const dir = mkdtempSync(join(tmpdir(), "buckeye-boundaries-"));
   const output = join(dir, "indexes.bin");
   try {
-    // From sources the child needs tsx, found from here rather than from whatever directory the server runs in.
-    const args = [...(FROM_SOURCES ? ["--import", import.meta.resolve("tsx")] : []), ENTRY, JSON.stringify(files), output];
+    const args = [...processEntry("build-boundaries"), JSON.stringify(files), output];
     await promisify(execFile)(process.execPath, args);
     return readBoundaries(output);
   } finally {

@@ -1,7 +1,7 @@
 /**
  * What one lookup comes to, as plain data that crosses between worker threads and is stored
  * with a batch job: a rate record, an ambiguous ZIP response, or a failure that the HTTP layer
- * renders as a problem object (spec §7) with the same slug a single lookup would get.
+ * renders as a problem object (docs/api/errors.md) with the same slug a single lookup would get.
  */
 import type { AmbiguousResponse, RateRecord } from "../rates/records.ts";
 import type { LookupFailureSlug } from "./resolve-lookup.ts";

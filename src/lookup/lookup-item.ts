@@ -105,7 +105,7 @@ export function combineFields(fields: Fields, today: IsoDate): LookupItem | Item
 }
 
 /**
- * How a lookup is resolved, the one precedence rule of DESIGN §3: an address wins (its ZIP is kept
+ * How a lookup is resolved, the one precedence rule (docs/guides/address-resolution.md): an address wins (its ZIP is kept
  * for the fallback), then coordinates, then a county over a ZIP. A ZIP+4 without a county asks
  * the state's boundary file for its ZIP+4 range; with a county, the county decides.
  */

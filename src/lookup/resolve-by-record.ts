@@ -1,5 +1,5 @@
 /**
- * Rungs 1 and 2 of the ladder (issue 9 §3): a lookup the state's SST boundary file settles, by
+ * Rungs 1 and 2 of the ladder (docs/guides/address-resolution.md): a lookup the state's SST boundary file settles, by
  * an address range (A) or a ZIP+4 range (4) record in effect on the lookup date. The record's
  * county and transit code decide; the answer names the file version, the record type and its
  * line, so it stands up in an audit. Pure.

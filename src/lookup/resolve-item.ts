@@ -1,5 +1,5 @@
 /**
- * The resolution rules of spec §2.1 and §2.3 for one lookup:
+ * The resolution rules for one lookup (docs/guides/address-resolution.md):
  *
  * - county / zip: as GET /rates always did (resolve-lookup.ts);
  * - lat + lon: point-in-polygon against the TIGER/Line county and place polygons
@@ -79,7 +79,7 @@ function describePlace(place: GeocodedArea | null): string {
   return place ? `in ${place.name}` : "in no incorporated city or village";
 }
 
-/** spec §2.3 rule 3: a recent annexation can be misclassified, so say which boundaries decided. */
+/** A recent annexation can be misclassified, so say which boundaries decided. */
 function annexationNote(county: County, status: TransitStatus, place: GeocodedArea | null, source: PlaceSource): string {
   const side = status === "inside" ? "inside" : "outside";
   return (
@@ -162,7 +162,7 @@ function otherWay(item: LookupItem): string {
   return item.county === undefined ? "add its ZIP, or send the county" : `add its ZIP, or send the county (${item.county}) without the address: beside an address it is not used`;
 }
 
-/** spec §2.1 zip_fallback: the zip parameter, else the ZIP at the end of the address. */
+/** The ZIP of resolved_by zip_fallback: the zip parameter, else the ZIP at the end of the address. */
 function zipFallback(
   data: ResolverData,
   item: LookupItem,

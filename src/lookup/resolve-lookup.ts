@@ -72,7 +72,7 @@ export function resolveZip(table: RateTable, zips: ZipIndex, zip: string, date: 
 }
 
 /**
- * DESIGN §3: a county wins over a ZIP; a ZIP sent with it must touch that county, else the two
+ * The precedence rule (lookup-item.ts): a county wins over a ZIP; a ZIP sent with it must touch that county, else the two
  * disagree and we refuse to guess (400 parameter-conflict).
  */
 export function resolveLookup(table: RateTable, zips: ZipIndex, lookup: Lookup): Resolution {

@@ -7,7 +7,7 @@ import type { RowResult } from "./item-result.ts";
 
 export type ResultFormat = "csv" | "ndjson";
 
-/** The parts of a problem object (spec §7) a CSV line shows; an NDJSON line carries the whole object. */
+/** The parts of a problem object (docs/api/errors.md) a CSV line shows; an NDJSON line carries the whole object. */
 export interface ProblemSummary {
   type: string;
   status: number;

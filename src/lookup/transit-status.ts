@@ -1,5 +1,5 @@
 /**
- * What a boundary file record's transit code means for the rate (issue 9 §3). In the five
+ * What a boundary file record's transit code means for the rate (docs/guides/address-resolution.md). In the five
  * counties a transit district covers in part (data/transit-districts.json), the record carrying
  * that district's SST code is inside it and any other record outside. Elsewhere a transit
  * authority is countywide or absent, the rate table already says which, and the code is only

@@ -13,12 +13,13 @@
  * none that matches the polygons, parsed once in a child process that exits afterwards (parsing
  * 13 MB of GeoJSON takes memory a thread would not give back; see build-boundaries.ts); either way
  * they land in SharedArrayBuffers that every pool thread shares.
- * From TypeScript sources the task file is workers/geo-loader.mjs, which registers tsx inside the
- * thread (Node 20 workers ignore `--import tsx` in execArgv); compiled JS loads workers/geo.js.
+ * Which task file the threads load (workers/geo-loader.mjs from the sources, geo.js compiled) is
+ * worker-entries.ts's to say.
  */
 import { Piscina } from "piscina";
 import type { BoundaryFiles } from "../geo/boundary-files.ts";
 import type { BoundariesData } from "../geo/boundaries.ts";
+import { IN_DENO, threadEntry } from "../worker-entries.ts";
 import type { BatchWorkerData } from "./batch-tasks.ts";
 import { openPolygonIndex } from "./build-boundaries.ts";
 import { clientWaiting, WaitingClientsFirst } from "./lane-queue.ts";
@@ -71,12 +72,7 @@ type TaskOutput<N extends TaskName> = Awaited<ReturnType<GeoTasks[N]>>;
  */
 const POOL_THREAD_LIMITS = { maxOldGenerationSizeMb: 1024, maxYoungGenerationSizeMb: 4 };
 
-/** Deno runs workers/geo.ts itself; tsx's loader hooks, registered in a Deno worker, break its module loading. */
-const IN_DENO = "Deno" in globalThis;
-const TASK_FILE = new URL(
-  IN_DENO ? "../../workers/geo.ts" : import.meta.url.endsWith(".ts") ? "../../workers/geo-loader.mjs" : "../../workers/geo.js",
-  import.meta.url,
-);
+const TASK_FILE = threadEntry("geo");
 
 export class GeoPool {
   readonly #options: GeoPoolOptions;

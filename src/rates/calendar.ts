@@ -23,7 +23,8 @@ let cachedMinute = Number.NaN;
 let cachedDate: IsoDate = "";
 
 /**
- * "Today" for an Ohio sale is the calendar date in America/New_York, not in UTC (DESIGN §2).
+ * "Today" for an Ohio sale is the calendar date in America/New_York, not in UTC: a sale at 9 p.m.
+ * in Columbus on the last day of a quarter still falls in that quarter.
  * Every request asks, so the answer is kept for the minute it was computed in: New York's
  * offset is whole hours, so a date never changes within a UTC minute.
  */

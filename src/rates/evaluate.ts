@@ -7,7 +7,10 @@ import type { IsoDate } from "./calendar.ts";
 import type { Millionths } from "./millionths.ts";
 import type { County, RateComponent, RatePeriod, RateTable, TransitDistrict } from "./rate-table.ts";
 
-/** spec §3.2: unknown for county and ZIP lookups; inside or outside once an address settles it. */
+/**
+ * Where a sale stands against a transit district that covers part of its county: unknown for
+ * county and ZIP lookups; inside or outside once an address settles it.
+ */
 export type TransitStatus = "inside" | "outside" | "unknown";
 
 export interface Components {

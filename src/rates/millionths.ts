@@ -1,6 +1,6 @@
 /**
  * Rates are held as integers in millionths (0.0575 → 57500) so that sums are exact;
- * they become decimals only when a response is written (DESIGN §2).
+ * they become decimals only when a response is written.
  */
 export type Millionths = number;
 

@@ -1,8 +1,8 @@
 /**
- * The records of spec §2 as zod schemas: the one place their fields are written. records.ts takes
- * its TypeScript types from these (z.infer), the OpenAPI document (src/http/openapi.ts) its JSON
- * Schemas, and the contract tests check real responses against that document. Objects are strict, so a
- * field sent but not declared here fails those tests.
+ * The records the API answers with (docs/api/README.md) as zod schemas: the one place their
+ * fields are written. records.ts takes its TypeScript types from these (z.infer), the OpenAPI
+ * document (src/http/openapi.ts) its JSON Schemas, and the contract tests check real responses
+ * against that document. Objects are strict, so a field sent but not declared here fails those tests.
  */
 import { z } from "zod";
 

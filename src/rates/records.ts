@@ -1,5 +1,5 @@
 /**
- * The records of spec §2 as they go on the wire, and the functions that build them from
+ * The records the API answers with (docs/api/README.md) as they go on the wire, and the functions that build them from
  * evaluated rates. Every response body the rate endpoints send is one of these types; their
  * fields are declared once, as schemas, in record-schemas.ts.
  */
@@ -32,25 +32,25 @@ export const LOWEST_RATE_BASIS =
 export type ResolvedBy = z.infer<typeof resolvedBySchema>;
 /** The boundary file record behind an address_range or zip4_range answer. */
 export type BoundaryRecordAudit = z.infer<typeof boundaryRecordSchema>;
-/** spec §2.2 */
+/** A rate's components: state, county permissive levy, transit authority levy. */
 export type RateComponents = z.infer<typeof rateComponentsSchema>;
-/** spec §2.3 */
+/** The transit district of a county one splits: the rate inside it, and where the sale stands. */
 export type TransitDistrictRecord = z.infer<typeof transitDistrictSchema>;
-/** DESIGN §3: the next enacted change after the evaluated date. */
+/** The next enacted change after the evaluated date. */
 export type UpcomingRecord = z.infer<typeof upcomingSchema>;
-/** spec §2.1 */
+/** The answer to a lookup that settles one county. */
 export type RateRecord = z.infer<typeof rateRecordSchema>;
-/** spec §2.4, one per county the ZIP spans. */
+/** A candidate of an ambiguous answer, one per county the ZIP spans. */
 export type CandidateCounty = z.infer<typeof candidateCountySchema>;
-/** The fields of one county's rate, shared by the rate record (spec §2.1) and each ambiguous candidate (§2.4). */
+/** The fields of one county's rate, shared by the rate record and each ambiguous candidate. */
 export type CountyRateFields = Omit<CandidateCounty, "land_area_share">;
-/** spec §2.4 */
+/** The answer for a ZIP that spans several counties: every candidate, and the lowest rate. */
 export type AmbiguousResponse = z.infer<typeof ambiguousResponseSchema>;
-/** spec §2.5 */
+/** One county of GET /api/v1/counties. */
 export type CountyItem = z.infer<typeof countyItemSchema>;
-/** spec §2.6 */
+/** The answer of GET /api/v1/counties. */
 export type CountiesResponse = z.infer<typeof countiesResponseSchema>;
-/** Present on an answer for a date after the rates are confirmed through (README "Data currency"). */
+/** Present on an answer for a date after the rates are confirmed through (docs/api/README.md, "Data currency"). */
 export type BeyondConfirmed = z.infer<typeof beyondConfirmedSchema>;
 
 /** How current the rates are, as every answer states it. */
@@ -85,7 +85,10 @@ function percent(rate: number): string {
   return `${Number((toDecimal(rate) * 100).toFixed(4))}%`;
 }
 
-/** spec §2.3 rule 3: the district follows city limits, which the Census records late. */
+/**
+ * A transit district follows city limits, which the Census records late, so a recent annexation
+ * can be placed on the wrong side.
+ */
 const ANNEXATION_CAVEAT =
   "Boundaries follow city limits as the Census Bureau last recorded them; a recent annexation may not be reflected, so check addresses near a city line.";
 

@@ -25,10 +25,6 @@ export async function findVersion(db: Db, version: string): Promise<BoundaryVers
   return db.selectFrom("boundary_versions").selectAll().where("version", "=", version).executeTakeFirst();
 }
 
-export async function listVersions(db: Db): Promise<BoundaryVersion[]> {
-  return db.selectFrom("boundary_versions").selectAll().orderBy("started_at", "desc").execute();
-}
-
 /** Deletes a version's records and its row. Per record type, so each DELETE walks its partial index. */
 export async function deleteVersion(db: Db, version: string): Promise<void> {
   for (const type of ["A", "4", "Z"] as const) {

@@ -66,4 +66,3 @@ export interface BoundaryRecordsTable {
 }
 
 export type BoundaryVersion = Selectable<BoundaryVersionsTable>;
-export type BoundaryRecordRow = Selectable<BoundaryRecordsTable>;

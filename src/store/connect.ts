@@ -1,7 +1,11 @@
 /**
  * Opens the database named by DATABASE_URL: `sqlite:PATH` (the embedded default) or
- * `postgres://…`. The only place that knows which dialect is in use. The PostgreSQL driver is
- * loaded with the first query, so the embedded default never holds it in memory.
+ * `postgres://…`. The dialect is decided here, from the URL, and kept on the Store. The repositories
+ * of store/ branch on it where a hot path writes its SQL by hand; the rooms above store/ write no SQL
+ * of their own and only hand `dialect` or the SQLite handle on to those repositories (the delivery
+ * actor, the batch tasks), except `boundaries/boundary-job.ts`, which imports in-process into an
+ * in-memory SQLite database that no thread could open. The PostgreSQL driver is loaded with the
+ * first query, so the embedded default never holds it in memory.
  */
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";

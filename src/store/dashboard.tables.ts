@@ -30,7 +30,7 @@ export interface SessionsTable {
 
 export interface ApiKeyUsageTable {
   key_id: string;
-  /** Ohio calendar date (DESIGN §2), YYYY-MM-DD. */
+  /** Ohio calendar date (rates/calendar.ts), YYYY-MM-DD. */
   day: string;
   count: number;
 }
@@ -51,4 +51,3 @@ export interface FormTokensTable {
 
 export type User = Selectable<UsersTable>;
 export type Session = Selectable<SessionsTable>;
-export type ApiKeyUsage = Selectable<ApiKeyUsageTable>;

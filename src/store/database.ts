@@ -3,7 +3,7 @@
  * repositories map them.
  */
 import type { BatchChunksTable, BatchJobsTable, BatchTurnsTable } from "./batch-jobs.table.ts";
-import type { Insertable, Kysely, Selectable, Updateable } from "kysely";
+import type { Kysely, Selectable } from "kysely";
 import type {
   CertificatesTable,
   DeliveriesTable,
@@ -70,7 +70,4 @@ export interface Database {
 
 export type Db = Kysely<Database>;
 export type Organization = Selectable<OrganizationsTable>;
-export type NewOrganization = Insertable<OrganizationsTable>;
-export type OrganizationUpdate = Updateable<OrganizationsTable>;
 export type ApiKey = Selectable<ApiKeysTable>;
-export type NewApiKey = Insertable<ApiKeysTable>;

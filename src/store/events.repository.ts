@@ -5,7 +5,6 @@
  */
 import type { Db } from "./database.ts";
 import { newDelivery } from "./deliveries.repository.ts";
-import type { EventRow } from "./webhooks-and-jobs.tables.ts";
 
 export interface OutboxEvent {
   id: string;
@@ -45,19 +44,4 @@ export async function insertEventWithDeliveries(db: Db, event: OutboxEvent, webh
       .execute();
   }
   return true;
-}
-
-export async function findEvent(db: Db, id: string): Promise<EventRow | undefined> {
-  return db.selectFrom("events").selectAll().where("id", "=", id).executeTakeFirst();
-}
-
-export async function listEvents(db: Db, filter: { type?: string; since?: string } = {}): Promise<EventRow[]> {
-  return db
-    .selectFrom("events")
-    .selectAll()
-    .$if(filter.type !== undefined, (q) => q.where("type", "=", filter.type!))
-    .$if(filter.since !== undefined, (q) => q.where("created_at", ">=", filter.since!))
-    .orderBy("created_at")
-    .orderBy("id")
-    .execute();
 }

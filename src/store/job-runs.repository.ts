@@ -1,5 +1,5 @@
 /**
- * Scheduled occurrences taken by one instance among several (DESIGN §4). Taking one is a single
+ * Scheduled occurrences taken by one instance among several (docs/operations/several-instances.md). Taking one is a single
  * INSERT … ON CONFLICT DO NOTHING on (name, scheduled_for): both dialects let exactly one insert
  * win, with no lock held beyond the statement.
  */

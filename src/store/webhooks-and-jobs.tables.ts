@@ -36,7 +36,7 @@ export interface EventsTable {
   webhook_id: string | null;
   /** Makes a scheduled event idempotent: running a job twice, or on two instances, emits once. */
   dedupe_key: string | null;
-  /** The exact JSON body sent on every attempt (spec §2.8 envelope). */
+  /** The exact JSON body sent on every attempt (the event envelope, webhooks/event-types.ts). */
   payload: string;
   created_at: string;
 }

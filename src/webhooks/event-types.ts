@@ -1,6 +1,6 @@
 /**
- * The events of spec §6 and the data each carries (DESIGN §3). Data shapes are the contract with
- * receivers: add fields, never rename or remove them.
+ * The webhook events and the data each carries (docs/guides/webhooks-and-jobs.md). Data shapes
+ * are the contract with receivers: add fields, never rename or remove them.
  */
 import type { IsoDate } from "../rates/calendar.ts";
 
@@ -24,7 +24,7 @@ export interface RateChangeData {
   lead_days: number;
   /** Days from the day the event was sent to effective_date (0 for rate.changed). */
   days_until: number;
-  /** Present for counties a transit district splits (spec §2.3): the rate inside it, before and after. */
+  /** Present for counties a transit district splits: the rate inside it, before and after. */
   transit_district?: { authority: string; old_rate_inside: number; new_rate_inside: number };
 }
 
@@ -62,7 +62,7 @@ export interface EventDataByType {
   "webhook.test": WebhookTestData;
 }
 
-/** spec §2.8 */
+/** The envelope every event is delivered in. */
 export interface EventEnvelope<T extends EventType = EventType> {
   id: string;
   type: T;

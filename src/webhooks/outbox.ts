@@ -1,5 +1,5 @@
 /**
- * Publishing an event: build its envelope (spec §2.8) once, find the webhooks that receive it and
+ * Publishing an event: build its envelope (event-types.ts) once, find the webhooks that receive it and
  * write event and deliveries through the caller's transaction. Call it with the same transaction
  * as the change the event reports, so both commit or neither does.
  */

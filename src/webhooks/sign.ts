@@ -1,5 +1,5 @@
 /**
- * Signing, as Stripe does it (DESIGN §3): v1 = hex HMAC-SHA256 keyed with the whole secret string
+ * Signing, as Stripe does it (docs/guides/webhooks-and-jobs.md): v1 = hex HMAC-SHA256 keyed with the whole secret string
  * ("whsec_…", UTF-8) over "<t>.<raw body>", t being the X-Webhook-Timestamp in seconds. The header
  * is exactly `t=<t>,v1=<hex>[,v1=<hex>]`, no spaces: Stripe's verifier does not trim.
  */

@@ -1,8 +1,8 @@
 /**
- * Validation of webhook bodies (DESIGN §3): `url` must be https, or plain http to a loopback host
+ * Validation of webhook bodies (docs/guides/webhooks-and-jobs.md): `url` must be https, or plain http to a loopback host
  * for a tax_test_ key where the operator allows loopback targets; every URL must resolve only to
  * public addresses or, for a test key, to the non-public kinds the operator allows (WEBHOOK_PRIVATE_TARGETS);
- * `events` lists names from spec §6 or "*". Every problem is reported at once, as invalid_params.
+ * `events` lists names from event-types.ts or "*". Every problem is reported at once, as invalid_params.
  */
 import { lookup } from "node:dns/promises";
 import { isIP } from "node:net";

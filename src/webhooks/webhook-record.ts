@@ -1,4 +1,4 @@
-/** The webhook registration as the API shows it (spec §2.7); the secret only when just issued. */
+/** The webhook registration as the API shows it; the secret only when just issued. */
 import { z } from "zod";
 import type { Webhook } from "../store/webhooks-and-jobs.tables.ts";
 

@@ -1,5 +1,5 @@
 /**
- * API keys (spec §3.1, §5.4): the organization's keys by label, environment, public prefix and
+ * API keys (docs/guides/dashboard.md): the organization's keys by label, environment, public prefix and
  * dates; creating one shows the full key this once; revoking one, after a confirmation, makes
  * the API refuse it on its next request (the API reads key status on every request).
  */

@@ -1,4 +1,4 @@
-/** GET /api/v1/counties (spec §4.2): the 88 counties with their rates at a date. */
+/** GET /api/v1/counties (docs/api/README.md): the 88 counties with their rates at a date. */
 import type { H3Event } from "h3";
 import { dateInOhio } from "../../rates/calendar.ts";
 import { countyKey, evaluateCounty } from "../../rates/evaluate.ts";

@@ -1,4 +1,4 @@
-/** Turns pipeline answers into HTTP bodies: records as they are, failures as problem objects (spec §7). */
+/** Turns pipeline answers into HTTP bodies: records as they are, failures as problem objects (docs/api/errors.md). */
 import type { ItemFailure, ItemResult } from "../../lookup/item-result.ts";
 import type { AmbiguousResponse, RateRecord } from "../../rates/records.ts";
 import { problem, toProblemDetails, type ProblemDetails } from "../problem.ts";

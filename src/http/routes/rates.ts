@@ -1,5 +1,5 @@
 /**
- * GET /api/v1/rates (spec §4.1): by county, ZIP, address or coordinates, at a date. The lookup
+ * GET /api/v1/rates (docs/api/README.md): by county, ZIP, address or coordinates, at a date. The lookup
  * service decides; this route reads the query and answers. County and ZIP answers, the same
  * bytes every time but their request id, come from the body cache; so do answers the state's
  * boundary file settled, keyed by the file version they came from as well (an import or a

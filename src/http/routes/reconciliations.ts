@@ -1,5 +1,5 @@
 /**
- * GET /api/v1/reconciliations: the reconciliation log (spec §1.9), newest first. Each run says
+ * GET /api/v1/reconciliations: the reconciliation log (docs/guides/webhooks-and-jobs.md), newest first. Each run says
  * which file it read, what it recorded, which rates disagreed with ours, or why it failed.
  */
 import type { H3Event } from "h3";

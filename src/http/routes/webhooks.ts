@@ -1,5 +1,5 @@
 /**
- * /api/v1/webhooks (spec §4.3, DESIGN §3): register, list, read, update, delete, rotate the
+ * /api/v1/webhooks (docs/guides/webhooks-and-jobs.md): register, list, read, update, delete, rotate the
  * secret, send a test event, list deliveries, redeliver one or recover all missed since a time.
  * Every operation is scoped to the organization of the calling key; another organization's
  * webhook is simply not found.
