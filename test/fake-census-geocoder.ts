@@ -115,7 +115,7 @@ export interface FakeBatchRequest {
   rows: string[][];
   /** How the fake answered: the batch CSV, a refusal of the request (HTTP 400), or an injected failure. */
   answer: "csv" | "refused" | FakeBatchFailure;
-  /** The client closed the connection before the fake finished answering (it gave up on the request). */
+  /** The connection closed before the fake finished answering: the client gave up on the request (or an injected failure cut it). */
   abandoned: boolean;
 }
 
