@@ -50,9 +50,10 @@ export const MAX_JOB_ROWS = 100_000;
 export const INLINE_ON_THREAD = 25;
 
 /**
- * Further attempts of an inline list's failed batch request, within GEOCODER_INLINE_BATCH_TIMEOUT_MS:
- * one, so a dropped connection or a passing 5xx does not fail a list a client waits on, while a
- * second backoff (4 s or more) would rarely fit and the client has `Retry-After` to try again.
+ * Further attempts of an inline list's failed batch request, within GEOCODER_INLINE_BATCH_TIMEOUT_MS
+ * (none when GEOCODER_BATCH_RETRIES is 0): one, so a dropped connection or a passing 5xx does not
+ * fail a list a client waits on, while a second backoff (4 s or more) would rarely fit and the
+ * client has `Retry-After` to try again.
  */
 const INLINE_BATCH_RETRIES = 1;
 
@@ -231,9 +232,9 @@ export class LookupService {
     signal: AbortSignal | undefined,
     clientWaits: boolean,
   ): Promise<[ReadonlyMap<string, BatchGeocode>, Extract<GeocodeOutcome, { kind: "unavailable" }> | null]> {
-    const inlineTimeoutMs = this.#options.config.geocoder.batch.inlineTimeoutMs;
+    const { inlineTimeoutMs, retries } = this.#options.config.geocoder.batch;
     const options = clientWaits
-      ? { ...this.#batchOptions, timeoutMs: inlineTimeoutMs, deadlineMs: inlineTimeoutMs, retries: INLINE_BATCH_RETRIES, priority: 1 }
+      ? { ...this.#batchOptions, timeoutMs: inlineTimeoutMs, deadlineMs: inlineTimeoutMs, retries: Math.min(INLINE_BATCH_RETRIES, retries), priority: 1 }
       : this.#batchOptions;
     try {
       return [await geocodeBatch(rows, { ...options, permits: this.#batchPermits, ...(signal && { signal }) }), null];
