@@ -16,7 +16,7 @@ export interface paths {
   "/api/v1/rates/batch": {
     /**
      * Up to 1,000 lookups answered inline, in input order, counted as one request
-     * @description Each lookup is answered as GET /api/v1/rates would answer it, with its status beside its body; one bad lookup never fails the others. Address lookups are geocoded concurrently. Larger files go to POST /api/v1/batches.
+     * @description Each lookup is answered as GET /api/v1/rates would answer it, with its status beside its body; one bad lookup never fails the others. Address lookups are geocoded together, waiting at most GEOCODER_INLINE_BATCH_TIMEOUT_MS (30 s by default) for the geocoder: lookups it has not answered by then are answered as its outage is (their ZIP with a note, or 503 geocoder-unavailable in the item), the list still with 200. Larger files go to POST /api/v1/batches.
      */
     post: operations["getRatesBatch"];
   };
@@ -675,7 +675,7 @@ export interface operations {
   };
   /**
    * Up to 1,000 lookups answered inline, in input order, counted as one request
-   * @description Each lookup is answered as GET /api/v1/rates would answer it, with its status beside its body; one bad lookup never fails the others. Address lookups are geocoded concurrently. Larger files go to POST /api/v1/batches.
+   * @description Each lookup is answered as GET /api/v1/rates would answer it, with its status beside its body; one bad lookup never fails the others. Address lookups are geocoded together, waiting at most GEOCODER_INLINE_BATCH_TIMEOUT_MS (30 s by default) for the geocoder: lookups it has not answered by then are answered as its outage is (their ZIP with a note, or 503 geocoder-unavailable in the item), the list still with 200. Larger files go to POST /api/v1/batches.
    */
   getRatesBatch: {
     requestBody: {

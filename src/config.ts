@@ -164,9 +164,10 @@ export const configSchema = z.object({
   GEOCODER_COOLDOWN_MS: positiveInt.default(30_000).describe("how long the geocoder circuit stays open before a trial call"),
   GEOCODER_CONCURRENCY: positiveInt.max(1000).default(16).describe("geocoder calls in flight per process (shared by every batch)"),
   GEOCODER_BATCH_ROWS: positiveInt.max(10_000).default(10_000).describe("addresses per request to the Census batch endpoint (1 to 10,000, its documented limit)"),
-  GEOCODER_BATCH_CONCURRENCY: positiveInt.max(16).default(4).describe("batch requests in flight at once (each up to `GEOCODER_BATCH_ROWS` rows)"),
-  GEOCODER_BATCH_TIMEOUT_MS: positiveInt.default(600_000).describe("how long one batch request may take before it counts as failed (the real service takes minutes for 10,000 rows)"),
-  GEOCODER_BATCH_RETRIES: z.coerce.number().int().min(0).max(10).default(3).describe("further attempts of a failed batch request, with exponential backoff from 2 s (or the upstream's `Retry-After` when longer)"),
+  GEOCODER_BATCH_CONCURRENCY: positiveInt.max(16).default(4).describe("batch requests in flight at once in the whole process (each up to `GEOCODER_BATCH_ROWS` rows), shared by jobs and inline lists; an inline list waiting for one goes before a job's request"),
+  GEOCODER_BATCH_TIMEOUT_MS: positiveInt.default(600_000).describe("how long one batch request of a job (or `buckeye batch`) may take before it counts as failed (the real service takes minutes for 10,000 rows); an inline list has `GEOCODER_INLINE_BATCH_TIMEOUT_MS`"),
+  GEOCODER_INLINE_BATCH_TIMEOUT_MS: positiveInt.default(30_000).describe("how long an inline list (`POST /rates/batch`) waits for the Census batch endpoint, waiting for a free request (`GEOCODER_BATCH_CONCURRENCY`) and one retry included, since a client holds the connection open; rows still unanswered then are answered as `geocoder-unavailable` (or their ZIP's rate). Jobs keep `GEOCODER_BATCH_TIMEOUT_MS`"),
+  GEOCODER_BATCH_RETRIES: z.coerce.number().int().min(0).max(10).default(3).describe("further attempts of a job's failed batch request, with exponential backoff from 2 s (or the upstream's `Retry-After` when longer); an inline list's has one (none when this is 0), within `GEOCODER_INLINE_BATCH_TIMEOUT_MS`"),
   BATCH_CHUNK_ROWS: positiveInt.max(10_000).default(500).describe("rows per stored chunk of an asynchronous batch job"),
   BATCH_LEASE_MS: positiveInt.default(60_000).describe("how long a claimed chunk is held; a dead runner's claims lapse after it"),
   BATCH_POLL_MS: positiveInt.default(1000).describe("how often idle batch runners look for work"),
@@ -353,8 +354,11 @@ export type GeocoderConfig = Readonly<{
   failureThreshold: number;
   cooldownMs: number;
   concurrency: number;
-  /** The Census batch endpoint (src/geo/census-batch-geocoder.ts): rows per request, requests in flight, per-request timeout, retries. */
-  batch: Readonly<{ rowsPerRequest: number; concurrency: number; timeoutMs: number; retries: number }>;
+  /**
+   * The Census batch endpoint (src/geo/census-batch-geocoder.ts): rows per request, requests in flight
+   * in the process, per-request timeout and retries of a job, and the whole wait of an inline list.
+   */
+  batch: Readonly<{ rowsPerRequest: number; concurrency: number; timeoutMs: number; retries: number; inlineTimeoutMs: number }>;
 }>;
 
 export type BatchConfig = Readonly<{
@@ -403,6 +407,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         concurrency: e.GEOCODER_BATCH_CONCURRENCY,
         timeoutMs: e.GEOCODER_BATCH_TIMEOUT_MS,
         retries: e.GEOCODER_BATCH_RETRIES,
+        inlineTimeoutMs: e.GEOCODER_INLINE_BATCH_TIMEOUT_MS,
       }),
     }),
     batch: Object.freeze({

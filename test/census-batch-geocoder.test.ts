@@ -5,6 +5,7 @@
  * "unavailable" error. Upstream calls go to the FAKE UPSTREAM (test/fake-census-geocoder.ts) or
  * to an injected fetch in front of it. Hand-written answer rows below are labelled synthetic.
  */
+import PQueue from "p-queue";
 import { afterEach, describe, expect, it } from "vitest";
 import { loadConfig } from "../src/config.ts";
 import {
@@ -130,6 +131,49 @@ describe("requests: at most 10,000 rows each, one row per distinct address, boun
     upstream.release();
     expect((await pending).size).toBe(50);
     expect(upstream.batchRequests).toHaveLength(5);
+  });
+
+  it("calls sharing `permits` have at most its concurrency in flight together, a higher `priority` first in line", async () => {
+    const upstream = await fake();
+    upstream.setMode("hold");
+    const permits = new PQueue({ concurrency: 2 });
+    const jobs = [0, 1, 2].map((n) => geocodeBatch(benchAddresses(20).map((a) => ({ ...a, street: `${n}0${a.street}` })), options(upstream, { rowsPerRequest: 10, concurrency: 2, permits })));
+    await expect.poll(() => upstream.batchesInFlight).toBe(2);
+    const inline = geocodeBatch([known("statehouse")], options(upstream, { permits, priority: 1 }));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(upstream.batchesInFlight).toBe(2);
+    upstream.release();
+    await Promise.all([...jobs, inline]);
+    expect(upstream.peakBatchesInFlight).toBe(2);
+    // The two held requests were answered first; the one-row call went with the next two, before the last three of the jobs.
+    expect(upstream.batchRequests.findIndex((request) => request.rows.length === 1)).toBeLessThan(4);
+  });
+
+  it("`deadlineMs` covers the wait for a permit: the call gives up with what it has, the queued request never sent", async () => {
+    const upstream = await fake();
+    upstream.failBatches(1, "hang");
+    const permits = new PQueue({ concurrency: 1 });
+    const hanging = geocodeBatch(benchAddresses(1), options(upstream, { permits, retries: 0 }));
+    await expect.poll(() => upstream.batchesInFlight).toBe(1);
+    const failure = await geocodeBatch([known("statehouse")], options(upstream, { permits, deadlineMs: 200 })).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(BatchGeocoderUnavailableError);
+    expect((failure as BatchGeocoderUnavailableError).reason).toBe("the geocoder did not answer 1 of 1 addresses within 200 ms");
+    expect(upstream.batchRequests).toHaveLength(1);
+    expect(permits.size).toBe(0);
+    await upstream.close();
+    await hanging.catch(() => {});
+  });
+
+  it("`deadlineMs` stops a request in flight, and a retry whose backoff would pass it is not tried", async () => {
+    const upstream = await fake();
+    upstream.failBatches(1, "hang");
+    const hung = await geocodeBatch(benchAddresses(3), options(upstream, { deadlineMs: 300, retries: 1 })).catch((error: unknown) => error);
+    expect(hung).toBeInstanceOf(BatchGeocoderUnavailableError);
+    await expect.poll(() => upstream.batchRequests[0]!.abandoned).toBe(true);
+    upstream.failBatches(1, "http-500");
+    const refused = await geocodeBatch(benchAddresses(3), options(upstream, { deadlineMs: 1_000, retryDelayMs: 5_000, retries: 1 })).catch((error: unknown) => error);
+    expect((refused as BatchGeocoderUnavailableError).reason).toBe("the geocoder answered a batch request with HTTP 500 (1 attempt)");
+    expect(upstream.batchRequests).toHaveLength(2);
   });
 
   it("refuses an id given twice", async () => {

@@ -115,6 +115,8 @@ export interface FakeBatchRequest {
   rows: string[][];
   /** How the fake answered: the batch CSV, a refusal of the request (HTTP 400), or an injected failure. */
   answer: "csv" | "refused" | FakeBatchFailure;
+  /** The connection closed before the fake finished answering: the client gave up on the request (or an injected failure cut it). */
+  abandoned: boolean;
 }
 
 export interface FakeCensusGeocoder {
@@ -123,6 +125,9 @@ export interface FakeCensusGeocoder {
   requests: URL[];
   /** Batch requests received, in order, failed ones included. */
   batchRequests: FakeBatchRequest[];
+  /** Batch requests whose connection is open and unanswered now (held ones included), and the most there ever were at once. */
+  readonly batchesInFlight: number;
+  readonly peakBatchesInFlight: number;
   /** The next `count` batch requests fail as `how` says; later ones are answered again. */
   failBatches(count: number, how?: FakeBatchFailure): void;
   setMode(mode: FakeMode): void;
@@ -298,16 +303,16 @@ export async function startFakeCensusGeocoder(): Promise<FakeCensusGeocoder> {
   const requests: URL[] = [];
   const batchRequests: FakeBatchRequest[] = [];
   const failures: FakeBatchFailure[] = [];
-  const reply = (req: IncomingMessage, res: ServerResponse) => {
+  let batchesInFlight = 0;
+  let peakBatchesInFlight = 0;
+  const reply = (req: IncomingMessage, res: ServerResponse, record: FakeBatchRequest | null) => {
     const url = new URL(req.url ?? "/", "http://fake.census.test");
-    const batch = req.method === "POST" && url.pathname === CENSUS_BATCH_PATH;
-    const record: FakeBatchRequest = { rows: [], answer: mode === "error" ? "http-500" : "csv" };
-    if (batch) batchRequests.push(record);
     if (mode === "error") {
+      if (record) record.answer = "http-500";
       res.writeHead(500, { "content-type": "text/html" }).end("<html><body>Internal Server Error</body></html>");
       return;
     }
-    if (batch) {
+    if (record) {
       answerBatch(req, res, record, failures.shift()).catch(() => res.destroy());
       return;
     }
@@ -315,13 +320,26 @@ export async function startFakeCensusGeocoder(): Promise<FakeCensusGeocoder> {
     res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(body));
   };
   const server = createServer((req, res) => {
-    requests.push(new URL(req.url ?? "/", "http://fake.census.test"));
+    const url = new URL(req.url ?? "/", "http://fake.census.test");
+    requests.push(url);
+    let record: FakeBatchRequest | null = null;
+    if (req.method === "POST" && url.pathname === CENSUS_BATCH_PATH) {
+      const batch: FakeBatchRequest = { rows: [], answer: "csv", abandoned: false };
+      record = batch;
+      batchRequests.push(batch);
+      batchesInFlight++;
+      peakBatchesInFlight = Math.max(peakBatchesInFlight, batchesInFlight);
+      res.once("close", () => {
+        batchesInFlight--;
+        if (!res.writableFinished) batch.abandoned = true;
+      });
+    }
     if (mode === "hang") return;
     if (mode === "hold") {
-      held.push(() => reply(req, res));
+      held.push(() => reply(req, res, record));
       return;
     }
-    reply(req, res);
+    reply(req, res, record);
   });
   server.keepAliveTimeout = 30_000;
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -330,6 +348,12 @@ export async function startFakeCensusGeocoder(): Promise<FakeCensusGeocoder> {
     url: `http://127.0.0.1:${port}`,
     requests,
     batchRequests,
+    get batchesInFlight() {
+      return batchesInFlight;
+    },
+    get peakBatchesInFlight() {
+      return peakBatchesInFlight;
+    },
     failBatches: (count, how = "http-500") => {
       failures.push(...Array<FakeBatchFailure>(count).fill(how));
     },

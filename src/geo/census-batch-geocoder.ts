@@ -12,9 +12,15 @@
  * Identical addresses are sent once. Each request is retried with exponential backoff on a network
  * error, a timeout, HTTP 429 or 5xx, or an answer that is not that CSV; when one request still fails,
  * the others are stopped and a GeocoderUnavailableError carries what was already geocoded.
+ *
+ * Every attempt holds one of the process's permits while it is in flight (`permits`, one queue of
+ * GEOCODER_BATCH_CONCURRENCY shared by jobs and inline lists), so the number of callers never
+ * multiplies the requests the upstream sees. A caller with a client waiting sets a `deadlineMs`
+ * over the whole call, the wait for a permit included.
  */
 import { setTimeout as sleep } from "node:timers/promises";
 import { parse } from "csv-parse/sync";
+import type PQueue from "p-queue";
 import type { GeocoderConfig } from "../config.ts";
 import { CENSUS_QUERY } from "./census-geocoder.ts";
 import { GeocoderUnavailableError } from "./geocoder.ts";
@@ -53,8 +59,20 @@ export interface CensusBatchOptions {
   readonly timeoutMs: number;
   /** Rows per request, at most CENSUS_BATCH_MAX_ROWS. */
   readonly rowsPerRequest?: number;
-  /** Requests in flight at once. */
+  /** Requests of this call in flight at once. */
   readonly concurrency?: number;
+  /**
+   * Shared by every call in the process: each attempt runs as one of its tasks, so its concurrency
+   * caps the requests in flight across calls. Without it only `concurrency` caps this call's.
+   */
+  readonly permits?: PQueue;
+  /** Where this call's attempts queue among others for a permit: higher goes first. */
+  readonly priority?: number;
+  /**
+   * The whole call, waits for a permit and backoffs included: when it passes, the requests still in
+   * flight are stopped and the call gives up as after a failed request (what was answered is kept).
+   */
+  readonly deadlineMs?: number;
   /** Further attempts of a failed request. */
   readonly retries?: number;
   /** The first backoff; it doubles with each retry (with jitter), or follows the upstream's Retry-After when longer. */
@@ -297,12 +315,15 @@ export async function geocodeBatch(addresses: readonly BatchAddress[], options: 
 
   const results = new Map<string, BatchGeocode>();
   const stopping = new AbortController();
-  const stop = options.signal ? AbortSignal.any([options.signal, stopping.signal]) : stopping.signal;
+  const deadlineAt = options.deadlineMs === undefined ? Number.POSITIVE_INFINITY : Date.now() + options.deadlineMs;
+  const deadline = options.deadlineMs === undefined ? null : AbortSignal.timeout(options.deadlineMs);
+  const stop = AbortSignal.any([stopping.signal, ...(options.signal ? [options.signal] : []), ...(deadline ? [deadline] : [])]);
+  const { permits, priority = 0 } = options;
 
   async function run(request: RequestRows): Promise<void> {
     for (let attempt = 1; ; attempt++) {
       try {
-        const answers = await sendOnce(request, upstream, stop);
+        const answers = permits ? await permits.add(() => sendOnce(request, upstream, stop), { signal: stop, priority }) : await sendOnce(request, upstream, stop);
         for (const [wireId, geocode] of answers) for (const id of idsOfRow[Number(wireId)]!) results.set(id, geocode);
         return;
       } catch (error) {
@@ -310,7 +331,10 @@ export async function geocodeBatch(addresses: readonly BatchAddress[], options: 
         if (!error.retryable || attempt > retries) throw new GaveUp(error, attempt);
         const backoff = retryDelayMs * 2 ** (attempt - 1);
         const jittered = backoff / 2 + Math.random() * (backoff / 2);
-        await sleep(Math.min(MAX_BACKOFF_MS, Math.max(jittered, error.retryAfterMs ?? 0)), undefined, { signal: stop });
+        const wait = Math.min(MAX_BACKOFF_MS, Math.max(jittered, error.retryAfterMs ?? 0));
+        // A retry that could only start after the deadline is not waited for.
+        if (Date.now() + wait >= deadlineAt) throw new GaveUp(error, attempt);
+        await sleep(wait, undefined, { signal: stop });
       }
     }
   }
@@ -341,5 +365,9 @@ export async function geocodeBatch(addresses: readonly BatchAddress[], options: 
     throw new BatchGeocoderUnavailableError(`${last.message} (${attempts} attempt${attempts === 1 ? "" : "s"})`, retryAfterSeconds, results, { cause: last });
   }
   if (failure !== undefined) throw failure;
+  if (deadline?.aborted && results.size < seenIds.size) {
+    const left = seenIds.size - results.size;
+    throw new BatchGeocoderUnavailableError(`the geocoder did not answer ${left} of ${seenIds.size} addresses within ${options.deadlineMs} ms`, DEFAULT_RETRY_AFTER_SECONDS, results);
+  }
   return results;
 }

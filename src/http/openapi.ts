@@ -272,7 +272,9 @@ function paths() {
         summary: "Up to 1,000 lookups answered inline, in input order, counted as one request",
         description:
           "Each lookup is answered as GET /api/v1/rates would answer it, with its status beside its body; one bad lookup never fails the others. " +
-          "Address lookups are geocoded concurrently. Larger files go to POST /api/v1/batches.",
+          "Address lookups are geocoded together, waiting at most GEOCODER_INLINE_BATCH_TIMEOUT_MS (30 s by default) for the geocoder: " +
+          "lookups it has not answered by then are answered as its outage is (their ZIP with a note, or 503 geocoder-unavailable in the item), the list still with 200. " +
+          "Larger files go to POST /api/v1/batches.",
         requestBody: jsonBody(object({ lookups: { type: "array", minItems: 1, maxItems: 1000, items: BATCH_LOOKUP } })),
         responses: { "200": json("One result per lookup, in input order", ref("BatchAnswer")), ...problems(400, 413, 415) },
       }),

@@ -8,6 +8,8 @@
  *   pool for point-in-polygon and the single-address geocoder behind its shared queue;
  * - answerMany: an inline list; a short one as answerOne does, a longer one in the batch lane;
  * - resolveChunks: a job's chunks in the batch lane, with the Census batch endpoint (I/O) here;
+ *   every request to that endpoint, a job's or an inline list's, is made from this thread, so one
+ *   queue here (GEOCODER_BATCH_CONCURRENCY) caps them for the whole process;
  * - admitJob, submitJob, findJob, deleteJob, resultText: asynchronous jobs as stored, within
  *   each organization's caps on jobs in flight and stored.
  *
@@ -56,6 +58,14 @@ const DELETE_CHUNKS_PER_TRANSACTION = 10;
  * takes, after which a job of theirs may have completed. Polling a job says exactly when it did.
  */
 const JOBS_IN_FLIGHT_RETRY_SECONDS = 30;
+
+/**
+ * Further attempts of an inline list's failed batch request, within GEOCODER_INLINE_BATCH_TIMEOUT_MS
+ * (none when GEOCODER_BATCH_RETRIES is 0): one, so a dropped connection or a passing 5xx does not
+ * fail a list a client waits on, while a second backoff (4 s or more) would rarely fit and the
+ * client has `Retry-After` to try again.
+ */
+const INLINE_BATCH_RETRIES = 1;
 
 /** Chunks read per page when a job's results are streamed: one page is a few milliseconds of work. */
 const RESULT_PAGE_CHUNKS = 2;
@@ -119,6 +129,8 @@ export class LookupService {
   /** Shared by every caller, so the upstream sees at most GEOCODER_CONCURRENCY single calls at once. */
   readonly #geocodeQueue: PQueue;
   readonly #batchOptions: ReturnType<typeof censusBatchOptions>;
+  /** Every Census batch request of the process, jobs' and inline lists' alike, holds one of these while in flight. */
+  readonly #batchPermits: PQueue;
 
   constructor(options: LookupServiceOptions) {
     this.#options = options;
@@ -129,6 +141,7 @@ export class LookupService {
     this.geocoder = createGeocoder(config);
     this.#geocodeQueue = new PQueue({ concurrency: config.geocoder.concurrency });
     this.#batchOptions = censusBatchOptions(config.geocoder);
+    this.#batchPermits = new PQueue({ concurrency: config.geocoder.batch.concurrency });
   }
 
   /** The state's boundary file version single lookups answer from now, or null when none is active (or there is no store). */
@@ -167,7 +180,10 @@ export class LookupService {
     return (await complete(parts, entries, settled, outcomes))[0]!;
   }
 
-  /** An inline list (POST /rates/batch), in input order, one answer per lookup. */
+  /**
+   * An inline list (POST /rates/batch), in input order, one answer per lookup. `signal`: the client
+   * went away; the upstream request is stopped and the call rejects with the signal's reason.
+   */
   async answerMany(raws: readonly unknown[], options: { today: IsoDate; context: RecordContext; signal?: AbortSignal }): Promise<Answer[]> {
     if (raws.length > INLINE_ON_THREAD) {
       const [chunk] = await this.rowsOf([{ input: JSON.stringify(raws), firstRow: 1, today: options.today, context: options.context }], options.signal, true);
@@ -180,17 +196,25 @@ export class LookupService {
     const results =
       settled.pending.length === 0
         ? settled.results.map((r) => r!)
-        : await complete(parts, entries, settled, batchOutcomes(parts.data, settled.pending, ...(await this.#geocodeList(settled.pending.map((p) => p.row), options.signal))));
+        : await complete(parts, entries, settled, batchOutcomes(parts.data, settled.pending, ...(await this.#geocodeList(settled.pending.map((p) => p.row), options.signal, true))));
     return read.map(({ id }, i) => ({ id, result: results[i]! }));
   }
 
-  /** Stored chunks (or an inline list as one), resolved whole in the batch lane; the geocoder is asked from here. */
+  /**
+   * Stored chunks (or an inline list as one), resolved whole in the batch lane; the geocoder is asked
+   * from here. `clientWaits`: an inline list, whose geocoding has the inline deadline and goes first
+   * for a permit. Its client's `signal` stops the upstream request and the steps not yet started but
+   * not a running step: piscina would end the thread to stop it, and a fresh one costs more than the
+   * milliseconds the step has left.
+   */
   async resolveChunks(chunks: ChunkWork[], signal?: AbortSignal, clientWaits = false): Promise<ChunkDone[]> {
     const overlay = this.#options.rates().overlay;
-    const options = { ...(signal && { signal }), clientWaits };
+    const options = { ...(signal && !clientWaits && { signal }), clientWaits };
+    signal?.throwIfAborted();
     const step = await this.pool.run("resolveChunks", { chunks, overlay, now: this.#options.now().toISOString() }, options);
     if (step.kind === "done") return step.chunks;
-    const [answers, down] = await this.#geocodeList(step.rows, signal);
+    const [answers, down] = await this.#geocodeList(step.rows, signal, clientWaits);
+    signal?.throwIfAborted();
     const geocoded: Geocoded = { answers: [...answers], down };
     return (await this.pool.run("completeChunks", { state: step.state, overlay, geocoded, now: this.#options.now().toISOString() }, options)).chunks;
   }
@@ -212,13 +236,23 @@ export class LookupService {
     });
   }
 
-  /** Rung 3 for a list: the Census batch endpoint; an outage answers every row it left unanswered as `unavailable`. */
+  /**
+   * Rung 3 for a list: the Census batch endpoint; an outage answers every row it left unanswered as
+   * `unavailable`. A list a client waits on (`clientWaits`) has GEOCODER_INLINE_BATCH_TIMEOUT_MS for
+   * the whole step and is queued for a permit before jobs; a job has GEOCODER_BATCH_TIMEOUT_MS per
+   * request and GEOCODER_BATCH_RETRIES.
+   */
   async #geocodeList(
     rows: readonly BatchAddress[],
-    signal?: AbortSignal,
+    signal: AbortSignal | undefined,
+    clientWaits: boolean,
   ): Promise<[ReadonlyMap<string, BatchGeocode>, Extract<GeocodeOutcome, { kind: "unavailable" }> | null]> {
+    const { inlineTimeoutMs, retries } = this.#options.config.geocoder.batch;
+    const options = clientWaits
+      ? { ...this.#batchOptions, timeoutMs: inlineTimeoutMs, deadlineMs: inlineTimeoutMs, retries: Math.min(INLINE_BATCH_RETRIES, retries), priority: 1 }
+      : this.#batchOptions;
     try {
-      return [await geocodeBatch(rows, { ...this.#batchOptions, ...(signal && { signal }) }), null];
+      return [await geocodeBatch(rows, { ...options, permits: this.#batchPermits, ...(signal && { signal }) }), null];
     } catch (error) {
       if (!(error instanceof GeocoderUnavailableError)) throw error;
       const partial = error instanceof BatchGeocoderUnavailableError ? error.partial : new Map<string, BatchGeocode>();

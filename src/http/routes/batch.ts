@@ -3,6 +3,9 @@
  * `{id, status, body}`: body is a rate record, an ambiguous response or a problem object, and
  * status the HTTP status a single lookup would have had. One bad item never fails the others,
  * and the whole batch counts as one request against the rate limit.
+ *
+ * Rows that need the Census batch endpoint wait for it at most GEOCODER_INLINE_BATCH_TIMEOUT_MS,
+ * then are answered as its outage is. A client that goes away stops the upstream request.
  */
 import type { H3Event } from "h3";
 import { readLookupsBody } from "../../lookup/read-batch-file.ts";
@@ -16,6 +19,11 @@ import { itemAnswer, type ItemAnswer } from "./lookup-answers.ts";
 import type { BatchAnswer } from "../answer-schemas.ts";
 
 export const MAX_INLINE_LOOKUPS = 1000;
+/**
+ * What the access log records for a list whose client went away before its answer: nginx's
+ * "client closed request". Nobody receives it, so no problem body is built and no error is logged.
+ */
+const CLIENT_CLOSED_REQUEST = 499;
 /** 1,000 lookups of 300-character addresses fit in well under this. */
 const MAX_INLINE_BYTES = 1_048_576;
 
@@ -37,7 +45,14 @@ export function postRatesBatch(ctx: ApiContext) {
     // At most 1 MB, parsed here in a few milliseconds; a list of more than a few lookups is resolved in the pool's batch lane.
     const body = readLookupsBody(text, MAX_INLINE_LOOKUPS);
     if (!body.ok) throw problem(body.slug, body.detail);
-    const answers = await ctx.lookups.service.answerMany(body.items, { today, context });
+    const signal = event.req.signal;
+    let answers;
+    try {
+      answers = await ctx.lookups.service.answerMany(body.items, { today, context, signal });
+    } catch (error) {
+      if (signal.aborted) return new Response(null, { status: CLIENT_CLOSED_REQUEST });
+      throw error;
+    }
     const results: Array<{ id: string | null } & ItemAnswer> = answers.map(({ id, result }) => ({ id, ...itemAnswer(result, ctx.config.errorsUrl, requestId) }));
     const answer: BatchAnswer = {
       total: results.length,
