@@ -5,6 +5,7 @@
  * and the whole batch counts as one request against the rate limit.
  */
 import type { H3Event } from "h3";
+import { JsonDepthGauge, MAX_LOOKUP_DEPTH } from "../../lookup/json-depth.ts";
 import { readLookupsBody } from "../../lookup/read-batch-file.ts";
 import { dateInOhio } from "../../rates/calendar.ts";
 import { recordContext } from "../../rates/records.ts";
@@ -19,10 +20,23 @@ export const MAX_INLINE_LOOKUPS = 1000;
 /** 1,000 lookups of 300-character addresses fit in well under this. */
 const MAX_INLINE_BYTES = 1_048_576;
 
+/**
+ * `{"lookups": [ {…} ]}`: the body, its list, and each lookup's own levels. Checked on the bytes as
+ * they arrive, so JSON.parse never builds a deeper value (a 1 MB body of nested arrays crashed the
+ * process in the validation that followed the parse).
+ */
+const MAX_BODY_DEPTH = 2 + MAX_LOOKUP_DEPTH;
+
 async function readLimitedText(event: H3Event, maxBytes: number, what: string): Promise<string> {
   const tooLarge = (declared: number | null) =>
     problem("batch-too-large", declared === null ? `${what} is over the limit of ${maxBytes} bytes.` : `${what} is ${declared} bytes; the limit is ${maxBytes}.`);
-  return (await readCapped(event, maxBytes, tooLarge)).toString("utf8");
+  const depth = new JsonDepthGauge(MAX_BODY_DEPTH, false);
+  const tooDeep = (chunk: Uint8Array) => {
+    if (depth.push(chunk) > 0) {
+      throw problem("bad-request", `${what} nests JSON deeper than ${MAX_BODY_DEPTH} levels; send {"lookups": [...]} with each lookup a flat object.`);
+    }
+  };
+  return (await readCapped(event, maxBytes, tooLarge, tooDeep)).toString("utf8");
 }
 
 export function postRatesBatch(ctx: ApiContext) {
