@@ -16,14 +16,14 @@ export interface paths {
   "/api/v1/rates/batch": {
     /**
      * Up to 1,000 lookups answered inline, in input order, counted as one request
-     * @description Each lookup is answered as GET /api/v1/rates would answer it, with its status beside its body; one bad lookup never fails the others. Address lookups are geocoded concurrently. Larger files go to POST /api/v1/batches.
+     * @description Each lookup is answered as GET /api/v1/rates would answer it, with its status beside its body; one bad lookup never fails the others. Address lookups are geocoded concurrently. Larger files go to POST /api/v1/batches. A body nested deeper than 5 levels (the body, its list and a lookup's 3) is a 400, refused as it streams.
      */
     post: operations["getRatesBatch"];
   };
   "/api/v1/batches": {
     /**
      * Starts a batch job of up to 100,000 rows (CSV or NDJSON)
-     * @description CSV with a header row naming the columns id, county, zip, address, lat, lon and date, or NDJSON with one lookup object per line. The job runs in the background; poll the Location until its status is completed, then fetch its results.
+     * @description CSV with a header row naming the columns id, county, zip, address, lat, lon and date, or NDJSON with one lookup object per line. The job runs in the background; poll the Location until its status is completed, then fetch its results. Refused as the upload streams, before anything is stored: a line (an NDJSON line, or a CSV record with its quoted line breaks) longer than UPLOAD_MAX_LINE_BYTES (64 KiB by default) is a 413 batch-line-too-long, an NDJSON line nested deeper than 3 levels a 400, and row 100,001 a 413 batch-too-large; each names where. A field longer than its documented length fails its own row.
      */
     post: operations["createBatch"];
   };
@@ -675,7 +675,7 @@ export interface operations {
   };
   /**
    * Up to 1,000 lookups answered inline, in input order, counted as one request
-   * @description Each lookup is answered as GET /api/v1/rates would answer it, with its status beside its body; one bad lookup never fails the others. Address lookups are geocoded concurrently. Larger files go to POST /api/v1/batches.
+   * @description Each lookup is answered as GET /api/v1/rates would answer it, with its status beside its body; one bad lookup never fails the others. Address lookups are geocoded concurrently. Larger files go to POST /api/v1/batches. A body nested deeper than 5 levels (the body, its list and a lookup's 3) is a 400, refused as it streams.
    */
   getRatesBatch: {
     requestBody: {
@@ -735,7 +735,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["ProblemDetails"];
         };
       };
-      /** @description Too many items, or more bytes than this operation reads (webhook and certificate bodies: 64 KiB, refused by Content-Length before reading) */
+      /** @description Too many items, or more bytes than this operation reads (webhook and certificate bodies: 64 KiB, refused by Content-Length before reading; a batch upload's line: UPLOAD_MAX_LINE_BYTES, 64 KiB by default) */
       413: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -776,7 +776,7 @@ export interface operations {
   };
   /**
    * Starts a batch job of up to 100,000 rows (CSV or NDJSON)
-   * @description CSV with a header row naming the columns id, county, zip, address, lat, lon and date, or NDJSON with one lookup object per line. The job runs in the background; poll the Location until its status is completed, then fetch its results.
+   * @description CSV with a header row naming the columns id, county, zip, address, lat, lon and date, or NDJSON with one lookup object per line. The job runs in the background; poll the Location until its status is completed, then fetch its results. Refused as the upload streams, before anything is stored: a line (an NDJSON line, or a CSV record with its quoted line breaks) longer than UPLOAD_MAX_LINE_BYTES (64 KiB by default) is a 413 batch-line-too-long, an NDJSON line nested deeper than 3 levels a 400, and row 100,001 a 413 batch-too-large; each names where. A field longer than its documented length fails its own row.
    */
   createBatch: {
     requestBody: {
@@ -821,7 +821,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["ProblemDetails"];
         };
       };
-      /** @description Too many items, or more bytes than this operation reads (webhook and certificate bodies: 64 KiB, refused by Content-Length before reading) */
+      /** @description Too many items, or more bytes than this operation reads (webhook and certificate bodies: 64 KiB, refused by Content-Length before reading; a batch upload's line: UPLOAD_MAX_LINE_BYTES, 64 KiB by default) */
       413: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1171,7 +1171,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["ProblemDetails"];
         };
       };
-      /** @description Too many items, or more bytes than this operation reads (webhook and certificate bodies: 64 KiB, refused by Content-Length before reading) */
+      /** @description Too many items, or more bytes than this operation reads (webhook and certificate bodies: 64 KiB, refused by Content-Length before reading; a batch upload's line: UPLOAD_MAX_LINE_BYTES, 64 KiB by default) */
       413: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1397,7 +1397,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["ProblemDetails"];
         };
       };
-      /** @description Too many items, or more bytes than this operation reads (webhook and certificate bodies: 64 KiB, refused by Content-Length before reading) */
+      /** @description Too many items, or more bytes than this operation reads (webhook and certificate bodies: 64 KiB, refused by Content-Length before reading; a batch upload's line: UPLOAD_MAX_LINE_BYTES, 64 KiB by default) */
       413: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1817,7 +1817,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["ProblemDetails"];
         };
       };
-      /** @description Too many items, or more bytes than this operation reads (webhook and certificate bodies: 64 KiB, refused by Content-Length before reading) */
+      /** @description Too many items, or more bytes than this operation reads (webhook and certificate bodies: 64 KiB, refused by Content-Length before reading; a batch upload's line: UPLOAD_MAX_LINE_BYTES, 64 KiB by default) */
       413: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1938,7 +1938,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["ProblemDetails"];
         };
       };
-      /** @description Too many items, or more bytes than this operation reads (webhook and certificate bodies: 64 KiB, refused by Content-Length before reading) */
+      /** @description Too many items, or more bytes than this operation reads (webhook and certificate bodies: 64 KiB, refused by Content-Length before reading; a batch upload's line: UPLOAD_MAX_LINE_BYTES, 64 KiB by default) */
       413: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
