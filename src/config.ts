@@ -150,7 +150,7 @@ export const configSchema = z.object({
     .max(16_384)
     .default(512)
     .describe(
-      "heap ceiling of each batch-lane thread, in MB: an upload or chunk that needs more fails alone (an upload answers 413 `batch-too-large`) and the thread is replaced, while the interactive lane keeps answering. Reading a 64 MiB upload of 100,000 rows peaks near 300 MB; at most `BATCH_THREADS` times this is taken by the lane",
+      "heap ceiling of each batch-lane thread, in MB: an upload or chunk that needs more fails alone (an upload answers 413 `batch-too-large`) and the thread is replaced, while the interactive lane keeps answering. A 60 MB NDJSON upload of 100,000 lookups with every field at its longest was read within a 128 MB ceiling (measured); at most `BATCH_THREADS` times this is taken by the lane (was 1 GiB per thread, shared with the interactive lane)",
     ),
   CENSUS_GEOCODER_URL: upstreamUrl("https://geocoding.geo.census.gov").describe("the Census Geocoder (tests point it at the fake upstream); an http(s) URL on a port fetch will use (not one of the Fetch standard's bad ports, such as 1, 6000 or 10080)"),
   GEOCODER_TIMEOUT_MS: positiveInt.default(5000).describe("per call to the geocoder"),
