@@ -22,8 +22,8 @@ const MAX_INLINE_BYTES = 1_048_576;
 
 /**
  * `{"lookups": [ {…} ]}`: the body, its list, and each lookup's own levels. Checked on the bytes as
- * they arrive, so JSON.parse never builds a deeper value (a 1 MB body of nested arrays crashed the
- * process in the validation that followed the parse).
+ * they arrive, so JSON.parse never builds a deeper value: a list of more than 25 lookups goes to the
+ * batch lane as JSON text, and JSON.stringify overflows the stack on a 1 MB body of nested arrays.
  */
 const MAX_BODY_DEPTH = 2 + MAX_LOOKUP_DEPTH;
 
