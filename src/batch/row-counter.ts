@@ -60,9 +60,11 @@ export class RowCounter {
     let inQuotes = this.#inQuotes;
     let lineBlank = this.#lineBlank;
     let rows = this.#rows;
-    let lineBytes = this.#lineBytes;
     let line = this.#line;
     let rowLine = this.#rowLine;
+    // Where the current line starts, as an index into this chunk (negative: it began in an earlier one).
+    // Lengths are compared at each line's end and at the chunk's end, not byte by byte.
+    let lineStart = -this.#lineBytes;
     let tooLong = false;
     for (let i = 0; i < chunk.length; i++) {
       const byte = chunk[i]!;
@@ -70,12 +72,14 @@ export class RowCounter {
       if (byte === NEWLINE) {
         line++;
         if (!inQuotes) {
+          if (i - lineStart > maxLineBytes) {
+            tooLong = true;
+            break;
+          }
           lineBlank = true;
-          lineBytes = 0;
+          lineStart = i + 1;
           rowLine = line;
-          continue;
-        }
-        if (lineBlank) {
+        } else if (lineBlank) {
           lineBlank = false;
           rows++;
         }
@@ -83,11 +87,9 @@ export class RowCounter {
         lineBlank = false;
         rows++;
       }
-      if (++lineBytes > maxLineBytes) {
-        tooLong = true;
-        break;
-      }
     }
+    const lineBytes = chunk.length - lineStart;
+    if (lineBytes > maxLineBytes) tooLong = true;
     this.#inQuotes = inQuotes;
     this.#lineBlank = lineBlank;
     this.#rows = rows;
