@@ -16,14 +16,14 @@ export interface paths {
   "/api/v1/rates/batch": {
     /**
      * Up to 1,000 lookups answered inline, in input order, counted as one request
-     * @description Each lookup is answered as GET /api/v1/rates would answer it, with its status beside its body; one bad lookup never fails the others. Address lookups are geocoded together, waiting at most GEOCODER_INLINE_BATCH_TIMEOUT_MS (30 s by default) for the geocoder: lookups it has not answered by then are answered as its outage is (their ZIP with a note, or 503 geocoder-unavailable in the item), the list still with 200. Larger files go to POST /api/v1/batches.
+     * @description Each lookup is answered as GET /api/v1/rates would answer it, with its status beside its body; one bad lookup never fails the others. Address lookups are geocoded together, waiting at most GEOCODER_INLINE_BATCH_TIMEOUT_MS (30 s by default) for the geocoder: lookups it has not answered by then are answered as its outage is (their ZIP with a note, or 503 geocoder-unavailable in the item), the list still with 200. Larger files go to POST /api/v1/batches. A body nested deeper than 5 levels (the body, its list and a lookup's 3) is a 400, refused as it streams.
      */
     post: operations["getRatesBatch"];
   };
   "/api/v1/batches": {
     /**
      * Starts a batch job of up to 100,000 rows (CSV or NDJSON)
-     * @description CSV with a header row naming the columns id, county, zip, address, lat, lon and date, or NDJSON with one lookup object per line. The job runs in the background; poll the Location until its status is completed, then fetch its results.
+     * @description CSV with a header row naming the columns id, county, zip, address, lat, lon and date, or NDJSON with one lookup object per line. The job runs in the background; poll the Location until its status is completed, then fetch its results. Refused as the upload streams, before anything is stored: a line (an NDJSON line, or a CSV record with its quoted line breaks) longer than UPLOAD_MAX_LINE_BYTES (64 KiB by default) is a 413 batch-line-too-long, an NDJSON line nested deeper than 3 levels a 400, and row 100,001 a 413 batch-too-large; each names where. A field longer than its documented length fails its own row.
      */
     post: operations["createBatch"];
   };
@@ -33,6 +33,11 @@ export interface paths {
      * @description Only the organization that submitted a job sees it; to any other it does not exist (404).
      */
     get: operations["getBatch"];
+    /**
+     * Deletes a batch job, its rows and its results
+     * @description In any state: a queued job never runs, a running one is cancelled (what its runner has in hand is not stored). Afterwards the job and its results answer 404. Completed jobs are also deleted RETAIN_BATCH_JOBS_DAYS (7 by default) after they completed; deleting them sooner frees room under BATCH_JOBS_STORED_PER_ORG. Only the organization that submitted a job can delete it; to any other it does not exist (404).
+     */
+    delete: operations["deleteBatch"];
   };
   "/api/v1/batches/{id}/results": {
     /**
@@ -56,7 +61,7 @@ export interface paths {
     get: operations["listWebhooks"];
     /**
      * Registers a webhook; the signing secret is shown only in this answer
-     * @description The url must be https (http is accepted for test keys), and events a non-empty list of the subscribable event types.
+     * @description The url must be https (http is accepted for test keys), and events a non-empty list of the subscribable event types. An organization has at most WEBHOOKS_PER_ORG webhooks (20 unless the operator sets it), disabled ones included: the next is a 409 webhook-limit-reached until one is deleted.
      */
     post: operations["createWebhook"];
   };
@@ -114,13 +119,13 @@ export interface paths {
   };
   "/api/v1/certificates": {
     /**
-     * This organization's certificates
-     * @description Every certificate of the key's organization and mode.
+     * This organization's certificates, a page at a time
+     * @description The key's organization's certificates, soonest expiry first (then by id), `limit` to a page. Ask for the next page with `cursor` set to this page's `next_cursor`, until `next_cursor` is null. A certificate added or deleted between pages never makes the walk skip or repeat another.
      */
     get: operations["listCertificates"];
     /**
      * Records an exemption certificate
-     * @description Buckeye sends certificate.expiring events before its expiry date.
+     * @description Buckeye sends certificate.expiring events before its expiry date. An organization keeps at most CERTIFICATES_PER_ORG certificates (10,000 unless the operator sets it): the next is a 409 certificate-limit-reached until some are deleted.
      */
     post: operations["createCertificate"];
   };
@@ -675,7 +680,7 @@ export interface operations {
   };
   /**
    * Up to 1,000 lookups answered inline, in input order, counted as one request
-   * @description Each lookup is answered as GET /api/v1/rates would answer it, with its status beside its body; one bad lookup never fails the others. Address lookups are geocoded together, waiting at most GEOCODER_INLINE_BATCH_TIMEOUT_MS (30 s by default) for the geocoder: lookups it has not answered by then are answered as its outage is (their ZIP with a note, or 503 geocoder-unavailable in the item), the list still with 200. Larger files go to POST /api/v1/batches.
+   * @description Each lookup is answered as GET /api/v1/rates would answer it, with its status beside its body; one bad lookup never fails the others. Address lookups are geocoded together, waiting at most GEOCODER_INLINE_BATCH_TIMEOUT_MS (30 s by default) for the geocoder: lookups it has not answered by then are answered as its outage is (their ZIP with a note, or 503 geocoder-unavailable in the item), the list still with 200. Larger files go to POST /api/v1/batches. A body nested deeper than 5 levels (the body, its list and a lookup's 3) is a 400, refused as it streams.
    */
   getRatesBatch: {
     requestBody: {
@@ -735,7 +740,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["ProblemDetails"];
         };
       };
-      /** @description Too many items, or more bytes than this operation reads (webhook and certificate bodies: 64 KiB, refused by Content-Length before reading) */
+      /** @description Too many items, or more bytes than this operation reads (webhook and certificate bodies: 64 KiB, refused by Content-Length before reading; a batch upload's line: UPLOAD_MAX_LINE_BYTES, 64 KiB by default) */
       413: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -776,7 +781,7 @@ export interface operations {
   };
   /**
    * Starts a batch job of up to 100,000 rows (CSV or NDJSON)
-   * @description CSV with a header row naming the columns id, county, zip, address, lat, lon and date, or NDJSON with one lookup object per line. The job runs in the background; poll the Location until its status is completed, then fetch its results.
+   * @description CSV with a header row naming the columns id, county, zip, address, lat, lon and date, or NDJSON with one lookup object per line. The job runs in the background; poll the Location until its status is completed, then fetch its results. Refused as the upload streams, before anything is stored: a line (an NDJSON line, or a CSV record with its quoted line breaks) longer than UPLOAD_MAX_LINE_BYTES (64 KiB by default) is a 413 batch-line-too-long, an NDJSON line nested deeper than 3 levels a 400, and row 100,001 a 413 batch-too-large; each names where. A field longer than its documented length fails its own row.
    */
   createBatch: {
     requestBody: {
@@ -821,7 +826,19 @@ export interface operations {
           "application/problem+json": components["schemas"]["ProblemDetails"];
         };
       };
-      /** @description Too many items, or more bytes than this operation reads (webhook and certificate bodies: 64 KiB, refused by Content-Length before reading) */
+      /** @description batch-jobs-stored: the organization keeps as many jobs as it may (BATCH_JOBS_STORED_PER_ORG, completed ones included); delete some with DELETE /api/v1/batches/{id} */
+      409: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["ProblemDetails"];
+        };
+      };
+      /** @description Too many items, or more bytes than this operation reads (webhook and certificate bodies: 64 KiB, refused by Content-Length before reading; a batch upload's line: UPLOAD_MAX_LINE_BYTES, 64 KiB by default) */
       413: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -845,7 +862,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["ProblemDetails"];
         };
       };
-      /** @description More than the key's requests per second (rate-limit-exceeded), or than its organization's across all its keys (organization-rate-limit-exceeded) */
+      /** @description More than the key's requests per second, or batch-jobs-in-flight: the organization has as many jobs queued or running as it may (BATCH_JOBS_IN_FLIGHT_PER_ORG); Retry-After says when to try again */
       429: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -883,6 +900,65 @@ export interface operations {
         content: {
           "application/json": components["schemas"]["BatchJob"];
         };
+      };
+      /** @description No API key, or one that is unknown, mistyped, revoked or of a suspended organization */
+      401: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["ProblemDetails"];
+        };
+      };
+      /** @description Not found in this organization */
+      404: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["ProblemDetails"];
+        };
+      };
+      /** @description More than the key's requests per second (rate-limit-exceeded), or than its organization's across all its keys (organization-rate-limit-exceeded) */
+      429: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Retry-After": components["headers"]["Retry-After"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["ProblemDetails"];
+        };
+      };
+    };
+  };
+  /**
+   * Deletes a batch job, its rows and its results
+   * @description In any state: a queued job never runs, a running one is cancelled (what its runner has in hand is not stored). Afterwards the job and its results answer 404. Completed jobs are also deleted RETAIN_BATCH_JOBS_DAYS (7 by default) after they completed; deleting them sooner frees room under BATCH_JOBS_STORED_PER_ORG. Only the organization that submitted a job can delete it; to any other it does not exist (404).
+   */
+  deleteBatch: {
+    parameters: {
+      path: {
+        /** @description Batch id, as returned when the job was submitted */
+        id: string;
+      };
+    };
+    responses: {
+      /** @description Deleted */
+      204: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+        };
+        content: never;
       };
       /** @description No API key, or one that is unknown, mistyped, revoked or of a suspended organization */
       401: {
@@ -982,7 +1058,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["ProblemDetails"];
         };
       };
-      /** @description The resource is not in a state that allows this */
+      /** @description The resource is not in a state that allows this, or the organization already keeps as many of them as it may */
       409: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1136,7 +1212,7 @@ export interface operations {
   };
   /**
    * Registers a webhook; the signing secret is shown only in this answer
-   * @description The url must be https (http is accepted for test keys), and events a non-empty list of the subscribable event types.
+   * @description The url must be https (http is accepted for test keys), and events a non-empty list of the subscribable event types. An organization has at most WEBHOOKS_PER_ORG webhooks (20 unless the operator sets it), disabled ones included: the next is a 409 webhook-limit-reached until one is deleted.
    */
   createWebhook: {
     requestBody: {
@@ -1171,7 +1247,21 @@ export interface operations {
           "application/problem+json": components["schemas"]["ProblemDetails"];
         };
       };
-      /** @description Too many items, or more bytes than this operation reads (webhook and certificate bodies: 64 KiB, refused by Content-Length before reading) */
+      /** @description The resource is not in a state that allows this, or the organization already keeps as many of them as it may */
+      409: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          /** @description For a batch that is not finished: seconds until it is worth polling again */
+          "Retry-After"?: number;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["ProblemDetails"];
+        };
+      };
+      /** @description Too many items, or more bytes than this operation reads (webhook and certificate bodies: 64 KiB, refused by Content-Length before reading; a batch upload's line: UPLOAD_MAX_LINE_BYTES, 64 KiB by default) */
       413: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1397,7 +1487,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["ProblemDetails"];
         };
       };
-      /** @description Too many items, or more bytes than this operation reads (webhook and certificate bodies: 64 KiB, refused by Content-Length before reading) */
+      /** @description Too many items, or more bytes than this operation reads (webhook and certificate bodies: 64 KiB, refused by Content-Length before reading; a batch upload's line: UPLOAD_MAX_LINE_BYTES, 64 KiB by default) */
       413: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1707,7 +1797,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["ProblemDetails"];
         };
       };
-      /** @description The resource is not in a state that allows this */
+      /** @description The resource is not in a state that allows this, or the organization already keeps as many of them as it may */
       409: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1803,7 +1893,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["ProblemDetails"];
         };
       };
-      /** @description The resource is not in a state that allows this */
+      /** @description The resource is not in a state that allows this, or the organization already keeps as many of them as it may */
       409: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1817,7 +1907,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["ProblemDetails"];
         };
       };
-      /** @description Too many items, or more bytes than this operation reads (webhook and certificate bodies: 64 KiB, refused by Content-Length before reading) */
+      /** @description Too many items, or more bytes than this operation reads (webhook and certificate bodies: 64 KiB, refused by Content-Length before reading; a batch upload's line: UPLOAD_MAX_LINE_BYTES, 64 KiB by default) */
       413: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1857,12 +1947,20 @@ export interface operations {
     };
   };
   /**
-   * This organization's certificates
-   * @description Every certificate of the key's organization and mode.
+   * This organization's certificates, a page at a time
+   * @description The key's organization's certificates, soonest expiry first (then by id), `limit` to a page. Ask for the next page with `cursor` set to this page's `next_cursor`, until `next_cursor` is null. A certificate added or deleted between pages never makes the walk skip or repeat another.
    */
   listCertificates: {
+    parameters: {
+      query?: {
+        /** @description Certificates per page, 1 to 200; default 50 */
+        limit?: string;
+        /** @description Where this page starts: the `next_cursor` of the previous page (opaque); omitted: the first page */
+        cursor?: string;
+      };
+    };
     responses: {
-      /** @description The list */
+      /** @description One page */
       200: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1872,9 +1970,24 @@ export interface operations {
         };
         content: {
           "application/json": {
+            /** @description How many certificates the organization keeps, on every page */
             total: number;
             certificates: components["schemas"]["CertificateRecord"][];
+            /** @description The cursor of the next page; null on the last */
+            next_cursor: string | null;
           };
+        };
+      };
+      /** @description Invalid or conflicting parameters */
+      400: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["ProblemDetails"];
         };
       };
       /** @description No API key, or one that is unknown, mistyped, revoked or of a suspended organization */
@@ -1904,7 +2017,7 @@ export interface operations {
   };
   /**
    * Records an exemption certificate
-   * @description Buckeye sends certificate.expiring events before its expiry date.
+   * @description Buckeye sends certificate.expiring events before its expiry date. An organization keeps at most CERTIFICATES_PER_ORG certificates (10,000 unless the operator sets it): the next is a 409 certificate-limit-reached until some are deleted.
    */
   createCertificate: {
     requestBody: {
@@ -1938,7 +2051,21 @@ export interface operations {
           "application/problem+json": components["schemas"]["ProblemDetails"];
         };
       };
-      /** @description Too many items, or more bytes than this operation reads (webhook and certificate bodies: 64 KiB, refused by Content-Length before reading) */
+      /** @description The resource is not in a state that allows this, or the organization already keeps as many of them as it may */
+      409: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          /** @description For a batch that is not finished: seconds until it is worth polling again */
+          "Retry-After"?: number;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["ProblemDetails"];
+        };
+      };
+      /** @description Too many items, or more bytes than this operation reads (webhook and certificate bodies: 64 KiB, refused by Content-Length before reading; a batch upload's line: UPLOAD_MAX_LINE_BYTES, 64 KiB by default) */
       413: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];

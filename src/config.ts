@@ -157,6 +157,13 @@ export const configSchema = z.object({
   GEO_DATA_DIR: z.string().min(1).default(defaultGeoDataDir).meta({ description: "county and place boundary files (GeoJSON or TIGER/Line shapefiles)", shownDefault: "`../shared/data/geo` beside the checkout if present, else `var/geo`" }),
   WORKER_THREADS: positiveInt.max(256).default(availableParallelism()).meta({ description: "threads of the lookup pool's interactive lane: point-in-polygon for single address and coordinate lookups", shownDefault: "the core count" }),
   BATCH_THREADS: positiveInt.max(256).default(Math.max(1, availableParallelism() - 1)).meta({ description: "threads of the lookup pool's batch lane: uploaded files, job chunks and large inline batches, resolved whole; its own threads, so single lookups never wait behind them", shownDefault: "the core count less one, at least 1" }),
+  BATCH_THREAD_MAX_HEAP_MB: positiveInt
+    .min(32)
+    .max(16_384)
+    .default(512)
+    .describe(
+      "heap ceiling of each batch-lane thread, in MB: an upload or chunk that needs more fails alone (an upload answers 413 `batch-too-large`) and the thread is replaced, while the interactive lane keeps answering. A 60 MB NDJSON upload of 100,000 lookups with every field at its longest was read within a 128 MB ceiling (measured); at most `BATCH_THREADS` times this is taken by the lane (was 1 GiB per thread, shared with the interactive lane)",
+    ),
   CENSUS_GEOCODER_URL: upstreamUrl("https://geocoding.geo.census.gov").describe("the Census Geocoder (tests point it at the fake upstream); an http(s) URL on a port fetch will use (not one of the Fetch standard's bad ports, such as 1, 6000 or 10080)"),
   GEOCODER_TIMEOUT_MS: positiveInt.default(5000).describe("per call to the geocoder"),
   GEOCODER_CACHE_SIZE: positiveInt.default(50_000).describe("normalised addresses kept in the LRU cache"),
@@ -168,6 +175,13 @@ export const configSchema = z.object({
   GEOCODER_BATCH_TIMEOUT_MS: positiveInt.default(600_000).describe("how long one batch request of a job (or `buckeye batch`) may take before it counts as failed (the real service takes minutes for 10,000 rows); an inline list has `GEOCODER_INLINE_BATCH_TIMEOUT_MS`"),
   GEOCODER_INLINE_BATCH_TIMEOUT_MS: positiveInt.default(30_000).describe("how long an inline list (`POST /rates/batch`) waits for the Census batch endpoint, waiting for a free request (`GEOCODER_BATCH_CONCURRENCY`) and one retry included, since a client holds the connection open; rows still unanswered then are answered as `geocoder-unavailable` (or their ZIP's rate). Jobs keep `GEOCODER_BATCH_TIMEOUT_MS`"),
   GEOCODER_BATCH_RETRIES: z.coerce.number().int().min(0).max(10).default(3).describe("further attempts of a job's failed batch request, with exponential backoff from 2 s (or the upstream's `Retry-After` when longer); an inline list's has one (none when this is 0), within `GEOCODER_INLINE_BATCH_TIMEOUT_MS`"),
+  UPLOAD_MAX_LINE_BYTES: positiveInt
+    .min(1024)
+    .max(64 * 1024 * 1024)
+    .default(65_536)
+    .describe(
+      "longest line of a batch upload (an NDJSON line, or a CSV record with its quoted line breaks), in bytes: a longer one is refused 413 `batch-line-too-long` as the upload streams, before it is stored or read by a thread. A lookup with every field at its longest is under 600 bytes",
+    ),
   BATCH_CHUNK_ROWS: positiveInt.max(10_000).default(500).describe("rows per stored chunk of an asynchronous batch job"),
   BATCH_LEASE_MS: positiveInt.default(60_000).describe("how long a claimed chunk is held; a dead runner's claims lapse after it"),
   BATCH_POLL_MS: positiveInt.default(1000).describe("how often idle batch runners look for work"),
@@ -313,6 +327,8 @@ export type Config = Readonly<{
   geoDataDir: string;
   workerThreads: number;
   batchThreads: number;
+  /** Heap ceiling of each batch-lane thread, in MB (src/lookup/worker-pool.ts). */
+  batchThreadHeapMb: number;
   geocoder: GeocoderConfig;
   batch: BatchConfig;
   tigerBaseUrl: string;
@@ -362,6 +378,8 @@ export type GeocoderConfig = Readonly<{
 }>;
 
 export type BatchConfig = Readonly<{
+  /** Longest line of an upload, in bytes, refused while it streams (src/batch/row-counter.ts). */
+  maxLineBytes: number;
   chunkRows: number;
   leaseMs: number;
   pollMs: number;
@@ -395,6 +413,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     geoDataDir: e.GEO_DATA_DIR,
     workerThreads: e.WORKER_THREADS,
     batchThreads: e.BATCH_THREADS,
+    batchThreadHeapMb: e.BATCH_THREAD_MAX_HEAP_MB,
     geocoder: Object.freeze({
       censusUrl: e.CENSUS_GEOCODER_URL.replace(/\/+$/, ""),
       timeoutMs: e.GEOCODER_TIMEOUT_MS,
@@ -411,6 +430,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       }),
     }),
     batch: Object.freeze({
+      maxLineBytes: e.UPLOAD_MAX_LINE_BYTES,
       chunkRows: e.BATCH_CHUNK_ROWS,
       leaseMs: e.BATCH_LEASE_MS,
       pollMs: e.BATCH_POLL_MS,

@@ -2,7 +2,7 @@
  * Bounded memory on uploads, against a real service on a real socket. The big
  * files are generated in the test's temp folder (synthetic: one column of "1"s) and removed after.
  */
-import { createReadStream, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { appendFileSync, createReadStream, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -122,5 +122,80 @@ describe("webhook and certificate bodies: application/json only, refused by Cont
     expect(res.status).toBe(415);
     expect(JSON.parse(res.body).type).toMatch(/\/unsupported-media-type$/);
     expect(await webhooks()).toBe(before);
+  });
+});
+
+describe("one line, one field or one deep value cannot take the pool: refused while the upload streams", () => {
+  /** A 60 MB file in the temp folder, written in 1 MB pieces so the test itself stays small. */
+  function bigFile(name: string, head: string, fill: string, tail: string): string {
+    const file = join(dir, name);
+    const piece = fill.repeat(Math.ceil(1_048_576 / fill.length));
+    writeFileSync(file, head);
+    for (let written = 0; written < 60_000_000; written += piece.length) appendFileSync(file, piece);
+    appendFileSync(file, tail);
+    return file;
+  }
+
+  /** Sends the file and samples this process's resident memory (the service runs in it) while it is answered. */
+  async function sendMeasured(type: string, file: string): Promise<Sent & { grewMb: number }> {
+    const idle = process.memoryUsage.rss();
+    let peak = idle;
+    const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage.rss())), 10);
+    try {
+      const res = await send("/api/v1/batches", { "content-type": type }, { file });
+      return { ...res, grewMb: (Math.max(peak, process.memoryUsage.rss()) - idle) / 1e6 };
+    } finally {
+      clearInterval(sampler);
+    }
+  }
+
+  it("a 60 MB NDJSON line of [[[[… is refused 400 at its fourth bracket (the rule: within a second; 5 s allowed here), RSS grows under 200 MB, nothing stored", async () => {
+    const file = bigFile("deep.ndjson", "", "[", "\n");
+    const before = await jobCount();
+    const res = await sendMeasured("application/x-ndjson", file);
+    expect(res.status).toBe(400);
+    expect(JSON.parse(res.body)).toMatchObject({ type: expect.stringMatching(/\/bad-request$/), detail: expect.stringMatching(/^Line 1 nests JSON deeper than 3 levels/) });
+    expect(res.ms).toBeLessThan(5000);
+    expect(res.grewMb).toBeLessThan(200);
+    expect(await jobCount()).toBe(before);
+  });
+
+  it("a 60 MB address in one NDJSON line is refused 413 batch-line-too-long once the line passes 64 KiB, RSS grows under 200 MB, nothing stored", async () => {
+    const file = bigFile("long.ndjson", '{"county":"adams"}\n{"address":"', "1 Main St ", '"}\n');
+    const before = await jobCount();
+    const res = await sendMeasured("application/x-ndjson", file);
+    expect(res.status).toBe(413);
+    expect(JSON.parse(res.body)).toMatchObject({ type: expect.stringMatching(/\/batch-line-too-long$/), detail: expect.stringMatching(/^Line 2 is longer than 65536 bytes/) });
+    expect(res.ms).toBeLessThan(5000);
+    expect(res.grewMb).toBeLessThan(200);
+    expect(await jobCount()).toBe(before);
+  });
+
+  it("a CSV record with a 60 MB quoted address (line breaks inside the quotes) is refused 413 the same way", async () => {
+    const file = bigFile("long.csv", 'id,address\nr1,"', "1 Main St\n", '"\n');
+    const res = await sendMeasured("text/csv", file);
+    expect(res.status).toBe(413);
+    expect(JSON.parse(res.body)).toMatchObject({ type: expect.stringMatching(/\/batch-line-too-long$/), detail: expect.stringMatching(/^Line 2 is longer than 65536 bytes/) });
+    expect(res.ms).toBeLessThan(5000);
+  });
+
+  it("a lookup nested deeper than 3 levels is a 400 for the whole upload; brackets inside strings do not count, and 3 levels are read (that row fails alone)", async () => {
+    const deep = await send("/api/v1/batches", { "content-type": "application/x-ndjson" }, '{"county":"adams"}\n{"county":[[["adams"]]]}\n');
+    expect(deep.status).toBe(400);
+    expect(JSON.parse(deep.body).detail).toMatch(/^Line 2 nests JSON deeper than 3 levels/);
+    const quoted = await send("/api/v1/batches", { "content-type": "application/x-ndjson" }, '{"id":"[[[[{{{{\\"[[[[","county":"adams"}\n{"county":[["adams"]]}\n');
+    expect(quoted.status).toBe(202);
+    expect(JSON.parse(quoted.body).total).toBe(2);
+  });
+
+  it("POST /rates/batch: a body nested deeper than a list of lookups (5 levels) is 400; an item's field over its documented length fails that item alone, naming the field", async () => {
+    const deep = await send("/api/v1/rates/batch", { "content-type": "application/json" }, `{"lookups":[{"county":${"[".repeat(500_000)}${"]".repeat(500_000)}}]}`);
+    expect(deep.status).toBe(400);
+    expect(JSON.parse(deep.body).detail).toMatch(/nests JSON deeper than 5 levels/);
+    const long = await send("/api/v1/rates/batch", { "content-type": "application/json" }, JSON.stringify({ lookups: [{ id: "a", address: "1".repeat(301) }, { id: "b", county: "adams" }] }));
+    expect(long.status).toBe(200);
+    const { results } = JSON.parse(long.body);
+    expect(results[0]).toMatchObject({ id: "a", status: 400, body: { invalid_params: [{ name: "address", reason: "must be at most 300 characters" }] } });
+    expect(results[1]).toMatchObject({ id: "b", status: 200 });
   });
 });

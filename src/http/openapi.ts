@@ -163,7 +163,7 @@ const PROBLEM_WHEN: Record<number, string> = {
   404: "Not found in this organization",
   406: "The Accept header asks for a format the results are not available in",
   409: "The resource is not in a state that allows this, or the organization already keeps as many of them as it may",
-  413: "Too many items, or more bytes than this operation reads (webhook and certificate bodies: 64 KiB, refused by Content-Length before reading)",
+  413: "Too many items, or more bytes than this operation reads (webhook and certificate bodies: 64 KiB, refused by Content-Length before reading; a batch upload's line: UPLOAD_MAX_LINE_BYTES, 64 KiB by default)",
   415: "The body was not sent with the Content-Type this operation reads",
   422: "The input is understood but cannot be served",
   429: "More than the key's requests per second (rate-limit-exceeded), or than its organization's across all its keys (organization-rate-limit-exceeded)",
@@ -228,10 +228,10 @@ const BATCH_LOOKUP = {
     "a date not written YYYY-MM-DD, a field not listed here) makes that item's result a 400 problem whose invalid_params names the field, " +
     "and the other items are answered as usual.",
   properties: {
-    id: { type: ["string", "number"], description: "Yours, up to 100 characters; its result repeats it" },
-    county: { type: "string", description: "County name or slug, any case, up to 64 characters" },
+    id: { type: ["string", "number"], maxLength: 100, description: "Yours, up to 100 characters; its result repeats it" },
+    county: { type: "string", maxLength: 64, description: "County name or slug, any case, up to 64 characters" },
     zip: { type: ["string", "number"], description: "5-digit ZIP code, or a ZIP+4 (43081-1234 or 430811234)", examples: ["43215"] },
-    address: { type: "string", description: "Street address, up to 300 characters, ideally ending with its ZIP" },
+    address: { type: "string", maxLength: 300, description: "Street address, up to 300 characters, ideally ending with its ZIP" },
     lat: { type: ["number", "string"], description: "Decimal degrees, sent with lon" },
     lon: { type: ["number", "string"], description: "Decimal degrees, sent with lat" },
     date: { type: "string", description: "The date of the sale, YYYY-MM-DD (from 2018-01-01); default: today in Ohio", examples: ["2026-03-31"] },
@@ -274,7 +274,8 @@ function paths() {
           "Each lookup is answered as GET /api/v1/rates would answer it, with its status beside its body; one bad lookup never fails the others. " +
           "Address lookups are geocoded together, waiting at most GEOCODER_INLINE_BATCH_TIMEOUT_MS (30 s by default) for the geocoder: " +
           "lookups it has not answered by then are answered as its outage is (their ZIP with a note, or 503 geocoder-unavailable in the item), the list still with 200. " +
-          "Larger files go to POST /api/v1/batches.",
+          "Larger files go to POST /api/v1/batches. " +
+          "A body nested deeper than 5 levels (the body, its list and a lookup's 3) is a 400, refused as it streams.",
         requestBody: jsonBody(object({ lookups: { type: "array", minItems: 1, maxItems: 1000, items: BATCH_LOOKUP } })),
         responses: { "200": json("One result per lookup, in input order", ref("BatchAnswer")), ...problems(400, 413, 415) },
       }),
@@ -284,7 +285,10 @@ function paths() {
         summary: "Starts a batch job of up to 100,000 rows (CSV or NDJSON)",
         description:
           "CSV with a header row naming the columns id, county, zip, address, lat, lon and date, or NDJSON with one lookup object per line. " +
-          "The job runs in the background; poll the Location until its status is completed, then fetch its results.",
+          "The job runs in the background; poll the Location until its status is completed, then fetch its results. " +
+          "Refused as the upload streams, before anything is stored: a line (an NDJSON line, or a CSV record with its quoted line breaks) longer than UPLOAD_MAX_LINE_BYTES " +
+          "(64 KiB by default) is a 413 batch-line-too-long, an NDJSON line nested deeper than 3 levels a 400, and row 100,001 a 413 batch-too-large; each names where. " +
+          "A field longer than its documented length fails its own row.",
         requestBody: {
           required: true,
           content: {

@@ -8,7 +8,7 @@ import { z } from "zod";
 
 /** Every problem the API sends: its status, its title, and when it is sent (docs/api/errors.md is generated from this table). */
 export const PROBLEMS = {
-  "bad-request": { status: 400, title: "Invalid Parameters", when: "none of county, zip, address (or lat/lon); a malformed zip, date, sort or search; an unknown or repeated parameter — listed in `invalid_params` (the first 20)" },
+  "bad-request": { status: 400, title: "Invalid Parameters", when: "none of county, zip, address (or lat/lon); a malformed zip, date, sort or search; an unknown or repeated parameter — listed in `invalid_params` (the first 20); a batch file that cannot be read, or JSON nested deeper than a lookup (an NDJSON line over 3 levels, an inline body over 5), refused as it streams" },
   "parameter-conflict": { status: 400, title: "Conflicting Parameters", when: "a `zip` that does not reach into the given `county`" },
   unauthorized: { status: 401, title: "API Key Required", when: "no `Authorization: Bearer tax_live_…/tax_test_…` header" },
   "invalid-api-key": { status: 401, title: "Invalid or Revoked API Key", when: "a key that fails its checksum, is unknown, revoked, or belongs to a suspended organization" },
@@ -30,7 +30,16 @@ export const PROBLEMS = {
   "batch-not-found": { status: 404, title: "Batch Not Found", when: "not one of this organization's batch jobs" },
   "batch-not-finished": { status: 409, title: "Batch Not Finished", when: "batch results asked for before the job completed; `Retry-After` says when to look again" },
   "batch-jobs-stored": { status: 409, title: "Too Many Batch Jobs Stored", when: "a new job while the organization keeps `BATCH_JOBS_STORED_PER_ORG` jobs (100 by default; completed ones count until deleted or swept after `RETAIN_BATCH_JOBS_DAYS`): delete some with `DELETE /api/v1/batches/{id}`" },
-  "batch-too-large": { status: 413, title: "Batch Too Large", when: "over 1,000 inline lookups, or over 100,000 rows in a job" },
+  "batch-too-large": {
+    status: 413,
+    title: "Batch Too Large",
+    when: "over 1,000 inline lookups, or over 100,000 rows in a job, or an upload whose reading took more than a batch thread's heap (`BATCH_THREAD_MAX_HEAP_MB`)",
+  },
+  "batch-line-too-long": {
+    status: 413,
+    title: "Batch Line Too Long",
+    when: "a job upload with an NDJSON line or CSV record longer than `UPLOAD_MAX_LINE_BYTES` (64 KiB by default), refused as it streams; nothing is stored",
+  },
   "body-too-large": { status: 413, title: "Request Body Too Large", when: "a webhook, certificate or recovery body over 64 KiB: by `Content-Length` before reading, else while reading" },
   "date-out-of-range": { status: 422, title: "Date Out of Range", when: "a date before 2018-01-01, where the rate history starts" },
   "address-not-resolved": { status: 422, title: "Address Not Resolved", when: "the geocoder found no match and no usable ZIP was sent or at the end of the address" },

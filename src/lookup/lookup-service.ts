@@ -39,7 +39,7 @@ import type { ResolverData } from "./resolve-item.ts";
 import { resultHeader, resultLine, type ProblemOf, type ResultFormat } from "./result-lines.ts";
 import { GeoPool } from "./worker-pool.ts";
 
-export type LookupsConfig = Pick<Config, "geoDataDir" | "workerThreads" | "batchThreads" | "geocoder">;
+export type LookupsConfig = Pick<Config, "geoDataDir" | "workerThreads" | "batchThreads" | "batchThreadHeapMb" | "geocoder">;
 
 /** The ceiling for one asynchronous job. */
 export const MAX_JOB_ROWS = 100_000;
@@ -137,7 +137,14 @@ export class LookupService {
     const { config, log } = options;
     const onError = (error: unknown): void => log({ level: "warn", msg: "worker pool error outside any lookup", ...errorFields(error) });
     const batch: BatchWorkerData = { databaseUrl: options.databaseUrl, shipped: options.shipped };
-    this.pool = new GeoPool({ threads: config.workerThreads, batchThreads: config.batchThreads, batch, boundaryFiles: findBoundaryFiles(config.geoDataDir), onError });
+    this.pool = new GeoPool({
+      threads: config.workerThreads,
+      batchThreads: config.batchThreads,
+      batchHeapMb: config.batchThreadHeapMb,
+      batch,
+      boundaryFiles: findBoundaryFiles(config.geoDataDir),
+      onError,
+    });
     this.geocoder = createGeocoder(config);
     this.#geocodeQueue = new PQueue({ concurrency: config.geocoder.concurrency });
     this.#batchOptions = censusBatchOptions(config.geocoder);
@@ -297,17 +304,25 @@ export class LookupService {
     // The upload's bytes move to the thread, which decodes them: this thread never holds the file as text.
     const bytes = submission.bytes;
     const movable = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.buffer instanceof ArrayBuffer;
-    const accepted = await this.pool.run(
-      "acceptJob",
-      {
-        bytes,
-        format: submission.format,
-        maxRows: MAX_JOB_ROWS,
-        job: { id: newId("bat"), organizationId: submission.organizationId, apiKeyId: submission.apiKeyId, requestId: submission.requestId, today: submission.today, chunkRows },
-        now: now().toISOString(),
-      },
-      { clientWaits: true, ...(movable && { transfer: [bytes.buffer as ArrayBuffer] }) },
-    );
+    let accepted: SubmitOutcome;
+    try {
+      accepted = await this.pool.run(
+        "acceptJob",
+        {
+          bytes,
+          format: submission.format,
+          maxRows: MAX_JOB_ROWS,
+          job: { id: newId("bat"), organizationId: submission.organizationId, apiKeyId: submission.apiKeyId, requestId: submission.requestId, today: submission.today, chunkRows },
+          now: now().toISOString(),
+        },
+        { clientWaits: true, ...(movable && { transfer: [bytes.buffer as ArrayBuffer] }) },
+      );
+    } catch (error) {
+      // The thread that read it hit its heap ceiling and was replaced; only this upload is lost, and nothing was stored.
+      if ((error as { code?: unknown }).code !== "ERR_WORKER_OUT_OF_MEMORY") throw error;
+      const heapMb = this.#options.config.batchThreadHeapMb;
+      return { ok: false, slug: "batch-too-large", detail: `Reading this file took more than the ${heapMb} MB a batch thread may use. Split it into smaller files.` };
+    }
     if (accepted.ok) this.#options.jobSubmitted?.();
     return accepted;
   }

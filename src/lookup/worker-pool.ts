@@ -30,6 +30,8 @@ export interface GeoPoolOptions {
   threads: number;
   /** Threads of the batch lane, and what they read besides the polygons. */
   batchThreads: number;
+  /** Heap ceiling of each batch-lane thread, in MB (BATCH_THREAD_MAX_HEAP_MB). */
+  batchHeapMb: number;
   batch: BatchWorkerData;
   boundaryFiles: BoundaryFiles;
   /**
@@ -62,15 +64,18 @@ type TaskInput<N extends TaskName> = Parameters<GeoTasks[N]>[0];
 type TaskOutput<N extends TaskName> = Awaited<ReturnType<GeoTasks[N]>>;
 
 /**
- * V8 heap ceilings per thread, so one task that runs away (a huge batch file) fails that task with
+ * V8 heap ceilings per thread, so one task that runs away fails that task with
  * ERR_WORKER_OUT_OF_MEMORY and a fresh thread, not the whole process: Node's default lets each thread
  * grow to a share of the machine's memory. A pool thread holds the polygon indexes in
- * SharedArrayBuffers (outside its heap) and at most one 64 MiB batch file with its parsed rows. The
- * young generation is kept small: a task's garbage is short-lived and a scavenge of a few MB is
- * cheap, while Node 24's default young generation (tens of
- * MB per thread, touched and never given back) was most of the server's resident memory after load.
+ * SharedArrayBuffers (outside its heap). An interactive thread places points; a batch thread reads
+ * at most one 64 MiB upload with its parsed rows, and its ceiling is a setting of its own
+ * (BATCH_THREAD_MAX_HEAP_MB), so what an upload may cost is chosen apart from what lookups need.
+ * The young generation is kept small: a task's garbage is short-lived and a scavenge of a few MB is
+ * cheap, while Node 24's default young generation (tens of MB per thread, touched and never given
+ * back) was most of the server's resident memory after load.
  */
-const POOL_THREAD_LIMITS = { maxOldGenerationSizeMb: 1024, maxYoungGenerationSizeMb: 4 };
+const YOUNG_GENERATION_MB = 4;
+const INTERACTIVE_THREAD_LIMITS = { maxOldGenerationSizeMb: 1024, maxYoungGenerationSizeMb: YOUNG_GENERATION_MB };
 
 const TASK_FILE = threadEntry("geo");
 
@@ -128,7 +133,8 @@ export class GeoPool {
         minThreads: threads,
         maxThreads: threads,
         idleTimeout: Number.POSITIVE_INFINITY,
-        resourceLimits: POOL_THREAD_LIMITS,
+        resourceLimits:
+          lane === "batch" ? { maxOldGenerationSizeMb: this.#options.batchHeapMb, maxYoungGenerationSizeMb: YOUNG_GENERATION_MB } : INTERACTIVE_THREAD_LIMITS,
         workerData,
         ...(lane === "batch" && { taskQueue: new WaitingClientsFirst() }),
       });

@@ -8,6 +8,7 @@
  * then are answered as its outage is. A client that goes away stops the upstream request.
  */
 import type { H3Event } from "h3";
+import { JsonDepthGauge, MAX_LOOKUP_DEPTH } from "../../lookup/json-depth.ts";
 import { readLookupsBody } from "../../lookup/read-batch-file.ts";
 import { dateInOhio } from "../../rates/calendar.ts";
 import { recordContext } from "../../rates/records.ts";
@@ -27,10 +28,23 @@ const CLIENT_CLOSED_REQUEST = 499;
 /** 1,000 lookups of 300-character addresses fit in well under this. */
 const MAX_INLINE_BYTES = 1_048_576;
 
+/**
+ * `{"lookups": [ {…} ]}`: the body, its list, and each lookup's own levels. Checked on the bytes as
+ * they arrive, so JSON.parse never builds a deeper value: a list of more than 25 lookups goes to the
+ * batch lane as JSON text, and JSON.stringify overflows the stack on a 1 MB body of nested arrays.
+ */
+const MAX_BODY_DEPTH = 2 + MAX_LOOKUP_DEPTH;
+
 async function readLimitedText(event: H3Event, maxBytes: number, what: string): Promise<string> {
   const tooLarge = (declared: number | null) =>
     problem("batch-too-large", declared === null ? `${what} is over the limit of ${maxBytes} bytes.` : `${what} is ${declared} bytes; the limit is ${maxBytes}.`);
-  return (await readCapped(event, maxBytes, tooLarge)).toString("utf8");
+  const depth = new JsonDepthGauge(MAX_BODY_DEPTH, false);
+  const tooDeep = (chunk: Uint8Array) => {
+    if (depth.push(chunk) > 0) {
+      throw problem("bad-request", `${what} nests JSON deeper than ${MAX_BODY_DEPTH} levels; send {"lookups": [...]} with each lookup a flat object.`);
+    }
+  };
+  return (await readCapped(event, maxBytes, tooLarge, tooDeep)).toString("utf8");
 }
 
 export function postRatesBatch(ctx: ApiContext) {

@@ -16,7 +16,7 @@ import type { BatchJob } from "../../store/batch-jobs.repository.ts";
 import type { BatchFileFormat } from "../../store/batch-jobs.table.ts";
 import type { ApiContext } from "../context.ts";
 import { problem } from "../problem.ts";
-import { RowCounter } from "../../batch/row-counter.ts";
+import { RowCounter, UploadRefusal } from "../../batch/row-counter.ts";
 import { mediaType, readCapped } from "../body-guard.ts";
 import { problemBody } from "./lookup-answers.ts";
 import type { BatchJobAnswer } from "../answer-schemas.ts";
@@ -70,17 +70,27 @@ async function ownJob(ctx: ApiContext, event: H3Event): Promise<BatchJob> {
 /**
  * Reads the upload while counting its rows: at row 100,001 (after a CSV's header) reading stops and
  * the 413 goes out at once, so a file of millions of short rows costs a few hundred kilobytes, not
- * its whole size parsed in memory.
+ * its whole size parsed in memory. A line over UPLOAD_MAX_LINE_BYTES (413) or an NDJSON line nested
+ * deeper than a lookup (400) stops it the same way, before anything is stored or handed to a thread.
  */
-async function readUpload(event: H3Event, format: BatchFileFormat): Promise<Buffer> {
-  const counter = new RowCounter(format);
+async function readUpload(ctx: ApiContext, event: H3Event, format: BatchFileFormat): Promise<Buffer> {
+  const counter = new RowCounter(format, { maxLineBytes: ctx.config.batch.maxLineBytes });
   const maxRecords = MAX_JOB_ROWS + (format === "csv" ? 1 : 0);
   const bytes = await readCapped(
     event,
     MAX_JOB_BYTES,
     (declared) => problem("batch-too-large", `The file is ${declared === null ? "over the limit of" : `${declared} bytes; the limit is`} ${MAX_JOB_BYTES} bytes.`),
     (chunk) => {
-      if (counter.push(chunk) > maxRecords) {
+      let rows: number;
+      try {
+        rows = counter.push(chunk);
+      } catch (error) {
+        if (!(error instanceof UploadRefusal)) throw error;
+        throw error.code === "line-too-long"
+          ? problem("batch-line-too-long", `${error.message}; one lookup takes a few hundred. Nothing was stored.`)
+          : problem("bad-request", `${error.message}; each line must be one flat lookup object. Nothing was stored.`);
+      }
+      if (rows > maxRecords) {
         throw problem("batch-too-large", `The batch has at least ${MAX_JOB_ROWS + 1} rows; a job takes at most ${MAX_JOB_ROWS}. Split the file.`);
       }
     },
@@ -99,7 +109,7 @@ export function postBatch(ctx: ApiContext) {
     // Refused before the upload is read: a full queue or store costs the caller nothing to learn.
     const refusal = await ctx.lookups.service.admitJob(principal.organizationId);
     if (refusal) throw refused(refusal);
-    const bytes = await readUpload(event, format);
+    const bytes = await readUpload(ctx, event, format);
     const requestId = event.context.requestId ?? "";
     const outcome = await ctx.lookups.service.submitJob({
       bytes,
