@@ -211,7 +211,7 @@ export interface webhooks {
 
 export interface components {
   schemas: {
-    /** @description spec §2.1: an exact match */
+    /** @description An exact match: one county, one combined rate */
     RateRecord: {
       /** @description Canonical county name */
       county: string;
@@ -269,7 +269,7 @@ export interface components {
       note?: string;
       request_id: string;
     };
-    /** @description spec §2.4: a ZIP that spans several counties */
+    /** @description A ZIP that spans several counties: every candidate, and the lowest rate */
     AmbiguousResponse: {
       /** @constant */
       ambiguous: true;
@@ -293,7 +293,7 @@ export interface components {
       note?: string;
       request_id: string;
     };
-    /** @description spec §2.4: one per county the ZIP spans */
+    /** @description One of the counties the ZIP spans, with its rate */
     CandidateCounty: {
       /** @description Canonical county name */
       county: string;
@@ -311,7 +311,7 @@ export interface components {
       /** @description Share of the ZIP's land in this county, per the Census ZCTA table; null for a ZIP placed by its post office, or a county only the state's boundary file names for the ZIP */
       land_area_share: number | null;
     };
-    /** @description spec §2.2 */
+    /** @description The combined rate's parts: state, county permissive and transit levy */
     RateComponents: {
       /** @description State baseline rate, 0.0575 */
       state: number;
@@ -320,7 +320,7 @@ export interface components {
       /** @description Transit authority levy included in combined_rate; 0 where none applies */
       transit_authority: number;
     };
-    /** @description spec §2.3: only in the counties a transit district splits */
+    /** @description The transit district of a county that one splits (present only in such counties) */
     TransitDistrict: {
       /** @description COTA or TARTA */
       authority: string;
@@ -341,7 +341,7 @@ export interface components {
       /** @description While the transit district is unsettled: the rate inside it from that date */
       combined_rate_inside?: number;
     };
-    /** @description spec §2.5 */
+    /** @description One county in the list of all 88: its rate today (or on `date`) and any change ahead */
     CountyItem: {
       county: string;
       slug: string;
@@ -359,7 +359,7 @@ export interface components {
       upcoming: components["schemas"]["Upcoming"] | null;
       source: string;
     };
-    /** @description spec §2.6 */
+    /** @description All 88 counties with their rates on one date */
     CountiesResponse: {
       total: number;
       state_base_rate: number;
@@ -393,7 +393,7 @@ export interface components {
           reason: string;
         }[];
     };
-    /** @description spec §2.7 */
+    /** @description A webhook endpoint: where events go, which ones, and its state (the signing secret is shown only when created or rotated) */
     WebhookRecord: {
       id: string;
       url: string;
@@ -443,7 +443,7 @@ export interface components {
       /** Format: date-time */
       created_at: string;
     };
-    /** @description spec §2.8 */
+    /** @description An event as delivered: its id, type, time and data */
     EventEnvelope: {
       /** @description The same on every attempt: the X-Webhook-ID receivers de-duplicate by */
       id: string;
@@ -451,7 +451,7 @@ export interface components {
       type: "rate.changed" | "rate.announced" | "certificate.expiring" | "filing.due" | "webhook.test";
       /** Format: date-time */
       created_at: string;
-      /** @description The event's data; its fields per type are listed in the README */
+      /** @description The event's data; its fields per type are listed in docs/guides/webhooks-and-jobs.md, "Event data" */
       data: {
         [key: string]: unknown;
       };
@@ -591,7 +591,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description An exact match (spec §2.1), or the ambiguous response for a ZIP spanning counties (spec §2.4) */
+      /** @description An exact match, or the ambiguous response for a ZIP spanning counties */
       200: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1103,7 +1103,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description spec §2.6 */
+      /** @description All 88 counties with their rates on one date */
       200: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];

@@ -91,7 +91,7 @@ exactly as in the sources, with four decimals. The \`source\` column cites each 
   snapshots), ODT GovDelivery bulletins (2025), the ODT July 2024 map, the Avalara Ohio rate-change archive, Dayton
   Daily News (Sept 2018), Fonoa US rate updates (2023), Donnellon law blog and SalesTaxHandbook (2021), Cincinnati
   Enquirer and Reinventing Metro (SORTA, 2020), Tuscarawas County auditor notices, and the third-party audit notes
-  for the 2025 Lake and Brown changes, and the reporting on Laketran's 2024 levy pause. Research: \`research/ohio-rates-report.md\` sections 4 and 5.
+  for the 2025 Lake and Brown changes, and the reporting on Laketran's 2024 levy pause.
 
 The build walks each county's changes backwards from the current rate and fails unless every change's new rate
 is the rate that follows it, every old and new combined rate in the history equals 5.75% + county + countywide

@@ -32,9 +32,9 @@ export const eventEnvelopeSchema = z
     id: z.string().regex(/^evt_/).describe("The same on every attempt: the X-Webhook-ID receivers de-duplicate by"),
     type: z.enum([...SUBSCRIBABLE_EVENTS, "webhook.test"]),
     created_at: z.iso.datetime(),
-    data: z.record(z.string(), z.unknown()).describe("The event's data; its fields per type are listed in the README"),
+    data: z.record(z.string(), z.unknown()).describe("The event's data; its fields per type are listed in docs/guides/webhooks-and-jobs.md, \"Event data\""),
   })
-  .describe("spec §2.8");
+  .describe("An event as delivered: its id, type, time and data");
 
 const NAMED = {
   RateRecord: rateRecordSchema,
@@ -260,7 +260,7 @@ function paths() {
         description: RATE_PRECEDENCE,
         parameters: queryParameters(RATE_QUERY),
         responses: {
-          "200": json("An exact match (spec §2.1), or the ambiguous response for a ZIP spanning counties (spec §2.4)", {
+          "200": json("An exact match, or the ambiguous response for a ZIP spanning counties", {
             oneOf: [ref("RateRecord"), ref("AmbiguousResponse")],
           }),
           ...problems(400, 404, 422, 503),
@@ -350,7 +350,7 @@ function paths() {
         summary: "All 88 counties with their rates at a date",
         description: "Filtered by the start of their name and sorted by name or by rate. Unknown or repeated parameters are refused.",
         parameters: queryParameters(COUNTIES_QUERY),
-        responses: { "200": json("spec §2.6", ref("CountiesResponse")), ...problems(400, 422) },
+        responses: { "200": json("All 88 counties with their rates on one date", ref("CountiesResponse")), ...problems(400, 422) },
       }),
     },
     "/api/v1/webhooks": {

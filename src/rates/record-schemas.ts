@@ -30,7 +30,7 @@ export const rateComponentsSchema = z.strictObject({
   state: rate.describe("State baseline rate, 0.0575"),
   county_permissive: rate.describe("County permissive rate"),
   transit_authority: rate.describe("Transit authority levy included in combined_rate; 0 where none applies"),
-}).describe("spec §2.2");
+}).describe("The combined rate's parts: state, county permissive and transit levy");
 
 export const transitDistrictSchema = z.strictObject({
   authority: z.string().describe("COTA or TARTA"),
@@ -39,7 +39,7 @@ export const transitDistrictSchema = z.strictObject({
   combined_rate_inside: rate.describe("Combined rate inside the district"),
   status: z.enum(["inside", "outside", "unknown"]),
   note: z.string(),
-}).describe("spec §2.3: only in the counties a transit district splits");
+}).describe("The transit district of a county that one splits (present only in such counties)");
 
 export const upcomingSchema = z.strictObject({
   effective_date: isoDate,
@@ -81,12 +81,12 @@ export const rateRecordSchema = z.strictObject({
   ambiguous: z.literal(false),
   note: z.string().optional().describe("Why a fallback was taken, or what a caller should check"),
   request_id: z.string(),
-}).describe("spec §2.1: an exact match");
+}).describe("An exact match: one county, one combined rate");
 
 export const candidateCountySchema = z.strictObject({
   ...countyRateFields,
   land_area_share: z.number().min(0).max(1).nullable().describe("Share of the ZIP's land in this county, per the Census ZCTA table; null for a ZIP placed by its post office, or a county only the state's boundary file names for the ZIP"),
-}).describe("spec §2.4: one per county the ZIP spans");
+}).describe("One of the counties the ZIP spans, with its rate");
 
 export const ambiguousResponseSchema = z.strictObject({
   ambiguous: z.literal(true),
@@ -101,7 +101,7 @@ export const ambiguousResponseSchema = z.strictObject({
   beyond_confirmed: beyondConfirmedSchema.optional(),
   note: z.string().optional(),
   request_id: z.string(),
-}).describe("spec §2.4: a ZIP that spans several counties");
+}).describe("A ZIP that spans several counties: every candidate, and the lowest rate");
 
 export const countyItemSchema = z.strictObject({
   county: z.string(),
@@ -115,7 +115,7 @@ export const countyItemSchema = z.strictObject({
   has_upcoming_change: z.boolean(),
   upcoming: upcomingSchema.nullable(),
   source: z.string(),
-}).describe("spec §2.5");
+}).describe("One county in the list of all 88: its rate today (or on `date`) and any change ahead");
 
 export const countiesResponseSchema = z.strictObject({
   total: z.number().int(),
@@ -125,4 +125,4 @@ export const countiesResponseSchema = z.strictObject({
   statutory_authority: z.string(),
   date_evaluated: isoDate,
   counties: z.array(countyItemSchema),
-}).describe("spec §2.6");
+}).describe("All 88 counties with their rates on one date");

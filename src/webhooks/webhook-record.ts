@@ -14,7 +14,7 @@ export const webhookRecordSchema = z
     disabled_reason: z.string().optional(),
     previous_secret_expires_at: z.iso.datetime().optional().describe("While a rotated-out secret still signs alongside the new one"),
   })
-  .describe("spec §2.7");
+  .describe("A webhook endpoint: where events go, which ones, and its state (the signing secret is shown only when created or rotated)");
 export type WebhookRecord = z.infer<typeof webhookRecordSchema>;
 
 export function toWebhookRecord(row: Webhook, now: Date, options: { withSecret?: boolean } = {}): WebhookRecord {
