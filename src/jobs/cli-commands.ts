@@ -9,6 +9,7 @@ import { RateData } from "../currency/rate-data.ts";
 import { loadShippedData } from "../load-data.ts";
 import { openStore } from "../store/connect.ts";
 import { migrateToLatest } from "../store/migrate.ts";
+import { secretBoxFrom } from "../webhooks/secret-box.ts";
 import { backgroundOptionsFrom, createBackground, JOB_NAMES, type Background, type JobName } from "./background.ts";
 
 async function withBackground<T>(config: Config, work: (background: Background) => Promise<T>): Promise<T> {
@@ -18,7 +19,7 @@ async function withBackground<T>(config: Config, work: (background: Background) 
     const data = loadShippedData(config.dataDir);
     const rateData = new RateData({ db: store.db, shipped: data.table, shippedCurrency: data.meta });
     await rateData.refresh();
-    const background = createBackground(backgroundOptionsFrom(config, store, rateData));
+    const background = createBackground(backgroundOptionsFrom(config, store, rateData, secretBoxFrom(config)));
     return await work(background);
   } finally {
     await store.close();
