@@ -7,11 +7,11 @@ import { type Command, Option } from "commander";
 import { loadConfig } from "../config.ts";
 import { openStore, type Store } from "../store/connect.ts";
 import { migrateToLatest } from "../store/migrate.ts";
-import { boundaryStatus, rollbackBoundaries, type ZipSourcesComparison } from "./versions.ts";
-import { readZipCounties } from "./zip-table.ts";
-import { importInThread } from "./import-thread.ts";
-import type { ChangeReport, SkippedRows } from "./import-file.ts";
-import type { SkipReason } from "./record-layout.ts";
+import { boundaryStatus, rollbackBoundaries, type ZipSourcesComparison } from "../boundaries/versions.ts";
+import { readZipCounties } from "../boundaries/zip-table.ts";
+import { importInThread } from "../boundaries/import-thread.ts";
+import type { ChangeReport, SkippedRows } from "../boundaries/import-file.ts";
+import type { SkipReason } from "../boundaries/record-layout.ts";
 
 const SKIP_REASONS: Record<SkipReason, string> = { "no-county": "no county", "other-state": "another state's FIPS" };
 

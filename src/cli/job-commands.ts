@@ -10,7 +10,7 @@ import { loadShippedData } from "../load-data.ts";
 import { openStore } from "../store/connect.ts";
 import { migrateToLatest } from "../store/migrate.ts";
 import { secretBoxFrom } from "../webhooks/secret-box.ts";
-import { backgroundOptionsFrom, createBackground, JOB_NAMES, type Background, type JobName } from "./background.ts";
+import { backgroundOptionsFrom, createBackground, JOB_NAMES, type Background, type JobName } from "../jobs/background.ts";
 
 async function withBackground<T>(config: Config, work: (background: Background) => Promise<T>): Promise<T> {
   const store = openStore(config.databaseUrl);

@@ -10,9 +10,9 @@ import { readDataMeta } from "../load-data.ts";
 import { openStore } from "../store/connect.ts";
 import { migrateToLatest } from "../store/migrate.ts";
 import { latestSuccessfulReconciliation } from "../store/reconciliations.repository.ts";
-import { formatDataStatus } from "./data-status.ts";
-import { ratesCurrency } from "./rates-currency.ts";
-import { readDataStatus } from "./read-data-status.ts";
+import { formatDataStatus } from "../currency/data-status.ts";
+import { ratesCurrency } from "../currency/rates-currency.ts";
+import { readDataStatus } from "../currency/read-data-status.ts";
 
 async function printDataStatus(opts: { json?: boolean }): Promise<void> {
   const config = loadConfig();
