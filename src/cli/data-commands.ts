@@ -1,26 +1,44 @@
 /**
- * `buckeye data status [--json]`: how current the rates are (confirmed through, last successful
- * reconciliation and its file, the latest run) and how old the boundaries are, each with its age,
- * read from DATA_DIR, the configured database and GEO_DATA_DIR.
+ * `buckeye data fetch-geo [--vintage YEAR] [--dir DIR]`, which refreshes the boundary polygons from
+ * the Census Bureau's TIGER/Line site, and `buckeye data status [--json]`: how current the rates are
+ * (confirmed through, last successful reconciliation and its file, the latest run) and how old the
+ * boundaries are, each with its age, read from DATA_DIR, the configured database and GEO_DATA_DIR.
  */
-import { type Command, Option } from "commander";
+import type { Command } from "commander";
 import { loadConfig } from "../config.ts";
-import { findBoundaryFiles } from "../geo/boundary-files.ts";
-import { readDataMeta } from "../load-data.ts";
-import { openStore } from "../store/connect.ts";
-import { migrateToLatest } from "../store/migrate.ts";
-import { latestSuccessfulReconciliation } from "../store/reconciliations.repository.ts";
 import { formatDataStatus } from "../currency/data-status.ts";
 import { ratesCurrency } from "../currency/rates-currency.ts";
 import { readDataStatus } from "../currency/read-data-status.ts";
+import { findBoundaryFiles } from "../geo/boundary-files.ts";
+import { defaultVintage, fetchTiger, FetchGeoError } from "../geo/fetch-tiger.ts";
+import { readDataMeta } from "../load-data.ts";
+import { withRuntime } from "../runtime.ts";
+import { latestSuccessfulReconciliation } from "../store/reconciliations.repository.ts";
+import { fail, jsonOption, print } from "./output.ts";
+
+async function fetchGeo(opts: { vintage: string; dir?: string }): Promise<void> {
+  const config = loadConfig();
+  const vintage = Number(opts.vintage);
+  if (!Number.isInteger(vintage) || vintage < 2010 || vintage > 2100) return fail(`--vintage must be a year such as ${defaultVintage()}`);
+  const dir = opts.dir ?? config.geoDataDir;
+  try {
+    const fetched = await fetchTiger({ vintage, baseUrl: config.tigerBaseUrl, dir, log: (line) => process.stderr.write(`${line}\n`) });
+    process.stdout.write(
+      `wrote ${fetched.counties.file} (${fetched.counties.features} counties) and ${fetched.places.file} (${fetched.places.features} places)\n` +
+        (dir === config.geoDataDir ? "restart the service to load them\n" : `set GEO_DATA_DIR=${dir} for the service to load them\n`),
+    );
+  } catch (error) {
+    if (error instanceof FetchGeoError) return fail(error.message);
+    throw error;
+  }
+}
 
 async function printDataStatus(opts: { json?: boolean }): Promise<void> {
   const config = loadConfig();
   const meta = readDataMeta(config.dataDir);
-  const store = openStore(config.databaseUrl);
-  try {
-    await migrateToLatest(store.db);
-    const status = await readDataStatus(
+  // Only the shipped data's metadata is read: the status needs no rate table.
+  const status = await withRuntime(config, ({ store }) =>
+    readDataStatus(
       {
         db: store.db,
         currency: async () => ratesCurrency(meta, await latestSuccessfulReconciliation(store.db)),
@@ -29,18 +47,22 @@ async function printDataStatus(opts: { json?: boolean }): Promise<void> {
         staleAfterDays: config.reconcileStaleAfterDays,
       },
       new Date(),
-    );
-    process.stdout.write(`${opts.json ? JSON.stringify(status, null, 2) : formatDataStatus(status)}\n`);
-  } finally {
-    await store.close();
-  }
+    ),
+  );
+  print(opts.json, status, formatDataStatus(status));
 }
 
-export function addDataStatusCommand(program: Command): void {
-  const data = program.commands.find((command) => command.name() === "data") ?? program.command("data").description("boundary and rate data");
+export function addDataCommands(program: Command): void {
+  const data = program.command("data").description("boundary and rate data");
+  data
+    .command("fetch-geo")
+    .description("download Ohio's county and place boundaries from the Census Bureau's TIGER/Line site into GEO_DATA_DIR (or --dir)")
+    .option("--vintage <year>", "TIGER/Line year", String(defaultVintage()))
+    .option("--dir <dir>", "where to write the GeoJSON files (default: GEO_DATA_DIR)")
+    .action(fetchGeo);
   data
     .command("status")
     .description("how current the rates are (confirmed through, last reconciliation) and how old the boundaries are, each with its age in days")
-    .addOption(new Option("--json", "print one JSON document"))
+    .addOption(jsonOption())
     .action(printDataStatus);
 }
