@@ -10,7 +10,7 @@ import { extname } from "node:path";
 import { type Command, Option } from "commander";
 import { openBoundaryIndex } from "../boundaries/probe.ts";
 import { loadConfig, type Config } from "../config.ts";
-import { problemBody } from "../http/routes/lookup-answers.ts";
+import { problemBody } from "../lookup/item-answers.ts";
 import { newId } from "../ids.ts";
 import type { ItemFailure, RowResult } from "../lookup/item-result.ts";
 import { LookupService } from "../lookup/lookup-service.ts";

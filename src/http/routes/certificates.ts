@@ -9,7 +9,7 @@ import { deleteCertificate, findCertificate, insertCertificate, listCertificates
 import type { Certificate } from "../../store/webhooks-and-jobs.tables.ts";
 import type { ApiContext } from "../context.ts";
 import { parseBody, readJsonObject } from "../json-body.ts";
-import { problem, type InvalidParam } from "../problem.ts";
+import { problem, type InvalidParam } from "../../web/problem.ts";
 import type { CertificateRecord } from "../answer-schemas.ts";
 
 const text = (max: number) =>
