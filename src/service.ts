@@ -152,6 +152,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
     };
     return { app, context, store, rates, clock, background, start, close: () => built.disposeAsync() };
   } catch (error) {
+    // The step that failed is what the operator must see; a close failing after it would only hide it.
     await closing.disposeAsync().catch(() => {});
     throw error;
   }
