@@ -2,12 +2,14 @@
  * The composition root: the one place the running service is built, in one order, and stopped in
  * the reverse order (docs/architecture.md):
  *
- *   store (migrated; signing secrets sealed) → key check and rate limits → rate source
- *   → boundary index, worker pool and lookup pipeline (with the batch runner) → the h3 app with the
- *   dashboard and the API reference mounted → actors: usage counter, delivery actor, scheduler
+ *   runtime: store (migrated) and rate source (src/runtime.ts, shared with the CLI) → signing
+ *   secrets sealed → key check and rate limits → boundary index, worker pool and lookup pipeline
+ *   (with the batch runner) → the h3 app with the dashboard and the API reference mounted →
+ *   actors: usage counter, batch runner, delivery actor, scheduler (started by startService)
  *
  * Each part gets what it needs as it is built, so nothing is assembled in pieces or swapped in
- * later. One clock (src/clock.ts) is read by every part. The CLI's `serve` and the tests start the
+ * later. Each part's close is registered as the part is built (src/closing-stack.ts), so a step
+ * that fails closes what was built before it. One clock (src/clock.ts) is read by every part. The CLI's `serve` and the tests start the
  * service the same way.
  */
 import type { Server } from "node:http";
@@ -20,7 +22,8 @@ import { createAddressLookups } from "./batch/address-lookups.ts";
 import { openBoundaryIndex } from "./boundaries/probe.ts";
 import { systemClock, type Clock } from "./clock.ts";
 import type { Config } from "./config.ts";
-import { RateData } from "./currency/rate-data.ts";
+import { ClosingStack } from "./closing-stack.ts";
+import type { RateData } from "./currency/rate-data.ts";
 import { readDataStatus } from "./currency/read-data-status.ts";
 import { registerDashboard } from "./dashboard/routes.ts";
 import { findBoundaryFiles } from "./geo/boundary-files.ts";
@@ -29,11 +32,10 @@ import type { ApiContext } from "./http/context.ts";
 import { createRateLimiter } from "./http/create-rate-limiter.ts";
 import { applyServerLimits } from "./http/server-limits.ts";
 import { backgroundOptionsFrom, createBackground, type Background } from "./jobs/background.ts";
-import { loadShippedData } from "./load-data.ts";
 import { jsonLogger, type Logger } from "./log.ts";
 import { registerReference } from "./reference/routes.ts";
-import { openStore, type Store } from "./store/connect.ts";
-import { migrateToLatest } from "./store/migrate.ts";
+import { openRuntime } from "./runtime.ts";
+import type { Store } from "./store/connect.ts";
 import { UsageRecorder } from "./usage/usage-recorder.ts";
 import { secretBoxFrom } from "./webhooks/secret-box.ts";
 import { createWebhookService } from "./webhooks/webhook-service.ts";
@@ -47,8 +49,10 @@ export interface Service {
   rates: RateData;
   /** The clock every part reads (systemClock unless the caller gave one). */
   clock: Clock;
-  /** Webhook delivery and scheduled jobs: built by createService, started by startService. */
+  /** Webhook delivery and scheduled jobs: built by createService, started with the other actors by start(). */
   background: Background;
+  /** Starts the actors: the usage counter, the batch job runner, the delivery actor and the scheduler (startService calls it). */
+  start(): void;
   close(): Promise<void>;
 }
 
@@ -62,88 +66,96 @@ export async function createService(config: Config, options: ServiceOptions = {}
   const log = options.log ?? jsonLogger(config.logLevel);
   const clock = options.clock ?? systemClock;
   const now = () => clock.now();
+  // Each part's close is registered as the part is built: a step that fails closes what was built before it.
+  const closing = new ClosingStack();
+  try {
+    // The store, and what guards every request: key verdicts and rate limits.
+    const runtime = await openRuntime(config);
+    closing.defer(() => runtime.close());
+    const { store } = runtime;
+    const secrets = secretBoxFrom(config);
+    const { sealed, unreadable } = await sealStoredSecrets(store.db, secrets);
+    if (sealed > 0) log({ level: "info", msg: "sealed stored webhook signing secrets with SECRETS_KEY", count: sealed });
+    if (unreadable > 0) log({ level: "error", msg: "stored webhook signing secrets that neither SECRETS_KEY nor SECRETS_KEY_PREVIOUS opens", count: unreadable });
+    const limits = await createRateLimiter(config, log);
+    closing.defer(() => limits.close());
+    const keys = createKeyCheck(store, () => limits.announceKeyChange());
+    closing.defer(() => keys.close());
 
-  // The store, and what guards every request: key verdicts and rate limits.
-  const data = loadShippedData(config.dataDir);
-  const store = openStore(config.databaseUrl);
-  await migrateToLatest(store.db);
-  const secrets = secretBoxFrom(config);
-  const { sealed, unreadable } = await sealStoredSecrets(store.db, secrets);
-  if (sealed > 0) log({ level: "info", msg: "sealed stored webhook signing secrets with SECRETS_KEY", count: sealed });
-  if (unreadable > 0) log({ level: "error", msg: "stored webhook signing secrets that neither SECRETS_KEY nor SECRETS_KEY_PREVIOUS opens", count: unreadable });
-  const limits = await createRateLimiter(config, log);
-  const keys = createKeyCheck(store, () => limits.announceKeyChange());
+    // The rate source: shipped periods with the reconciled ones laid over them.
+    const { shipped: data, rates } = await runtime.rateSource();
+    const currency = () => rates.currency();
 
-  // The rate source: shipped periods with the reconciled ones laid over them.
-  const rates = new RateData({ db: store.db, shipped: data.table, shippedCurrency: data.meta });
-  await rates.refresh();
-  const currency = () => rates.currency();
+    // The lookup room: the state's boundary file, the worker pool, the pipeline and the batch runner.
+    const boundaries = openBoundaryIndex(store);
+    closing.defer(() => boundaries.close());
+    await boundaries.refresh();
+    const lookups = createAddressLookups(
+      config,
+      store,
+      { now, currency, rates: () => ({ table: rates.table, zips: data.zips, overlay: rates.overlay }), shipped: { table: data.table, zips: data.zips } },
+      boundaries,
+      log,
+    );
+    closing.defer(() => lookups.close());
+    const polygons = findBoundaryFiles(config.geoDataDir);
+    // A fresh install has no polygons (they are never shipped): say at once why /readyz will answer 503.
+    if (!polygons.available) {
+      log({ level: "warn", msg: "no boundary polygons: address and lat/lon lookups answer 503, and so does /readyz, until they are loaded; county and ZIP lookups work", reason: polygons.reason });
+    }
 
-  // The lookup room: the state's boundary file, the worker pool, the pipeline and the batch runner.
-  const boundaries = openBoundaryIndex(store);
-  await boundaries.refresh();
-  const lookups = createAddressLookups(
-    config,
-    store,
-    { now, currency, rates: () => ({ table: rates.table, zips: data.zips, overlay: rates.overlay }), shipped: { table: data.table, zips: data.zips } },
-    boundaries,
-    log,
-  );
-  const polygons = findBoundaryFiles(config.geoDataDir);
-  // A fresh install has no polygons (they are never shipped): say at once why /readyz will answer 503.
-  if (!polygons.available) {
-    log({ level: "warn", msg: "no boundary polygons: address and lat/lon lookups answer 503, and so does /readyz, until they are loaded; county and ZIP lookups work", reason: polygons.reason });
-  }
+    // Actors, built now and started by startService.
+    const usage = new UsageRecorder(store.db, { flushIntervalMs: config.usageFlushMs, log, now });
+    closing.defer(() => usage.stop());
+    const background = createBackground({ ...backgroundOptionsFrom(config, store, rates, secrets), clock, log });
+    closing.defer(() => background.stop());
+    const webhooks = createWebhookService({ db: store.db, now, secrets, privateTargets: config.webhooks.privateTargets, wakeDeliveries: () => background.actor.wake(), webhooksPerOrganization: config.webhooksPerOrganization });
+    const dataStatus = () =>
+      readDataStatus({ db: store.db, currency, polygons, zctaVintage: data.meta.zcta_vintage, staleAfterDays: config.reconcileStaleAfterDays }, now());
 
-  // Actors, built now and started by startService (the usage counter and the batch runner at once).
-  const usage = new UsageRecorder(store.db, { flushIntervalMs: config.usageFlushMs, log, now });
-  const background = createBackground({ ...backgroundOptionsFrom(config, store, rates), clock, log });
-  const webhooks = createWebhookService({ db: store.db, now, secrets, privateTargets: config.webhooks.privateTargets, wakeDeliveries: () => background.actor.wake(), webhooksPerOrganization: config.webhooksPerOrganization });
-  const dataStatus = () =>
-    readDataStatus({ db: store.db, currency, polygons, zctaVintage: data.meta.zcta_vintage, staleAfterDays: config.reconcileStaleAfterDays }, now());
-
-  const context: ApiContext = {
-    config,
-    rates,
-    zips: data.zips,
-    db: store.db,
-    keys,
-    limiter: limits.limiter,
-    usage,
-    webhooks,
-    now,
-    currency,
-    dataStatus,
-    lookups,
-  };
-  const app = createApp(context, log, { slowMs: config.slowRequestMs, everyRequest: config.logLevel === "debug" });
-  registerDashboard(
-    app,
-    {
+    const context: ApiContext = {
+      config,
+      rates,
+      zips: data.zips,
       db: store.db,
-      now,
-      rateLimits: config.rateLimits,
-      signUpLimit: config.signUpLimit,
+      keys,
+      limiter: limits.limiter,
       usage,
       webhooks,
-      accounts: createAccountService({ db: store.db, now, keyChanged: () => keys.changed(), activeKeysPerOrganization: config.activeKeysPerOrganization }),
+      now,
+      currency,
       dataStatus,
-    },
-    log,
-  );
-  registerReference(app);
-  usage.start();
+      lookups,
+    };
+    const app = createApp(context, log, { slowMs: config.slowRequestMs, everyRequest: config.logLevel === "debug" });
+    registerDashboard(
+      app,
+      {
+        db: store.db,
+        now,
+        rateLimits: config.rateLimits,
+        signUpLimit: config.signUpLimit,
+        usage,
+        webhooks,
+        accounts: createAccountService({ db: store.db, now, keyChanged: () => keys.changed(), activeKeysPerOrganization: config.activeKeysPerOrganization }),
+        dataStatus,
+      },
+      log,
+    );
+    registerReference(app);
 
-  const close = async () => {
-    await background.stop();
-    await usage.stop();
-    await lookups.close();
-    await boundaries.close();
-    keys.close();
-    await limits.close();
-    await store.close();
-  };
-  return { app, context, store, rates, clock, background, close };
+    const built = closing.move();
+    const start = () => {
+      usage.start();
+      lookups.runner.start();
+      background.start();
+    };
+    return { app, context, store, rates, clock, background, start, close: () => built.disposeAsync() };
+  } catch (error) {
+    // The step that failed is what the operator must see; a close failing after it would only hide it.
+    await closing.disposeAsync().catch(() => {});
+    throw error;
+  }
 }
 
 export interface RunningService extends Service {
@@ -159,6 +171,9 @@ export async function startService(config: Config, options: ServiceOptions = {})
     showURL: false,
     autoClose: false,
     qr: false,
+  }).catch(async (error: unknown) => {
+    await service.close();
+    throw error;
   });
   if (config.port !== 0 && listener.address.port !== config.port) {
     await listener.close();
@@ -169,7 +184,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
   const url = `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${listener.address.port}`;
   // The boundary polygons load into the worker threads now, in the background; /readyz says "loading" until they are in.
   void service.context.lookups.pool.warm();
-  service.background.start();
+  service.start();
   return {
     ...service,
     url,

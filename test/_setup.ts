@@ -85,10 +85,20 @@ export function testConfig(env: Record<string, string> = {}): { config: Config; 
   };
 }
 
+/**
+ * What a test service without a socket runs: the usage counter and the batch job runner, as a
+ * started service does. The delivery actor and the scheduler stay stopped; tests drive them.
+ */
+export function startRequestActors(service: Service): void {
+  service.context.usage?.start();
+  service.context.lookups.runner.start();
+}
+
 export async function startTestService(env: Record<string, string> = {}, listenOnSocket = false): Promise<TestService & { url?: string }> {
   const { config, cleanup } = testConfig(env);
   const clock = new TestClock();
   const running = listenOnSocket ? await startService(config, { clock }) : await createService(config, { clock });
+  if (!listenOnSocket) startRequestActors(running);
   const org = await createOrganization(running.store.db, "Test Org");
   const live = await createKey(running.store.db, org.id, "test suite live", "live");
   const test = await createKey(running.store.db, org.id, "test suite sandbox", "test");

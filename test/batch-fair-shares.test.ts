@@ -17,7 +17,7 @@ import { migrateToLatest } from "../src/store/migrate.ts";
 import { createOrganization } from "../src/store/organizations.repository.ts";
 import { TestClock } from "./_clock.ts";
 import { oneLine } from "./fake-census-geocoder.ts";
-import { freshDatabase, startTestServiceWithFakeGeocoder, testConfig } from "./_setup.ts";
+import { freshDatabase, startRequestActors, startTestServiceWithFakeGeocoder, testConfig } from "./_setup.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "buckeye-fair-"));
 const drops: Array<() => Promise<void>> = [];
@@ -213,6 +213,7 @@ describe("a chunk worked BATCH_CHUNK_MAX_ATTEMPTS times without being stored fai
       const clock = new TestClock();
       clock.set(() => new Date(Date.now() + 5 * LEASE_MS));
       service = await createService(config, { clock });
+      startRequestActors(service);
       const job = await completed(service, key, "/api/v1/batches/bat_crashing");
       expect(job).toMatchObject({ total: 6, done: 6, failed: 2 });
 

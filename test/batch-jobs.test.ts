@@ -12,7 +12,7 @@ import { createService, type Service } from "../src/service.ts";
 import { claimChunk, completeChunk, findBatchJob, insertBatchJob } from "../src/store/batch-jobs.repository.ts";
 import { createOrganization } from "../src/store/organizations.repository.ts";
 import { FAKE_ADDRESSES, oneLine, startFakeCensusGeocoder, type FakeCensusGeocoder } from "./fake-census-geocoder.ts";
-import { startTestService, testConfig, startTestServiceWithFakeGeocoder, type GeocodedTestService } from "./_setup.ts";
+import { startRequestActors, startTestService, testConfig, startTestServiceWithFakeGeocoder, type GeocodedTestService } from "./_setup.ts";
 
 let fake: FakeCensusGeocoder;
 let api: GeocodedTestService;
@@ -184,6 +184,7 @@ describe("a job interrupted by a restart resumes without losing or doubling a ro
     // Groups of two 20-row chunks, one Census batch request each, so the job is mid-way for a while.
     const { config, cleanup } = testConfig({ CENSUS_GEOCODER_URL: upstream.url, BATCH_CHUNK_ROWS: "20", GEOCODER_BATCH_ROWS: "40", BATCH_POLL_MS: "20", WORKER_THREADS: "1", GEOCODER_CONCURRENCY: "4" });
     const first = await createService(config);
+    startRequestActors(first);
     const later = new TestClock();
     let second: Service | undefined;
     try {
@@ -206,6 +207,7 @@ describe("a job interrupted by a restart resumes without losing or doubling a ro
       while (upstream.requests.length === heldAt) await new Promise((resolve) => setTimeout(resolve, 10));
       await first.close();
       second = await createService(config, { clock: later });
+      startRequestActors(second);
       // The upstream is still held, so the new service cannot have moved the job on yet.
       const halfway = (await findBatchJob(second.store.db, org.id, jobId))!;
       expect(halfway.status).toBe("running");

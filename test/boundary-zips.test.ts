@@ -14,7 +14,7 @@ import type { ZipSummary } from "../src/boundaries/probe.ts";
 import { writeSyntheticBoundaryFile } from "../src/boundaries/synthetic-file.ts";
 import { boundaryStatus } from "../src/boundaries/versions.ts";
 import { readZipCounties } from "../src/boundaries/zip-table.ts";
-import { zipSourcesText } from "../src/boundaries/cli-commands.ts";
+import { zipSourcesText } from "../src/cli/boundary-commands.ts";
 import { resolveZipFromFile } from "../src/lookup/resolve-zip-file.ts";
 import { DATA_DIR, linedRecords, TEST_ZIPS } from "./_boundary-files.ts";
 import { startTestService, type TestService } from "./_setup.ts";

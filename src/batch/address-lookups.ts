@@ -53,14 +53,14 @@ export function createAddressLookups(
     currency: () => clock.currency(),
     log,
   });
-  runner.start();
-  const started = runner;
+  // Started with the other actors by startService, never while being built.
+  const built = runner;
   return {
     service,
     pool: service.pool,
-    runner: started,
+    runner: built,
     close: async () => {
-      await started.stop();
+      await built.stop();
       await service.close();
     },
   };

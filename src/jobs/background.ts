@@ -10,7 +10,7 @@ import { runBoundaryImport } from "../boundaries/boundary-job.ts";
 import type { Db } from "../store/database.ts";
 import { DeliveryActor, type DeliverySettings } from "../webhooks/delivery-actor.ts";
 import type { Logger } from "../log.ts";
-import { secretBoxFrom, type SecretBox } from "../webhooks/secret-box.ts";
+import type { SecretBox } from "../webhooks/secret-box.ts";
 import { publishCertificateReminders } from "./certificate-expiry.ts";
 import { publishFilingReminders } from "./filing-reminders.ts";
 import { publishRateChanges } from "./rate-changes.ts";
@@ -43,11 +43,12 @@ export interface BackgroundOptions {
   log?: Logger;
 }
 
-/** The options every caller takes the same way from configuration, the store and the rate source. */
+/** The options every caller takes the same way from configuration, the store, the rate source and the secret box. */
 export function backgroundOptionsFrom(
-  config: Pick<Config, "databaseUrl" | "dataDir" | "webhooks" | "jobs" | "secretsKey" | "secretsKeyPrevious">,
+  config: Pick<Config, "databaseUrl" | "dataDir" | "webhooks" | "jobs">,
   store: Pick<Store, "db" | "dialect" | "sqlite">,
   rateData: RateData,
+  secrets: SecretBox,
 ): Omit<BackgroundOptions, "clock" | "log"> {
   return {
     db: store.db,
@@ -57,7 +58,7 @@ export function backgroundOptionsFrom(
     dataDir: config.dataDir,
     rateData,
     deliveries: config.webhooks,
-    secrets: secretBoxFrom(config),
+    secrets,
     jobs: config.jobs,
   };
 }

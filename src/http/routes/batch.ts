@@ -15,8 +15,8 @@ import { recordContext } from "../../rates/records.ts";
 import type { ApiContext } from "../context.ts";
 import { sendsJson } from "../json-body.ts";
 import { readCapped } from "../body-guard.ts";
-import { problem } from "../problem.ts";
-import { itemAnswer, type ItemAnswer } from "./lookup-answers.ts";
+import { problem } from "../../web/problem.ts";
+import { itemAnswer, type ItemAnswer } from "../../lookup/item-answers.ts";
 import type { BatchAnswer } from "../answer-schemas.ts";
 
 export const MAX_INLINE_LOOKUPS = 1000;

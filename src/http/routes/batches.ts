@@ -15,10 +15,10 @@ import { dateInOhio } from "../../rates/calendar.ts";
 import type { BatchJob } from "../../store/batch-jobs.repository.ts";
 import type { BatchFileFormat } from "../../store/batch-jobs.table.ts";
 import type { ApiContext } from "../context.ts";
-import { problem } from "../problem.ts";
+import { problem } from "../../web/problem.ts";
 import { RowCounter, UploadRefusal } from "../../batch/row-counter.ts";
 import { mediaType, readCapped } from "../body-guard.ts";
-import { problemBody } from "./lookup-answers.ts";
+import { problemBody } from "../../lookup/item-answers.ts";
 import type { BatchJobAnswer } from "../answer-schemas.ts";
 
 /** 100,000 rows of full addresses stay well under this. */

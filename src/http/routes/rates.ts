@@ -18,7 +18,7 @@ import { jsonAnswer } from "../answer-headers.ts";
 import { BodyCache } from "../body-cache.ts";
 import type { ApiContext } from "../context.ts";
 import { readQuery } from "../query.ts";
-import { itemProblem } from "./lookup-answers.ts";
+import { itemProblem } from "../../lookup/item-answers.ts";
 
 /** The query parameters are the fields of a lookup item (src/lookup/lookup-item.ts), read by the same schemas. */
 export const RATE_QUERY = FIELD_TEXT_SCHEMAS;

@@ -3,15 +3,15 @@
  * and `buckeye boundaries rollback [--json]`: the state's SST boundary file, against the configured
  * database. A running server follows a switch within its index's refresh time (5 s).
  */
-import { type Command, Option } from "commander";
+import type { Command } from "commander";
 import { loadConfig } from "../config.ts";
-import { openStore, type Store } from "../store/connect.ts";
-import { migrateToLatest } from "../store/migrate.ts";
-import { boundaryStatus, rollbackBoundaries, type ZipSourcesComparison } from "./versions.ts";
-import { readZipCounties } from "./zip-table.ts";
-import { importInThread } from "./import-thread.ts";
-import type { ChangeReport, SkippedRows } from "./import-file.ts";
-import type { SkipReason } from "./record-layout.ts";
+import { withRuntime } from "../runtime.ts";
+import { boundaryStatus, rollbackBoundaries, type ZipSourcesComparison } from "../boundaries/versions.ts";
+import { readZipCounties } from "../boundaries/zip-table.ts";
+import { importInThread } from "../boundaries/import-thread.ts";
+import type { ChangeReport, SkippedRows } from "../boundaries/import-file.ts";
+import type { SkipReason } from "../boundaries/record-layout.ts";
+import { jsonOption, print } from "./output.ts";
 
 const SKIP_REASONS: Record<SkipReason, string> = { "no-county": "no county", "other-state": "another state's FIPS" };
 
@@ -22,21 +22,6 @@ function skippedText(skipped: SkippedRows | undefined): string {
     ([reason, { rows, first_lines }]) => `${SKIP_REASONS[reason]}: ${rows}, line${first_lines.length > 1 ? "s" : ""} ${first_lines.join(", ")}${rows > first_lines.length ? ", …" : ""}`,
   );
   return `; ${skipped.rows} row${skipped.rows === 1 ? "" : "s"} skipped, answering no Ohio lookup (${reasons.join("; ")})`;
-}
-
-async function withStore<T>(work: (store: Store) => Promise<T>): Promise<T> {
-  const store = openStore(loadConfig().databaseUrl);
-  try {
-    await migrateToLatest(store.db);
-    return await work(store);
-  } finally {
-    await store.close();
-  }
-}
-
-function report(json: boolean, value: unknown, text: string, failed: boolean): void {
-  process.stdout.write(json ? `${JSON.stringify(value, null, 2)}\n` : `${text}\n`);
-  if (failed) process.exitCode = 1;
 }
 
 /** "; against OHB2026Q3JUN1: 0.4 % of shared ranges changed county or transit, 0 duplicate rows", or nothing. */
@@ -52,7 +37,6 @@ export function zipSourcesText(z: ZipSourcesComparison): string {
 }
 
 export function addBoundaryCommands(program: Command): void {
-  const json = () => new Option("--json", "print one JSON document");
   const boundaries = program.command("boundaries").description("the state's SST boundary file: exact address ranges and ZIP+4 ranges");
 
   boundaries
@@ -61,11 +45,11 @@ export function addBoundaryCommands(program: Command): void {
     .option("--force", "import it even when it has fewer than 90 % of the active version's records, or its change report is above 5 % (ranges whose county or transit changed, duplicate rows, ZIPs contradicting the shipped ZIP table)")
     .option("--sha256 <hex>", "the SHA-256 the file must have (required for an http:// URL)")
     .option("--synthetic", "the file is SYNTHETIC (scripts/make-boundary-file.ts): its version is labelled -SYNTHETIC and every answer from it says so; for a throwaway database only")
-    .addOption(json())
+    .addOption(jsonOption())
     .action(async (source: string, opts: { force?: boolean; sha256?: string; synthetic?: boolean; json?: boolean }) => {
       // Migrated first, here; the import itself runs in a thread with a bounded heap (import-thread.ts).
       const config = loadConfig();
-      await withStore(async () => {});
+      await withRuntime(config, async () => {});
       const result = await importInThread({
         databaseUrl: config.databaseUrl,
         source,
@@ -81,35 +65,36 @@ export function addBoundaryCommands(program: Command): void {
           : result.status === "unchanged"
             ? `${result.version} is already the active version; nothing to do`
             : `imported ${result.version}: ${result.records} records (${result.address_ranges} address ranges, ${result.zip4_ranges} ZIP+4 ranges, ${result.zip5_ranges} ZIP ranges) in ${result.seconds} s${changesText(result.changes)}${skippedText(result.skipped)}${result.previous_version ? `; ${result.previous_version} kept for rollback` : ""}`;
-      report(Boolean(opts.json), result, text, result.status === "refused");
+      print(Boolean(opts.json), result, text, result.status === "refused");
     });
 
   boundaries
     .command("status")
     .description("the active boundary file version, the one kept for rollback, when each was imported, and how many of its ZIPs differ from the Census ZCTA table")
-    .addOption(json())
+    .addOption(jsonOption())
     .action(async (opts: { json?: boolean }) => {
-      const zipTable = readZipCounties(loadConfig().dataDir);
-      const status = await withStore((store) => boundaryStatus(store.db, zipTable));
+      const config = loadConfig();
+      const zipTable = readZipCounties(config.dataDir);
+      const status = await withRuntime(config, ({ store }) => boundaryStatus(store.db, zipTable));
       const line = (label: string, v: typeof status.active) =>
         v
           ? `${label}: ${v.version}${v.synthetic ? " (SYNTHETIC: made-up data, not the state's)" : ""}, ${v.records} records, imported ${v.imported_at}${skippedText(v.report?.skipped)}`
           : `${label}: none`;
       const lines = [line("active", status.active), line("previous", status.previous)];
       if (status.zip_sources) lines.push(zipSourcesText(status.zip_sources));
-      report(Boolean(opts.json), status, lines.join("\n"), false);
+      print(Boolean(opts.json), status, lines.join("\n"), false);
     });
 
   boundaries
     .command("rollback")
     .description("switch lookups back to the previous version (the current one is kept, so it can be switched to again)")
-    .addOption(json())
+    .addOption(jsonOption())
     .action(async (opts: { json?: boolean }) => {
-      const status = await withStore((store) => rollbackBoundaries(store.db));
+      const status = await withRuntime(loadConfig(), ({ store }) => rollbackBoundaries(store.db));
       if (status === null) {
-        report(Boolean(opts.json), { error: "there is no previous version to go back to" }, "there is no previous version to go back to", true);
+        print(Boolean(opts.json), { error: "there is no previous version to go back to" }, "there is no previous version to go back to", true);
         return;
       }
-      report(Boolean(opts.json), status, `active: ${status.active?.version}; previous: ${status.previous?.version ?? "none"}`, false);
+      print(Boolean(opts.json), status, `active: ${status.active?.version}; previous: ${status.previous?.version ?? "none"}`, false);
     });
 }

@@ -1,9 +1,7 @@
 /**
  * `buckeye batch INPUT --out OUTPUT`: a file resolved locally by the lookup service, as the API's
  * batch jobs resolve theirs (the same chunks through the pool's batch lane, the same result lines,
- * row for row), with a progress bar (rows/s, ETA) on stderr; `buckeye data fetch-geo [--vintage YEAR]`, which refreshes
- * the boundary polygons from the Census Bureau's TIGER/Line site; and `buckeye data index-geo`, which writes the
- * polygon index for polygons put in place by hand.
+ * row for row), with a progress bar (rows/s, ETA) on stderr.
  */
 import { createWriteStream } from "node:fs";
 import { readFile } from "node:fs/promises";
@@ -11,48 +9,38 @@ import { once } from "node:events";
 import { extname } from "node:path";
 import { type Command, Option } from "commander";
 import { openBoundaryIndex } from "../boundaries/probe.ts";
-import { loadConfig } from "../config.ts";
-import { findBoundaryFiles } from "../geo/boundary-files.ts";
-import { defaultVintage, fetchTiger, FetchGeoError } from "../geo/fetch-tiger.ts";
-import { polygonIndexPath } from "../geo/polygon-index-file.ts";
-import { problemBody } from "../http/routes/lookup-answers.ts";
+import { loadConfig, type Config } from "../config.ts";
+import { problemBody } from "../lookup/item-answers.ts";
 import { newId } from "../ids.ts";
-import { RateData } from "../currency/rate-data.ts";
-import { loadShippedData } from "../load-data.ts";
 import type { ItemFailure, RowResult } from "../lookup/item-result.ts";
 import { LookupService } from "../lookup/lookup-service.ts";
 import type { BatchFormat } from "../lookup/read-batch-file.ts";
 import { resultHeader, resultLine } from "../lookup/result-lines.ts";
 import { dateInOhio } from "../rates/calendar.ts";
 import { recordContext } from "../rates/records.ts";
-import { openStore, type Store } from "../store/connect.ts";
-import { migrateToLatest } from "../store/migrate.ts";
-
-/** The rate data the API would answer from: shipped, with what reconciliation recorded in DATABASE_URL. */
-async function readRateData(store: Store, shipped: ReturnType<typeof loadShippedData>): Promise<RateData> {
-  const rateData = new RateData({ db: store.db, shipped: shipped.table, shippedCurrency: shipped.meta });
-  await rateData.refresh();
-  return rateData;
-}
+import { withRuntime, type Runtime } from "../runtime.ts";
+import { fail } from "./output.ts";
 
 function formatOf(path: string, given: string | undefined): BatchFormat {
   if (given === "csv" || given === "ndjson") return given;
   return [".ndjson", ".jsonl"].includes(extname(path).toLowerCase()) ? "ndjson" : "csv";
 }
 
-function fail(message: string): void {
-  process.stderr.write(`buckeye: ${message}\n`);
-  process.exitCode = 1;
+interface BatchOptions {
+  out: string;
+  format?: string;
+  outputFormat?: string;
 }
 
-async function runBatch(input: string, opts: { out: string; format?: string; outputFormat?: string }): Promise<void> {
+async function runBatch(input: string, opts: BatchOptions): Promise<void> {
   const config = loadConfig();
-  const shipped = loadShippedData(config.dataDir);
   // DATABASE_URL gives what the API would answer from: recorded rate periods and the active boundary file.
-  const store = openStore(config.databaseUrl);
-  await migrateToLatest(store.db);
-  const rateData = await readRateData(store, shipped);
-  const boundaries = openBoundaryIndex(store);
+  await withRuntime(config, (runtime) => resolveFile(runtime, config, input, opts));
+}
+
+async function resolveFile(runtime: Runtime, config: Config, input: string, opts: BatchOptions): Promise<void> {
+  const { shipped, rates: rateData } = await runtime.rateSource();
+  const boundaries = openBoundaryIndex(runtime.store);
   // As large as one Census batch request: the rows the boundary file cannot settle cost one upstream request per chunk.
   const chunkRows = config.geocoder.batch.rowsPerRequest;
   const lookups = new LookupService({
@@ -119,11 +107,10 @@ async function runBatch(input: string, opts: { out: string; format?: string; out
   } finally {
     await lookups.close();
     await boundaries.close();
-    await store.close();
   }
 }
 
-export function addBatchCommands(program: Command): void {
+export function addBatchCommand(program: Command): void {
   program
     .command("batch <input>")
     .description("look up every row of a CSV (header: id,address,zip,county,lat,lon,date) or NDJSON file, as the API's batch jobs do")
@@ -131,42 +118,4 @@ export function addBatchCommands(program: Command): void {
     .addOption(new Option("--format <format>", "input format, when the file extension does not say").choices(["csv", "ndjson"]))
     .addOption(new Option("--output-format <format>", "output format, when the --out extension does not say").choices(["csv", "ndjson"]))
     .action(runBatch);
-
-  const data = program.commands.find((command) => command.name() === "data") ?? program.command("data").description("boundary and rate data");
-  data
-    .command("fetch-geo")
-    .description("download Ohio's county and place boundaries from the Census Bureau's TIGER/Line site into GEO_DATA_DIR (or --dir)")
-    .option("--vintage <year>", "TIGER/Line year", String(defaultVintage()))
-    .option("--dir <dir>", "where to write the GeoJSON files (default: GEO_DATA_DIR)")
-    .action(async (opts: { vintage: string; dir?: string }) => {
-      const config = loadConfig();
-      const vintage = Number(opts.vintage);
-      if (!Number.isInteger(vintage) || vintage < 2010 || vintage > 2100) return fail(`--vintage must be a year such as ${defaultVintage()}`);
-      const dir = opts.dir ?? config.geoDataDir;
-      try {
-        const fetched = await fetchTiger({ vintage, baseUrl: config.tigerBaseUrl, dir, log: (line) => process.stderr.write(`${line}\n`) });
-        process.stdout.write(
-          `wrote ${fetched.counties.file} (${fetched.counties.features} counties) and ${fetched.places.file} (${fetched.places.features} places)\n` +
-            (dir === config.geoDataDir ? "restart the service to load them\n" : `set GEO_DATA_DIR=${dir} for the service to load them\n`),
-        );
-      } catch (error) {
-        if (error instanceof FetchGeoError) return fail(error.message);
-        throw error;
-      }
-    });
-  data
-    .command("index-geo")
-    .description("write the polygon index for county and place files put in GEO_DATA_DIR (or --dir) by hand, so the service reads it at start instead of parsing them (fetch-geo writes it itself)")
-    .option("--dir <dir>", "the folder of the polygon files (default: GEO_DATA_DIR)")
-    .addOption(new Option("--json", "print one JSON document"))
-    .action(async (opts: { dir?: string; json?: boolean }) => {
-      const files = findBoundaryFiles(opts.dir ?? loadConfig().geoDataDir);
-      if (!files.available) return fail(files.reason);
-      const file = polygonIndexPath(files.dir);
-      // Loaded here: the shapefile reader it brings is for this command only (see fetch-tiger.ts).
-      const { writePolygonIndex } = await import("../geo/write-polygon-index.ts");
-      await writePolygonIndex(files, file);
-      const out = { file, county_vintage: files.counties.vintage, place_vintage: files.places.vintage };
-      process.stdout.write(opts.json ? `${JSON.stringify(out, null, 2)}\n` : `wrote ${file} (counties TIGER/Line ${out.county_vintage}, places ${out.place_vintage})\n`);
-    });
 }

@@ -1,7 +1,10 @@
-/** Turns pipeline answers into HTTP bodies: records as they are, failures as problem objects (docs/api/errors.md). */
-import type { ItemFailure, ItemResult } from "../../lookup/item-result.ts";
-import type { AmbiguousResponse, RateRecord } from "../../rates/records.ts";
-import { problem, toProblemDetails, type ProblemDetails } from "../problem.ts";
+/**
+ * Turns lookup answers into the bodies every adapter sends: records as they are, failures as
+ * problem objects (docs/api/errors.md). The API answers with them, and `buckeye batch` writes them.
+ */
+import type { ItemFailure, ItemResult } from "./item-result.ts";
+import type { AmbiguousResponse, RateRecord } from "../rates/records.ts";
+import { problem, toProblemDetails, type ProblemDetails } from "../web/problem.ts";
 
 /** The error a single lookup throws for a failed item, with its invalid_params and Retry-After. */
 export function itemProblem(failure: ItemFailure) {

@@ -1,0 +1,106 @@
+/**
+ * `buckeye org …` and `buckeye key …`: organizations and API keys, through the account service the
+ * dashboard calls too (src/accounts/account-service.ts).
+ */
+import { type Command, Option } from "commander";
+import { createAccountService, type AccountService } from "../accounts/account-service.ts";
+import { normalizeEmail } from "../accounts/accounts.ts";
+import { loadConfig } from "../config.ts";
+import { withRuntime, type Runtime } from "../runtime.ts";
+import { CliError, jsonOption, print } from "./output.ts";
+
+/** The account service over the configured database, for one command (the same actions the dashboard calls). */
+function withAccounts<T>(work: (accounts: AccountService) => Promise<T>): Promise<T> {
+  const config = loadConfig();
+  return withRuntime(config, (runtime) => work(createAccountService({ db: runtime.store.db, now: () => new Date(), keyChanged: () => announce(runtime), activeKeysPerOrganization: config.activeKeysPerOrganization })));
+}
+
+/** After a committed key revocation or organization status change: the change stands even when Redis cannot be told, so say what to do. */
+async function announce(runtime: Runtime): Promise<void> {
+  try {
+    await runtime.announceKeyChange();
+  } catch (error) {
+    throw new CliError(
+      `the change is committed, but Redis (REDIS_URL) could not be told: instances that cached this key's verdict keep it until Redis is told. Run the command again. (${(error as Error).message})`,
+    );
+  }
+}
+
+export function addOrgCommands(program: Command): void {
+  const org = program.command("org").description("organizations");
+
+  org
+    .command("create")
+    .requiredOption("--name <name>", "organization name")
+    .option("--email <email>", "also create its owner, who signs in to the dashboard with this email")
+    .option("--password <password>", "the owner's password, at least 12 characters and not a common one (with --email)")
+    .addOption(jsonOption())
+    .action(async (opts: { name: string; email?: string; password?: string; json?: boolean }) => {
+      if ((opts.email === undefined) !== (opts.password === undefined)) throw new CliError("--email and --password go together");
+      const row = await withAccounts(async (accounts) =>
+        opts.email === undefined
+          ? accounts.createOrganization(opts.name)
+          : (await accounts.signUp({ organizationName: opts.name, email: opts.email, password: opts.password! })).organization,
+      );
+      const out = { id: row.id, name: row.name, status: row.status };
+      const owner = opts.email === undefined ? "" : ` with owner ${normalizeEmail(opts.email)}`;
+      print(Boolean(opts.json), out, `created organization ${row.id} (${row.name})${owner}`);
+    });
+
+  org
+    .command("list")
+    .addOption(jsonOption())
+    .action(async (opts: { json?: boolean }) => {
+      const rows = await withAccounts((accounts) => accounts.listOrganizations());
+      print(Boolean(opts.json), rows, rows.map((r) => `${r.id}  ${r.status.padEnd(9)}  ${r.name}`).join("\n") || "no organizations");
+    });
+
+  for (const [verb, status] of [["suspend", "suspended"], ["activate", "active"]] as const) {
+    org
+      .command(`${verb} <id>`)
+      .description(status === "suspended" ? "suspend: its keys are refused on their next request" : "reactivate a suspended organization")
+      .addOption(jsonOption())
+      .action(async (id: string, opts: { json?: boolean }) => {
+        const row = await withAccounts((accounts) => accounts.setStatus(id, status));
+        if (!row) throw new CliError(`no organization ${id}`);
+        print(Boolean(opts.json), { id: row.id, name: row.name, status: row.status }, `${row.id} is now ${row.status}`);
+      });
+  }
+}
+
+export function addKeyCommands(program: Command): void {
+  const key = program.command("key").description("API keys");
+
+  key
+    .command("create")
+    .requiredOption("--org <id>", "organization id")
+    .requiredOption("--label <label>", "what the key is for, e.g. 'checkout service'")
+    .addOption(new Option("--env <env>", "live or test").choices(["live", "test"]).default("live"))
+    .addOption(jsonOption())
+    .action(async (opts: { org: string; label: string; env: "live" | "test"; json?: boolean }) => {
+      const created = await withAccounts((accounts) => accounts.createKey(opts.org, opts.label, opts.env));
+      const out = { id: created.id, key: created.key, prefix: created.prefix, label: created.label, env: created.env };
+      print(Boolean(opts.json), out, `${created.key}\n\nThis key is shown once; store it now. Its public prefix is ${created.prefix}.`);
+    });
+
+  key
+    .command("list")
+    .requiredOption("--org <id>", "organization id")
+    .addOption(jsonOption())
+    .action(async (opts: { org: string; json?: boolean }) => {
+      const rows = await withAccounts((accounts) => accounts.listKeys(opts.org));
+      const out = rows.map(({ key_hash: _hash, ...rest }) => rest);
+      print(Boolean(opts.json), out, out.map((k) => `${k.prefix}…  ${k.env}  ${k.status.padEnd(7)}  ${k.label}`).join("\n") || "no keys");
+    });
+
+  key
+    .command("revoke <idOrPrefix>")
+    .description("revoke a key by id or public prefix; refused on its next request")
+    .addOption(jsonOption())
+    .action(async (idOrPrefix: string, opts: { json?: boolean }) => {
+      const revoked = await withAccounts((accounts) => accounts.revokeKey(idOrPrefix));
+      if (revoked.length === 0) throw new CliError(`no active key with id or prefix ${idOrPrefix}`);
+      const out = revoked.map((k) => ({ id: k.id, prefix: k.prefix, label: k.label, status: k.status }));
+      print(Boolean(opts.json), out, out.map((k) => `revoked ${k.prefix}… (${k.label})`).join("\n"));
+    });
+}

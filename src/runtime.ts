@@ -1,0 +1,75 @@
+/**
+ * What every Buckeye process opens first, the service and each CLI command alike: the store,
+ * migrated, and the rate source (the shipped tables with the reconciled periods laid over them),
+ * built once. It sits above http/ only for the key-change announcement, which lives with the Redis
+ * rate limiter.
+ */
+import { ClosingStack } from "./closing-stack.ts";
+import type { Config } from "./config.ts";
+import { RateData } from "./currency/rate-data.ts";
+import { loadShippedData, type ShippedData } from "./load-data.ts";
+import { openStore, type Store } from "./store/connect.ts";
+import { migrateToLatest } from "./store/migrate.ts";
+
+export interface RateSource {
+  /** The shipped tables (DATA_DIR). */
+  shipped: ShippedData;
+  /** The shipped rates with what reconciliation recorded in the store laid over them. */
+  rates: RateData;
+}
+
+export interface Runtime {
+  store: Store;
+  /** The migrations this opening applied, oldest first (none when the schema was up to date). */
+  applied: string[];
+  /** Read on first use, so a command that needs no rates never reads DATA_DIR; built once. */
+  rateSource(): Promise<RateSource>;
+  /**
+   * For a process that holds no Redis connection of its own (the CLI), after a committed key
+   * revocation or organization status change: instances that learn the key epoch from Redis
+   * (REDIS_URL) are told; the others see the database's epoch move, so without Redis it does nothing.
+   */
+  announceKeyChange(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function openRuntime(config: Pick<Config, "databaseUrl" | "dataDir" | "redis">): Promise<Runtime> {
+  const closing = new ClosingStack();
+  try {
+    const store = openStore(config.databaseUrl);
+    closing.defer(() => store.close());
+    const applied = ((await migrateToLatest(store.db)).results ?? []).map((r) => r.migrationName);
+    let source: Promise<RateSource> | undefined;
+    const owned = closing.move();
+    return {
+      store,
+      applied,
+      rateSource: () =>
+        (source ??= (async () => {
+          const shipped = loadShippedData(config.dataDir);
+          const rates = new RateData({ db: store.db, shipped: shipped.table, shippedCurrency: shipped.meta });
+          await rates.refresh();
+          return { shipped, rates };
+        })()),
+      announceKeyChange: async () => {
+        if (!config.redis) return;
+        const { announceKeyChangeOnce } = await import("./http/redis-rate-limiter.ts");
+        await announceKeyChangeOnce(config.redis);
+      },
+      close: () => owned.disposeAsync(),
+    };
+  } catch (error) {
+    await closing.disposeAsync();
+    throw error;
+  }
+}
+
+/** Opens the runtime for one piece of work (a CLI command) and closes it after, however the work ends. */
+export async function withRuntime<T>(config: Pick<Config, "databaseUrl" | "dataDir" | "redis">, work: (runtime: Runtime) => Promise<T>): Promise<T> {
+  const runtime = await openRuntime(config);
+  try {
+    return await work(runtime);
+  } finally {
+    await runtime.close();
+  }
+}
