@@ -58,13 +58,13 @@ const { dir, databaseUrl, store, key } = await benchDatabase("buckeye-bench-cpu-
 
 const data = loadShippedData(join(root, "data"));
 const check = createKeyCheck(store);
-const currency = { lastReconciled: DATE, confirmedThrough: DATE };
+const freshness = { lastReconciled: DATE, confirmedThrough: DATE };
 const resolution = resolveLookup(data.table, data.zips, { county: "franklin", date: DATE });
 if (resolution.kind !== "rate") throw new Error("franklin does not resolve");
 const inProcess = {
   key_check_us: await perCall(async () => check.verdicts.check(key, await check.epoch())),
   lookup_us: await perCall(() => resolveLookup(data.table, data.zips, { county: "franklin", date: DATE })),
-  serialisation_us: await perCall(() => JSON.stringify(toRateRecord(resolution.rate, resolution.resolvedBy, recordContext(currency, "req_0123456789")))),
+  serialisation_us: await perCall(() => JSON.stringify(toRateRecord(resolution.rate, resolution.resolvedBy, recordContext(freshness, "req_0123456789")))),
 };
 console.log("in process, per call:", inProcess);
 check.close();

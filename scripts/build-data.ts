@@ -10,9 +10,9 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { loadConfig } from "../src/config.ts";
-import { findBoundaryFiles, type BoundaryFiles } from "../src/geo/boundary-files.ts";
-import { readLayer } from "../src/geo/boundaries.ts";
-import { countyFeatures, placeFeatures } from "../src/geo/boundary-layers.ts";
+import { findPolygonFiles, type PolygonFiles } from "../src/geo/polygon-files.ts";
+import { readLayer } from "../src/geo/polygons.ts";
+import { countyFeatures, placeFeatures } from "../src/geo/polygon-layers.ts";
 import { PolygonIndex } from "../src/geo/polygon-index.ts";
 import { compareText } from "./build/compare-text.ts";
 import { readCsv, toCsv } from "./build/csv.ts";
@@ -28,11 +28,11 @@ export const REPO_ROOT = fileURLToPath(new URL("..", import.meta.url));
 /** The committed raw tables the build reads (data/sources/README.md). */
 export const SOURCES_DIR = join(REPO_ROOT, "data", "sources");
 
-export type Polygons = Extract<BoundaryFiles, { available: true }>;
+export type Polygons = Extract<PolygonFiles, { available: true }>;
 
 /** The county and place layers in GEO_DATA_DIR (or the service's default folder); throws with what to do when there are none. */
 export function polygonsForBuild(env: NodeJS.ProcessEnv = process.env): Polygons {
-  const files = findBoundaryFiles(loadConfig({ GEO_DATA_DIR: env["GEO_DATA_DIR"] }).geoDataDir);
+  const files = findPolygonFiles(loadConfig({ GEO_DATA_DIR: env["GEO_DATA_DIR"] }).geoDataDir);
   if (!files.available) throw new Error(`the build places ZIP points and transit-district cities in the boundary polygons: ${files.reason}`);
   return files;
 }

@@ -6,7 +6,7 @@
  */
 import { ClosingStack } from "./closing-stack.ts";
 import type { Config } from "./config.ts";
-import { RateData } from "./currency/rate-data.ts";
+import { RateData } from "./freshness/rate-data.ts";
 import { loadShippedData, type ShippedData } from "./load-data.ts";
 import { openStore, type Store } from "./store/connect.ts";
 import { migrateToLatest } from "./store/migrate.ts";
@@ -47,7 +47,7 @@ export async function openRuntime(config: Pick<Config, "databaseUrl" | "dataDir"
       rateSource: () =>
         (source ??= (async () => {
           const shipped = loadShippedData(config.dataDir);
-          const rates = new RateData({ db: store.db, shipped: shipped.table, shippedCurrency: shipped.meta });
+          const rates = new RateData({ db: store.db, shipped: shipped.table, shippedFreshness: shipped.meta });
           await rates.refresh();
           return { shipped, rates };
         })()),

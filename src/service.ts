@@ -19,21 +19,21 @@ import { listen, type Listener } from "listhen";
 import { createAccountService } from "./accounts/account-service.ts";
 import { createKeyCheck } from "./auth/key-check.ts";
 import { createAddressLookups } from "./batch/address-lookups.ts";
-import { openBoundaryIndex } from "./boundaries/probe.ts";
+import { openBoundaryIndex } from "./boundaries/boundary-index.interface.ts";
 import { systemClock, type Clock } from "./clock.ts";
 import type { Config } from "./config.ts";
 import { ClosingStack } from "./closing-stack.ts";
-import type { RateData } from "./currency/rate-data.ts";
-import { readDataStatus } from "./currency/read-data-status.ts";
+import type { RateData } from "./freshness/rate-data.ts";
+import { readDataStatus } from "./freshness/read-data-status.ts";
 import { registerDashboard } from "./dashboard/routes.ts";
-import { findBoundaryFiles } from "./geo/boundary-files.ts";
+import { findPolygonFiles } from "./geo/polygon-files.ts";
 import { createApp } from "./http/app.ts";
 import type { ApiContext } from "./http/context.ts";
 import { createRateLimiter } from "./http/create-rate-limiter.ts";
 import { applyServerLimits } from "./http/server-limits.ts";
 import { backgroundOptionsFrom, createBackground, type Background } from "./jobs/background.ts";
 import { jsonLogger, type Logger } from "./log.ts";
-import { registerReference } from "./reference/routes.ts";
+import { registerReference } from "./reference-page/routes.ts";
 import { openRuntime } from "./runtime.ts";
 import type { Store } from "./store/connect.ts";
 import { UsageRecorder } from "./usage/usage-recorder.ts";
@@ -84,7 +84,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
 
     // The rate source: shipped periods with the reconciled ones laid over them.
     const { shipped: data, rates } = await runtime.rateSource();
-    const currency = () => rates.currency();
+    const freshness = () => rates.freshness();
 
     // The lookup room: the state's boundary file, the worker pool, the pipeline and the batch runner.
     const boundaries = openBoundaryIndex(store);
@@ -93,12 +93,12 @@ export async function createService(config: Config, options: ServiceOptions = {}
     const lookups = createAddressLookups(
       config,
       store,
-      { now, currency, rates: () => ({ table: rates.table, zips: data.zips, overlay: rates.overlay }), shipped: { table: data.table, zips: data.zips } },
+      { now, freshness, rates: () => ({ table: rates.table, zips: data.zips, overlay: rates.overlay }), shipped: { table: data.table, zips: data.zips } },
       boundaries,
       log,
     );
     closing.defer(() => lookups.close());
-    const polygons = findBoundaryFiles(config.geoDataDir);
+    const polygons = findPolygonFiles(config.geoDataDir);
     // A fresh install has no polygons (they are never shipped): say at once why /readyz will answer 503.
     if (!polygons.available) {
       log({ level: "warn", msg: "no boundary polygons: address and lat/lon lookups answer 503, and so does /readyz, until they are loaded; county and ZIP lookups work", reason: polygons.reason });
@@ -111,7 +111,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
     closing.defer(() => background.stop());
     const webhooks = createWebhookService({ db: store.db, now, secrets, privateTargets: config.webhooks.privateTargets, wakeDeliveries: () => background.actor.wake(), webhooksPerOrganization: config.webhooksPerOrganization });
     const dataStatus = () =>
-      readDataStatus({ db: store.db, currency, polygons, zctaVintage: data.meta.zcta_vintage, staleAfterDays: config.reconcileStaleAfterDays }, now());
+      readDataStatus({ db: store.db, freshness, polygons, zctaVintage: data.meta.zcta_vintage, staleAfterDays: config.reconcileStaleAfterDays }, now());
 
     const context: ApiContext = {
       config,
@@ -123,7 +123,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
       usage,
       webhooks,
       now,
-      currency,
+      freshness,
       dataStatus,
       lookups,
     };

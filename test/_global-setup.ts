@@ -6,7 +6,7 @@
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { fileURLToPath } from "node:url";
-import { findBoundaryFiles } from "../src/geo/boundary-files.ts";
+import { findPolygonFiles } from "../src/geo/polygon-files.ts";
 import { geoDataDir } from "./_polygons.ts";
 
 const CLI = fileURLToPath(new URL("../bin/buckeye.js", import.meta.url));
@@ -14,7 +14,7 @@ const CLI = fileURLToPath(new URL("../bin/buckeye.js", import.meta.url));
 /** Fetches the polygons with the operator's command when the folder has none; returns whether it did. */
 export async function fetchPolygonsIfMissing(env: NodeJS.ProcessEnv, log: (line: string) => void): Promise<boolean> {
   const dir = geoDataDir(env);
-  const before = findBoundaryFiles(dir);
+  const before = findPolygonFiles(dir);
   if (before.available) return false;
   log(`No boundary polygons: ${before.reason}.`);
   log(`Fetching them once with \`buckeye data fetch-geo --dir ${dir}\`, as an operator would (needs the Census Bureau's TIGER/Line site).`);

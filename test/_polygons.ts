@@ -4,10 +4,10 @@
  * writes. Polygons are never committed; when there are none, test/_global-setup.ts fetches them first.
  * Tests read the vintages from here, never assume one: an operator's fetch brings the newest.
  */
-import { findBoundaryFiles, type BoundaryFiles } from "../src/geo/boundary-files.ts";
+import { findPolygonFiles, type PolygonFiles } from "../src/geo/polygon-files.ts";
 import { loadConfig } from "../src/config.ts";
 
-export type AvailableBoundaryFiles = Extract<BoundaryFiles, { available: true }>;
+export type AvailableBoundaryFiles = Extract<PolygonFiles, { available: true }>;
 
 /** The folder a service started with this environment loads its polygons from. */
 export function geoDataDir(env: Record<string, string | undefined> = process.env): string {
@@ -16,7 +16,7 @@ export function geoDataDir(env: Record<string, string | undefined> = process.env
 
 /** The county and place files in that folder, with their TIGER/Line vintages; throws when there are none. */
 export function polygonFiles(): AvailableBoundaryFiles {
-  const files = findBoundaryFiles(geoDataDir());
+  const files = findPolygonFiles(geoDataDir());
   if (!files.available) throw new Error(files.reason);
   return files;
 }

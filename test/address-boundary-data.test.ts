@@ -13,8 +13,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { zipSync } from "fflate";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { findBoundaryFiles } from "../src/geo/boundary-files.ts";
-import { adoptBoundaries, loadBoundaries, locate } from "../src/geo/boundaries.ts";
+import { findPolygonFiles } from "../src/geo/polygon-files.ts";
+import { adoptPolygons, loadPolygons, locate } from "../src/geo/polygons.ts";
 import { defaultVintage, fetchTiger, FetchGeoError, tigerUrls } from "../src/geo/fetch-tiger.ts";
 import { polygonIndexPath, readFreshPolygonIndex } from "../src/geo/polygon-index-file.ts";
 import { fetchPolygonsIfMissing } from "./_global-setup.ts";
@@ -131,9 +131,9 @@ describe("buckeye data fetch-geo downloads TIGER/Line zips and converts them", (
     expect(fetched.counties).toEqual({ file: join(dir, "oh-counties-tiger2024.geojson"), features: 1 });
     expect(fetched.places.features).toBe(1);
 
-    const files = findBoundaryFiles(dir);
+    const files = findPolygonFiles(dir);
     expect(files).toMatchObject({ available: true, counties: { format: "geojson", vintage: 2024 }, places: { format: "geojson", vintage: 2024 } });
-    const boundaries = await loadBoundaries(files as Extract<typeof files, { available: true }>);
+    const boundaries = await loadPolygons(files as Extract<typeof files, { available: true }>);
     expect(locate(boundaries, -83.0, 40.25)).toEqual({ county: { geoid: "39041", name: "Delaware" }, place: { geoid: "3918000", name: "Columbus", incorporated: true } });
     expect(locate(boundaries, -83.15, 40.45)).toEqual({ county: { geoid: "39041", name: "Delaware" }, place: null });
     expect(locate(boundaries, -85.1, 41.1).county).toBeNull();
@@ -142,7 +142,7 @@ describe("buckeye data fetch-geo downloads TIGER/Line zips and converts them", (
     expect(existsSync(polygonIndexPath(dir))).toBe(true);
     const written = readFreshPolygonIndex(files as Extract<typeof files, { available: true }>);
     expect(written).toMatchObject({ countyVintage: 2024, placeVintage: 2024 });
-    expect(locate(adoptBoundaries(written!), -83.0, 40.25)).toEqual(locate(boundaries, -83.0, 40.25));
+    expect(locate(adoptPolygons(written!), -83.0, 40.25)).toEqual(locate(boundaries, -83.0, 40.25));
   });
 
   it("fails with a clear message when the vintage is not published (HTTP 404)", async () => {
@@ -173,13 +173,13 @@ describe("buckeye data index-geo writes the polygon index for polygons put in pl
     writeFileSync(join(dir, "tl_2025_us_county.dbf"), COUNTIES.dbf);
     writeFileSync(join(dir, "tl_2025_39_place.shp"), PLACES.shp);
     writeFileSync(join(dir, "tl_2025_39_place.dbf"), PLACES.dbf);
-    const files = findBoundaryFiles(dir) as Extract<ReturnType<typeof findBoundaryFiles>, { available: true }>;
+    const files = findPolygonFiles(dir) as Extract<ReturnType<typeof findPolygonFiles>, { available: true }>;
     expect(readFreshPolygonIndex(files)).toBeNull();
 
     const run = spawnSync(process.execPath, ["bin/buckeye.js", "data", "index-geo", "--dir", dir, "--json"], { encoding: "utf8" });
     expect(run.status).toBe(0);
     expect(JSON.parse(run.stdout)).toEqual({ file: polygonIndexPath(dir), county_vintage: 2025, place_vintage: 2025 });
-    expect(locate(adoptBoundaries(readFreshPolygonIndex(files)!), -83.0, 40.25)).toEqual(locate(await loadBoundaries(files), -83.0, 40.25));
+    expect(locate(adoptPolygons(readFreshPolygonIndex(files)!), -83.0, 40.25)).toEqual(locate(await loadPolygons(files), -83.0, 40.25));
 
     const empty = spawnSync(process.execPath, ["bin/buckeye.js", "data", "index-geo", "--dir", mkdtempSync(join(tmpdir(), "buckeye-geo-"))], { encoding: "utf8" });
     expect(empty.status).toBe(1);
@@ -195,7 +195,7 @@ describe("GEO_DATA_DIR may hold the unzipped TIGER/Line shapefiles themselves", 
     writeFileSync(join(dir, "tl_2025_us_county.dbf"), COUNTIES.dbf);
     writeFileSync(join(dir, "tl_2025_39_place.shp"), PLACES.shp);
     writeFileSync(join(dir, "tl_2025_39_place.dbf"), PLACES.dbf);
-    expect(findBoundaryFiles(dir)).toMatchObject({ counties: { format: "shapefile", vintage: 2025 }, places: { format: "shapefile", vintage: 2025 } });
+    expect(findPolygonFiles(dir)).toMatchObject({ counties: { format: "shapefile", vintage: 2025 }, places: { format: "shapefile", vintage: 2025 } });
 
     const api = await startTestService({ GEO_DATA_DIR: dir });
     try {
@@ -223,7 +223,7 @@ describe("a test run without polygons fetches them once with buckeye data fetch-
     expect(lines.join("\n")).toMatch(/No boundary polygons: GEO_DATA_DIR .* does not exist[^]*Fetching them once with `buckeye data fetch-geo --dir /);
     expect(lines.at(-1)).toMatch(/^wrote .*oh-counties-tiger\d{4}\.geojson \(1 counties\)/);
     expect(served.slice(before)).toEqual([tigerUrls("", defaultVintage()).counties, tigerUrls("", defaultVintage()).places]);
-    expect(findBoundaryFiles(dir)).toMatchObject({ available: true, counties: { vintage: defaultVintage() }, places: { vintage: defaultVintage() } });
+    expect(findPolygonFiles(dir)).toMatchObject({ available: true, counties: { vintage: defaultVintage() }, places: { vintage: defaultVintage() } });
 
     expect(await fetchPolygonsIfMissing(env, (line) => lines.push(line))).toBe(false);
     expect(served.length).toBe(before + 2);

@@ -11,7 +11,7 @@ import { strToU8, zipSync } from "fflate";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { importBoundaryFile, MIN_SHARE_OF_ACTIVE, versionFromName } from "../src/boundaries/import-file.ts";
 import { boundaryStatus, rollbackBoundaries } from "../src/boundaries/versions.ts";
-import { activeBoundaryFile } from "../src/currency/boundary-file.ts";
+import { activeBoundaryFile } from "../src/freshness/boundary-file.ts";
 import { boundaryWorkspace, linedRecords, type BoundaryWorkspace } from "./_boundary-files.ts";
 
 const run = promisify(execFile);
@@ -73,7 +73,7 @@ describe("importing a file writes every record under its version and makes it ac
     expect(status.previous).toBeNull();
     expect(versions).toEqual([{ version: "OHB2026Q3JUN1-SYNTHETIC", status: "ready", records: RECORDS }]);
     expect(rows).toEqual([{ version: "OHB2026Q3JUN1-SYNTHETIC", n: RECORDS }]);
-    // `buckeye data status` and the dashboard read the same version through the currency seam.
+    // `buckeye data status` and the dashboard read the same version through the freshness seam.
     expect(await activeBoundaryFile(ws.store.db)).toEqual({ version: "OHB2026Q3JUN1-SYNTHETIC", imported_at: status.active!.imported_at });
   });
 

@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { importBoundaryFile } from "../src/boundaries/import-file.ts";
-import type { ZipSummary } from "../src/boundaries/probe.ts";
+import type { ZipSummary } from "../src/boundaries/boundary-index.interface.ts";
 import { writeSyntheticBoundaryFile } from "../src/boundaries/synthetic-file.ts";
 import { boundaryStatus } from "../src/boundaries/versions.ts";
 import { readZipCounties } from "../src/boundaries/zip-table.ts";

@@ -1,5 +1,5 @@
 /**
- * The organization dashboard in a real browser (accounts (sign up, sign out, sign in), the API keys page with its data-currency line, and CSRF tokens): Debian's chromium driven by
+ * The organization dashboard in a real browser (accounts (sign up, sign out, sign in), the API keys page with its data-freshness line, and CSRF tokens): Debian's chromium driven by
  * playwright-core against a real Buckeye service on a real socket (test/_dashboard.ts). Every page
  * visited is saved as a screenshot under test/artifacts/ for review.
  */
@@ -122,14 +122,14 @@ describe("API keys page", () => {
   });
 });
 
-describe("API keys page: the data currency in one line (rates confirmed through, last reconciled, boundary vintages)", () => {
+describe("API keys page: the data freshness in one line (rates confirmed through, last reconciled, boundary vintages)", () => {
   const meta = JSON.parse(readFileSync(new URL("../data/meta.json", import.meta.url), "utf8")) as { last_reconciled: string; verified_through: string };
   const day = (iso: string) => new Date(iso).toLocaleDateString("en-US", { month: "short", day: "numeric", year: "numeric", timeZone: "UTC" });
   const ago = (days: number) => (days === 0 ? "today" : days === 1 ? "1 day ago" : `${days} days ago`);
 
   it("states the shipped data's dates with their ages, the polygons' vintages and that no state boundary file is loaded", async () => {
     await ownerPage.goto("/dashboard/keys");
-    const line = ownerPage.locator("#data-currency");
+    const line = ownerPage.locator("#data-freshness");
     const today = dateInOhio(new Date());
     const confirmedAge = daysBetween(meta.verified_through, today);
     const text = (await line.textContent())!.replace(/\s+/g, " ");
@@ -156,7 +156,7 @@ describe("API keys page: the data currency in one line (rates confirmed through,
     );
     expect(result.status).toBe("succeeded");
     await ownerPage.goto("/dashboard/keys");
-    const line = ownerPage.locator("#data-currency");
+    const line = ownerPage.locator("#data-freshness");
     const age = daysBetween("2026-01-02", dateInOhio(new Date()));
     expect(age).toBeGreaterThan(100);
     expect((await line.textContent())!.replace(/\s+/g, " ")).toContain(`last reconciled Jan 2, 2026 (${age} days ago) Stale`);

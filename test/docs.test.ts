@@ -6,7 +6,7 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
-import { CONFIGURATION_REFERENCE, configurationReference, ERROR_REFERENCE, errorReference } from "../src/docs/references.ts";
+import { CONFIGURATION_REFERENCE, configurationReference, ERROR_REFERENCE, errorReference } from "../src/docs-generator/references.ts";
 import { PROBLEMS } from "../src/web/problem.ts";
 
 const ROOT = new URL("..", import.meta.url).pathname;

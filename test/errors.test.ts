@@ -61,10 +61,10 @@ describe("problem details (RFC 9457)", () => {
   });
 
   it("a server fault is 500 internal-error with no stack trace or internal message", async () => {
-    // The same service's parts, with the rate currency failing: an app over them answers the fault.
+    // The same service's parts, with the rate freshness failing: an app over them answers the fault.
     const faulty = createApp({
       ...api.service.context,
-      currency: () => {
+      freshness: () => {
         throw new Error("secret internal detail at /srv/app/db.ts:42");
       },
     });
@@ -100,7 +100,7 @@ describe("errors are logged with their cause's message and code, never [object O
 
   it("a fault is logged with its message, its cause's message and the first error code", async () => {
     const { logs, get } = capturingApp({
-      currency: () => {
+      freshness: () => {
         throw new Error("reading the reconciliation log failed", { cause: Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:5432"), { code: "ECONNREFUSED" }) });
       },
     });

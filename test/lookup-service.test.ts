@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { importBoundaryFile } from "../src/boundaries/import-file.ts";
-import { openBoundaryIndex, type BoundaryIndex } from "../src/boundaries/probe.ts";
+import { openBoundaryIndex, type BoundaryIndex } from "../src/boundaries/boundary-index.interface.ts";
 import { writeSyntheticBoundaryFile } from "../src/boundaries/synthetic-file.ts";
 import type { RowResult } from "../src/lookup/item-result.ts";
 import { strategyOf, type LookupItem } from "../src/lookup/lookup-item.ts";

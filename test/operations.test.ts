@@ -28,7 +28,7 @@ describe("GET /healthz", () => {
 describe("GET /readyz: database reachable, data loaded, worker pool up; 503 otherwise", () => {
   it("is 200 once the worker threads are up, with each check ok", async () => {
     await api.service.context.lookups.pool.warm();
-    // A day within RECONCILE_STALE_AFTER_DAYS of the shipped reconciliation, so the calendar does not decide (stale: test/data-currency.test.ts).
+    // A day within RECONCILE_STALE_AFTER_DAYS of the shipped reconciliation, so the calendar does not decide (stale: test/data-freshness.test.ts).
     api.clock.set(new Date("2026-09-01T12:00:00Z"));
     try {
       const res = await api.get("/readyz", {});

@@ -1,4 +1,4 @@
-import type { CountyHit, PlaceHit } from "../../src/geo/boundary-layers.ts";
+import type { CountyHit, PlaceHit } from "../../src/geo/polygon-layers.ts";
 import { boundsOf } from "../../src/geo/geojson.ts";
 import { PolygonIndex, type IndexedFeature } from "../../src/geo/polygon-index.ts";
 import type { SplitDistrict } from "./split-districts.ts";

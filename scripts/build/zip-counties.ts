@@ -1,4 +1,4 @@
-import type { CountyHit } from "../../src/geo/boundary-layers.ts";
+import type { CountyHit } from "../../src/geo/polygon-layers.ts";
 import type { PolygonIndex } from "../../src/geo/polygon-index.ts";
 import { compareText } from "./compare-text.ts";
 import type { UspsZip } from "./usps-zips.ts";

@@ -3,11 +3,11 @@
  * chunks, assembled once per service.
  */
 import type { Config } from "../config.ts";
-import type { BoundaryIndex } from "../boundaries/probe.ts";
+import type { BoundaryIndex } from "../boundaries/boundary-index.interface.ts";
 import { LookupService, type LookupsConfig } from "../lookup/lookup-service.ts";
 import type { ResolverData } from "../lookup/resolve-item.ts";
 import type { RatesOverlay } from "../rates/overlay-periods.ts";
-import type { RecordCurrency } from "../rates/records.ts";
+import type { RecordFreshness } from "../rates/records.ts";
 import type { Db } from "../store/database.ts";
 import { BatchJobRunner } from "./job-runner.ts";
 
@@ -21,7 +21,7 @@ export interface AddressLookups {
 export function createAddressLookups(
   config: LookupsConfig & Pick<Config, "batch" | "databaseUrl">,
   store: { db: Db },
-  clock: { now: () => Date; currency: () => RecordCurrency | Promise<RecordCurrency>; rates: () => ResolverData & { overlay: RatesOverlay }; shipped: ResolverData },
+  clock: { now: () => Date; freshness: () => RecordFreshness | Promise<RecordFreshness>; rates: () => ResolverData & { overlay: RatesOverlay }; shipped: ResolverData },
   boundaries: BoundaryIndex | null,
   log: (entry: Record<string, unknown>) => void,
 ): AddressLookups {
@@ -50,7 +50,7 @@ export function createAddressLookups(
     runningPerOrganization: config.batch.runningPerOrganization,
     maxAttempts: config.batch.maxChunkAttempts,
     now: () => clock.now(),
-    currency: () => clock.currency(),
+    freshness: () => clock.freshness(),
     log,
   });
   // Started with the other actors by startService, never while being built.

@@ -15,7 +15,7 @@
  */
 import { setMaxListeners } from "node:events";
 import { newId } from "../ids.ts";
-import { recordContext, type RecordCurrency } from "../rates/records.ts";
+import { recordContext, type RecordFreshness } from "../rates/records.ts";
 import { anyClaimable, completeChunk, extendLease, type ClaimedChunk } from "../store/batch-jobs.repository.ts";
 import type { Db } from "../store/database.ts";
 import type { LookupService } from "../lookup/lookup-service.ts";
@@ -36,7 +36,7 @@ export interface JobRunnerOptions {
   /** Times a chunk is worked without being stored before its rows are given up. */
   maxAttempts: number;
   now: () => Date;
-  currency: () => RecordCurrency | Promise<RecordCurrency>;
+  freshness: () => RecordFreshness | Promise<RecordFreshness>;
   log: (entry: Record<string, unknown>) => void;
 }
 
@@ -138,14 +138,14 @@ export class BatchJobRunner {
     }, Math.max(1000, Math.floor(leaseMs / 3)));
     heartbeat.unref();
     try {
-      const currency = await this.#options.currency();
+      const freshness = await this.#options.freshness();
       // The batch lane resolves the group and stores each chunk's results under its lease (batch-tasks.ts).
       const done = await this.#options.lookups.resolveChunks(
         group.map((chunk) => ({
           input: chunk.input,
           firstRow: chunk.firstRow,
           today: chunk.today,
-          context: recordContext(currency, chunk.requestId),
+          context: recordContext(freshness, chunk.requestId),
           lease: { jobId: chunk.jobId, seq: chunk.seq, owner: this.#owner },
         })),
         this.#abort.signal,

@@ -1,5 +1,5 @@
 /**
- * The BoundaryIndex over the store (probe.ts). The active version is read from the pointer row and
+ * The BoundaryIndex over the store (boundary-index.interface.ts). The active version is read from the pointer row and
  * cached for `refreshMs` (default 5 s): a running server, and every instance sharing a PostgreSQL
  * database, follows an import or a rollback within that time; a query always names the one
  * version read for it, so it never mixes two files.
@@ -20,7 +20,7 @@
  */
 import type { Store } from "../store/connect.ts";
 import { candidateFinder, readPointer, zipRecordSets, type AddressProbe, type CandidateRow, type StreetProbe, type Zip4Probe } from "../store/boundaries.repository.ts";
-import type { BoundaryIndex, BoundaryMatch, BoundaryQuery, ZipSummary } from "./probe.ts";
+import type { BoundaryIndex, BoundaryMatch, BoundaryQuery, ZipSummary } from "./boundary-index.interface.ts";
 import { directionalVariants, houseNumberValue, keyOf, parseUnit, sameStreetKeys, streetKeyParts, type KeyParts, type Unit } from "./pub28.ts";
 
 export interface BoundaryIndexOptions {

@@ -8,7 +8,7 @@ import { readFile } from "node:fs/promises";
 import { once } from "node:events";
 import { extname } from "node:path";
 import { type Command, Option } from "commander";
-import { openBoundaryIndex } from "../boundaries/probe.ts";
+import { openBoundaryIndex } from "../boundaries/boundary-index.interface.ts";
 import { loadConfig, type Config } from "../config.ts";
 import { problemBody } from "../lookup/item-answers.ts";
 import { newId } from "../ids.ts";
@@ -75,7 +75,7 @@ async function resolveFile(runtime: Runtime, config: Config, input: string, opts
     });
     const started = performance.now();
     bar.start(reading.total, 0, { speed: "0" });
-    const context = recordContext(await rateData.currency(), requestId);
+    const context = recordContext(await rateData.freshness(), requestId);
     const today = dateInOhio(new Date());
     const problemOf = (row: RowResult) => problemBody(row.result as ItemFailure, errorsUrl, requestId);
     const results: Array<RowResult[] | undefined> = [];

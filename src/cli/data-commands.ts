@@ -7,10 +7,10 @@
  */
 import type { Command } from "commander";
 import { loadConfig } from "../config.ts";
-import { formatDataStatus } from "../currency/data-status.ts";
-import { ratesCurrency } from "../currency/rates-currency.ts";
-import { readDataStatus } from "../currency/read-data-status.ts";
-import { findBoundaryFiles } from "../geo/boundary-files.ts";
+import { formatDataStatus } from "../freshness/data-status.ts";
+import { ratesFreshness } from "../freshness/rates-freshness.ts";
+import { readDataStatus } from "../freshness/read-data-status.ts";
+import { findPolygonFiles } from "../geo/polygon-files.ts";
 import { defaultVintage, fetchTiger, FetchGeoError } from "../geo/fetch-tiger.ts";
 import { polygonIndexPath } from "../geo/polygon-index-file.ts";
 import { readDataMeta } from "../load-data.ts";
@@ -36,7 +36,7 @@ async function fetchGeo(opts: { vintage: string; dir?: string }): Promise<void> 
 }
 
 async function indexGeo(opts: { dir?: string; json?: boolean }): Promise<void> {
-  const files = findBoundaryFiles(opts.dir ?? loadConfig().geoDataDir);
+  const files = findPolygonFiles(opts.dir ?? loadConfig().geoDataDir);
   if (!files.available) return fail(files.reason);
   const file = polygonIndexPath(files.dir);
   // Loaded here: the shapefile reader it brings is for this command only (see fetch-tiger.ts).
@@ -54,8 +54,8 @@ async function printDataStatus(opts: { json?: boolean }): Promise<void> {
     readDataStatus(
       {
         db: store.db,
-        currency: async () => ratesCurrency(meta, await latestSuccessfulReconciliation(store.db)),
-        polygons: findBoundaryFiles(config.geoDataDir),
+        freshness: async () => ratesFreshness(meta, await latestSuccessfulReconciliation(store.db)),
+        polygons: findPolygonFiles(config.geoDataDir),
         zctaVintage: meta.zcta_vintage,
         staleAfterDays: config.reconcileStaleAfterDays,
       },

@@ -1,6 +1,6 @@
 /** What the dashboard's handlers are given: the store, the clock and the few services they call. */
 import type { AccountService } from "../accounts/account-service.ts";
-import type { DataStatus } from "../currency/data-status.ts";
+import type { DataStatus } from "../freshness/data-status.ts";
 import type { Db } from "../store/database.ts";
 import type { UsageRecorder } from "../usage/usage-recorder.ts";
 import type { WebhookService } from "../webhooks/webhook-service.ts";
@@ -23,7 +23,7 @@ export interface DashboardDeps {
   webhooks: WebhookService;
   /** Sign-up, sign-in, passwords, keys and suspension (src/accounts/account-service.ts), shared with the CLI. */
   accounts: AccountService;
-  /** How current the rates and boundaries are, for the currency line. */
+  /** How current the rates and boundaries are, for the freshness line. */
   dataStatus: () => Promise<DataStatus>;
   log: Logger;
 }

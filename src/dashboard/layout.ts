@@ -1,5 +1,5 @@
 /** The page shells: the signed-in frame with its navigation, and the signed-out card. */
-import { REFERENCE_PATH } from "../reference/routes.ts";
+import { REFERENCE_PATH } from "../reference-page/routes.ts";
 import type { SessionView } from "../store/sessions.repository.ts";
 import { CSRF_FIELD } from "./csrf.ts";
 import { html, trustedHtml, type HtmlValue, type SafeHtml } from "./html.ts";

@@ -12,8 +12,8 @@ import { mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { unzipSync } from "fflate";
 import type { FeatureCollection } from "geojson";
-import { findBoundaryFiles } from "./boundary-files.ts";
-import { countyIndex, placeIndex } from "./boundary-layers.ts";
+import { findPolygonFiles } from "./polygon-files.ts";
+import { countyIndex, placeIndex } from "./polygon-layers.ts";
 import { polygonIndexPath } from "./polygon-index-file.ts";
 
 export class FetchGeoError extends Error {}
@@ -114,7 +114,7 @@ export async function fetchTiger(options: FetchTigerOptions): Promise<{ counties
   writeAtomically(countyFile, JSON.stringify(counties));
   writeAtomically(placeFile, JSON.stringify(places));
   // Indexed as the service will find them: a newer vintage already in the folder wins there too.
-  const found = findBoundaryFiles(options.dir);
+  const found = findPolygonFiles(options.dir);
   if (found.available) {
     log(`writing ${polygonIndexPath(options.dir)}`);
     // Loaded here for the same reason as the shapefile reader above.

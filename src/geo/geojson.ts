@@ -1,4 +1,4 @@
-/** The GeoJSON subset the boundary layers use: lon/lat rings, closed or not, of polygons and multipolygons. */
+/** The GeoJSON subset the polygon layers use: lon/lat rings, closed or not, of polygons and multipolygons. */
 export type Position = readonly number[];
 export type Ring = readonly Position[];
 

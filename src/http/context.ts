@@ -7,9 +7,9 @@ import type { Principal } from "../auth/key-service.ts";
 import type { AddressLookups } from "../batch/address-lookups.ts";
 import type { Config } from "../config.ts";
 import type { ZipIndex } from "../geo/zip-index.ts";
-import type { DataStatus } from "../currency/data-status.ts";
-import type { RatesCurrency } from "../currency/rates-currency.ts";
-import type { RateData } from "../currency/rate-data.ts";
+import type { DataStatus } from "../freshness/data-status.ts";
+import type { RatesFreshness } from "../freshness/rates-freshness.ts";
+import type { RateData } from "../freshness/rate-data.ts";
 import type { Db } from "../store/database.ts";
 import type { UsageRecorder } from "../usage/usage-recorder.ts";
 import type { RateLimiter } from "./rate-limit.ts";
@@ -29,8 +29,8 @@ interface ApiParts {
   /** Counts allowed requests per key per day for the dashboard; absent in contexts that do not count. */
   usage?: UsageRecorder;
   now: () => Date;
-  /** How current the rates are: last reconciled, confirmed through (src/currency/rates-currency.ts). */
-  currency: () => RatesCurrency | Promise<RatesCurrency>;
+  /** How current the rates are: last reconciled, confirmed through (src/freshness/rates-freshness.ts). */
+  freshness: () => RatesFreshness | Promise<RatesFreshness>;
   /** The full data status the dashboard shows in one line (`buckeye data status` prints the same). */
   dataStatus: () => Promise<DataStatus>;
   /** The webhook actions and their rules (src/webhooks/webhook-service.ts), shared with the dashboard. */

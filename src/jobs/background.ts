@@ -14,7 +14,7 @@ import type { SecretBox } from "../webhooks/secret-box.ts";
 import { publishCertificateReminders } from "./certificate-expiry.ts";
 import { publishFilingReminders } from "./filing-reminders.ts";
 import { publishRateChanges } from "./rate-changes.ts";
-import type { RateData } from "../currency/rate-data.ts";
+import type { RateData } from "../freshness/rate-data.ts";
 import { reconcile } from "./reconcile.ts";
 import { sweepRetention } from "./retention.ts";
 import { finishJobRun, takeJobRun } from "../store/job-runs.repository.ts";
@@ -89,7 +89,7 @@ export function createBackground(options: BackgroundOptions): Background {
   };
   const jobs: Record<JobName, JobRun> = {
     reconcile: published((at) => reconcile({ db, rateData, districtCodes, source: options.jobs.reconcileSource }, at)),
-    "rate-changes": published((at) => publishRateChanges({ db, rateData, shippedLastReconciled: rateData.shippedCurrency.last_reconciled }, at)),
+    "rate-changes": published((at) => publishRateChanges({ db, rateData, shippedLastReconciled: rateData.shippedFreshness.last_reconciled }, at)),
     "filing-reminders": published((at) => publishFilingReminders(db, at)),
     "certificate-expiry": published((at) => publishCertificateReminders(db, at)),
     "boundary-import": () =>

@@ -7,7 +7,7 @@
 import { dateInOhio, type IsoDate } from "../rates/calendar.ts";
 import type { Db } from "../store/database.ts";
 import { publishEvent } from "../webhooks/outbox.ts";
-import type { RateData } from "../currency/rate-data.ts";
+import type { RateData } from "../freshness/rate-data.ts";
 import { describeChange } from "./rate-change-data.ts";
 
 export interface RateChangesDeps {

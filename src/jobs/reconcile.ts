@@ -14,7 +14,7 @@ import { insertReconciliation, latestSuccessfulReconciliation, upsertRecordedPer
 import { publishEvent } from "../webhooks/outbox.ts";
 import { compareWithTable, countyCodes, type Discrepancy } from "./compare-rates.ts";
 import { mergeTable } from "../rates/overlay-periods.ts";
-import { toRatePeriod, type RateData } from "../currency/rate-data.ts";
+import { toRatePeriod, type RateData } from "../freshness/rate-data.ts";
 import { describeChange } from "./rate-change-data.ts";
 import { sstTextFrom } from "./sst-download.ts";
 import { postingDate } from "../rates/sst-file-names.ts";

@@ -14,7 +14,7 @@
  * Talking to the geocoder is I/O and stays with the caller. Results come back in input order, one
  * per entry; an entry never fails its neighbours.
  */
-import type { BoundaryIndex, BoundaryQuery, ZipSummary } from "../boundaries/probe.ts";
+import type { BoundaryIndex, BoundaryQuery, ZipSummary } from "../boundaries/boundary-index.interface.ts";
 import { parseAddress, type ParsedAddress } from "../geo/address.ts";
 import type { BatchAddress, BatchGeocode } from "../geo/census-batch-geocoder.ts";
 import type { GeocodeOutcome } from "../geo/geocoder.ts";

@@ -17,10 +17,10 @@
  * single lookup do not share a thread (docs/guides/address-resolution.md, "Batch jobs").
  */
 import PQueue from "p-queue";
-import type { BoundaryIndex, ZipSummary } from "../boundaries/probe.ts";
+import type { BoundaryIndex, ZipSummary } from "../boundaries/boundary-index.interface.ts";
 import type { Config } from "../config.ts";
 import { errorFields } from "../error-fields.ts";
-import { findBoundaryFiles } from "../geo/boundary-files.ts";
+import { findPolygonFiles } from "../geo/polygon-files.ts";
 import { BatchGeocoderUnavailableError, censusBatchOptions, geocodeBatch, type BatchAddress, type BatchGeocode } from "../geo/census-batch-geocoder.ts";
 import { CensusGeocoder } from "../geo/census-geocoder.ts";
 import { GeocoderUnavailableError, type GeocodeOutcome } from "../geo/geocoder.ts";
@@ -142,7 +142,7 @@ export class LookupService {
       batchThreads: config.batchThreads,
       batchHeapMb: config.batchThreadHeapMb,
       batch,
-      boundaryFiles: findBoundaryFiles(config.geoDataDir),
+      polygonFiles: findPolygonFiles(config.geoDataDir),
       onError,
     });
     this.geocoder = createGeocoder(config);

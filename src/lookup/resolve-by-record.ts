@@ -4,7 +4,7 @@
  * county and transit code decide; the answer names the file version, the record type and its
  * line, so it stands up in an audit. Pure.
  */
-import type { BoundaryMatch } from "../boundaries/probe.ts";
+import type { BoundaryMatch } from "../boundaries/boundary-index.interface.ts";
 import { isSyntheticVersion } from "../boundaries/synthetic-label.ts";
 import { evaluateCounty } from "../rates/evaluate.ts";
 import { toRateRecord, type BoundaryRecordAudit, type RecordContext } from "../rates/records.ts";

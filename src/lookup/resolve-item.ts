@@ -13,7 +13,7 @@
  * Pure, on the thread that answers: the caller geocodes and has the worker pool place the points
  * in our polygons (worker-tasks.ts `locate`), and passes both in as plain data.
  */
-import type { ZipSummary } from "../boundaries/probe.ts";
+import type { ZipSummary } from "../boundaries/boundary-index.interface.ts";
 import type { ParsedAddress } from "../geo/address.ts";
 import type { GeocodeOutcome, GeocodedArea } from "../geo/geocoder.ts";
 import type { ZipIndex } from "../geo/zip-index.ts";

@@ -13,7 +13,7 @@
  * The land shares stay the ZCTA table's where it lists the county for the ZIP (null where it does
  * not): the file has no areas. Pure.
  */
-import type { ZipRecordSet, ZipSummary } from "../boundaries/probe.ts";
+import type { ZipRecordSet, ZipSummary } from "../boundaries/boundary-index.interface.ts";
 import { isSyntheticVersion } from "../boundaries/synthetic-label.ts";
 import { evaluateCounty, type TransitStatus } from "../rates/evaluate.ts";
 import type { County } from "../rates/rate-table.ts";

@@ -11,7 +11,7 @@
  * job on one thread, right for the odd line.
  */
 import parser, { type ParsedLocation } from "parse-address";
-import type { StreetAddress } from "../boundaries/probe.ts";
+import type { StreetAddress } from "../boundaries/boundary-index.interface.ts";
 import { parseUnit, standardDirectional, standardSuffix } from "../boundaries/pub28.ts";
 
 export interface AddressParts {

@@ -11,19 +11,19 @@
  * answers only county and ZIP lookups never pays for them (about 20 MB each). At warm() the
  * polygon indexes are read from the index file `buckeye data fetch-geo` wrote, or, when there is
  * none that matches the polygons, parsed once in a child process that exits afterwards (parsing
- * 13 MB of GeoJSON takes memory a thread would not give back; see build-boundaries.ts); either way
+ * 13 MB of GeoJSON takes memory a thread would not give back; see build-polygon-index.ts); either way
  * they land in SharedArrayBuffers that every pool thread shares.
  * Which task file the threads load (workers/geo-loader.mjs from the sources, geo.js compiled) is
  * worker-entries.ts's to say.
  */
 import { Piscina } from "piscina";
-import type { BoundaryFiles } from "../geo/boundary-files.ts";
-import type { BoundariesData } from "../geo/boundaries.ts";
+import type { PolygonFiles } from "../geo/polygon-files.ts";
+import type { PolygonsData } from "../geo/polygons.ts";
 import { IN_DENO, threadEntry } from "../worker-entries.ts";
 import type { BatchWorkerData } from "./batch-tasks.ts";
-import { openPolygonIndex } from "./build-boundaries.ts";
+import { openPolygonIndex } from "./build-polygon-index.ts";
 import { clientWaiting, WaitingClientsFirst } from "./lane-queue.ts";
-import type { BoundarySummary, GeoTasks, GeoWorkerData } from "./worker-tasks.ts";
+import type { PolygonSummary, GeoTasks, GeoWorkerData } from "./worker-tasks.ts";
 
 export interface GeoPoolOptions {
   /** Threads of the interactive lane. */
@@ -33,7 +33,7 @@ export interface GeoPoolOptions {
   /** Heap ceiling of each batch-lane thread, in MB (BATCH_THREAD_MAX_HEAP_MB). */
   batchHeapMb: number;
   batch: BatchWorkerData;
-  boundaryFiles: BoundaryFiles;
+  polygonFiles: PolygonFiles;
   /**
    * Errors raised outside any task: piscina's (e.g. a thread's late answer to a task that was
    * aborted), which without a listener on the pool's `error` event would end the process, and a
@@ -44,7 +44,7 @@ export interface GeoPoolOptions {
 
 export type PoolReadiness =
   | { state: "idle" | "loading" }
-  | { state: "ready"; boundaries: BoundarySummary }
+  | { state: "ready"; boundaries: PolygonSummary }
   | { state: "unavailable"; reason: string };
 
 type TaskName = keyof GeoTasks;
@@ -84,11 +84,11 @@ export class GeoPool {
   #lanes: Partial<Record<Lane, Promise<Piscina>>> = {};
   #readiness: PoolReadiness;
   #warming: Promise<PoolReadiness> | null = null;
-  #shared: Promise<BoundariesData | null> | null = null;
+  #shared: Promise<PolygonsData | null> | null = null;
 
   constructor(options: GeoPoolOptions) {
     this.#options = options;
-    this.#readiness = options.boundaryFiles.available ? { state: "idle" } : { state: "unavailable", reason: options.boundaryFiles.reason };
+    this.#readiness = options.polygonFiles.available ? { state: "idle" } : { state: "unavailable", reason: options.polygonFiles.reason };
   }
 
   get threads(): number {
@@ -97,7 +97,7 @@ export class GeoPool {
 
   /** Why address and coordinate lookups cannot be placed in polygons at all, or null when the files are there. */
   get missingPolygons(): string | null {
-    return this.#options.boundaryFiles.available ? null : this.#options.boundaryFiles.reason;
+    return this.#options.polygonFiles.available ? null : this.#options.polygonFiles.reason;
   }
 
   get readiness(): PoolReadiness {
@@ -105,11 +105,11 @@ export class GeoPool {
   }
 
   /**
-   * Reads or builds the boundary indexes (build-boundaries.ts). On failure, and under Deno, the pool
+   * Reads or builds the polygon indexes (build-polygon-index.ts). On failure, and under Deno, the pool
    * threads load the files themselves, and report a failure as they always have.
    */
-  #loadShared(): Promise<BoundariesData | null> {
-    const files = this.#options.boundaryFiles;
+  #loadShared(): Promise<PolygonsData | null> {
+    const files = this.#options.polygonFiles;
     this.#shared ??=
       !files.available || IN_DENO
         ? Promise.resolve(null)
@@ -124,7 +124,7 @@ export class GeoPool {
     this.#lanes[lane] ??= (async () => {
       const threads = lane === "batch" ? this.#options.batchThreads : this.#options.threads;
       const workerData: GeoWorkerData = {
-        boundaryFiles: this.#options.boundaryFiles,
+        polygonFiles: this.#options.polygonFiles,
         shared: await this.#loadShared(),
         ...(lane === "batch" && { batch: this.#options.batch }),
       };
@@ -161,7 +161,7 @@ export class GeoPool {
    */
   warm(): Promise<PoolReadiness> {
     this.#warming ??= (async () => {
-      const files = this.#options.boundaryFiles;
+      const files = this.#options.polygonFiles;
       if (this.#readiness.state === "unavailable" || !files.available) return this.#readiness;
       this.#readiness = { state: "loading" };
       try {

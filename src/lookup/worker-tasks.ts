@@ -5,16 +5,16 @@
  * process built (see worker-pool.ts), or loads them at its first task. Answers are plain data.
  */
 import { setPriority } from "node:os";
-import type { BoundaryFiles } from "../geo/boundary-files.ts";
-import { adoptBoundaries, loadBoundaries, locate, type Boundaries, type BoundariesData } from "../geo/boundaries.ts";
-import type { CountyHit, PlaceHit } from "../geo/boundary-layers.ts";
+import type { PolygonFiles } from "../geo/polygon-files.ts";
+import { adoptPolygons, loadPolygons, locate, type Polygons, type PolygonsData } from "../geo/polygons.ts";
+import type { CountyHit, PlaceHit } from "../geo/polygon-layers.ts";
 import { createBatchTasks, type BatchTasks, type BatchWorkerData } from "./batch-tasks.ts";
 import { readBatchFile, type BatchFileReading, type BatchFormat } from "./read-batch-file.ts";
 
 export interface GeoWorkerData {
-  boundaryFiles: BoundaryFiles;
-  /** Boundaries a child process already built (see GeoPool): adopted, not loaded again. */
-  shared?: BoundariesData | null;
+  polygonFiles: PolygonFiles;
+  /** Polygons a child process already built (see GeoPool): adopted, not loaded again. */
+  shared?: PolygonsData | null;
   /** Given to the batch lane's threads only: what resolving a batch list reads besides the polygons. */
   batch?: BatchWorkerData;
 }
@@ -24,7 +24,7 @@ export interface PolygonVintages {
   placeVintage: number;
 }
 
-export interface BoundarySummary extends PolygonVintages {
+export interface PolygonSummary extends PolygonVintages {
   dir: string;
 }
 
@@ -62,22 +62,22 @@ function yieldToAnsweringThreads(): void {
 }
 
 export function createGeoTasks(workerData: GeoWorkerData) {
-  const files = workerData.boundaryFiles;
-  let boundaries: Promise<Boundaries> | null = workerData.shared ? Promise.resolve(adoptBoundaries(workerData.shared)) : null;
+  const files = workerData.polygonFiles;
+  let polygons: Promise<Polygons> | null = workerData.shared ? Promise.resolve(adoptPolygons(workerData.shared)) : null;
 
   /** The polygons, loaded at first need; a load failure is reported, and retried on the next call. */
-  async function getBoundaries(): Promise<Boundaries | string> {
+  async function getPolygons(): Promise<Polygons | string> {
     if (!files.available) return files.reason;
-    boundaries ??= loadBoundaries(files);
+    polygons ??= loadPolygons(files);
     try {
-      return await boundaries;
+      return await polygons;
     } catch (error) {
-      boundaries = null;
+      polygons = null;
       return `boundary files in ${files.dir} could not be loaded: ${(error as Error).message}`;
     }
   }
 
-  function place(loaded: Boundaries, lon: number, lat: number): LocatedPoint {
+  function place(loaded: Polygons, lon: number, lat: number): LocatedPoint {
     const found = locate(loaded, lon, lat);
     if (found.county) return { ...found, shoreCounty: null };
     const nearest = loaded.counties.nearest(lon, lat);
@@ -86,7 +86,7 @@ export function createGeoTasks(workerData: GeoWorkerData) {
 
   /** Every point of a lookup list, placed in one call. */
   async function locatePoints(points: ReadonlyArray<{ lon: number; lat: number }>): Promise<LocateAnswer> {
-    const loaded = await getBoundaries();
+    const loaded = await getPolygons();
     if (typeof loaded === "string") return { ok: false, reason: loaded };
     return { ok: true, countyVintage: loaded.countyVintage, placeVintage: loaded.placeVintage, points: points.map(({ lon, lat }) => place(loaded, lon, lat)) };
   }
@@ -98,8 +98,8 @@ export function createGeoTasks(workerData: GeoWorkerData) {
   if (workerData.batch) yieldToAnsweringThreads();
 
   return {
-    async warm(): Promise<BoundarySummary> {
-      const loaded = await getBoundaries();
+    async warm(): Promise<PolygonSummary> {
+      const loaded = await getPolygons();
       if (typeof loaded === "string") throw new Error(loaded);
       return { dir: files.dir, countyVintage: loaded.countyVintage, placeVintage: loaded.placeVintage };
     },

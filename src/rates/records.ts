@@ -50,22 +50,22 @@ export type AmbiguousResponse = z.infer<typeof ambiguousResponseSchema>;
 export type CountyItem = z.infer<typeof countyItemSchema>;
 /** The answer of GET /api/v1/counties. */
 export type CountiesResponse = z.infer<typeof countiesResponseSchema>;
-/** Present on an answer for a date after the rates are confirmed through (docs/api/README.md, "Data currency"). */
+/** Present on an answer for a date after the rates are confirmed through (docs/api/README.md, "Data freshness"). */
 export type BeyondConfirmed = z.infer<typeof beyondConfirmedSchema>;
 
 /** How current the rates are, as every answer states it. */
-export interface RecordCurrency {
+export interface RecordFreshness {
   lastReconciled: IsoDate;
-  /** The last day whose rates a source confirmed (src/currency/rates-currency.ts). */
+  /** The last day whose rates a source confirmed (src/freshness/rates-freshness.ts). */
   confirmedThrough: IsoDate;
 }
 
-export interface RecordContext extends RecordCurrency {
+export interface RecordContext extends RecordFreshness {
   requestId: string;
 }
 
-export function recordContext(currency: RecordCurrency, requestId: string): RecordContext {
-  return { lastReconciled: currency.lastReconciled, confirmedThrough: currency.confirmedThrough, requestId };
+export function recordContext(freshness: RecordFreshness, requestId: string): RecordContext {
+  return { lastReconciled: freshness.lastReconciled, confirmedThrough: freshness.confirmedThrough, requestId };
 }
 
 /** The `beyond_confirmed` field for an answer about `date`: absent (undefined) up to the confirmed date. */
@@ -150,8 +150,8 @@ function rateFields(rate: CountyRate): CountyRateFields {
 }
 
 /** Spread into a record: the field when `date` is beyond the confirmed date, nothing otherwise. */
-export function withBeyondConfirmed(date: IsoDate, currency: RecordCurrency): { beyond_confirmed?: BeyondConfirmed } {
-  const beyond = beyondConfirmed(date, currency.confirmedThrough);
+export function withBeyondConfirmed(date: IsoDate, freshness: RecordFreshness): { beyond_confirmed?: BeyondConfirmed } {
+  const beyond = beyondConfirmed(date, freshness.confirmedThrough);
   return beyond ? { beyond_confirmed: beyond } : {};
 }
 

@@ -3,7 +3,7 @@
  * kind R for a rate file (OHR2026Q1NOV28) and B for a boundary file (OHB2026Q4SEP17). The year
  * and quarter are the ones the file is for; the month and day are when it was posted, and a
  * posting month after the quarter's first month belongs to the year before (OHR2026Q1NOV28 was
- * posted 2025-11-28). Pure; the rate reconciliation, the data-currency report and the boundary
+ * posted 2025-11-28). Pure; the rate reconciliation, the data-freshness report and the boundary
  * file job all read names through here.
  */
 import { isIsoDate, type IsoDate } from "./calendar.ts";

@@ -2,7 +2,7 @@
 import { newId } from "../ids.ts";
 import type { Db } from "./database.ts";
 import { lockOrganization } from "./organizations.repository.ts";
-import type { Certificate } from "./webhooks-and-jobs.tables.ts";
+import type { Certificate } from "./certificates.table.ts";
 
 export interface NewCertificateFields {
   organizationId: string;

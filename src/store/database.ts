@@ -4,15 +4,9 @@
  */
 import type { BatchChunksTable, BatchJobsTable, BatchTurnsTable } from "./batch-jobs.table.ts";
 import type { Kysely, Selectable } from "kysely";
-import type {
-  CertificatesTable,
-  DeliveriesTable,
-  DeliveryAttemptsTable,
-  EventsTable,
-  ReconciliationsTable,
-  RecordedRatePeriodsTable,
-  WebhooksTable,
-} from "./webhooks-and-jobs.tables.ts";
+import type { CertificatesTable } from "./certificates.table.ts";
+import type { DeliveriesTable, DeliveryAttemptsTable, EventsTable, WebhooksTable } from "./webhooks.tables.ts";
+import type { ReconciliationsTable, RecordedRatePeriodsTable } from "./reconciliations.tables.ts";
 import type { ApiKeyUsageTable, FormTokensTable, SessionsTable, SignInCountersTable, UsersTable } from "./dashboard.tables.ts";
 import type { JobRunsTable } from "./job-runs.table.ts";
 import type { BoundaryImportLeaseTable, BoundaryPointerTable, BoundaryRecordsTable, BoundaryVersionsTable } from "./boundaries.table.ts";

@@ -16,7 +16,7 @@ import { sql } from "kysely";
 import { newId } from "../ids.ts";
 import type { Dialect } from "./connect.ts";
 import type { Db } from "./database.ts";
-import type { AttemptOutcome, Delivery, DeliveryAttempt, DeliveryStatus } from "./webhooks-and-jobs.tables.ts";
+import type { AttemptOutcome, Delivery, DeliveryAttempt, DeliveryStatus } from "./webhooks.tables.ts";
 
 export interface Claim {
   instance: string;

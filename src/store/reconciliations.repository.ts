@@ -1,7 +1,7 @@
 /** The reconciliation log, and the rate periods reconciliation records for the rate engine. */
 import { newId } from "../ids.ts";
 import type { Db } from "./database.ts";
-import type { Reconciliation, RecordedRatePeriod, ReconciliationsTable } from "./webhooks-and-jobs.tables.ts";
+import type { Reconciliation, RecordedRatePeriod, ReconciliationsTable } from "./reconciliations.tables.ts";
 
 export type NewReconciliation = Omit<ReconciliationsTable, "id">;
 

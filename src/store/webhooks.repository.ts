@@ -4,7 +4,7 @@
  */
 import { newId } from "../ids.ts";
 import type { Db } from "./database.ts";
-import type { Webhook, WebhookStatus } from "./webhooks-and-jobs.tables.ts";
+import type { Webhook, WebhookStatus } from "./webhooks.tables.ts";
 
 export interface NewWebhookFields {
   organizationId: string;

@@ -23,7 +23,7 @@ import {
   type AttemptRecord,
   type DeliveryWork,
 } from "../store/deliveries.repository.ts";
-import type { Delivery } from "../store/webhooks-and-jobs.tables.ts";
+import type { Delivery } from "../store/webhooks.tables.ts";
 import { disableWebhook } from "../store/webhooks.repository.ts";
 import { allowedTargetsFor, type AllowedTargets } from "./address-guard.ts";
 import { postJson, type PostResult } from "./post.ts";

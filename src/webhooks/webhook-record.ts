@@ -1,6 +1,6 @@
 /** The webhook registration as the API shows it; the secret only when just issued. */
 import { z } from "zod";
-import type { Webhook } from "../store/webhooks-and-jobs.tables.ts";
+import type { Webhook } from "../store/webhooks.tables.ts";
 
 export const webhookRecordSchema = z
   .strictObject({

@@ -4,7 +4,7 @@
  * only what the box sealed.
  */
 import type { Db } from "../store/database.ts";
-import type { Webhook } from "../store/webhooks-and-jobs.tables.ts";
+import type { Webhook } from "../store/webhooks.tables.ts";
 import { insertWebhook, listStoredSecrets, replaceStoredSecret, rotateWebhookSecret, type NewWebhookFields } from "../store/webhooks.repository.ts";
 import type { SecretBox } from "./secret-box.ts";
 

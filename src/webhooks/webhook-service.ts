@@ -18,7 +18,7 @@
  */
 import type { KeyEnv, Db } from "../store/database.ts";
 import { listDeliveries, recoverUndelivered, redeliver, type DeliveryWithAttempts } from "../store/deliveries.repository.ts";
-import type { Delivery, Webhook } from "../store/webhooks-and-jobs.tables.ts";
+import type { Delivery, Webhook } from "../store/webhooks.tables.ts";
 import { lockOrganization } from "../store/organizations.repository.ts";
 import { countWebhooks, deleteWebhook, findWebhook, listWebhooks, updateWebhook, type WebhookChanges } from "../store/webhooks.repository.ts";
 import type { AllowedTargets } from "./address-guard.ts";

@@ -8,8 +8,8 @@ import { KeyError, type CreatedKey } from "../../auth/key-service.ts";
 import type { ApiKey, KeyEnv } from "../../store/database.ts";
 import type { SessionView } from "../../store/sessions.repository.ts";
 import { assertSessionToken } from "../csrf.ts";
-import type { DataStatus } from "../../currency/data-status.ts";
-import { currencyLine } from "../currency-line.ts";
+import type { DataStatus } from "../../freshness/data-status.ts";
+import { freshnessLine } from "../freshness-line.ts";
 import type { DashboardDeps } from "../deps.ts";
 import { html, type HtmlValue } from "../html.ts";
 import { badge, csrfField, dateMinute, notice, shortDate, signedInPage, textField } from "../layout.ts";
@@ -123,7 +123,7 @@ function keysPage(session: SessionView, view: KeysView) {
     body: html`<div class="page-head">
   <h1>API keys</h1>
   <p class="lede">Keys authenticate your calls to the Buckeye API: send one as <code>Authorization: Bearer &lt;key&gt;</code>. Each key is identified here by its public prefix, its first 16 characters.</p>
-  ${currencyLine(view.status)}
+  ${freshnessLine(view.status)}
 </div>
 ${view.message ?? ""}
 ${view.created ? newKeyPanel(view.created.key, view.created.origin) : ""}

@@ -14,7 +14,7 @@ import { getRouterParam, type H3 } from "h3";
 import type { KeyEnv } from "../../store/database.ts";
 import type { DeliveryWithAttempts } from "../../store/deliveries.repository.ts";
 import type { SessionView } from "../../store/sessions.repository.ts";
-import type { Webhook } from "../../store/webhooks-and-jobs.tables.ts";
+import type { Webhook } from "../../store/webhooks.tables.ts";
 import { SUBSCRIBABLE_EVENTS } from "../../webhooks/event-types.ts";
 import { createWebhookSchema } from "../../webhooks/validate-webhook.ts";
 import { WebhookRefusal } from "../../webhooks/webhook-service.ts";

@@ -55,7 +55,7 @@ export function postRatesBatch(ctx: ApiContext) {
     const text = await readLimitedText(event, MAX_INLINE_BYTES, "The body");
     const requestId = event.context.requestId ?? "";
     const today = dateInOhio(ctx.now());
-    const context = recordContext(await ctx.currency(), requestId);
+    const context = recordContext(await ctx.freshness(), requestId);
     // At most 1 MB, parsed here in a few milliseconds; a list of more than a few lookups is resolved in the pool's batch lane.
     const body = readLookupsBody(text, MAX_INLINE_LOOKUPS);
     if (!body.ok) throw problem(body.slug, body.detail);

@@ -15,7 +15,7 @@ import {
   listCertificates,
   type CertificatePosition,
 } from "../../store/certificates.repository.ts";
-import type { Certificate } from "../../store/webhooks-and-jobs.tables.ts";
+import type { Certificate } from "../../store/certificates.table.ts";
 import type { ApiContext } from "../context.ts";
 import { parseBody, readJsonObject } from "../json-body.ts";
 import { problem, type InvalidParam } from "../../web/problem.ts";

@@ -28,12 +28,12 @@ export function getCounties(ctx: ApiContext) {
       .map((county) => evaluateCounty(table, county, date));
     const direction = { name: 0, rate_asc: 1, rate_desc: -1 }[query.sort ?? "name"];
     rates.sort((a, b) => direction * (a.combined - b.combined) || a.county.name.localeCompare(b.county.name));
-    const currency = await ctx.currency();
+    const freshness = await ctx.freshness();
     return {
       total: rates.length,
       state_base_rate: toDecimal(table.stateRate),
-      last_reconciled: currency.lastReconciled,
-      ...withBeyondConfirmed(date, currency),
+      last_reconciled: freshness.lastReconciled,
+      ...withBeyondConfirmed(date, freshness),
       statutory_authority: SOURCE,
       date_evaluated: date,
       counties: rates.map(toCountyItem),

@@ -8,7 +8,7 @@
  * (src/lookup/resolve-zip-file.ts), so its key names the version too.
  */
 import type { H3Event } from "h3";
-import type { ZipSummary } from "../../boundaries/probe.ts";
+import type { ZipSummary } from "../../boundaries/boundary-index.interface.ts";
 import { dateInOhio } from "../../rates/calendar.ts";
 import { recordContext } from "../../rates/records.ts";
 import { combineFields, FIELD_TEXT_SCHEMAS, strategyOf } from "../../lookup/lookup-item.ts";
@@ -37,16 +37,16 @@ export function getRates(ctx: ApiContext) {
     const item = combineFields(query, dateInOhio(ctx.now()));
     if ("kind" in item) throw itemProblem(item);
     const requestId = event.context.requestId ?? "";
-    const currency = await ctx.currency();
+    const freshness = await ctx.freshness();
     const table = ctx.rates.table;
     // Both dates are in the body (last_reconciled, beyond_confirmed), so both are in the keys.
-    const asOf = `${currency.lastReconciled}|${currency.confirmedThrough}|${item.date}`;
+    const asOf = `${freshness.lastReconciled}|${freshness.confirmedThrough}|${item.date}`;
     if (strategyOf(item) !== "county-or-zip") {
       const version = await ctx.lookups.service.boundaryVersion();
       const key = version === null ? null : `${version}|${asOf}|${item.address ?? ""}|${item.zip ?? ""}|${item.zip4 ?? ""}|${item.county ?? ""}|${item.lat ?? ""}|${item.lon ?? ""}`;
       const kept = key === null ? undefined : fileAnswers.find(table, key, requestId);
       if (kept !== undefined) return jsonAnswer(event, kept);
-      const result = await ctx.lookups.service.answerOne(item, recordContext(currency, requestId));
+      const result = await ctx.lookups.service.answerOne(item, recordContext(freshness, requestId));
       if (key !== null && result.kind === "rate" && result.body.boundary_record?.version === version) fileAnswers.keep(table, key, result.body);
       return bodyOf(result);
     }
@@ -60,7 +60,7 @@ export function getRates(ctx: ApiContext) {
       if (kept !== undefined) return jsonAnswer(event, kept);
       zipFile = await ctx.lookups.service.zipSummary(item.zip, item.date);
     }
-    const body = bodies.get(table, key, requestId, (id) => bodyOf(resolveWithoutGeography({ table, zips: ctx.zips }, item, recordContext(currency, id), zipFile)));
+    const body = bodies.get(table, key, requestId, (id) => bodyOf(resolveWithoutGeography({ table, zips: ctx.zips }, item, recordContext(freshness, id), zipFile)));
     return jsonAnswer(event, body);
   };
 }

@@ -12,8 +12,8 @@
  */
 import { sql } from "kysely";
 import type { H3Event } from "h3";
-import { staleness } from "../../currency/rates-currency.ts";
-import { findBoundaryFiles } from "../../geo/boundary-files.ts";
+import { staleness } from "../../freshness/rates-freshness.ts";
+import { findPolygonFiles } from "../../geo/polygon-files.ts";
 import { dateInOhio } from "../../rates/calendar.ts";
 import type { ApiContext } from "../context.ts";
 
@@ -31,7 +31,7 @@ function withDeadline<T>(work: Promise<T>, ms: number, message: string): Promise
 
 /** For an instance that started without polygons: what the folder holds now. */
 function missingPolygonsNow(dir: string): string {
-  const files = findBoundaryFiles(dir);
+  const files = findPolygonFiles(dir);
   if (!files.available) return files.reason;
   return `this instance started without boundary files; ${dir} now holds TIGER/Line ${files.counties.vintage} counties and ${files.places.vintage} places: restart it to load them`;
 }
@@ -69,16 +69,16 @@ export function getReadyz(ctx: ApiContext) {
       reasons.push("boundaries: the worker threads are still loading the county and place polygons");
     }
     const ready = reasons.length === 0;
-    const currency = await ctx.currency();
-    const age = staleness(currency.lastReconciled, dateInOhio(ctx.now()), ctx.config.reconcileStaleAfterDays);
-    const confirmed = `confirmed through ${currency.confirmedThrough}`;
+    const freshness = await ctx.freshness();
+    const age = staleness(freshness.lastReconciled, dateInOhio(ctx.now()), ctx.config.reconcileStaleAfterDays);
+    const confirmed = `confirmed through ${freshness.confirmedThrough}`;
     if (age.stale) {
       checks.reconciliation = "stale";
       reasons.push(
-        `rates-stale: the last successful reconciliation was on ${currency.lastReconciled}, ${age.ageDays} days ago, more than RECONCILE_STALE_AFTER_DAYS (${ctx.config.reconcileStaleAfterDays}); rates are ${confirmed}. Run \`buckeye reconcile\` against the state's current rate file.`,
+        `rates-stale: the last successful reconciliation was on ${freshness.lastReconciled}, ${age.ageDays} days ago, more than RECONCILE_STALE_AFTER_DAYS (${ctx.config.reconcileStaleAfterDays}); rates are ${confirmed}. Run \`buckeye reconcile\` against the state's current rate file.`,
       );
     } else {
-      checks.reconciliation = `ok (last ${currency.lastReconciled}, ${age.ageDays} days ago; ${confirmed})`;
+      checks.reconciliation = `ok (last ${freshness.lastReconciled}, ${age.ageDays} days ago; ${confirmed})`;
     }
     event.res.status = ready ? 200 : 503;
     return { status: !ready ? "not ready" : age.stale ? "stale" : "ready", checks, reasons };

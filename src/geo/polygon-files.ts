@@ -1,5 +1,5 @@
 /**
- * Finds the county and place boundary layers in GEO_DATA_DIR. Either GeoJSON conversions
+ * Finds the county and place polygon layers in GEO_DATA_DIR. Either GeoJSON conversions
  * (`oh-counties-tiger2020.geojson`, `oh-places-tiger2019.geojson`, as `buckeye data fetch-geo`
  * writes them) or the Census Bureau's TIGER/Line shapefiles as downloaded and unzipped
  * (`tl_2024_us_county.shp`, `tl_2024_39_place.shp`). The newest vintage of each layer wins.
@@ -15,7 +15,7 @@ export interface LayerFile {
   vintage: number;
 }
 
-export type BoundaryFiles =
+export type PolygonFiles =
   | { available: true; dir: string; counties: LayerFile; places: LayerFile }
   | { available: false; dir: string; reason: string };
 
@@ -43,7 +43,7 @@ function newest(dir: string, names: string[], layer: "counties" | "places"): Lay
   return found[0] ?? null;
 }
 
-export function findBoundaryFiles(dir: string): BoundaryFiles {
+export function findPolygonFiles(dir: string): PolygonFiles {
   if (!existsSync(dir)) {
     return { available: false, dir, reason: `GEO_DATA_DIR ${dir} does not exist; run \`buckeye data fetch-geo\` or point GEO_DATA_DIR at the TIGER/Line county and place files` };
   }

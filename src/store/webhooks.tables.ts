@@ -1,13 +1,12 @@
 /**
- * Row shapes of the tables added by migration 2026-11-21-010 (webhooks, the events outbox,
- * certificates, reconciliation). Listed in the `Database` interface of database.ts.
+ * Row shapes of the webhook tables added by migration 2026-11-21-010: webhooks, the events outbox,
+ * deliveries and their attempts. Listed in the `Database` interface of database.ts.
  */
 import type { Selectable } from "kysely";
 
 export type WebhookStatus = "active" | "disabled";
 export type DeliveryStatus = "pending" | "delivered" | "failed" | "cancelled";
 export type AttemptOutcome = "delivered" | "retry" | "failed" | "gone";
-export type ReconciliationStatus = "succeeded" | "failed";
 
 export interface WebhooksTable {
   id: string;
@@ -70,52 +69,7 @@ export interface DeliveryAttemptsTable {
   instance: string;
 }
 
-export interface CertificatesTable {
-  id: string;
-  organization_id: string;
-  customer_id: string;
-  customer_name: string;
-  exempt_reason: string;
-  expires_on: string;
-  created_at: string;
-}
-
-export interface ReconciliationsTable {
-  id: string;
-  status: ReconciliationStatus;
-  source: string;
-  file_name: string | null;
-  /** The Ohio calendar date of the run: what `last_reconciled` shows once it succeeded. */
-  reconciled_on: string;
-  rows: number;
-  periods_recorded: number;
-  events_emitted: number;
-  /** JSON array of Discrepancy (src/jobs/reconcile/compare.ts). */
-  discrepancies: string;
-  error: string | null;
-  started_at: string;
-  finished_at: string;
-}
-
-export interface RecordedRatePeriodsTable {
-  id: string;
-  fips: string;
-  component: "county" | "transit" | "district";
-  authority: string | null;
-  rate_millionths: number;
-  effective_from: string;
-  effective_to: string | null;
-  /** When the state published it (the rate file's posting date), for lead_days. */
-  announced_on: string;
-  source: string;
-  reconciliation_id: string;
-  recorded_at: string;
-}
-
 export type Webhook = Selectable<WebhooksTable>;
 export type EventRow = Selectable<EventsTable>;
 export type Delivery = Selectable<DeliveriesTable>;
 export type DeliveryAttempt = Selectable<DeliveryAttemptsTable>;
-export type Certificate = Selectable<CertificatesTable>;
-export type Reconciliation = Selectable<ReconciliationsTable>;
-export type RecordedRatePeriod = Selectable<RecordedRatePeriodsTable>;

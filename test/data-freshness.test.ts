@@ -1,5 +1,5 @@
 /**
- * Data currency: Lake County's components after the Laketran correction, checked
+ * Data freshness: Lake County's components after the Laketran correction, checked
  * against the raw sources; `buckeye data status`; /readyz `stale`; and `beyond_confirmed` on an
  * answer for a date after the rates are confirmed through. Reconciliations read the SST fixtures
  * in test/fixtures/sst/, built from our own shipped figures (OHR2027Q1NOV30 adds a made-up change).
@@ -27,7 +27,7 @@ const fixture = (name: string) => fileURLToPath(new URL(`fixtures/sst/${name}`, 
 /** The 2027 Q1 file: the rates in force through 2027-03-31, with Wayne's (made-up) change on 2027-01-01. */
 const Q1_2027 = fixture("OHR2027Q1NOV30.csv");
 const meta = JSON.parse(readFileSync(new URL("../data/meta.json", import.meta.url), "utf8")) as { last_reconciled: string; verified_through: string; rate_file: string };
-const scratch = mkdtempSync(join(tmpdir(), "buckeye-currency-"));
+const scratch = mkdtempSync(join(tmpdir(), "buckeye-freshness-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 const DISTRICT_CODES = readDistrictCodes(fileURLToPath(new URL("../data", import.meta.url)));

@@ -1,18 +1,18 @@
 /**
- * Built boundary indexes as bytes in a file, and back: the polygon index file that `buckeye data
+ * Built polygon indexes as bytes in a file, and back: the polygon index file that `buckeye data
  * fetch-geo` writes beside the polygons (polygon-index-file.ts), and how a process that parsed the
- * polygon files hands the result to the server (src/lookup/build-boundaries.ts). Layout: a 4-byte
+ * polygon files hands the result to the server (src/lookup/build-polygon-index.ts). Layout: a 4-byte
  * length, a JSON header (the layout's version, the source files it was built from, vintages, feature
  * values, each array's byte length), then each array's bytes in ARRAYS order, counties' then places'.
  */
 import { closeSync, openSync, readSync } from "node:fs";
-import type { BoundariesData } from "./boundaries.ts";
-import type { CountyHit, PlaceHit } from "./boundary-layers.ts";
+import type { PolygonsData } from "./polygons.ts";
+import type { CountyHit, PlaceHit } from "./polygon-layers.ts";
 import type { PolygonIndexData } from "./polygon-index.ts";
 
 type ArrayName = Exclude<keyof PolygonIndexData<unknown>, "values">;
 
-/** The order the arrays go in; `readBoundaries` reads them back in the same order. */
+/** The order the arrays go in; `readPolygons` reads them back in the same order. */
 const ARRAYS: readonly ArrayName[] = ["tree", "partFeature", "partRingStart", "ringBox", "ringRunStart", "runFrom", "runTo", "runBox", "xy"];
 
 /** Changes whenever the layout does, so a file written by another version of Buckeye is rebuilt, never misread. */
@@ -38,7 +38,7 @@ function bytesOf(layer: PolygonIndexData<unknown>, name: ArrayName): Uint8Array 
     : new Uint8Array(array as ArrayBufferLike);
 }
 
-export function encodeBoundaries(data: BoundariesData, sources: string): Uint8Array[] {
+export function encodePolygons(data: PolygonsData, sources: string): Uint8Array[] {
   const arrays = LAYERS.flatMap((layer) => ARRAYS.map((name) => bytesOf(data[layer], name)));
   const header: Header = {
     layout: LAYOUT,
@@ -55,14 +55,14 @@ export function encodeBoundaries(data: BoundariesData, sources: string): Uint8Ar
 }
 
 /**
- * Reads boundary index bytes from a file straight into SharedArrayBuffers, one per array, so the
+ * Reads polygon index bytes from a file straight into SharedArrayBuffers, one per array, so the
  * pool threads share one copy and no other copy is ever made.
  */
-export function readBoundaries(path: string): BoundariesData {
+export function readPolygons(path: string): PolygonsData {
   const fd = openSync(path, "r");
   try {
     const { header, read, end } = readHeader(fd);
-    if (header.layout !== LAYOUT) throw new Error(`boundary index bytes are of another layout (${String(header.layout)})`);
+    if (header.layout !== LAYOUT) throw new Error(`polygon index bytes are of another layout (${String(header.layout)})`);
     let index = 0;
     const next = (): SharedArrayBuffer => {
       const shared = new SharedArrayBuffer(header.lengths[index++]!);
@@ -84,7 +84,7 @@ export function readBoundaries(path: string): BoundariesData {
     });
     const counties = layer(header.values.counties);
     const places = layer(header.values.places);
-    if (readSync(fd, new Uint8Array(1), 0, 1, end()) !== 0) throw new Error("boundary index bytes have trailing data");
+    if (readSync(fd, new Uint8Array(1), 0, 1, end()) !== 0) throw new Error("polygon index bytes have trailing data");
     return { countyVintage: header.countyVintage, placeVintage: header.placeVintage, counties, places };
   } finally {
     closeSync(fd);
@@ -115,7 +115,7 @@ function readHeader(fd: number) {
   const read = (into: Uint8Array) => {
     for (let done = 0; done < into.byteLength; ) {
       const count = readSync(fd, into, done, into.byteLength - done, position);
-      if (count === 0) throw new Error("boundary index bytes end early");
+      if (count === 0) throw new Error("polygon index bytes end early");
       done += count;
       position += count;
     }

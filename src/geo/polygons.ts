@@ -1,15 +1,15 @@
 /**
- * Loads the county and place polygons named by findBoundaryFiles() into point-in-polygon
+ * Loads the county and place polygons named by findPolygonFiles() into point-in-polygon
  * indexes, and answers "which county and which incorporated place is this point in". Each
  * worker thread loads them once; the HTTP thread never does.
  */
 import { readFile } from "node:fs/promises";
-import type { BoundaryFiles, LayerFile } from "./boundary-files.ts";
-import { countyIndex, placeIndex, type CountyHit, type PlaceHit } from "./boundary-layers.ts";
+import type { PolygonFiles, LayerFile } from "./polygon-files.ts";
+import { countyIndex, placeIndex, type CountyHit, type PlaceHit } from "./polygon-layers.ts";
 import { PolygonIndex, type PolygonIndexData } from "./polygon-index.ts";
 import { readOhioShapefile } from "./shapefile-layer.ts";
 
-export interface Boundaries {
+export interface Polygons {
   counties: PolygonIndex<CountyHit>;
   places: PolygonIndex<PlaceHit>;
   countyVintage: number;
@@ -29,7 +29,7 @@ export async function readLayer(file: LayerFile): Promise<unknown> {
   return readOhioShapefile(await readFile(file.path), await readFile(dbf));
 }
 
-export async function loadBoundaries(files: Extract<BoundaryFiles, { available: true }>): Promise<Boundaries> {
+export async function loadPolygons(files: Extract<PolygonFiles, { available: true }>): Promise<Polygons> {
   const [counties, places] = await Promise.all([readLayer(files.counties), readLayer(files.places)]);
   return {
     counties: countyIndex(counties),
@@ -39,25 +39,25 @@ export async function loadBoundaries(files: Extract<BoundaryFiles, { available: 
   };
 }
 
-/** Boundaries as shared arrays: built once, in a thread that then exits, and adopted by every worker. */
-export interface BoundariesData {
+/** Polygons as shared arrays: built once, in a thread that then exits, and adopted by every worker. */
+export interface PolygonsData {
   counties: PolygonIndexData<CountyHit>;
   places: PolygonIndexData<PlaceHit>;
   countyVintage: number;
   placeVintage: number;
 }
 
-export function boundariesData(boundaries: Boundaries): BoundariesData {
-  return { ...boundaries, counties: boundaries.counties.data, places: boundaries.places.data };
+export function polygonsData(polygons: Polygons): PolygonsData {
+  return { ...polygons, counties: polygons.counties.data, places: polygons.places.data };
 }
 
-export function adoptBoundaries(data: BoundariesData): Boundaries {
+export function adoptPolygons(data: PolygonsData): Polygons {
   return { ...data, counties: new PolygonIndex(data.counties), places: new PolygonIndex(data.places) };
 }
 
-export function locate(boundaries: Boundaries, lon: number, lat: number): Located {
+export function locate(polygons: Polygons, lon: number, lat: number): Located {
   return {
-    county: boundaries.counties.find(lon, lat)[0] ?? null,
-    place: boundaries.places.find(lon, lat).find((hit) => hit.incorporated) ?? null,
+    county: polygons.counties.find(lon, lat)[0] ?? null,
+    place: polygons.places.find(lon, lat).find((hit) => hit.incorporated) ?? null,
   };
 }

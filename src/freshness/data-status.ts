@@ -1,12 +1,12 @@
 /**
- * The data status document behind `buckeye data status` and the dashboard's currency line: how
+ * The data status document behind `buckeye data status` and the dashboard's freshness line: how
  * current the rates are and how old the boundaries are, each item with its age in days (today
  * in Ohio minus the item's date; negative while the date is still ahead). Pure.
  */
 import { dateInOhio, daysBetween, type IsoDate } from "../rates/calendar.ts";
-import type { BoundaryFiles, LayerFile } from "../geo/boundary-files.ts";
+import type { PolygonFiles, LayerFile } from "../geo/polygon-files.ts";
 import type { BoundaryFileVersion } from "./boundary-file.ts";
-import { staleness, type CurrencySource, type RatesCurrency } from "./rates-currency.ts";
+import { staleness, type FreshnessSource, type RatesFreshness } from "./rates-freshness.ts";
 
 export interface DatedItem {
   date: IsoDate;
@@ -52,7 +52,7 @@ export interface DataStatus {
     /** Why the county and place polygons are missing; null when both are there. */
     polygons_unavailable: string | null;
     zctas: Vintage;
-    /** The state's boundary file in force (src/currency/boundary-file.ts); null while none is loaded. */
+    /** The state's boundary file in force (src/freshness/boundary-file.ts); null while none is loaded. */
     boundary_file: (BoundaryFileVersion & { age_days: number }) | null;
   };
 }
@@ -60,9 +60,9 @@ export interface DataStatus {
 export interface DataStatusInputs {
   today: IsoDate;
   staleAfterDays: number;
-  currency: RatesCurrency;
+  freshness: RatesFreshness;
   lastRun: LastRun | null;
-  polygons: BoundaryFiles;
+  polygons: PolygonFiles;
   zctaVintage: number;
   boundaryFile: BoundaryFileVersion | null;
 }
@@ -70,7 +70,7 @@ export interface DataStatusInputs {
 /** Where zip-counties.csv's ZIP areas come from (data/SOURCES.md). */
 const ZCTA_FILE = "data/zip-counties.csv (2020 ZCTA to County Relationship File)";
 
-function dated(date: IsoDate, source: CurrencySource, today: IsoDate): DatedItem {
+function dated(date: IsoDate, source: FreshnessSource, today: IsoDate): DatedItem {
   return {
     date,
     age_days: daysBetween(date, today),
@@ -90,13 +90,13 @@ function layer(file: LayerFile | undefined, today: IsoDate): Vintage | null {
 }
 
 export function dataStatus(inputs: DataStatusInputs): DataStatus {
-  const { today, currency, polygons, boundaryFile } = inputs;
+  const { today, freshness, polygons, boundaryFile } = inputs;
   return {
     today,
     rates: {
-      confirmed_through: dated(currency.confirmedThrough, currency.confirmedBy, today),
-      last_reconciled: dated(currency.lastReconciled, currency.lastReconciledBy, today),
-      stale: staleness(currency.lastReconciled, today, inputs.staleAfterDays).stale,
+      confirmed_through: dated(freshness.confirmedThrough, freshness.confirmedBy, today),
+      last_reconciled: dated(freshness.lastReconciled, freshness.lastReconciledBy, today),
+      stale: staleness(freshness.lastReconciled, today, inputs.staleAfterDays).stale,
       stale_after_days: inputs.staleAfterDays,
       last_run: inputs.lastRun,
     },

@@ -1,15 +1,15 @@
 /**
  * The rate source: the rate table every lookup answers from (the shipped periods with the periods
- * reconciliation recorded laid over them) and how current it is (rates-currency.ts). Rebuilt at
+ * reconciliation recorded laid over them) and how current it is (rates-freshness.ts). Rebuilt at
  * start-up, after each reconciliation here, and when another instance's reconciliation is seen
  * (checked at most every `recheckMs`). Readers ask it for `table` at each use, so a rebuilt table
  * reaches them without anything being swapped into their context.
  */
-import { ratesCurrency, type RatesCurrency, type ShippedCurrency } from "./rates-currency.ts";
+import { ratesFreshness, type RatesFreshness, type ShippedFreshness } from "./rates-freshness.ts";
 import type { RatePeriod, RateTable } from "../rates/rate-table.ts";
 import type { Db } from "../store/database.ts";
 import { latestSuccessfulReconciliation, listRecordedPeriods } from "../store/reconciliations.repository.ts";
-import type { RecordedRatePeriod } from "../store/webhooks-and-jobs.tables.ts";
+import type { RecordedRatePeriod } from "../store/reconciliations.tables.ts";
 import { mergeTable, type RatesOverlay } from "../rates/overlay-periods.ts";
 
 export function toRatePeriod(row: RecordedRatePeriod): RatePeriod {
@@ -27,7 +27,7 @@ export interface RateDataOptions {
   db: Db;
   shipped: RateTable;
   /** What data/meta.json says of the shipped rates: the answer until a reconciliation succeeds here. */
-  shippedCurrency: ShippedCurrency;
+  shippedFreshness: ShippedFreshness;
   now?: () => number;
   recheckMs?: number;
 }
@@ -37,7 +37,7 @@ export class RateData {
   #table: RateTable;
   #recorded: RecordedRatePeriod[] = [];
   #latestId: string | null = null;
-  #currency: RatesCurrency;
+  #freshness: RatesFreshness;
   #overlay: RatesOverlay = { key: "shipped", periods: [] };
   #checkedAt = -Infinity;
   #checking: Promise<void> | null = null;
@@ -45,7 +45,7 @@ export class RateData {
   constructor(options: RateDataOptions) {
     this.#options = { now: Date.now, recheckMs: 30_000, ...options };
     this.#table = options.shipped;
-    this.#currency = ratesCurrency(options.shippedCurrency, undefined);
+    this.#freshness = ratesFreshness(options.shippedFreshness, undefined);
   }
 
   get table(): RateTable {
@@ -57,8 +57,8 @@ export class RateData {
   }
 
   /** What data/meta.json says of the shipped rates. */
-  get shippedCurrency(): ShippedCurrency {
-    return this.#options.shippedCurrency;
+  get shippedFreshness(): ShippedFreshness {
+    return this.#options.shippedFreshness;
   }
 
   /** What the table lays over the shipped one, for threads that rebuild it (src/lookup/batch-tasks.ts). */
@@ -79,7 +79,7 @@ export class RateData {
     const id = latest?.id ?? null;
     if (id === this.#latestId && this.#table !== shipped) return;
     this.#latestId = id;
-    this.#currency = ratesCurrency(this.#options.shippedCurrency, latest);
+    this.#freshness = ratesFreshness(this.#options.shippedFreshness, latest);
     this.#recorded = await listRecordedPeriods(db);
     this.#overlay = { key: `${id ?? "shipped"}:${this.#recorded.length}`, periods: this.#recorded.map(toRatePeriod) };
     this.#table = mergeTable(shipped, this.#overlay.periods);
@@ -89,7 +89,7 @@ export class RateData {
    * How current the rates are, checked against the database every `recheckMs`. If that check
    * fails what is already known is served: a rate answer should not fail for it.
    */
-  async currency(): Promise<RatesCurrency> {
+  async freshness(): Promise<RatesFreshness> {
     if (this.#options.now() - this.#checkedAt >= this.#options.recheckMs) {
       this.#checking ??= this.refresh()
         .catch(() => {
@@ -100,6 +100,6 @@ export class RateData {
         });
       await this.#checking;
     }
-    return this.#currency;
+    return this.#freshness;
   }
 }

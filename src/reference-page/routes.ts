@@ -51,7 +51,7 @@ const ASSETS = {
 };
 
 function readAsset(name: string): Buffer {
-  if (name === "reference.js") return readFileSync(join(REPO_ROOT, "src", "reference", "assets", name));
+  if (name === "reference.js") return readFileSync(join(REPO_ROOT, "src", "reference-page", "assets", name));
   // The package's entry point sits at its root, beside the prebuilt bundle and stylesheet.
   return readFileSync(join(dirname(createRequire(import.meta.url).resolve("swagger-ui-dist")), name));
 }

@@ -15,7 +15,7 @@ import { daysBetween, type IsoDate } from "../rates/calendar.ts";
 import { quarterEnd } from "../rates/sst-file-names.ts";
 
 /** What data/meta.json says of the shipped rates. */
-export interface ShippedCurrency {
+export interface ShippedFreshness {
   last_reconciled: IsoDate;
   verified_through: IsoDate;
   rate_file: string;
@@ -31,16 +31,16 @@ export interface SuccessfulRun {
 }
 
 /** Where a date comes from: the shipped data, or a reconciliation run and the file it read. */
-export interface CurrencySource {
+export interface FreshnessSource {
   reconciliationId: string | null;
   file: string | null;
 }
 
-export interface RatesCurrency {
+export interface RatesFreshness {
   lastReconciled: IsoDate;
-  lastReconciledBy: CurrencySource;
+  lastReconciledBy: FreshnessSource;
   confirmedThrough: IsoDate;
-  confirmedBy: CurrencySource;
+  confirmedBy: FreshnessSource;
 }
 
 /** True when a run's log lists a figure (state, county, transit or district) that differs from ours; an ignored unknown code does not count. */
@@ -55,10 +55,10 @@ function foundDifferences(discrepancies: string): boolean {
 }
 
 /** `latest`: the latest successful run, if there is one. */
-export function ratesCurrency(shipped: ShippedCurrency, latest: SuccessfulRun | undefined): RatesCurrency {
-  const shippedSource: CurrencySource = { reconciliationId: null, file: shipped.rate_file };
+export function ratesFreshness(shipped: ShippedFreshness, latest: SuccessfulRun | undefined): RatesFreshness {
+  const shippedSource: FreshnessSource = { reconciliationId: null, file: shipped.rate_file };
   if (!latest) return { lastReconciled: shipped.last_reconciled, lastReconciledBy: shippedSource, confirmedThrough: shipped.verified_through, confirmedBy: shippedSource };
-  const run: CurrencySource = { reconciliationId: latest.id, file: latest.file_name };
+  const run: FreshnessSource = { reconciliationId: latest.id, file: latest.file_name };
   const through = latest.file_name === null ? null : quarterEnd(latest.file_name);
   const confirms = through !== null && through > shipped.verified_through && !foundDifferences(latest.discrepancies);
   return {

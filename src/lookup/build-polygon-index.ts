@@ -1,5 +1,5 @@
 /**
- * The boundary indexes as shared arrays: read from the polygon index file `buckeye data fetch-geo`
+ * The polygon indexes as shared arrays: read from the polygon index file `buckeye data fetch-geo`
  * wrote beside the polygons (src/geo/polygon-index-file.ts) when it matches them; else built in a
  * child process, as for polygons an operator placed by hand. The polygons' folder is never written
  * here: it may be read-only, or shared by several instances.
@@ -14,29 +14,29 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import type { BoundaryFiles } from "../geo/boundary-files.ts";
-import type { BoundariesData } from "../geo/boundaries.ts";
-import { readBoundaries } from "../geo/boundaries-bytes.ts";
+import type { PolygonFiles } from "../geo/polygon-files.ts";
+import type { PolygonsData } from "../geo/polygons.ts";
+import { readPolygons } from "../geo/polygons-bytes.ts";
 import { readFreshPolygonIndex } from "../geo/polygon-index-file.ts";
 import { processEntry } from "../worker-entries.ts";
 
-export async function openPolygonIndex(files: Extract<BoundaryFiles, { available: true }>): Promise<BoundariesData> {
+export async function openPolygonIndex(files: Extract<PolygonFiles, { available: true }>): Promise<PolygonsData> {
   try {
     const written = readFreshPolygonIndex(files);
     if (written) return written;
   } catch {
     // A damaged index file: the polygons themselves are still there to build from.
   }
-  return buildBoundariesInProcess(files);
+  return buildPolygonIndexInProcess(files);
 }
 
-export async function buildBoundariesInProcess(files: Extract<BoundaryFiles, { available: true }>): Promise<BoundariesData> {
-  const dir = mkdtempSync(join(tmpdir(), "buckeye-boundaries-"));
+export async function buildPolygonIndexInProcess(files: Extract<PolygonFiles, { available: true }>): Promise<PolygonsData> {
+  const dir = mkdtempSync(join(tmpdir(), "buckeye-polygons-"));
   const output = join(dir, "indexes.bin");
   try {
-    const args = [...processEntry("build-boundaries"), JSON.stringify(files), output];
+    const args = [...processEntry("build-polygon-index"), JSON.stringify(files), output];
     await promisify(execFile)(process.execPath, args);
-    return readBoundaries(output);
+    return readPolygons(output);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
