@@ -7,7 +7,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
 import { CONFIGURATION_REFERENCE, configurationReference, ERROR_REFERENCE, errorReference } from "../src/docs/references.ts";
-import { PROBLEMS } from "../src/http/problem.ts";
+import { PROBLEMS } from "../src/web/problem.ts";
 
 const ROOT = new URL("..", import.meta.url).pathname;
 const read = (path: string) => readFileSync(join(ROOT, path), "utf8");

@@ -1,12 +1,12 @@
 /**
  * The two references in docs/ that are generated, not written: the error reference from the
- * problem table (src/http/problem.ts) and the configuration reference from the config schema
+ * problem table (src/web/problem.ts) and the configuration reference from the config schema
  * (src/config.ts). `npm run docs:generate` writes them; test/docs.test.ts fails when the committed
  * files differ from what this module makes, so neither can drift from the code.
  */
 import { z } from "zod";
 import { configSchema } from "../config.ts";
-import { PROBLEMS, type ProblemSlug } from "../http/problem.ts";
+import { PROBLEMS, type ProblemSlug } from "../web/problem.ts";
 
 export const ERROR_REFERENCE = "docs/api/errors.md";
 export const CONFIGURATION_REFERENCE = "docs/reference/configuration.md";
@@ -17,7 +17,7 @@ const cell = (text: string) => text.replaceAll("|", "\\|");
 export function errorReference(): string {
   const slugs = (Object.keys(PROBLEMS) as ProblemSlug[]).sort((a, b) => PROBLEMS[a].status - PROBLEMS[b].status || a.localeCompare(b));
   const lines = [
-    GENERATED("src/http/problem.ts"),
+    GENERATED("src/web/problem.ts"),
     "",
     "# Errors",
     "",

@@ -4,7 +4,7 @@
  * Consulted only when the router found nothing, so the hot path pays nothing for it.
  */
 import type { H3Event, HTTPError } from "h3";
-import { problem } from "./problem.ts";
+import { problem } from "../web/problem.ts";
 
 export class AllowedMethods {
   readonly #routes: Array<{ path: string; pattern: RegExp; methods: Set<string> }> = [];

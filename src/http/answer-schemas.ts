@@ -6,7 +6,7 @@
 import { z } from "zod";
 import { discrepancySchema } from "../jobs/compare-rates.ts";
 import { ambiguousResponseSchema, rateRecordSchema } from "../rates/record-schemas.ts";
-import { problemDetailsSchema } from "./problem.ts";
+import { problemDetailsSchema } from "../web/problem.ts";
 
 const timestamp = z.iso.datetime();
 

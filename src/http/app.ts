@@ -12,7 +12,7 @@ import { addAnswerHeaders, setAnswerHeader } from "./answer-headers.ts";
 import { authenticate } from "./authenticate.ts";
 import type { ApiContext } from "./context.ts";
 import { limitRequests } from "./limit-requests.ts";
-import { toProblemDetails } from "./problem.ts";
+import { toProblemDetails } from "../web/problem.ts";
 import { createCertificate, getCertificate, getCertificates, removeCertificate } from "./routes/certificates.ts";
 import { getCounties } from "./routes/counties.ts";
 import { getReconciliations } from "./routes/reconciliations.ts";

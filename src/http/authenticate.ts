@@ -12,7 +12,7 @@
 import type { H3Event, Middleware } from "h3";
 import type { Verification } from "../auth/key-service.ts";
 import type { ApiContext } from "./context.ts";
-import { problem } from "./problem.ts";
+import { problem } from "../web/problem.ts";
 import type { RateDecision } from "./rate-limit.ts";
 
 declare module "h3" {

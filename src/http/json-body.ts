@@ -7,7 +7,7 @@
 import type { H3Event } from "h3";
 import type { z } from "zod";
 import { mediaType, readCapped } from "./body-guard.ts";
-import { problem, type InvalidParam, type ProblemSlug } from "./problem.ts";
+import { problem, type InvalidParam, type ProblemSlug } from "../web/problem.ts";
 
 const MAX_BODY_BYTES = 64 * 1024;
 

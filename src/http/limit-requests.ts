@@ -6,7 +6,7 @@
 import type { H3Event, Middleware } from "h3";
 import { setAnswerHeader } from "./answer-headers.ts";
 import type { ApiContext } from "./context.ts";
-import { problem } from "./problem.ts";
+import { problem } from "../web/problem.ts";
 
 export function limitRequests(ctx: ApiContext): Middleware {
   return async (event: H3Event) => {

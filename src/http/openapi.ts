@@ -19,7 +19,7 @@ import {
   upcomingSchema,
 } from "../rates/record-schemas.ts";
 import { batchAnswerSchema, batchJobSchema, certificateRecordSchema, deliveryRecordSchema, reconciliationSchema } from "./answer-schemas.ts";
-import { problemDetailsSchema } from "./problem.ts";
+import { problemDetailsSchema } from "../web/problem.ts";
 import { CERTIFICATES_QUERY, certificateSchema } from "./routes/certificates.ts";
 import { COUNTIES_QUERY } from "./routes/counties.ts";
 import { RATE_QUERY } from "./routes/rates.ts";

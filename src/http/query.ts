@@ -5,7 +5,7 @@
  */
 import type { H3Event } from "h3";
 import type { z } from "zod";
-import { problem, type InvalidParam } from "./problem.ts";
+import { problem, type InvalidParam } from "../web/problem.ts";
 
 type Shape = Record<string, z.ZodType<string | undefined>>;
 type Parsed<S extends Shape> = { [K in keyof S]: z.output<S[K]> };

@@ -9,7 +9,7 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import type { H3, H3Event } from "h3";
-import { problem } from "../http/problem.ts";
+import { problem } from "../web/problem.ts";
 import { REPO_ROOT } from "../config.ts";
 import { StaticFiles } from "../web/static-files.ts";
 

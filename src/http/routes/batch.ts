@@ -11,7 +11,7 @@ import { recordContext } from "../../rates/records.ts";
 import type { ApiContext } from "../context.ts";
 import { sendsJson } from "../json-body.ts";
 import { readCapped } from "../body-guard.ts";
-import { problem } from "../problem.ts";
+import { problem } from "../../web/problem.ts";
 import { itemAnswer, type ItemAnswer } from "./lookup-answers.ts";
 import type { BatchAnswer } from "../answer-schemas.ts";
 

@@ -15,7 +15,7 @@ import { dateInOhio } from "../../rates/calendar.ts";
 import type { BatchJob } from "../../store/batch-jobs.repository.ts";
 import type { BatchFileFormat } from "../../store/batch-jobs.table.ts";
 import type { ApiContext } from "../context.ts";
-import { problem } from "../problem.ts";
+import { problem } from "../../web/problem.ts";
 import { RowCounter } from "../../batch/row-counter.ts";
 import { mediaType, readCapped } from "../body-guard.ts";
 import { problemBody } from "./lookup-answers.ts";

@@ -18,7 +18,7 @@ import {
 import type { Certificate } from "../../store/webhooks-and-jobs.tables.ts";
 import type { ApiContext } from "../context.ts";
 import { parseBody, readJsonObject } from "../json-body.ts";
-import { problem, type InvalidParam } from "../problem.ts";
+import { problem, type InvalidParam } from "../../web/problem.ts";
 import { readQuery } from "../query.ts";
 import type { CertificateRecord } from "../answer-schemas.ts";
 

@@ -7,7 +7,7 @@ import { checkDate } from "../../lookup/resolve-lookup.ts";
 import { toDecimal } from "../../rates/millionths.ts";
 import type { ApiContext } from "../context.ts";
 import { dateParam, searchParam, sortParam } from "../params.ts";
-import { problem } from "../problem.ts";
+import { problem } from "../../web/problem.ts";
 import { readQuery } from "../query.ts";
 
 export const COUNTIES_QUERY = { search: searchParam, sort: sortParam, date: dateParam };

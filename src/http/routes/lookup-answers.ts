@@ -1,7 +1,7 @@
 /** Turns pipeline answers into HTTP bodies: records as they are, failures as problem objects (spec §7). */
 import type { ItemFailure, ItemResult } from "../../lookup/item-result.ts";
 import type { AmbiguousResponse, RateRecord } from "../../rates/records.ts";
-import { problem, toProblemDetails, type ProblemDetails } from "../problem.ts";
+import { problem, toProblemDetails, type ProblemDetails } from "../../web/problem.ts";
 
 /** The error a single lookup throws for a failed item, with its invalid_params and Retry-After. */
 export function itemProblem(failure: ItemFailure) {

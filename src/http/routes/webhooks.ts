@@ -12,7 +12,7 @@ import { toWebhookRecord } from "../../webhooks/webhook-record.ts";
 import { WebhookRefusal, type WebhookService } from "../../webhooks/webhook-service.ts";
 import type { ApiContext } from "../context.ts";
 import { parseBody, readJsonObject } from "../json-body.ts";
-import { problem, type InvalidParam } from "../problem.ts";
+import { problem, type InvalidParam } from "../../web/problem.ts";
 import { readQuery } from "../query.ts";
 import type { DeliveryRecord } from "../answer-schemas.ts";
 
