@@ -17,7 +17,7 @@ import { listen, type Listener } from "listhen";
 import { createAccountService } from "./accounts/account-service.ts";
 import { createKeyCheck } from "./auth/key-check.ts";
 import { createAddressLookups } from "./batch/address-lookups.ts";
-import { openBoundaryIndex } from "./boundaries/probe.ts";
+import { openBoundaryIndex } from "./boundaries/boundary-index.ts";
 import { systemClock, type Clock } from "./clock.ts";
 import type { Config } from "./config.ts";
 import { RateData } from "./currency/rate-data.ts";

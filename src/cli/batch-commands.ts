@@ -9,7 +9,7 @@ import { readFile } from "node:fs/promises";
 import { once } from "node:events";
 import { extname } from "node:path";
 import { type Command, Option } from "commander";
-import { openBoundaryIndex } from "../boundaries/probe.ts";
+import { openBoundaryIndex } from "../boundaries/boundary-index.ts";
 import { loadConfig } from "../config.ts";
 import { defaultVintage, fetchTiger, FetchGeoError } from "../geo/fetch-tiger.ts";
 import { problemBody } from "../http/routes/lookup-answers.ts";
