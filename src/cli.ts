@@ -50,7 +50,7 @@ function withAccounts<T>(work: (accounts: AccountService) => Promise<T>): Promis
 async function announceKeyChange(): Promise<void> {
   const { redis } = loadConfig();
   if (!redis) return;
-  const { announceKeyChangeOnce } = await import("./http/redis-rate-limiter.ts");
+  const { announceKeyChangeOnce } = await import("./auth/redis-key-epoch.ts");
   try {
     await announceKeyChangeOnce(redis);
   } catch (error) {

@@ -71,8 +71,10 @@ export async function createService(config: Config, options: ServiceOptions = {}
   const { sealed, unreadable } = await sealStoredSecrets(store.db, secrets);
   if (sealed > 0) log({ level: "info", msg: "sealed stored webhook signing secrets with SECRETS_KEY", count: sealed });
   if (unreadable > 0) log({ level: "error", msg: "stored webhook signing secrets that neither SECRETS_KEY nor SECRETS_KEY_PREVIOUS opens", count: unreadable });
-  const limits = await createRateLimiter(config, log);
-  const keys = createKeyCheck(store, () => limits.announceKeyChange());
+  // With REDIS_URL, the one connection the rate limits and the key epoch share (src/store/redis.ts); the driver is loaded only then.
+  const redis = config.redis ? (await import("./store/redis.ts")).openRedis(config.redis.url, config.redis.commandTimeoutMs) : undefined;
+  const limits = await createRateLimiter(config, log, redis);
+  const keys = createKeyCheck(store, redis && config.redis ? { redis, keyPrefix: config.redis.keyPrefix } : undefined);
 
   // The rate source: shipped periods with the reconciled ones laid over them.
   const rates = new RateData({ db: store.db, shipped: data.table, shippedCurrency: data.meta });
@@ -141,6 +143,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
     await boundaries.close();
     keys.close();
     await limits.close();
+    if (redis) await (await import("./store/redis.ts")).closeRedis(redis);
     await store.close();
   };
   return { app, context, store, rates, clock, background, close };

@@ -123,7 +123,7 @@ describe("import rules (docs/architecture.md)", () => {
   });
 
   it("the check sees a re-export (auth/ passing on what http/ exports)", () => {
-    const planted: [string, string] = [join(SRC, "auth/planted.ts"), 'export { authenticate } from "../http/authenticate.ts";\nexport type { ApiContext } from "../http/context.ts";\n'];
+    const planted: [string, string] = [join(SRC, "auth/planted.ts"), 'export { admitRequest } from "../http/admit-request.ts";\nexport type { ApiContext } from "../http/context.ts";\n'];
     expect(violations(roomImports([planted]))).toEqual(["auth -> http"]);
   });
 
