@@ -36,7 +36,9 @@ export async function admit(ctx: ApiContext, key: string): Promise<Admission> {
     const taking = ctx.limiter.consume(keyId, organizationId, ctx.now().getTime());
     const epoch = await ctx.keys.epoch();
     const verdict = epoch !== undefined && epoch === hit.epoch ? hit.verdict : await verdicts.read(key, epoch);
-    return verdict.ok ? { principal: verdict.principal, decision: await taking } : { refused: verdict.reason };
+    if (!verdict.ok) return { refused: verdict.reason };
+    // The in-process buckets decide at once: awaiting their decision would cost a promise per request.
+    return { principal: verdict.principal, decision: taking instanceof Promise ? await taking : taking };
   }
   const verdict = await verdicts.check(key, await ctx.keys.epoch());
   if (!verdict.ok) return { refused: verdict.reason };
