@@ -5,7 +5,7 @@
 import type { Redis } from "ioredis";
 import { createKeyFinder } from "../store/api-keys.repository.ts";
 import type { Store } from "../store/connect.ts";
-import { oncePerTurn } from "../per-turn.ts";
+import { oncePerTurn, oncePerTurnOneInFlight } from "../per-turn.ts";
 import type { KeyEpochSource } from "./key-epoch.ts";
 import { postgresKeyEpoch } from "./postgres-key-epoch.ts";
 import { redisKeyEpoch } from "./redis-key-epoch.ts";
@@ -40,7 +40,8 @@ export function createKeyCheck(store: Store, shared?: SharedKeyEpoch): KeyCheck 
   const source = keyEpochSource(store, shared);
   return {
     verdicts: new KeyVerdicts(createKeyFinder(store)),
-    epoch: oncePerTurn(() => source.read()),
+    // With Redis the read keeps the rate-limit script's pace (batchPerTurn), so each turn sends the two together and no more.
+    epoch: shared ? oncePerTurnOneInFlight(async () => source.read()) : oncePerTurn(() => source.read()),
     changed: () => source.announce(),
     close: () => source.close(),
   };
