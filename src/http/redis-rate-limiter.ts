@@ -23,11 +23,11 @@ import { decide, MemoryRateLimiter, type RateDecision, type RateLimiter, type Ra
  * bucket and one from its organization's, or none when either is short. KEYS: each organization's
  * bucket, followed by the bucket of each of its keys the requests draw from, each once; ARGV[1],
  * ARGV[2]: tokens per second per key and per organization, also the buckets' sizes; ARGV[i + 2]: 0
- * for an organization's bucket KEYS[i], else how many requests draw from the key's bucket KEYS[i]. A key's requests are served while both buckets hold a whole token,
- * its keys in order, so a key holding k tokens whose organization has o left admits
- * min(count, floor(k), floor(o)) of them. Returns {admitted, key tokens, organization tokens, ...}
- * for each key, tokens as they were before that key's requests took any: each
- * request's own decision follows from these (see #run), so the script's work and its reply grow
+ * for an organization's bucket KEYS[i], else how many requests draw from the key's bucket KEYS[i].
+ * A key's requests are served while both buckets hold a whole token, its keys in order, so a key
+ * holding k tokens whose organization has o left admits min(count, floor(k), floor(o)) of them.
+ * Returns {admitted, key tokens, organization tokens, ...} for each key, tokens as they were before
+ * that key's requests took any: each request's own decision follows from these (see #run), so the script's work and its reply grow
  * with the number of keys and organizations, not of requests.
  */
 const TOKEN_BUCKET = `
