@@ -25,10 +25,10 @@ import type { ApiContext } from "./context.ts";
 import type { RateDecision } from "./rate-limit.ts";
 
 /** A good key's principal and the rate-limit decision for this request, or why the key is refused. */
-export type Admission = { principal: Principal; decision: RateDecision } | { refused: (Verification & { ok: false })["reason"] };
+type Admission = { principal: Principal; decision: RateDecision } | { refused: (Verification & { ok: false })["reason"] };
 
-
-export async function admit(ctx: ApiContext, key: string): Promise<Admission> {
+/** The key's verdict and, for a good key, the decision of its buckets. */
+async function admit(ctx: ApiContext, key: string): Promise<Admission> {
   const { verdicts } = ctx.keys;
   const hit = verdicts.peek(key);
   if (hit?.verdict.ok) {
