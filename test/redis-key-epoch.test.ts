@@ -13,7 +13,6 @@ const REDIS = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
 const open: Redis[] = [];
 function connect(url = REDIS): Redis {
   const redis = openRedis(url);
-  redis.on("error", () => {});
   open.push(redis);
   return redis;
 }

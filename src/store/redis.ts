@@ -9,7 +9,7 @@ import { Redis } from "ioredis";
 export type { Redis };
 
 export function openRedis(url: string, commandTimeoutMs = 250): Redis {
-  return new Redis(url, {
+  const redis = new Redis(url, {
     // Fail fast rather than queue: a request must not wait for Redis to come back.
     enableOfflineQueue: false,
     maxRetriesPerRequest: 0,
@@ -18,6 +18,9 @@ export function openRedis(url: string, commandTimeoutMs = 250): Redis {
     // Keep reconnecting for as long as the service runs, at most a second apart.
     retryStrategy: (times) => Math.min(times * 100, 1000),
   });
+  // The rate limiter logs an unreachable Redis once; without a listener of its own ioredis would print every error until it listens.
+  redis.on("error", () => {});
+  return redis;
 }
 
 /** Closes the connection, ignoring the errors a connection that is going away reports. */
