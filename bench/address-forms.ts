@@ -18,7 +18,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { importBoundaryFile } from "../src/boundaries/import-file.ts";
-import { openBoundaryIndex } from "../src/boundaries/boundary-index.interface.ts";
+import { openBoundaryIndex } from "../src/boundaries/boundary-index.ts";
 import type { BoundaryQuery } from "../src/boundaries/boundary-index.interface.ts";
 import { streetKey } from "../src/boundaries/pub28.ts";
 import type { BoundaryRecord } from "../src/boundaries/record-layout.ts";

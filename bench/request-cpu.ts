@@ -8,7 +8,7 @@
  *    difference between /healthz and a lookup is the key check, the rate limit, the lookup and
  *    the serialisation together.
  * 2. In process, the parts of that difference one at a time, each in a loop of its own: the key
- *    check as `authenticate` runs it (against a real SQLite store), the lookup (resolveLookup)
+ *    check as `admitRequest` runs it (against a real SQLite store), the lookup (resolveLookup)
  *    and the serialisation (building the rate record and JSON.stringify).
  */
 import { readFileSync, rmSync, writeFileSync } from "node:fs";

@@ -56,3 +56,30 @@ export function batchPerTurn<I, O>(run: (inputs: I[]) => Promise<O[]>): (input: 
       if (waiting.push({ input, resolve, reject }) === 1 && !busy) setImmediate(flush);
     });
 }
+
+/**
+ * Like oncePerTurn, with at most one read in flight: callers that come while one is out share the
+ * next, which starts as that one ends. batchPerTurn keeps the same pace, so two of them over one
+ * connection (the Redis key epoch and the rate-limit script) start in the same turn and travel together.
+ */
+export function oncePerTurnOneInFlight<T>(read: () => Promise<T>): () => Promise<T> {
+  let next: Promise<T> | null = null;
+  let busy = false;
+  let queued: (() => void) | null = null;
+  const settled = () => {
+    busy = false;
+    const start = queued;
+    queued = null;
+    if (start) setImmediate(start);
+  };
+  return () =>
+    (next ??= new Promise<T>((resolve, reject) => {
+      const start = () => {
+        next = null;
+        busy = true;
+        read().then(resolve, reject).finally(settled);
+      };
+      if (busy) queued = start;
+      else setImmediate(start);
+    }));
+}

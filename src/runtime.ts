@@ -1,8 +1,7 @@
 /**
  * What every Buckeye process opens first, the service and each CLI command alike: the store,
  * migrated, and the rate source (the shipped tables with the reconciled periods laid over them),
- * built once. It sits above http/ only for the key-change announcement, which lives with the Redis
- * rate limiter.
+ * built once, and the key-change announcement a CLI command makes after a revocation (auth/).
  */
 import { ClosingStack } from "./closing-stack.ts";
 import type { Config } from "./config.ts";
@@ -53,7 +52,7 @@ export async function openRuntime(config: Pick<Config, "databaseUrl" | "dataDir"
         })()),
       announceKeyChange: async () => {
         if (!config.redis) return;
-        const { announceKeyChangeOnce } = await import("./http/redis-rate-limiter.ts");
+        const { announceKeyChangeOnce } = await import("./auth/redis-key-epoch.ts");
         await announceKeyChangeOnce(config.redis);
       },
       close: () => owned.disposeAsync(),

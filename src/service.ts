@@ -19,7 +19,7 @@ import { listen, type Listener } from "listhen";
 import { createAccountService } from "./accounts/account-service.ts";
 import { createKeyCheck } from "./auth/key-check.ts";
 import { createAddressLookups } from "./batch/address-lookups.ts";
-import { openBoundaryIndex } from "./boundaries/boundary-index.interface.ts";
+import { openBoundaryIndex } from "./boundaries/boundary-index.ts";
 import { systemClock, type Clock } from "./clock.ts";
 import type { Config } from "./config.ts";
 import { ClosingStack } from "./closing-stack.ts";
@@ -77,9 +77,12 @@ export async function createService(config: Config, options: ServiceOptions = {}
     const { sealed, unreadable } = await sealStoredSecrets(store.db, secrets);
     if (sealed > 0) log({ level: "info", msg: "sealed stored webhook signing secrets with SECRETS_KEY", count: sealed });
     if (unreadable > 0) log({ level: "error", msg: "stored webhook signing secrets that neither SECRETS_KEY nor SECRETS_KEY_PREVIOUS opens", count: unreadable });
-    const limits = await createRateLimiter(config, log);
+    // With REDIS_URL, the one connection the rate limits and the key epoch share (src/store/redis.ts); the driver is loaded only then.
+    const redis = config.redis ? (await import("./store/redis.ts")).openRedis(config.redis.url, config.redis.commandTimeoutMs) : undefined;
+    if (redis) closing.defer(async () => (await import("./store/redis.ts")).closeRedis(redis));
+    const limits = await createRateLimiter(config, log, redis);
     closing.defer(() => limits.close());
-    const keys = createKeyCheck(store, () => limits.announceKeyChange());
+    const keys = createKeyCheck(store, redis && config.redis ? { redis, keyPrefix: config.redis.keyPrefix } : undefined);
     closing.defer(() => keys.close());
 
     // The rate source: shipped periods with the reconciled ones laid over them.

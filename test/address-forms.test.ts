@@ -9,7 +9,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { importBoundaryFile } from "../src/boundaries/import-file.ts";
-import { openBoundaryIndex } from "../src/boundaries/boundary-index.interface.ts";
+import { openBoundaryIndex } from "../src/boundaries/boundary-index.ts";
 import { formatBoundaryRow, type BoundaryRecord } from "../src/boundaries/record-layout.ts";
 import { probeQuery } from "../src/lookup/ladder.ts";
 import { readLookupItem } from "../src/lookup/lookup-item.ts";

@@ -1,13 +1,16 @@
 /**
- * The import rules of docs/architecture.md, checked over every file in src/: a room imports its own
- * files and rooms of a lower layer, never upward or sideways (so there is no import loop between
- * rooms), and the adapters (API, dashboard, CLI) never import each other.
+ * The import rules of docs/architecture.md, checked over every file in src/ and workers/: a room
+ * imports its own files and rooms of a lower layer, never upward or sideways (so there is no import
+ * loop between rooms), and the adapters (API, dashboard, CLI) never import each other. An import is
+ * any of `import … from "…"`, `import "…"`, `export … from "…"` and `import("…")`.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, normalize, relative } from "node:path";
 import { describe, expect, it } from "vitest";
 
-const SRC = new URL("../src/", import.meta.url).pathname;
+const ROOT = new URL("../", import.meta.url).pathname;
+const SRC = join(ROOT, "src");
+const WORKERS = join(ROOT, "workers");
 
 /** Each room's layer (a folder of src/, or a file at its top): a room may import only rooms with a smaller number, and itself. */
 export const LAYERS: Record<string, number> = {
@@ -17,45 +20,66 @@ export const LAYERS: Record<string, number> = {
   geo: 2, auth: 2, usage: 2, webhooks: 2, boundaries: 2,
   "load-data.ts": 3, lookup: 3, accounts: 3,
   freshness: 4,
+  "runtime.ts": 4.5,
   jobs: 5,
   batch: 6,
   http: 7,
-  "runtime.ts": 7.5,
   "reference-page": 8, cli: 8,
   dashboard: 9,
   "docs-generator": 10, "graceful-shutdown.ts": 10,
   "service.ts": 11,
   "cli.ts": 12,
+  // The thread entries the lookup and boundary rooms load by path: above the rooms they call, imported by none.
+  workers: 4,
 };
 
 /** Adapters that share feature services, never each other's code: the layers alone would allow these. */
-const FORBIDDEN = ["dashboard -> http", "http -> dashboard", "cli -> dashboard", "cli.ts -> dashboard", "dashboard -> cli", "cli -> http", "cli.ts -> http", "http -> cli"];
+const FORBIDDEN = [
+  "dashboard -> http", "http -> dashboard",
+  "cli -> dashboard", "cli.ts -> dashboard", "dashboard -> cli",
+  "cli -> http", "cli.ts -> http", "http -> cli",
+];
 
-/** `lookup/pipeline.ts` is in the room `lookup`; `config.ts` is a room of its own. */
-const roomOf = (file: string) => file.split("/")[0]!;
+/**
+ * `lookup/pipeline.ts` is in the room `lookup`, `config.ts` is a room of its own, and every file of
+ * workers/ is in the room `workers`; a file elsewhere (migrations/) is in no room (undefined).
+ */
+function roomOf(file: string): string | undefined {
+  const path = relative(ROOT, file);
+  if (path.startsWith("workers/")) return "workers";
+  if (path.startsWith("src/")) return path.split("/")[1]!;
+  return undefined;
+}
 
-/** The TypeScript sources and the plain-JavaScript modules beside them (the version check); not the browser assets. */
-function sourceFiles(dir = SRC): string[] {
+/** The TypeScript sources and the plain-JavaScript modules beside them (the version check, the thread loaders); not the browser assets. */
+function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
     entry.isDirectory()
       ? entry.name === "assets" ? [] : sourceFiles(join(dir, entry.name))
-      : /\.(ts|js)$/.test(entry.name) ? [join(dir, entry.name)] : [],
+      : /\.(ts|m?js)$/.test(entry.name) ? [join(dir, entry.name)] : [],
   );
 }
 
-/** Every room-to-room import in src/, as "from -> to". */
-export function roomImports(): Set<string> {
+/** The relative specifiers a module imports: static and side-effect imports, re-exports and dynamic imports. */
+export function importSpecifiers(text: string): string[] {
+  return [...text.matchAll(/(?:\bfrom|\bimport)\s*\(?\s*["'](\.{1,2}\/[^"']+)["']/g)].map((match) => match[1]!);
+}
+
+/** Every room-to-room import of `files` (by default every file of src/ and workers/), as "from -> to". */
+export function roomImports(files: Iterable<[path: string, text: string]> = readSources()): Set<string> {
   const edges = new Set<string>();
-  for (const file of sourceFiles()) {
-    const from = roomOf(relative(SRC, file));
-    for (const [, spec] of readFileSync(file, "utf8").matchAll(/from "(\.{1,2}\/[^"]+)"/g)) {
-      const target = relative(SRC, normalize(join(dirname(file), spec!)));
-      if (target.startsWith("..")) continue; // migrations/, outside src/
-      const to = roomOf(target);
-      if (to !== from) edges.add(`${from} -> ${to}`);
+  for (const [file, text] of files) {
+    const from = roomOf(file);
+    for (const spec of importSpecifiers(text)) {
+      const to = roomOf(normalize(join(dirname(file), spec)));
+      if (to !== undefined && to !== from) edges.add(`${from} -> ${to}`);
     }
   }
   return edges;
+}
+
+function* readSources(): Iterable<[string, string]> {
+  for (const file of [...sourceFiles(SRC), ...sourceFiles(WORKERS)]) yield [file, readFileSync(file, "utf8")];
 }
 
 /** The imports that break the layering: upward or sideways, or from or to a room without a layer. */
@@ -105,7 +129,7 @@ export function unreadableCitations(file: string, source: string): string[] {
 
 describe("import rules (docs/architecture.md)", () => {
   it("every room in src/ has a layer", () => {
-    const rooms = new Set(sourceFiles().map((file) => roomOf(relative(SRC, file))));
+    const rooms = new Set([...sourceFiles(SRC), ...sourceFiles(WORKERS)].map((file) => roomOf(file)!));
     expect([...rooms].filter((room) => !(room in LAYERS))).toEqual([]);
   });
 
@@ -127,6 +151,26 @@ describe("import rules (docs/architecture.md)", () => {
 
   it("the check catches a sideways import between rooms of one layer", () => {
     expect(violations(["geo -> auth"])).toEqual(["geo -> auth"]);
+  });
+
+  it("the check sees a dynamic import (the store loading http/ lazily)", () => {
+    const planted: [string, string] = [join(SRC, "store/planted.ts"), 'const { createApp } = await import("../http/app.ts");\n'];
+    expect(violations(roomImports([planted]))).toEqual(["store -> http"]);
+  });
+
+  it("the check sees a re-export (auth/ passing on what http/ exports)", () => {
+    const planted: [string, string] = [join(SRC, "auth/planted.ts"), 'export { admitRequest } from "../http/admit-request.ts";\nexport type { ApiContext } from "../http/context.ts";\n'];
+    expect(violations(roomImports([planted]))).toEqual(["auth -> http"]);
+  });
+
+  it("the check sees workers/: a thread entry importing the composition root", () => {
+    const planted: [string, string] = [join(WORKERS, "planted.ts"), 'import { createService } from "../src/service.ts";\n'];
+    expect(violations(roomImports([planted]))).toEqual(["workers -> service.ts"]);
+  });
+
+  it("the check sees the CLI importing the API", () => {
+    const planted: [string, string] = [join(SRC, "cli/planted.ts"), 'import { lookupAnswer } from "../http/routes/lookup-answers.ts";\n'];
+    expect([...roomImports([planted])].filter((edge) => FORBIDDEN.includes(edge))).toEqual(["cli -> http"]);
   });
 });
 
@@ -153,7 +197,7 @@ describe("the typed client (client/, a package of its own)", () => {
 describe("comments cite only what the repository holds", () => {
   it("no comment in src/ cites an issue number, a spec or DESIGN section, or the ISSUE9 notes", () => {
     // The generated client types carry the OpenAPI document's descriptions, which are the served document's text, not comments.
-    const written = sourceFiles().filter((file) => !file.endsWith("/api-types.ts"));
+    const written = sourceFiles(SRC);
     expect(written.flatMap((file) => unreadableCitations(relative(SRC, file), readFileSync(file, "utf8")))).toEqual([]);
   });
 

@@ -12,7 +12,7 @@ import { dirname, join } from "node:path";
 import { zipSync } from "fflate";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { importBoundaryFile, MAX_CHANGED_SHARE, type ImportOptions } from "../src/boundaries/import-file.ts";
-import { openBoundaryIndex } from "../src/boundaries/boundary-index.interface.ts";
+import { openBoundaryIndex } from "../src/boundaries/boundary-index.ts";
 import { formatBoundaryRow } from "../src/boundaries/record-layout.ts";
 import { boundaryStatus, rollbackBoundaries } from "../src/boundaries/versions.ts";
 import { SYNTHETIC_CITY_MARK } from "../src/boundaries/synthetic-file.ts";

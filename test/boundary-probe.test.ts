@@ -4,7 +4,8 @@
  * the generator's own records, never hard-coded.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openBoundaryIndex, type BoundaryQuery, type StreetAddress } from "../src/boundaries/boundary-index.interface.ts";
+import { openBoundaryIndex } from "../src/boundaries/boundary-index.ts";
+import type { BoundaryQuery, StreetAddress } from "../src/boundaries/boundary-index.interface.ts";
 import { importBoundaryFile } from "../src/boundaries/import-file.ts";
 import type { BoundaryRecord } from "../src/boundaries/record-layout.ts";
 import { FUTURE_CHANGE, PAST_CHANGE } from "../src/boundaries/synthetic-file.ts";

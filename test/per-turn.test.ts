@@ -4,7 +4,7 @@
  * safe is that the shared read starts after every caller it answers, never before.
  */
 import { describe, expect, it } from "vitest";
-import { batchPerTurn, oncePerTurn } from "../src/per-turn.ts";
+import { batchPerTurn, oncePerTurn, oncePerTurnOneInFlight } from "../src/per-turn.ts";
 
 describe("oncePerTurn: one read answers every call of the turn", () => {
   it("calls of one turn share one read, and the read starts after the last of them", async () => {
@@ -93,5 +93,47 @@ describe("batchPerTurn: one call carries every input waiting for it", () => {
     expect(await Promise.all(failed)).toEqual(["redis timed out", "redis timed out"]);
     fail = false;
     await expect(run("c")).resolves.toBe("c");
+  });
+});
+
+describe("oncePerTurnOneInFlight: one read a turn, at most one out", () => {
+  it("calls while a read is out share the next read, which starts as that one ends, in step with batchPerTurn", async () => {
+    const order: string[] = [];
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let reads = 0;
+    const epoch = oncePerTurnOneInFlight(async () => {
+      const n = ++reads;
+      order.push(`read ${n}`);
+      if (n === 1) await gate;
+      return n;
+    });
+    const script = batchPerTurn(async (inputs: string[]) => {
+      order.push(`script ${inputs.join(",")}`);
+      if (inputs[0] === "a") await gate;
+      return inputs;
+    });
+    const first = [epoch(), epoch(), script("a")];
+    await new Promise((resolve) => setImmediate(resolve));
+    const later = [epoch(), script("b"), epoch(), script("c")];
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(order).toEqual(["read 1", "script a"]);
+    release();
+    expect(await Promise.all(first)).toEqual([1, 1, "a"]);
+    expect(await Promise.all(later)).toEqual([2, "b", 2, "c"]);
+    // Both second calls start only once the first ones ended (in either order).
+    expect(order.slice(0, 2)).toEqual(["read 1", "script a"]);
+    expect(order.slice(2).sort()).toEqual(["read 2", "script b,c"]);
+  });
+
+  it("a read that fails fails its callers, and the next call reads again", async () => {
+    let fail = true;
+    const epoch = oncePerTurnOneInFlight(async () => {
+      if (fail) throw new Error("redis timed out");
+      return "e";
+    });
+    await expect(epoch()).rejects.toThrow("redis timed out");
+    fail = false;
+    await expect(epoch()).resolves.toBe("e");
   });
 });

@@ -9,6 +9,7 @@ import { randomBytes } from "node:crypto";
 import { createServer, connect, type Server, type Socket } from "node:net";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { RedisRateLimiter } from "../src/http/redis-rate-limiter.ts";
+import { revokeApiKey } from "../src/store/api-keys.repository.ts";
 import { startTestService } from "./_setup.ts";
 import { until } from "./_wait.ts";
 
@@ -59,7 +60,7 @@ function limiter(
   log: (entry: Record<string, unknown>) => void = () => {},
   limits = { perKey: 10, perOrganization: 1000 },
 ): RedisRateLimiter & { keyPrefix: string } {
-  const created = Object.assign(new RedisRateLimiter({ url, keyPrefix, limits, log }), { keyPrefix });
+  const created = Object.assign(new RedisRateLimiter({ redis: url, keyPrefix, limits, log }), { keyPrefix });
   open.push(created);
   return created;
 }
@@ -96,7 +97,6 @@ describe("shared rate limits: REDIS_URL", () => {
       expect(mine.map((d) => d.remaining)).toEqual([9, 8, 7, 6, 5, 4, 3, 2, 1, 0, 0, 0]);
       expect(mine[11]).toMatchObject({ limit: 10, retryAfterSeconds: 1 });
     }
-    expect(new Set(decisions.map((d) => d.keyEpoch)).size).toBe(1);
   });
 
   it("two instances: four keys of one organization at once admit its 25 between them (plus refill) and no more, each refusal the organization's; another organization has its own bucket", async () => {
@@ -184,4 +184,30 @@ describe("shared rate limits over HTTP while Redis is down", () => {
       await api.close();
     }
   });
+});
+
+describe("admission: the key first, then the rate limits, with Redis as without", () => {
+  for (const shared of [false, true]) {
+    it(`${shared ? "with" : "without"} Redis: a key revoked while its bucket is empty is refused as revoked (401), not as limited (429)`, async () => {
+      const api = await startTestService({ RATE_LIMIT_PER_SECOND: "1", ...(shared && { REDIS_URL: REDIS.href, REDIS_KEY_PREFIX: prefix() }) });
+      try {
+        if (shared) await until(() => (api.service.context.limiter as RedisRateLimiter).shared, "the service to reach Redis");
+        // The in-process bucket refills from the service's clock: hold it still.
+        api.clock.set(new Date());
+        const rates = "/api/v1/rates?county=franklin&date=2025-04-01";
+        expect((await api.get(rates)).status).toBe(200);
+        // Redis refills on its own clock: on a slow machine a second request may find a token again.
+        let status = 0;
+        for (let i = 0; i < 5 && status !== 429; i++) status = (await api.get(rates)).status;
+        expect(status).toBe(429);
+        await revokeApiKey(api.service.store.db, api.liveKey.slice(0, 16));
+        await api.service.context.keys.changed();
+        const refused = await api.get(rates);
+        expect(refused.status).toBe(401);
+        expect(((await refused.json()) as { type: string }).type).toMatch(/\/invalid-api-key$/);
+      } finally {
+        await api.close();
+      }
+    });
+  }
 });

@@ -1,5 +1,5 @@
 /**
- * The WAL-index header as the key-verdict cache's change signal (src/store/wal-index.ts): every
+ * The WAL-index header as the key-verdict cache's change signal (src/auth/wal-index.ts): every
  * commit, by any connection, is seen on the next look, and nothing else is. Real SQLite files; the
  * cross-process case (a revocation by the CLI in another process) is in test/cli-and-server.test.ts
  * and test/authentication.test.ts.
@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import SQLite from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { watchWalIndex, type WalIndexWatcher } from "../src/store/wal-index.ts";
+import { watchWalIndex, type WalIndexWatcher } from "../src/auth/wal-index.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "buckeye-wal-"));
 const path = join(dir, "wal.sqlite");

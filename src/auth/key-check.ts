@@ -1,11 +1,16 @@
 /**
- * What `authenticate` is given to check a key: the verdicts kept in process and how to read the
- * key tables' epoch that says whether they still hold.
+ * What the API is given to check a key: the verdicts kept in process and the key-epoch source that
+ * says whether they still hold, chosen by the store (or Redis, when the instances share it).
  */
-import { createKeyEpochReader, createKeyFinder } from "../store/api-keys.repository.ts";
+import type { Redis } from "ioredis";
+import { createKeyFinder } from "../store/api-keys.repository.ts";
 import type { Store } from "../store/connect.ts";
+import { oncePerTurn, oncePerTurnOneInFlight } from "../per-turn.ts";
+import type { KeyEpochSource } from "./key-epoch.ts";
+import { postgresKeyEpoch } from "./postgres-key-epoch.ts";
+import { redisKeyEpoch } from "./redis-key-epoch.ts";
+import { sqliteKeyEpoch } from "./sqlite-key-epoch.ts";
 import { KeyVerdicts, type KeyEpoch } from "./key-verdicts.ts";
-import { oncePerTurn } from "../per-turn.ts";
 
 export interface KeyCheck {
   verdicts: KeyVerdicts;
@@ -14,15 +19,30 @@ export interface KeyCheck {
    * read answers every request of an event-loop turn (src/per-turn.ts).
    */
   epoch(): Promise<KeyEpoch>;
-  /**
-   * Call after committing a key or organization change. The database's own epoch moved with the
-   * commit; this also tells instances that learn the epoch from Redis (create-rate-limiter.ts).
-   */
+  /** Call after committing a key or organization change (see KeyEpochSource.announce). */
   changed(): Promise<void>;
   close(): void;
 }
 
-export function createKeyCheck(store: Store, announce: () => Promise<void> = async () => {}): KeyCheck {
-  const reader = createKeyEpochReader(store);
-  return { verdicts: new KeyVerdicts(createKeyFinder(store)), epoch: oncePerTurn(() => reader.read()), changed: announce, close: () => reader.close() };
+/** Where the instances share Redis, the epoch is the one kept there: a change made through any instance or the CLI moves it. */
+export interface SharedKeyEpoch {
+  redis: Redis;
+  keyPrefix: string;
+}
+
+function keyEpochSource(store: Store, shared?: SharedKeyEpoch): KeyEpochSource {
+  if (shared) return redisKeyEpoch(shared.redis, shared.keyPrefix);
+  if (store.sqlite) return sqliteKeyEpoch(store.sqlite);
+  return postgresKeyEpoch(store);
+}
+
+export function createKeyCheck(store: Store, shared?: SharedKeyEpoch): KeyCheck {
+  const source = keyEpochSource(store, shared);
+  return {
+    verdicts: new KeyVerdicts(createKeyFinder(store)),
+    // With Redis the read keeps the rate-limit script's pace (batchPerTurn), so each turn sends the two together and no more.
+    epoch: shared ? oncePerTurnOneInFlight(async () => source.read()) : oncePerTurn(() => source.read()),
+    changed: () => source.announce(),
+    close: () => source.close(),
+  };
 }

@@ -89,5 +89,3 @@ export interface BoundaryIndex {
   zipSummary(zip5: string, date: string): Promise<ZipSummary | null>;
   close(): Promise<void>;
 }
-
-export { openBoundaryIndex, type BoundaryIndexOptions } from "./boundary-index.ts";

@@ -8,7 +8,7 @@ import { readFile } from "node:fs/promises";
 import { once } from "node:events";
 import { extname } from "node:path";
 import { type Command, Option } from "commander";
-import { openBoundaryIndex } from "../boundaries/boundary-index.interface.ts";
+import { openBoundaryIndex } from "../boundaries/boundary-index.ts";
 import { loadConfig, type Config } from "../config.ts";
 import { problemBody } from "../lookup/item-answers.ts";
 import { newId } from "../ids.ts";

@@ -1,6 +1,6 @@
 /**
- * The h3 application. A request passes, in order: request id (and HSTS over https) → (for /api/v1) authenticate →
- * rate limit → route → error hook → response hook (answer headers, access log). Handlers return
+ * The h3 application. A request passes, in order: request id (and HSTS over https) → (for /api/v1) admission (the key,
+ * then the rate limits: admit-request.ts) → route → error hook → response hook (answer headers, access log). Handlers return
  * data or throw a problem; the error hook is the one place a thrown value becomes an HTTP response.
  */
 import { H3, type EventHandler, type H3Event, type HTTPError, type RouteOptions } from "h3";
@@ -9,9 +9,8 @@ import { newId } from "../ids.ts";
 import { logResponse, type AccessLogOptions } from "./access-log.ts";
 import { AllowedMethods } from "./allowed-methods.ts";
 import { addAnswerHeaders, setAnswerHeader } from "./answer-headers.ts";
-import { authenticate } from "./authenticate.ts";
+import { admitRequest } from "./admit-request.ts";
 import type { ApiContext } from "./context.ts";
-import { limitRequests } from "./limit-requests.ts";
 import { toProblemDetails } from "../web/problem.ts";
 import { createCertificate, getCertificate, getCertificates, removeCertificate } from "./routes/certificates.ts";
 import { getCounties } from "./routes/counties.ts";
@@ -72,7 +71,7 @@ export function createApp(ctx: ApiContext, log: Logger = () => {}, access?: Acce
     if (isSecureRequest(event)) setAnswerHeader(event, "strict-transport-security", STRICT_TRANSPORT_SECURITY);
   });
 
-  const api = [authenticate(ctx), limitRequests(ctx)];
+  const api = [admitRequest(ctx)];
   const route = (method: "GET" | "POST" | "PATCH" | "DELETE", path: string, handler: EventHandler, options?: RouteOptions) => {
     app.on(method, path, handler, options);
     allowed.add(method, path);

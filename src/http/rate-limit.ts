@@ -16,8 +16,6 @@ export interface RateDecision {
   resetSeconds: number;
   /** Seconds until the next request would be allowed (by both buckets); 0 when allowed now. */
   retryAfterSeconds: number;
-  /** The key tables' epoch, read in the same call (Redis mode only; see authenticate.ts). */
-  keyEpoch?: string;
 }
 
 export interface RateLimits {
@@ -29,8 +27,6 @@ export interface RateLimits {
 
 export interface RateLimiter {
   consume(keyId: string, organizationId: string, nowMs: number): RateDecision | Promise<RateDecision>;
-  /** Whether a decision carries the key epoch when the shared store answered. */
-  readonly reportsKeyEpoch?: boolean;
 }
 
 interface Bucket {

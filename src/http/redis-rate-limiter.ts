@@ -8,32 +8,26 @@
  * then holds per instance, not in total) and logs one warning; requests are never refused or
  * failed because Redis is down. When Redis answers again, the shared buckets take over.
  *
- * The same script returns the key epoch (`<prefix>keys:epoch`): every path that revokes a key or
- * suspends an organization sets it to a fresh value after its commit (announceKeyChange), so an
- * instance learns in the round trip it makes anyway whether its cached key verdicts still hold.
- * While Redis is down no epoch comes back and every key is read from the database.
- *
- * The requests of one event-loop turn share one script call (src/per-turn.ts): the call starts
- * after every one of them was read, so the epoch it returns is as fresh for each as a call of its
- * own, and the instance makes one round trip per turn instead of one per request.
+ * The requests of one event-loop turn share one script call (src/per-turn.ts), so the instance makes
+ * one round trip per turn instead of one per request. The call goes over the connection the key
+ * epoch is read on (src/auth/redis-key-epoch.ts), in the same turn, so Redis answers both together.
  */
-import { createHash, randomUUID } from "node:crypto";
-import { Redis } from "ioredis";
+import { createHash } from "node:crypto";
 import type { Logger } from "../log.ts";
 import { batchPerTurn } from "../per-turn.ts";
+import { closeRedis, openRedis, type Redis } from "../store/redis.ts";
 import { decide, MemoryRateLimiter, type RateDecision, type RateLimiter, type RateLimits } from "./rate-limit.ts";
 
 /**
  * Takes the tokens a turn's requests ask for (see batchPerTurn), one per request from its key's
- * bucket and one from its organization's, or none when either is short. KEYS[1]: the key epoch;
- * KEYS[2..]: each organization's bucket, followed by the bucket of each of its keys the requests
- * draw from, each once; ARGV[1], ARGV[2]: tokens per second per key and per organization, also the
- * buckets' sizes; ARGV[i + 1]: 0 for an organization's bucket KEYS[i], else how many requests draw
- * from the key's bucket KEYS[i]. A key's requests are served while both buckets hold a whole token,
- * its keys in order, so a key holding k tokens whose organization has o left admits
- * min(count, floor(k), floor(o)) of them. Returns {epoch, admitted, key tokens, organization
- * tokens, ...} for each key, tokens as they were before that key's requests took any: each
- * request's own decision follows from these (see #run), so the script's work and its reply grow
+ * bucket and one from its organization's, or none when either is short. KEYS: each organization's
+ * bucket, followed by the bucket of each of its keys the requests draw from, each once; ARGV[1],
+ * ARGV[2]: tokens per second per key and per organization, also the buckets' sizes; ARGV[i + 2]: 0
+ * for an organization's bucket KEYS[i], else how many requests draw from the key's bucket KEYS[i].
+ * A key's requests are served while both buckets hold a whole token, its keys in order, so a key
+ * holding k tokens whose organization has o left admits min(count, floor(k), floor(o)) of them.
+ * Returns {admitted, key tokens, organization tokens, ...} for each key, tokens as they were before
+ * that key's requests took any: each request's own decision follows from these (see #run), so the script's work and its reply grow
  * with the number of keys and organizations, not of requests.
  */
 const TOKEN_BUCKET = `
@@ -52,10 +46,10 @@ local function store(name, tokens)
   -- An empty bucket is full again after one second; a bucket that is gone reads as full, so expire it then.
   redis.call('PEXPIRE', name, 2000)
 end
-local reply = {redis.call('GET', KEYS[1]) or ''}
+local reply = {}
 local org, org_tokens
-for i = 2, #KEYS do
-  local count = tonumber(ARGV[i + 1])
+for i = 1, #KEYS do
+  local count = tonumber(ARGV[i + 2])
   if count == 0 then
     if org then store(org, org_tokens) end
     org = KEYS[i]
@@ -75,30 +69,9 @@ return reply
 `;
 const TOKEN_BUCKET_SHA = createHash("sha1").update(TOKEN_BUCKET).digest("hex");
 
-const keyEpochKey = (keyPrefix: string) => `${keyPrefix}keys:epoch`;
-
-/**
- * A fresh random value, not a counter: were Redis to lose its data, a counter could climb back to
- * a value an instance still has cached verdicts for.
- */
-async function setKeyEpoch(redis: Redis, key: string): Promise<void> {
-  await redis.set(key, randomUUID());
-}
-
-/** For a process that holds no Redis connection of its own (the CLI): connect, announce, close. */
-export async function announceKeyChangeOnce(options: Pick<RedisRateLimiterOptions, "url" | "keyPrefix" | "commandTimeoutMs">): Promise<void> {
-  const redis = new Redis(options.url, { maxRetriesPerRequest: 1, commandTimeout: options.commandTimeoutMs ?? 1000, connectTimeout: 2000, lazyConnect: true });
-  redis.on("error", () => {});
-  try {
-    await redis.connect();
-    await setKeyEpoch(redis, keyEpochKey(options.keyPrefix));
-  } finally {
-    redis.disconnect();
-  }
-}
-
 export interface RedisRateLimiterOptions {
-  url: string;
+  /** The shared connection (src/store/redis.ts), closed by whoever opened it; or where to open one of the limiter's own. */
+  redis: Redis | string;
   /** Prepended to every key, so several deployments (or test runs) can share one Redis. */
   keyPrefix: string;
   limits: RateLimits;
@@ -111,32 +84,27 @@ export class RedisRateLimiter implements RateLimiter {
   readonly #redis: Redis;
   readonly #fallback: MemoryRateLimiter;
   readonly #limits: RateLimits;
+  readonly #ownsConnection: boolean;
   readonly #prefix: string;
-  readonly #epochKey: string;
   readonly #log: Logger;
-  readonly reportsKeyEpoch = true;
   readonly #take = batchPerTurn((requests: Array<{ keyId: string; organizationId: string }>) => this.#run(requests));
   #degraded = false;
 
   constructor(options: RedisRateLimiterOptions) {
     this.#limits = options.limits;
     this.#prefix = `${options.keyPrefix}ratelimit:`;
-    this.#epochKey = keyEpochKey(options.keyPrefix);
     this.#log = options.log;
     this.#fallback = new MemoryRateLimiter(options.limits);
-    this.#redis = new Redis(options.url, {
-      // Fail fast rather than queue: a request must not wait for Redis to come back.
-      enableOfflineQueue: false,
-      maxRetriesPerRequest: 0,
-      commandTimeout: options.commandTimeoutMs ?? 250,
-      connectTimeout: 2000,
-      // Keep reconnecting for as long as the service runs, at most a second apart.
-      retryStrategy: (times) => Math.min(times * 100, 1000),
-    });
-    this.#redis.on("error", (error: Error) => this.#degrade(error));
-    this.#redis.on("close", () => this.#degrade(new Error("connection closed")));
-    this.#redis.on("ready", () => this.#recover());
+    this.#ownsConnection = typeof options.redis === "string";
+    this.#redis = typeof options.redis === "string" ? openRedis(options.redis, options.commandTimeoutMs) : options.redis;
+    this.#redis.on("error", this.#onError);
+    this.#redis.on("close", this.#onClose);
+    this.#redis.on("ready", this.#onReady);
   }
+
+  readonly #onError = (error: Error) => this.#degrade(error);
+  readonly #onClose = () => this.#degrade(new Error("connection closed"));
+  readonly #onReady = () => this.#recover();
 
   async consume(keyId: string, organizationId: string, nowMs: number): Promise<RateDecision> {
     if (this.#redis.status !== "ready") return this.#fallback.consume(keyId, organizationId, nowMs);
@@ -156,18 +124,13 @@ export class RedisRateLimiter implements RateLimiter {
   }
 
   async close(): Promise<void> {
-    this.#redis.removeAllListeners("error");
-    this.#redis.removeAllListeners("close");
-    this.#redis.on("error", () => {});
-    await this.#redis.quit().catch(() => this.#redis.disconnect());
+    if (this.#ownsConnection) return closeRedis(this.#redis);
+    this.#redis.off("error", this.#onError);
+    this.#redis.off("close", this.#onClose);
+    this.#redis.off("ready", this.#onReady);
   }
 
-  /** Tells every instance that key verdicts changed; call after the change is committed. */
-  async announceKeyChange(): Promise<void> {
-    await setKeyEpoch(this.#redis, this.#epochKey);
-  }
-
-  /** One script call for a turn's requests, given as the key and organization each draws from: a decision per request, each with the epoch. */
+  /** One script call for a turn's requests, given as the key and organization each draws from: a decision per request. */
   async #run(requests: Array<{ keyId: string; organizationId: string }>): Promise<RateDecision[]> {
     // Each organization once and each of its keys once, in order of first appearance, with what the script answers for each key.
     const organizations = new Map<string, Map<string, { count: number; admitted: number; keyBefore: number; orgBefore: number; served: number }>>();
@@ -178,7 +141,7 @@ export class RedisRateLimiter implements RateLimiter {
       if (bucket) bucket.count += 1;
       else keys.set(keyId, { count: 1, admitted: 0, keyBefore: 0, orgBefore: 0, served: 0 });
     }
-    const keys = [this.#epochKey];
+    const keys: string[] = [];
     const counts: number[] = [];
     for (const [organizationId, organizationKeys] of organizations) {
       keys.push(`${this.#prefix}org:${organizationId}`);
@@ -197,8 +160,7 @@ export class RedisRateLimiter implements RateLimiter {
       if (!String((error as Error).message).startsWith("NOSCRIPT")) throw error;
       reply = (await this.#redis.eval(TOKEN_BUCKET, keys.length, ...args)) as Array<string | number>;
     }
-    const keyEpoch = String(reply[0]);
-    let at = 1;
+    let at = 0;
     for (const organizationKeys of organizations.values()) {
       for (const bucket of organizationKeys.values()) {
         bucket.admitted = Number(reply[at++]);
@@ -212,7 +174,7 @@ export class RedisRateLimiter implements RateLimiter {
       const allowed = bucket.served < bucket.admitted;
       bucket.served += 1;
       const taken = allowed ? bucket.served : bucket.admitted;
-      return { ...decide(bucket.keyBefore - taken, bucket.orgBefore - taken, this.#limits, allowed), keyEpoch };
+      return decide(bucket.keyBefore - taken, bucket.orgBefore - taken, this.#limits, allowed);
     });
   }
 

@@ -12,7 +12,7 @@
  * thread that asks), and rebuilds the live rate table from the shipped one it was given and the
  * overlay each task carries. So the answering thread neither parses nor holds a job's rows.
  */
-import { openBoundaryIndex } from "../boundaries/boundary-index.interface.ts";
+import { openBoundaryIndex } from "../boundaries/boundary-index.ts";
 import type { BatchAddress, BatchGeocode } from "../geo/census-batch-geocoder.ts";
 import type { GeocodeOutcome } from "../geo/geocoder.ts";
 import type { IsoDate } from "../rates/calendar.ts";

@@ -1,9 +1,7 @@
-import SQLite from "better-sqlite3";
 import { CompiledQuery } from "kysely";
 import type { Store } from "./connect.ts";
 import type { ApiKey, Db, KeyEnv, OrganizationStatus } from "./database.ts";
 import { newId } from "../ids.ts";
-import { watchWalIndex } from "./wal-index.ts";
 
 export interface KeyCandidate {
   id: string;
@@ -96,67 +94,8 @@ export function createKeyFinder(store: Store): KeyFinder {
   return async (prefix) => (await store.db.executeQuery<KeyCandidate>(CompiledQuery.raw(sql, [prefix]))).rows;
 }
 
-/**
- * Reads `key_epoch` (migration 070), the number every change to a key's verdict moves. Where it
- * can be read without a statement it is: on a SQLite file a connection of its own watches the
- * WAL-index header (wal-index.ts), which changes with every commit by any connection (the
- * server's own, the CLI's, another process's), and reads the epoch row only then; a check is one
- * `pread` that touches no table and takes no lock. Without a WAL index it asks `PRAGMA
- * data_version` instead. On PostgreSQL (and an in-memory SQLite) the row is read each time.
- */
-export interface KeyEpochReader {
-  read(): string | Promise<string>;
-  close(): void;
-}
-
-const EPOCH_SQL = "SELECT epoch FROM key_epoch WHERE id = 1";
-
-/** Without a WAL index: whether `PRAGMA data_version` moved since the last call (true the first time). */
-function dataVersionMoved(watcher: SQLite.Database): () => boolean {
-  const version = watcher.prepare<[], number>("PRAGMA data_version").pluck();
-  let seen: number | undefined;
-  return () => {
-    const now = version.get();
-    const moved = now !== seen;
-    seen = now;
-    return moved;
-  };
-}
-
-export function createKeyEpochReader(store: Store): KeyEpochReader {
-  if (store.sqlite && !store.sqlite.memory) {
-    const watcher = new SQLite(store.sqlite.name, { fileMustExist: true });
-    watcher.pragma("busy_timeout = 5000");
-    const epoch = watcher.prepare<[], number | bigint>(EPOCH_SQL).pluck();
-    // Reading through the watcher first makes sure the WAL index exists before it is looked for.
-    let current = String(epoch.get());
-    const walIndex = watchWalIndex(store.sqlite.name);
-    const changed = walIndex ? () => walIndex.changed() : dataVersionMoved(watcher);
-    return {
-      read: () => {
-        // The change signal first, then the epoch: a commit between the two moves the signal again.
-        if (changed()) current = String(epoch.get());
-        return current;
-      },
-      close: () => {
-        walIndex?.close();
-        watcher.close();
-      },
-    };
-  }
-  if (store.sqlite) {
-    const epoch = store.sqlite.prepare<[], number | bigint>(EPOCH_SQL).pluck();
-    return { read: () => String(epoch.get()), close: () => {} };
-  }
-  if (store.postgres) {
-    const pool = store.postgres;
-    return {
-      read: async () => String((await (await pool()).query<{ epoch: string }>({ name: "buckeye_key_epoch", text: EPOCH_SQL })).rows[0]!.epoch),
-      close: () => {},
-    };
-  }
-  return { read: async () => String((await store.db.executeQuery<{ epoch: string }>(CompiledQuery.raw(EPOCH_SQL))).rows[0]!.epoch), close: () => {} };
-}
+/** The key tables' epoch (migration 070): every change to a key's verdict moves it. The key-epoch sources of src/auth/ read it. */
+export const KEY_EPOCH_SQL = "SELECT epoch FROM key_epoch WHERE id = 1";
 
 export async function listApiKeys(db: Db, organizationId: string): Promise<ApiKey[]> {
   return db.selectFrom("api_keys").selectAll().where("organization_id", "=", organizationId).orderBy("created_at").execute();

@@ -1,7 +1,7 @@
 /**
  * Every error the API sends is RFC 9457 (formerly 7807) Problem Details. Problems are a closed
- * table of slugs: handlers throw `problem(slug, detail)`, and exactly one place (http/app.ts's
- * error hook) turns it into an `application/problem+json` response.
+ * table of slugs: handlers throw `problem(slug, detail)`, and exactly one place (the API's error
+ * hook, src/http/app.ts) turns it into an `application/problem+json` response.
  */
 import { HTTPError } from "h3";
 import { z } from "zod";

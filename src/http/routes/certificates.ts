@@ -81,7 +81,7 @@ function toRecord(row: Certificate): CertificateRecord {
 
 function organizationOf(event: H3Event): string {
   const principal = event.context.principal;
-  if (!principal) throw new Error("certificate routes run after authenticate");
+  if (!principal) throw new Error("certificate routes run after admitRequest");
   return principal.organizationId;
 }
 

@@ -18,7 +18,7 @@ import type { DeliveryRecord } from "../answer-schemas.ts";
 
 function principalOf(event: H3Event) {
   const principal = event.context.principal;
-  if (!principal) throw new Error("webhook routes run after authenticate");
+  if (!principal) throw new Error("webhook routes run after admitRequest");
   return principal;
 }
 

@@ -1,0 +1,95 @@
+/**
+ * Admits an API request: its key, then its rate limits, in that order in every deployment.
+ *
+ * Bearer API keys (docs/api/errors.md): no header or no `tax_live_`/`tax_test_`
+ * key → 401 unauthorized; a key that fails its checksum, is unknown, revoked or belongs to a
+ * suspended organization → 401 invalid-api-key. A revocation or suspension committed anywhere is
+ * refused from the next request on, without reading the key per request: a verdict is kept in
+ * process and trusted only while the key tables' epoch it was read at holds (src/auth/key-verdicts.ts,
+ * src/auth/key-check.ts).
+ *
+ * Then the key's and the organization's token buckets, with the RateLimit headers on every
+ * response: the key's, except on a refusal by the organization's bucket, where they describe that
+ * bucket (docs/api/README.md, "Rate limits").
+ *
+ * For a key whose cached verdict is good, the epoch read and the token take start together: with
+ * Redis both commands go out in one turn on one connection and come back in one round trip, and
+ * no other. A token taken for a key that turns out revoked is not given back; it is in a bucket
+ * nobody draws from any more.
+ */
+import type { H3Event, Middleware } from "h3";
+import type { Principal, Verification } from "../auth/key-service.ts";
+import { problem } from "../web/problem.ts";
+import { setAnswerHeader } from "./answer-headers.ts";
+import type { ApiContext } from "./context.ts";
+import type { RateDecision } from "./rate-limit.ts";
+
+/** A good key's principal and the rate-limit decision for this request, or why the key is refused. */
+type Admission = { principal: Principal; decision: RateDecision } | { refused: (Verification & { ok: false })["reason"] };
+
+/** The key's verdict and, for a good key, the decision of its buckets. */
+async function admit(ctx: ApiContext, key: string): Promise<Admission> {
+  const { verdicts } = ctx.keys;
+  const hit = verdicts.peek(key);
+  if (hit?.verdict.ok) {
+    const { keyId, organizationId } = hit.verdict.principal;
+    const taking = ctx.limiter.consume(keyId, organizationId, ctx.now().getTime());
+    const epoch = await ctx.keys.epoch();
+    const verdict = epoch !== undefined && epoch === hit.epoch ? hit.verdict : await verdicts.read(key, epoch);
+    if (!verdict.ok) return { refused: verdict.reason };
+    // The in-process buckets decide at once: awaiting their decision would cost a promise per request.
+    return { principal: verdict.principal, decision: taking instanceof Promise ? await taking : taking };
+  }
+  const verdict = await verdicts.check(key, await ctx.keys.epoch());
+  if (!verdict.ok) return { refused: verdict.reason };
+  const { principal } = verdict;
+  return { principal, decision: await ctx.limiter.consume(principal.keyId, principal.organizationId, ctx.now().getTime()) };
+}
+
+const BEARER = /^Bearer[ \t]+(tax_(?:live|test)_\S*)\s*$/i;
+
+const INVALID_KEY = {
+  malformed: "This is not a valid API key: its checksum does not match, so it was probably mistyped or cut short.",
+  unknown: "No such API key.",
+  revoked: "This API key has been revoked. Create a new key in the dashboard.",
+  suspended: "This API key belongs to a suspended organization.",
+};
+
+export function admitRequest(ctx: ApiContext): Middleware {
+  return async (event: H3Event) => {
+    const header = event.req.headers.get("authorization");
+    const key = header ? BEARER.exec(header)?.[1] : undefined;
+    if (!key) {
+      throw problem(
+        "unauthorized",
+        header
+          ? "The Authorization header must be `Bearer <key>` with a key that starts with tax_live_ or tax_test_."
+          : "Send your API key as `Authorization: Bearer <key>`. Keys are created in the dashboard.",
+        { headers: { "www-authenticate": 'Bearer realm="buckeye"' } },
+      );
+    }
+    const admission = await admit(ctx, key);
+    if ("refused" in admission) {
+      throw problem("invalid-api-key", INVALID_KEY[admission.refused], { headers: { "www-authenticate": 'Bearer realm="buckeye", error="invalid_token"' } });
+    }
+    event.context.principal = admission.principal;
+    limit(event, admission.decision);
+    ctx.usage?.record(admission.principal.keyId);
+  };
+}
+
+function limit(event: H3Event, decision: RateDecision): void {
+  setAnswerHeader(event, "ratelimit-limit", String(decision.limit));
+  setAnswerHeader(event, "ratelimit-remaining", String(decision.remaining));
+  setAnswerHeader(event, "ratelimit-reset", String(decision.resetSeconds));
+  if (decision.allowed) return;
+  const headers = { headers: { "retry-after": String(decision.retryAfterSeconds) } };
+  if (decision.scope === "organization") {
+    throw problem(
+      "organization-rate-limit-exceeded",
+      `This organization may make ${decision.limit} requests per second across all its API keys. Wait ${decision.retryAfterSeconds} s and retry.`,
+      headers,
+    );
+  }
+  throw problem("rate-limit-exceeded", `This key may make ${decision.limit} requests per second. Wait ${decision.retryAfterSeconds} s and retry.`, headers);
+}
