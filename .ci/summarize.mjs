@@ -3,6 +3,10 @@
 // or pending test counts as a failure here: a test that did not run proved nothing. So does a run that left no report.
 import { existsSync, readFileSync } from "node:fs";
 
+function firstLine(text) {
+  return String(text ?? "").split("\n")[0].slice(0, 300);
+}
+
 let passed = 0;
 let failed = 0;
 for (const file of process.argv.slice(2)) {
@@ -18,6 +22,13 @@ for (const file of process.argv.slice(2)) {
   const brokenFiles = report.testResults.filter((f) => f.status === "failed" && !f.assertionResults.some((a) => a.status === "failed")).length;
   const runFailed = report.numFailedTests + skipped + brokenFiles;
   if (skipped > 0) console.log(`${file}: ${skipped} test(s) were skipped or todo; they count as failures.`);
+  // Named here as well as in vitest's own output, since a reader of CI may see only the closing lines.
+  for (const f of report.testResults) {
+    if (f.status === "failed" && !f.assertionResults.some((a) => a.status === "failed")) console.log(`  broken file ${f.name}: ${firstLine(f.message)}`);
+    for (const a of f.assertionResults.filter((a) => a.status !== "passed")) {
+      console.log(`  ${a.status} ${f.name.replace(process.cwd() + "/", "")} > ${a.fullName}: ${firstLine(a.failureMessages?.[0])}`);
+    }
+  }
   console.log(`${file}: ${report.numPassedTests} passed, ${runFailed} failed`);
   passed += report.numPassedTests;
   failed += runFailed;
