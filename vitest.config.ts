@@ -7,6 +7,9 @@ export default defineConfig({
     globalSetup: ["test/_global-setup.ts"],
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // expect.poll waits for something that happens on its own time (a delivery, a page refreshed in the browser);
+    // its 1 s default is shorter than one page load on a machine busy with the whole suite.
+    expect: { poll: { timeout: 10_000, interval: 100 } },
     // Suites start real servers and databases; two files at a time fits this 2-core machine.
     maxWorkers: 2,
   },
