@@ -101,33 +101,36 @@ async function newKey(env: "live" | "test" = "live", organizationId = orgId) {
 describe("rate limit across instances: one bucket per key in Redis", () => {
   it("over 5 s of load spread across both instances, one key gets 10 ± 1 accepted requests per second in total", async () => {
     const { key } = await newKey();
-    const accepted = { a: 0, b: 0 };
-    let measuring = false;
+    // Each accepted request's send and answer times: the bucket granted it somewhere between the two.
+    const accepted: Array<{ instance: "a" | "b"; sent: number; answered: number }> = [];
     let done = false;
     // Four clients, two per instance, each sending as soon as its previous request is answered.
     const clients = [a, b, a, b].map(async (instance) => {
       while (!done) {
+        const sent = performance.now();
         const status = await rates(instance, key);
-        if (status === 200 && measuring) accepted[instance === a ? "a" : "b"] += 1;
-        else if (status !== 200 && status !== 429) throw new Error(`unexpected status ${status}`);
+        if (status === 200) accepted.push({ instance: instance === a ? "a" : "b", sent, answered: performance.now() });
+        else if (status !== 429) throw new Error(`unexpected status ${status}`);
       }
     });
     // One second of load first empties the bucket's burst; the next five seconds show its rate.
     await sleep(1000);
-    measuring = true;
-    const started = performance.now();
+    const start = performance.now();
     await sleep(5000);
-    measuring = false;
     // On a loaded machine the timer fires late: the rate is over the window's real length.
-    const seconds = (performance.now() - started) / 1000;
+    const end = performance.now();
     done = true;
     await Promise.all(clients);
-    const perSecond = (accepted.a + accepted.b) / seconds;
+    const seconds = (end - start) / 1000;
+    // A slow answer blurs which side of the window's edges a grant fell on, so the rule is held with both counts:
+    // the grants surely inside the window may not exceed 11/s, and those possibly inside it must reach 9/s.
+    const surelyInside = accepted.filter((r) => r.sent >= start && r.answered <= end);
+    const possiblyInside = accepted.filter((r) => r.answered >= start && r.sent <= end);
     expect([...a.logs, ...b.logs].filter((l) => String(l.msg).startsWith("redis unreachable"))).toEqual([]);
-    expect(perSecond).toBeGreaterThanOrEqual(9);
-    expect(perSecond).toBeLessThanOrEqual(11);
-    expect(accepted.a).toBeGreaterThan(0);
-    expect(accepted.b).toBeGreaterThan(0);
+    expect(surelyInside.length / seconds).toBeLessThanOrEqual(11);
+    expect(possiblyInside.length / seconds).toBeGreaterThanOrEqual(9);
+    expect(surelyInside.some((r) => r.instance === "a")).toBe(true);
+    expect(surelyInside.some((r) => r.instance === "b")).toBe(true);
   });
 });
 
@@ -288,7 +291,7 @@ async function publish(organizationIds: string[], perOrganization: number): Prom
 const eventIds = (receiver: Receiver) => receiver.received.map((r) => String(r.headers["x-webhook-id"]));
 
 describe("webhook deliveries across instances: claimed under a lease, one instance's claim at a time", () => {
-  it("500 events to 5 receivers are delivered with no event missing and none sent twice while both instances stay up", async () => {
+  it("500 events to 5 receivers are delivered with no event missing and none sent twice while both instances stay up", { timeout: 90_000 }, async () => {
     const hooks = await fiveWebhooks(0);
     const published = await publish(
       hooks.map((h) => h.organizationId),
@@ -346,7 +349,7 @@ async function submitBatch(instance: ServeProcess, key: string, rows: Array<Reco
 }
 
 describe("batch jobs across instances: organizations take turns, and each chunk is claimed and stored once", () => {
-  it("a small job of a second organization, submitted while the first's two 200-chunk jobs are under way on both instances, completes before the first of them; every row is stored once and no chunk is claimed twice", async () => {
+  it("a small job of a second organization, submitted while the first's two 200-chunk jobs are under way on both instances, completes before the first of them; every row is stored once and no chunk is claimed twice", { timeout: 90_000 }, async () => {
     const first = await createOrganization(store.db, `Batch A ${randomBytes(3).toString("hex")}`);
     const second = await createOrganization(store.db, `Batch B ${randomBytes(3).toString("hex")}`);
     const [keyA, keyB] = [(await newKey("live", first.id)).key, (await newKey("live", second.id)).key];
@@ -385,7 +388,7 @@ describe("batch jobs across instances: organizations take turns, and each chunk 
 });
 
 describe("a crashed instance's claims lapse and another instance takes them", () => {
-  it("killing instance A in the middle of deliveries leaves B to finish them: every event delivered", async () => {
+  it("killing instance A in the middle of deliveries leaves B to finish them: every event delivered", { timeout: 120_000 }, async () => {
     const hooks = await fiveWebhooks(500);
     const published = await publish(
       hooks.map((h) => h.organizationId),
