@@ -182,6 +182,23 @@ describe("caps per organization: jobs in flight (429) and jobs stored (409)", ()
     expect((await submit(key, counties(1))).status).toBe(202);
   });
 
+  it(`uploads sent at once cannot overshoot the cap: of 8 sent together, ${IN_FLIGHT} are stored and the others get 429`, async () => {
+    const key = await newKey("Eager Org");
+    fake.setMode("hold");
+    let answers: Response[];
+    try {
+      answers = await Promise.all(Array.from({ length: 8 }, (_, i) => submit(key, addresses(1, `e${i}-`))));
+    } finally {
+      fake.release();
+    }
+    const statuses = answers.map((res) => res.status).sort();
+    expect(statuses).toEqual([...Array(IN_FLIGHT).fill(202), ...Array(8 - IN_FLIGHT).fill(429)]);
+    const organizationId = (await service.store.db.selectFrom("organizations").select("id").where("name", "=", "Eager Org").executeTakeFirstOrThrow()).id;
+    const stored = await service.store.db.selectFrom("batch_jobs").select("id").where("organization_id", "=", organizationId).execute();
+    expect(stored).toHaveLength(IN_FLIGHT);
+    for (const res of answers.filter((r) => r.status === 202)) await completed(key, res.headers.get("location")!);
+  });
+
   it(`a job over ${STORED} stored (completed ones count) is refused with 409 batch-jobs-stored until one is deleted`, async () => {
     const key = await newKey("Hoarding Org");
     const locations: string[] = [];

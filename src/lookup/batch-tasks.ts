@@ -18,9 +18,12 @@ import type { GeocodeOutcome } from "../geo/geocoder.ts";
 import type { IsoDate } from "../rates/calendar.ts";
 import { mergeTable, type RatesOverlay } from "../rates/overlay-periods.ts";
 import type { RecordContext } from "../rates/records.ts";
-import { claimGroup, completeChunk, insertBatchJob, type BatchJob, type ClaimedChunk, type NewBatchJob } from "../store/batch-jobs.repository.ts";
+import { claimGroup, completeChunk, countBatchJobs, insertBatchJob, type BatchJob, type ClaimedChunk, type NewBatchJob } from "../store/batch-jobs.repository.ts";
 import { openStore, type Store } from "../store/connect.ts";
+import type { Db } from "../store/database.ts";
+import { lockOrganization } from "../store/organizations.repository.ts";
 import type { RowResult } from "./item-result.ts";
+import { jobCapRefusal, type JobCaps, type JobRefusal } from "./job-admission.ts";
 import { batchOutcomes, complete, settle, type Entry, type LadderParts, type Settled } from "./ladder.ts";
 import { readLookups } from "./lookup-item.ts";
 import { readBatchFile, type BatchFileReading, type BatchFormat } from "./read-batch-file.ts";
@@ -70,6 +73,8 @@ export interface JobUpload {
   format: BatchFormat;
   maxRows: number;
   job: Omit<NewBatchJob, "total" | "chunks" | "format">;
+  /** The organization's caps, held again as the job is stored; null: none. */
+  caps: JobCaps | null;
   /** ISO time of acceptance, from the service's clock. */
   now: string;
 }
@@ -161,13 +166,33 @@ export function createBatchTasks(workerData: BatchWorkerData, locate: (points: R
     },
 
     /** Reads an upload and stores it as a job with its chunks, in one transaction; or the reason it is refused. */
-    async acceptJob(input: JobUpload): Promise<{ ok: true; job: BatchJob } | Extract<BatchFileReading, { ok: false }>> {
+    async acceptJob(input: JobUpload): Promise<{ ok: true; job: BatchJob } | Extract<BatchFileReading, { ok: false }> | JobRefusal> {
       const reading = readBatchFile(new TextDecoder().decode(input.bytes), input.format, input.maxRows, input.job.chunkRows);
       if (!reading.ok) return reading;
-      const job = await insertBatchJob(openedStore()!.db, { ...input.job, format: input.format, total: reading.total, chunks: reading.chunks }, new Date(input.now));
-      return { ok: true, job };
+      const { caps, job: fields } = input;
+      // Counted and stored under the organization's lock: the answering thread's check passes uploads sent at
+      // once together, and this one lets through only as many as the caps leave room for.
+      const admit = async (trx: Db) => {
+        await lockOrganization(trx, fields.organizationId);
+        const refusal = jobCapRefusal(await countBatchJobs(trx, fields.organizationId), caps!);
+        if (refusal) throw new CapReached(refusal);
+      };
+      try {
+        const job = await insertBatchJob(openedStore()!.db, { ...fields, format: input.format, total: reading.total, chunks: reading.chunks }, new Date(input.now), caps ? admit : undefined);
+        return { ok: true, job };
+      } catch (error) {
+        if (error instanceof CapReached) return error.refusal;
+        throw error;
+      }
     },
   };
 }
 
 export type BatchTasks = ReturnType<typeof createBatchTasks>;
+
+/** Thrown inside the storing transaction when the caps leave no room, so nothing of the job is written. */
+class CapReached extends Error {
+  constructor(readonly refusal: JobRefusal) {
+    super(refusal.detail);
+  }
+}

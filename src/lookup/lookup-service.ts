@@ -33,6 +33,7 @@ import type { BatchFileFormat } from "../store/batch-jobs.table.ts";
 import type { Db } from "../store/database.ts";
 import type { BatchWorkerData, ChunkDone, ChunkWork, Geocoded } from "./batch-tasks.ts";
 import type { ItemResult, RowResult } from "./item-result.ts";
+import { jobCapRefusal, type JobCaps, type JobRefusal } from "./job-admission.ts";
 import { batchOutcomes, complete, settle, type Entry, type LadderParts } from "./ladder.ts";
 import { readLookups, type LookupItem } from "./lookup-item.ts";
 import type { ResolverData } from "./resolve-item.ts";
@@ -52,12 +53,6 @@ export const INLINE_ON_THREAD = 25;
 
 /** Chunks deleted per transaction when a job is deleted: a few megabytes, so no delete holds SQLite's write lock for long. */
 const DELETE_CHUNKS_PER_TRANSACTION = 10;
-
-/**
- * Retry-After of a job refused for the organization's jobs in flight: about how long a chunk group
- * takes, after which a job of theirs may have completed. Polling a job says exactly when it did.
- */
-const JOBS_IN_FLIGHT_RETRY_SECONDS = 30;
 
 /**
  * Further attempts of an inline list's failed batch request, within GEOCODER_INLINE_BATCH_TIMEOUT_MS
@@ -87,7 +82,7 @@ export interface LookupServiceOptions {
   /** A job was stored: the runner looks for work now rather than at its next poll. */
   jobSubmitted?: () => void;
   /** Jobs one organization may have queued or running, and stored at all (BATCH_JOBS_*_PER_ORG); absent: no caps (a store without an API). */
-  jobCaps?: { inFlightPerOrganization: number; storedPerOrganization: number };
+  jobCaps?: JobCaps;
   log: (entry: Record<string, unknown>) => void;
 }
 
@@ -105,9 +100,6 @@ export interface Submission {
   requestId: string;
   today: IsoDate;
 }
-
-/** Why a job is not accepted; `retryAfterSeconds` when waiting is the remedy. */
-export type JobRefusal = { ok: false; slug: "bad-request" | "batch-too-large" | "batch-jobs-in-flight" | "batch-jobs-stored"; detail: string; retryAfterSeconds?: number };
 
 export type SubmitOutcome = { ok: true; job: BatchJob } | JobRefusal;
 
@@ -268,31 +260,12 @@ export class LookupService {
   }
 
   /**
-   * Whether the organization may submit another job: null, or the refusal. A full store comes
-   * first (409 batch-jobs-stored: only deleting jobs helps, waiting does not), then a full queue
-   * (429 batch-jobs-in-flight: one of its jobs completing helps). Asked before an upload is read, so
-   * a refused one costs no reading, and again by submitJob just before it stores the job.
+   * Whether the organization may submit another job (job-admission.ts): null, or the refusal. Asked
+   * before an upload is read; the batch thread asks again as it stores the job.
    */
   async admitJob(organizationId: string): Promise<JobRefusal | null> {
     const caps = this.#options.jobCaps;
-    if (!caps) return null;
-    const { inFlight, stored } = await countBatchJobs(this.#jobs(), organizationId);
-    if (stored >= caps.storedPerOrganization) {
-      return {
-        ok: false,
-        slug: "batch-jobs-stored",
-        detail: `This organization keeps ${stored} batch jobs; the limit is ${caps.storedPerOrganization}. Delete jobs whose results you have (DELETE /api/v1/batches/{id}), then submit again.`,
-      };
-    }
-    if (inFlight >= caps.inFlightPerOrganization) {
-      return {
-        ok: false,
-        slug: "batch-jobs-in-flight",
-        detail: `This organization has ${inFlight} batch jobs queued or running; the limit is ${caps.inFlightPerOrganization}. Submit again once one completes.`,
-        retryAfterSeconds: JOBS_IN_FLIGHT_RETRY_SECONDS,
-      };
-    }
-    return null;
+    return caps ? jobCapRefusal(await countBatchJobs(this.#jobs(), organizationId), caps) : null;
   }
 
   /** The batch lane reads the upload, cuts it into chunks and stores the job with them in one transaction. */
@@ -313,6 +286,7 @@ export class LookupService {
           format: submission.format,
           maxRows: MAX_JOB_ROWS,
           job: { id: newId("bat"), organizationId: submission.organizationId, apiKeyId: submission.apiKeyId, requestId: submission.requestId, today: submission.today, chunkRows },
+          caps: this.#options.jobCaps ?? null,
           now: now().toISOString(),
         },
         { clientWaits: true, ...(movable && { transfer: [bytes.buffer as ArrayBuffer] }) },

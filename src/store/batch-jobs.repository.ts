@@ -38,7 +38,11 @@ export interface ClaimedChunk {
   requestId: string;
 }
 
-export async function insertBatchJob(db: Db, job: NewBatchJob, now: Date): Promise<BatchJob> {
+/**
+ * Stores the job with its chunks in one transaction. `admit` runs first inside it and may throw to
+ * store nothing: a cap counted there, under a lock it takes, cannot be raced by another upload.
+ */
+export async function insertBatchJob(db: Db, job: NewBatchJob, now: Date, admit?: (trx: Db) => Promise<void>): Promise<BatchJob> {
   const row: BatchJob = {
     id: job.id,
     organization_id: job.organizationId,
@@ -58,6 +62,7 @@ export async function insertBatchJob(db: Db, job: NewBatchJob, now: Date): Promi
     deleted_at: null,
   };
   await db.transaction().execute(async (trx) => {
+    await admit?.(trx);
     await trx.insertInto("batch_jobs").values(row).execute();
     const chunks = job.chunks.map((input, seq) => ({
       job_id: job.id,

@@ -10,7 +10,8 @@
  */
 import { getRouterParam, noContent, type H3Event } from "h3";
 import type { ItemFailure, RowResult } from "../../lookup/item-result.ts";
-import { MAX_JOB_ROWS, type JobRefusal } from "../../lookup/lookup-service.ts";
+import type { JobRefusal } from "../../lookup/job-admission.ts";
+import { MAX_JOB_ROWS } from "../../lookup/lookup-service.ts";
 import { dateInOhio } from "../../rates/calendar.ts";
 import type { BatchJob } from "../../store/batch-jobs.repository.ts";
 import type { BatchFileFormat } from "../../store/batch-jobs.table.ts";
