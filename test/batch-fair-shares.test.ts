@@ -47,7 +47,7 @@ async function queueJob(store: Store, organizationId: string, id: string, chunks
   const rows = (seq: number) => JSON.stringify([{ id: `${id}-${seq}a`, county: "Franklin" }, { id: `${id}-${seq}b`, county: "Wood" }]);
   await insertBatchJob(
     store.db,
-    { id, organizationId, apiKeyId: "key_x", requestId: `req_${id}`, format: "ndjson", today: "2026-06-01", total: chunks * 2, chunks: Array.from({ length: chunks }, (_, seq) => rows(seq)), chunkRows: 2 },
+    { id, organizationId, apiKeyId: "key_x", requestId: `req_${id}`, format: "ndjson", today: "2026-06-01", total: chunks * 2, chunks: Array.from({ length: chunks }, (_, seq) => ({ firstRow: seq * 2 + 1, rowCount: 2, input: rows(seq) })) },
     createdAt,
   );
 }

@@ -244,7 +244,7 @@ describe("chunk leases: a worker that lost its lease cannot write", () => {
       await own.service.context.lookups.runner.stop();
       const { db, dialect } = own.service.store;
       const id = "bat_lease_test";
-      await insertBatchJob(db, { id, organizationId: own.orgId, apiKeyId: "key_x", requestId: "req_x", format: "csv", today: "2026-06-01", total: 2, chunks: [JSON.stringify([{ zip: "43215" }, { zip: "43402" }])], chunkRows: 2 }, new Date());
+      await insertBatchJob(db, { id, organizationId: own.orgId, apiKeyId: "key_x", requestId: "req_x", format: "csv", today: "2026-06-01", total: 2, chunks: [{ firstRow: 1, rowCount: 2, input: JSON.stringify([{ zip: "43215" }, { zip: "43402" }]) }] }, new Date());
       const t0 = new Date("2030-01-01T00:00:00Z");
       const a = await claimChunk(db, dialect, "owner-a", t0, 1000, 2);
       expect(a).toMatchObject({ jobId: id, seq: 0 });

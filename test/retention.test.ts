@@ -233,7 +233,7 @@ async function ids(db: Db, table: "batch_jobs" | "events" | "deliveries"): Promi
 async function job(db: Db, organizationId: string, keyId: string, id: string, chunks: number, state: { completedDaysAgo?: number; deleted?: boolean }, at: Date) {
   await insertBatchJob(
     db,
-    { id, organizationId, apiKeyId: keyId, requestId: "req_x", format: "ndjson", today: "2026-11-01", total: chunks, chunks: Array.from({ length: chunks }, () => "[{}]"), chunkRows: 1 },
+    { id, organizationId, apiKeyId: keyId, requestId: "req_x", format: "ndjson", today: "2026-11-01", total: chunks, chunks: Array.from({ length: chunks }, (_, seq) => ({ firstRow: seq + 1, rowCount: 1, input: "[{}]" })) },
     new Date(ago(at, 60)),
   );
   if (state.completedDaysAgo !== undefined) {

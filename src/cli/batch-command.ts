@@ -57,7 +57,7 @@ async function resolveFile(runtime: Runtime, config: Config, input: string, opts
   const requestId = newId("req");
   const errorsUrl = config.errorsUrl;
   try {
-    const reading = await lookups.pool.run("readBatchFile", { text: await readFile(input, "utf8"), format: formatOf(input, opts.format), maxRows: Number.MAX_SAFE_INTEGER, chunkRows });
+    const reading = await lookups.pool.run("readBatchFile", { bytes: await readFile(input), format: formatOf(input, opts.format), maxRows: Number.MAX_SAFE_INTEGER, chunkRows });
     if (!reading.ok) return fail(`${input}: ${reading.detail}`);
     const outFormat = formatOf(opts.out, opts.outputFormat);
     const out = createWriteStream(opts.out);
@@ -87,7 +87,8 @@ async function resolveFile(runtime: Runtime, config: Config, input: string, opts
     const worker = async () => {
       while (next < reading.chunks.length) {
         const seq = next++;
-        const [chunk] = await lookups.rowsOf([{ input: reading.chunks[seq]!, firstRow: seq * chunkRows + 1, today, context }]);
+        const { input: rows, firstRow } = reading.chunks[seq]!;
+        const [chunk] = await lookups.rowsOf([{ input: rows, firstRow, today, context }]);
         results[seq] = JSON.parse(chunk!.output) as RowResult[];
         rowsDone += chunk!.done;
         failed += chunk!.failed;

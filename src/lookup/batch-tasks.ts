@@ -72,6 +72,8 @@ export interface JobUpload {
   bytes: Uint8Array;
   format: BatchFormat;
   maxRows: number;
+  /** Rows per chunk at most (a chunk of long rows is cut sooner). */
+  chunkRows: number;
   job: Omit<NewBatchJob, "total" | "chunks" | "format">;
   /** The organization's caps, held again as the job is stored; null: none. */
   caps: JobCaps | null;
@@ -167,7 +169,7 @@ export function createBatchTasks(workerData: BatchWorkerData, locate: (points: R
 
     /** Reads an upload and stores it as a job with its chunks, in one transaction; or the reason it is refused. */
     async acceptJob(input: JobUpload): Promise<{ ok: true; job: BatchJob } | Extract<BatchFileReading, { ok: false }> | JobRefusal> {
-      const reading = readBatchFile(new TextDecoder().decode(input.bytes), input.format, input.maxRows, input.job.chunkRows);
+      const reading = readBatchFile(input.bytes, input.format, input.maxRows, input.chunkRows);
       if (!reading.ok) return reading;
       const { caps, job: fields } = input;
       // Counted and stored under the organization's lock: the answering thread's check passes uploads sent at

@@ -3,15 +3,35 @@
  * for the job table. A file (up to 64 MB) is read in a worker thread; the inline body of
  * POST /rates/batch (up to 1 MB) on the answering thread. A syntax error that makes the whole
  * file unreadable fails the upload; a bad row only fails that row.
+ *
+ * A file is read from its bytes, never decoded whole, and no chunk's text grows past
+ * MAX_CHUNK_CHARS: the thread builds no string of more than a few megabytes. That keeps its heap
+ * ceiling (BATCH_THREAD_MAX_HEAP_MB) a clean stop for a file too large to read: Node ends a thread
+ * that reaches its ceiling through many small allocations with ERR_WORKER_OUT_OF_MEMORY, but one
+ * allocation of tens of megabytes past it (a whole 60 MB file as one string) can abort the whole
+ * process instead (nodejs/node#47224; seen here on a 64 MB ceiling).
  */
 import { parse } from "csv-parse/sync";
 import { ITEM_FIELDS } from "./lookup-item.ts";
 
 export type BatchFormat = "csv" | "ndjson";
 
+/** One chunk of a file: its rows as a JSON array's text, numbered from `firstRow`. */
+export interface FileChunk {
+  firstRow: number;
+  rowCount: number;
+  input: string;
+}
+
 export type BatchFileReading =
-  | { ok: true; total: number; chunks: string[] }
+  | { ok: true; total: number; chunks: FileChunk[] }
   | { ok: false; slug: "bad-request" | "batch-too-large"; detail: string };
+
+/**
+ * A chunk is cut at `chunkRows` rows, or sooner once its text reaches this many characters: 500
+ * rows of legal 64 KiB lines would otherwise make one 32 MB string.
+ */
+export const MAX_CHUNK_CHARS = 4 * 1024 * 1024;
 
 /**
  * Rows cut into chunks as they are read: a 100,000-row file never exists as one array of parsed
@@ -19,9 +39,11 @@ export type BatchFileReading =
  * megabytes of row objects each, measured).
  */
 class Chunker {
-  readonly chunks: string[] = [];
+  readonly chunks: FileChunk[] = [];
   total = 0;
-  #current: unknown[] = [];
+  #rows: string[] = [];
+  #chars = 0;
+  #nextRow = 1;
 
   constructor(
     readonly chunkRows: number,
@@ -32,17 +54,22 @@ class Chunker {
     this.total++;
     // Past the limit rows are only counted, for the refusal's message.
     if (this.total > this.maxRows) return;
-    this.#current.push(item);
-    if (this.#current.length === this.chunkRows) this.#cut();
+    const text = JSON.stringify(item);
+    if (this.#rows.length > 0 && this.#chars + text.length > MAX_CHUNK_CHARS) this.#cut();
+    this.#rows.push(text);
+    this.#chars += text.length + 1;
+    if (this.#rows.length === this.chunkRows) this.#cut();
   }
 
   #cut(): void {
-    this.chunks.push(JSON.stringify(this.#current));
-    this.#current = [];
+    this.chunks.push({ firstRow: this.#nextRow, rowCount: this.#rows.length, input: `[${this.#rows.join(",")}]` });
+    this.#nextRow += this.#rows.length;
+    this.#rows = [];
+    this.#chars = 0;
   }
 
   finish(): void {
-    if (this.#current.length > 0) this.#cut();
+    if (this.#rows.length > 0) this.#cut();
   }
 }
 
@@ -53,12 +80,12 @@ function headerProblem(columns: readonly string[]): string | null {
   return null;
 }
 
-/** Reads the CSV into `rows`; answers why it cannot be read, or null. */
-function readCsv(text: string, rows: Chunker): string | null {
+/** Reads the CSV into `rows`; answers why it cannot be read, or null. csv-parse works on the bytes and decodes field by field. */
+function readCsv(bytes: Uint8Array, rows: Chunker): string | null {
   let columns: string[] | null = null;
   let refusal: string | null = null;
   try {
-    parse(text, {
+    parse(bytes, {
       bom: true,
       skip_empty_lines: true,
       relax_column_count: false,
@@ -83,11 +110,18 @@ function readCsv(text: string, rows: Chunker): string | null {
   return null;
 }
 
-function readNdjson(text: string, rows: Chunker): void {
-  for (let start = 0; start < text.length; ) {
-    const end = text.indexOf("\n", start);
-    const line = text.slice(start, end < 0 ? text.length : end);
-    start = end < 0 ? text.length : end + 1;
+const NEWLINE = 0x0a;
+const UTF8_BOM = [0xef, 0xbb, 0xbf];
+
+/** Line by line, each decoded on its own (a line break is never inside a UTF-8 sequence); a BOM is dropped at the start of the file only. */
+function readNdjson(bytes: Uint8Array, rows: Chunker): void {
+  const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
+  const bom = UTF8_BOM.every((byte, i) => bytes[i] === byte);
+  for (let start = bom ? UTF8_BOM.length : 0; start < bytes.length; ) {
+    const newline = bytes.indexOf(NEWLINE, start);
+    const end = newline < 0 ? bytes.length : newline;
+    const line = decoder.decode(bytes.subarray(start, end));
+    start = end + 1;
     if (line.trim() === "") continue;
     try {
       rows.add(JSON.parse(line) as unknown);
@@ -98,12 +132,13 @@ function readNdjson(text: string, rows: Chunker): void {
   }
 }
 
-export function readBatchFile(text: string, format: BatchFormat, maxRows: number, chunkRows: number): BatchFileReading {
+/** Reads a file as uploaded (UTF-8). */
+export function readBatchFile(bytes: Uint8Array, format: BatchFormat, maxRows: number, chunkRows: number): BatchFileReading {
   const rows = new Chunker(chunkRows, maxRows);
   if (format === "csv") {
-    const problem = readCsv(text, rows);
+    const problem = readCsv(bytes, rows);
     if (problem !== null) return { ok: false, slug: "bad-request", detail: problem };
-  } else readNdjson(text, rows);
+  } else readNdjson(bytes, rows);
   if (rows.total === 0) return { ok: false, slug: "bad-request", detail: "The batch has no rows." };
   if (rows.total > maxRows) {
     return { ok: false, slug: "batch-too-large", detail: `The batch has ${rows.total} rows; a job takes at most ${maxRows}. Split the file.` };

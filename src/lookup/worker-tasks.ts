@@ -110,8 +110,8 @@ export function createGeoTasks(workerData: GeoWorkerData) {
     acceptJob: batch?.acceptJob ?? (unavailable as BatchTasks["acceptJob"]),
     claimGroup: batch?.claimGroup ?? (unavailable as BatchTasks["claimGroup"]),
 
-    readBatchFile(input: { text: string; format: BatchFormat; maxRows: number; chunkRows: number }): BatchFileReading {
-      return readBatchFile(input.text, input.format, input.maxRows, input.chunkRows);
+    readBatchFile(input: { bytes: Uint8Array; format: BatchFormat; maxRows: number; chunkRows: number }): BatchFileReading {
+      return readBatchFile(input.bytes, input.format, input.maxRows, input.chunkRows);
     },
   };
 }

@@ -21,9 +21,8 @@ export interface NewBatchJob {
   format: BatchFileFormat;
   today: string;
   total: number;
-  /** JSON arrays of rows, in order; chunk i starts at row i * chunkRows + 1. */
-  chunks: string[];
-  chunkRows: number;
+  /** In order: each a JSON array of rows, and the number of its first row. */
+  chunks: Array<{ firstRow: number; rowCount: number; input: string }>;
 }
 
 export interface ClaimedChunk {
@@ -64,11 +63,11 @@ export async function insertBatchJob(db: Db, job: NewBatchJob, now: Date, admit?
   await db.transaction().execute(async (trx) => {
     await admit?.(trx);
     await trx.insertInto("batch_jobs").values(row).execute();
-    const chunks = job.chunks.map((input, seq) => ({
+    const chunks = job.chunks.map(({ firstRow, rowCount, input }, seq) => ({
       job_id: job.id,
       seq,
-      first_row: seq * job.chunkRows + 1,
-      row_count: (JSON.parse(input) as unknown[]).length,
+      first_row: firstRow,
+      row_count: rowCount,
       input,
       status: "pending" as const,
       lease_owner: null,
