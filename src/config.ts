@@ -182,7 +182,7 @@ export const configSchema = z.object({
     .describe(
       "longest line of a batch upload (an NDJSON line, or a CSV record with its quoted line breaks), in bytes: a longer one is refused 413 `batch-line-too-long` as the upload streams, before it is stored or read by a thread. A lookup with every field at its longest is under 600 bytes",
     ),
-  BATCH_CHUNK_ROWS: positiveInt.max(10_000).default(500).describe("rows per stored chunk of an asynchronous batch job"),
+  BATCH_CHUNK_ROWS: positiveInt.max(10_000).default(500).describe("rows per stored chunk of an asynchronous batch job, at most: a chunk is cut sooner once its text reaches 4 MiB, so a batch thread never builds one large string"),
   BATCH_LEASE_MS: positiveInt.default(60_000).describe("how long a claimed chunk is held; a dead runner's claims lapse after it"),
   BATCH_POLL_MS: positiveInt.default(1000).describe("how often idle batch runners look for work"),
   BATCH_JOBS_RUNNING_PER_ORG: positiveInt
