@@ -9,7 +9,7 @@
  * ceiling (BATCH_THREAD_MAX_HEAP_MB) a clean stop for a file too large to read: Node ends a thread
  * that reaches its ceiling through many small allocations with ERR_WORKER_OUT_OF_MEMORY, but one
  * allocation of tens of megabytes past it (a whole 60 MB file as one string) can abort the whole
- * process instead (nodejs/node#47224; seen here on a 64 MB ceiling).
+ * process instead (https://github.com/nodejs/node/issues/47224; seen here on a 64 MB ceiling).
  */
 import { parse } from "csv-parse/sync";
 import { ITEM_FIELDS } from "./lookup-item.ts";
