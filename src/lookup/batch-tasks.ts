@@ -174,13 +174,15 @@ export function createBatchTasks(workerData: BatchWorkerData, locate: (points: R
       const { caps, job: fields } = input;
       // Counted and stored under the organization's lock: the answering thread's check passes uploads sent at
       // once together, and this one lets through only as many as the caps leave room for.
-      const admit = async (trx: Db) => {
-        await lockOrganization(trx, fields.organizationId);
-        const refusal = jobCapRefusal(await countBatchJobs(trx, fields.organizationId), caps!);
-        if (refusal) throw new CapReached(refusal);
-      };
+      const admit = caps
+        ? async (trx: Db) => {
+            await lockOrganization(trx, fields.organizationId);
+            const refusal = jobCapRefusal(await countBatchJobs(trx, fields.organizationId), caps);
+            if (refusal) throw new CapReached(refusal);
+          }
+        : undefined;
       try {
-        const job = await insertBatchJob(openedStore()!.db, { ...fields, format: input.format, total: reading.total, chunks: reading.chunks }, new Date(input.now), caps ? admit : undefined);
+        const job = await insertBatchJob(openedStore()!.db, { ...fields, format: input.format, total: reading.total, chunks: reading.chunks }, new Date(input.now), admit);
         return { ok: true, job };
       } catch (error) {
         if (error instanceof CapReached) return error.refusal;
