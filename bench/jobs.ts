@@ -21,6 +21,7 @@
  *
  * The boundary file is SYNTHETIC (BENCH_BOUNDARY_RECORDS, default 200,000 records); the geocoder is
  * the FAKE UPSTREAM in its own process; the polygons come from GEO_DATA_DIR as the server finds it.
+ * The database is SQLite, or PostgreSQL when BENCH_DATABASE_URL names one (a fresh schema, dropped at the end).
  */
 import type { ChildProcess } from "node:child_process";
 import { once } from "node:events";
@@ -221,11 +222,12 @@ function latencyTargets(scenario: string, figures: Measured, baseline: Measured)
 }
 
 async function main() {
-  const { dir, databaseUrl, store, key } = await benchDatabase("buckeye-bench-jobs-");
+  const { dir, databaseUrl, store, key, drop } = await benchDatabase("buckeye-bench-jobs-", process.env.BENCH_DATABASE_URL);
   const children: ChildProcess[] = [];
   const results: Record<string, unknown> = {
     measured_at: new Date().toISOString(),
     machine: { cores: availableParallelism(), node: process.version, load_average_1m_at_start: round(loadavg()[0]!) },
+    database: databaseUrl.startsWith("postgres") ? "postgresql" : "sqlite",
     boundary_records: RECORDS,
     lookup_interval_ms: INTERVAL_MS,
     lookups: LOOKUPS,
@@ -316,6 +318,10 @@ async function main() {
     results.job_clients = { polls_throttled: tally.throttled, poll_errors: tally.errors, poll_ms: POLL_MS };
   } finally {
     for (const child of children) child.kill("SIGTERM");
+    // The schema is dropped once no server holds a connection to it.
+    await Promise.all(children.map((child) => (child.exitCode === null && child.signalCode === null ? once(child, "exit") : null)));
+    await store.close();
+    await drop();
     rmSync(dir, { recursive: true, force: true });
   }
   results.targets = targets;

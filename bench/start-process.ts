@@ -1,8 +1,10 @@
 /** Starts the server processes of a benchmark, and the database they serve. */
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { sql } from "kysely";
 import { createKey } from "../src/auth/key-service.ts";
 import { openStore, type Store } from "../src/store/connect.ts";
 import { migrateToLatest } from "../src/store/migrate.ts";
@@ -90,13 +92,32 @@ export function rssMb(pid: number): { total: number; anonymous: number; file: nu
   return { total: mb("VmRSS"), anonymous: mb("RssAnon"), file: mb("RssFile") + mb("RssShmem") };
 }
 
-/** A migrated SQLite database in a fresh temporary folder, holding one organization and a test key. */
-export async function benchDatabase(prefix: string): Promise<{ dir: string; databaseUrl: string; store: Store; key: string }> {
+/**
+ * A fresh temporary folder and a migrated database holding one organization and a test key: SQLite in
+ * that folder, or, given a postgres:// URL, a schema of its own in that database (`?schema=bench_<random>`),
+ * which `drop` removes (for SQLite it does nothing: the file goes with the folder).
+ */
+export async function benchDatabase(prefix: string, postgresUrl?: string): Promise<{ dir: string; databaseUrl: string; store: Store; key: string; drop: () => Promise<void> }> {
   const dir = mkdtempSync(join(tmpdir(), prefix));
-  const databaseUrl = `sqlite:${join(dir, "bench.sqlite")}`;
+  let databaseUrl = `sqlite:${join(dir, "bench.sqlite")}`;
+  let drop = async () => {};
+  if (postgresUrl) {
+    const url = new URL(postgresUrl);
+    const schema = `bench_${randomBytes(6).toString("hex")}`;
+    url.searchParams.set("schema", schema);
+    databaseUrl = url.toString();
+    drop = async () => {
+      const admin = openStore(postgresUrl);
+      try {
+        await sql`DROP SCHEMA IF EXISTS ${sql.id(schema)} CASCADE`.execute(admin.db);
+      } finally {
+        await admin.close();
+      }
+    };
+  }
   const store = openStore(databaseUrl);
   await migrateToLatest(store.db);
   const org = await createOrganization(store.db, "Benchmark");
   const { key } = await createKey(store.db, org.id, "benchmark", "test");
-  return { dir, databaseUrl, store, key };
+  return { dir, databaseUrl, store, key, drop };
 }
