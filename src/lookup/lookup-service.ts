@@ -271,8 +271,6 @@ export class LookupService {
   /** The batch lane reads the upload, cuts it into chunks and stores the job with them in one transaction. */
   async submitJob(submission: Submission): Promise<SubmitOutcome> {
     this.#jobs();
-    const refusal = await this.admitJob(submission.organizationId);
-    if (refusal) return refusal;
     const { chunkRows, now } = this.#options;
     // The upload's bytes move to the thread, which decodes them: this thread never holds the file as text.
     const bytes = submission.bytes;
