@@ -12,19 +12,13 @@
  * process instead (https://github.com/nodejs/node/issues/47224; seen here on a 64 MB ceiling).
  */
 import { parse } from "csv-parse/sync";
+import type { NewBatchChunk } from "../store/batch-jobs.repository.ts";
 import { ITEM_FIELDS } from "./lookup-item.ts";
 
 export type BatchFormat = "csv" | "ndjson";
 
-/** One chunk of a file: its rows as a JSON array's text, numbered from `firstRow`. */
-export interface FileChunk {
-  firstRow: number;
-  rowCount: number;
-  input: string;
-}
-
 export type BatchFileReading =
-  | { ok: true; total: number; chunks: FileChunk[] }
+  | { ok: true; total: number; chunks: NewBatchChunk[] }
   | { ok: false; slug: "bad-request" | "batch-too-large"; detail: string };
 
 /**
@@ -39,7 +33,7 @@ export const MAX_CHUNK_CHARS = 4 * 1024 * 1024;
  * megabytes of row objects each, measured).
  */
 class Chunker {
-  readonly chunks: FileChunk[] = [];
+  readonly chunks: NewBatchChunk[] = [];
   total = 0;
   #rows: string[] = [];
   #chars = 0;

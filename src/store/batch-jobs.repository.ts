@@ -13,6 +13,13 @@ import type { Database, Db } from "./database.ts";
 
 export type BatchJob = Selectable<BatchJobsTable>;
 
+/** One chunk of an upload: its rows as a JSON array's text, numbered from `firstRow`. */
+export interface NewBatchChunk {
+  firstRow: number;
+  rowCount: number;
+  input: string;
+}
+
 export interface NewBatchJob {
   id: string;
   organizationId: string;
@@ -21,8 +28,8 @@ export interface NewBatchJob {
   format: BatchFileFormat;
   today: string;
   total: number;
-  /** In order: each a JSON array of rows, and the number of its first row. */
-  chunks: Array<{ firstRow: number; rowCount: number; input: string }>;
+  /** In order. */
+  chunks: NewBatchChunk[];
 }
 
 export interface ClaimedChunk {
