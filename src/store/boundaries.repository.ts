@@ -175,14 +175,18 @@ const COVERAGE: Record<"A" | "4" | "Z", string> = {
 };
 
 /**
- * A version's ranges of one type as (coverage, county, transit, in effect on the day): the
- * jurisdictions a range names whatever the dates, and which of them answers on the day compared, so
- * a file that swaps which record is current changes the range too.
+ * Both versions' ranges of one type as distinct (coverage, county, transit, in effect on the day),
+ * each with where it is found: hi = 1 when the new version has it, lo = 0 when the other one does.
+ * The jurisdictions a range names whatever the dates, and which of them answers on the day compared,
+ * so a file that swaps which record is current changes the range too. One sort, no join: the two
+ * versions are told apart by grouping, which stays linear in the rows on both databases.
  */
-function jurisdictionsOf(version: string, type: "A" | "4" | "Z", day: string) {
-  return sql`SELECT DISTINCT ${sql.raw(COVERAGE[type])} AS k, county_fips AS c, COALESCE(transit_code, '') AS t,
-      CASE WHEN effective_from <= ${day} AND (effective_to IS NULL OR effective_to >= ${day}) THEN 1 ELSE 0 END AS cur
-    FROM boundary_records WHERE version = ${version} AND record_type = ${sql.raw(`'${type}'`)}`;
+function pairsOf(version: string, against: string, type: "A" | "4" | "Z", day: string) {
+  const side = (v: string, s: 0 | 1) =>
+    sql`SELECT DISTINCT ${sql.raw(COVERAGE[type])} AS k, county_fips AS c, COALESCE(transit_code, '') AS t,
+        CASE WHEN effective_from <= ${day} AND (effective_to IS NULL OR effective_to >= ${day}) THEN 1 ELSE 0 END AS cur, ${sql.raw(String(s))} AS s
+      FROM boundary_records WHERE version = ${v} AND record_type = ${sql.raw(`'${type}'`)}`;
+  return sql`SELECT k, c, t, cur, MAX(s) AS hi, MIN(s) AS lo FROM (${side(version, 1)} UNION ALL ${side(against, 0)}) AS sides GROUP BY k, c, t, cur`;
 }
 
 /** A county or transit code that ranges the other version gave it no longer carry. */
@@ -225,31 +229,26 @@ export async function compareVersions(store: Pick<Store, "db" | "sqlite">, versi
   const totals = { against_ranges: 0, compared: 0, changed: 0, added: 0, removed: 0 };
   const losses = new Map<string, JurisdictionLoss>();
   for (const type of ["A", "4", "Z"] as const) {
-    const n = jurisdictionsOf(version, type, day);
-    const o = jurisdictionsOf(against, type, day);
-    const { rows } = await sql<Record<"new_ranges" | "old_ranges" | "compared" | "changed", number | string | null>>`
-      WITH n AS (${n}), o AS (${o}),
-        nk AS (SELECT k, COUNT(*) AS p FROM n GROUP BY k),
-        ok AS (SELECT k, COUNT(*) AS p FROM o GROUP BY k),
-        same AS (SELECT n.k, COUNT(*) AS p FROM n JOIN o ON o.k = n.k AND o.c = n.c AND o.t = n.t AND o.cur = n.cur GROUP BY n.k)
-      SELECT (SELECT COUNT(*) FROM nk) AS new_ranges, (SELECT COUNT(*) FROM ok) AS old_ranges,
-        (SELECT COUNT(*) FROM nk JOIN ok ON ok.k = nk.k) AS compared,
-        (SELECT COUNT(*) FROM nk JOIN ok ON ok.k = nk.k LEFT JOIN same ON same.k = nk.k WHERE nk.p <> ok.p OR COALESCE(same.p, 0) <> nk.p) AS changed`.execute(db);
+    const pairs = pairsOf(version, against, type, day);
+    const { rows } = await sql<Record<"against_ranges" | "compared" | "changed" | "added" | "removed", number | string | null>>`
+      WITH pairs AS (${pairs}),
+        ranges AS (SELECT k, MAX(hi) AS in_new, 1 - MIN(lo) AS in_old, MAX(CASE WHEN hi = lo THEN 1 ELSE 0 END) AS one_sided FROM pairs GROUP BY k)
+      SELECT SUM(in_old) AS against_ranges, SUM(in_new * in_old) AS compared, SUM(in_new * in_old * one_sided) AS changed,
+        SUM(in_new * (1 - in_old)) AS added, SUM(in_old * (1 - in_new)) AS removed FROM ranges`.execute(db);
     const row = rows[0]!;
-    const compared = Number(row.compared ?? 0);
-    totals.against_ranges += Number(row.old_ranges ?? 0);
-    totals.compared += compared;
+    totals.against_ranges += Number(row.against_ranges ?? 0);
+    totals.compared += Number(row.compared ?? 0);
     totals.changed += Number(row.changed ?? 0);
-    totals.added += Number(row.new_ranges ?? 0) - compared;
-    totals.removed += Number(row.old_ranges ?? 0) - compared;
+    totals.added += Number(row.added ?? 0);
+    totals.removed += Number(row.removed ?? 0);
+    // Per range and jurisdiction: whether the other version gave it, whether the new one still does, and whether the new one has the range at all.
     const lost = await sql<{ kind: "county" | "transit"; code: string; ranges: number | string; lost: number | string }>`
-      WITH n AS (${n}), o AS (${o}),
-        nk AS (SELECT DISTINCT k FROM n), nc AS (SELECT DISTINCT k, c FROM n), nt AS (SELECT DISTINCT k, t FROM n)
-      SELECT 'county' AS kind, o.c AS code, COUNT(DISTINCT o.k) AS ranges, COUNT(DISTINCT CASE WHEN nk.k IS NOT NULL AND nc.k IS NULL THEN o.k END) AS lost
-        FROM o LEFT JOIN nk ON nk.k = o.k LEFT JOIN nc ON nc.k = o.k AND nc.c = o.c GROUP BY o.c
+      WITH pairs AS (${pairs}),
+        by_county AS (SELECT c AS code, MAX(hi) AS has_new, MIN(lo) AS old_lo, MAX(MAX(hi)) OVER (PARTITION BY k) AS kept FROM pairs GROUP BY k, c),
+        by_transit AS (SELECT t AS code, MAX(hi) AS has_new, MIN(lo) AS old_lo, MAX(MAX(hi)) OVER (PARTITION BY k) AS kept FROM pairs GROUP BY k, t)
+      SELECT 'county' AS kind, code, SUM(1 - old_lo) AS ranges, SUM((1 - old_lo) * (1 - has_new) * kept) AS lost FROM by_county WHERE old_lo = 0 GROUP BY code
       UNION ALL
-      SELECT 'transit' AS kind, o.t AS code, COUNT(DISTINCT o.k) AS ranges, COUNT(DISTINCT CASE WHEN nk.k IS NOT NULL AND nt.k IS NULL THEN o.k END) AS lost
-        FROM o LEFT JOIN nk ON nk.k = o.k LEFT JOIN nt ON nt.k = o.k AND nt.t = o.t WHERE o.t <> '' GROUP BY o.t`.execute(db);
+      SELECT 'transit' AS kind, code, SUM(1 - old_lo) AS ranges, SUM((1 - old_lo) * (1 - has_new) * kept) AS lost FROM by_transit WHERE old_lo = 0 AND code <> '' GROUP BY code`.execute(db);
     for (const r of lost.rows) {
       const key = `${r.kind}:${r.code}`;
       const sum = losses.get(key) ?? { kind: r.kind, code: r.code, ranges: 0, lost: 0 };
