@@ -24,10 +24,10 @@ function skippedText(skipped: SkippedRows | undefined): string {
   return `; ${skipped.rows} row${skipped.rows === 1 ? "" : "s"} skipped, answering no Ohio lookup (${reasons.join("; ")})`;
 }
 
-/** "; against OHB2026Q3JUN1: 0.4 % of its ranges moved (12 changed, 30 added, 8 removed), 0 duplicate rows", or nothing. */
+/** "; against OHB2026Q3JUN1: 0.4 % of its ranges moved (12 changed county or transit, 8 removed; 30 added), 0 duplicate rows", or nothing. */
 function changesText(changes: ChangeReport | null | undefined): string {
   if (!changes) return "";
-  return `; against ${changes.against}: ${(changes.changed_share * 100).toFixed(1)} % of its ranges moved (${changes.ranges_changed} changed county or transit, ${changes.ranges_added} added, ${changes.ranges_removed} removed), ${changes.duplicate_rows} duplicate row${changes.duplicate_rows === 1 ? "" : "s"}`;
+  return `; against ${changes.against}: ${(changes.changed_share * 100).toFixed(1)} % of its ranges moved (${changes.ranges_changed} changed county or transit, ${changes.ranges_removed} removed; ${changes.ranges_added} added), ${changes.duplicate_rows} duplicate row${changes.duplicate_rows === 1 ? "" : "s"}`;
 }
 
 /** "ZIP lookups: 1,412 ZIPs answer from the file; 37 differ from the Census ZCTA table (2 not in it), e.g. 43002, …". */
