@@ -238,7 +238,7 @@ describe("reconcile: an enacted future change", () => {
     expect(held).toMatchObject({
       status: "failed",
       periodsRecorded: 0,
-      error: expect.stringMatching(/^1 rate change the state did not announce \(Wayne county 0\.0125 from 2027-01-01\) held: nothing was recorded/),
+      error: expect.stringMatching(/^1 rate change the state did not announce \(Wayne county 0\.0075 from 2027-01-01\) held: nothing was recorded/),
       discrepancies: [{ fips: "39169", county: "Wayne", component: "county", code: "169", date: "2027-01-01", file_rate: "0.0075", our_rate: "0.0125", reason: expect.stringContaining("already set the rates through 2027-03-31") }],
     });
     expect(await rate(api, "county=wayne&date=2026-12-03")).toMatchObject({ has_upcoming_change: true });
