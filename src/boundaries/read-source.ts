@@ -63,11 +63,12 @@ export async function* csvBytes(bytes: AsyncIterable<Uint8Array>, maxBytes = Num
   yield* unzipOneCsv(head, rest, maxBytes, setting, names.onEntry);
 }
 
-function tooManyBytes(maxBytes: number, setting: string, what = "text"): CapExceededError {
-  return new CapExceededError(`the file's ${what} runs past ${maxBytes} bytes (${setting}): refused before it was all read`);
+/** `what`: the file's text (a ZIP archive's entry inflated), or the bytes read of it. */
+function tooManyBytes(maxBytes: number, setting: string, what = "the file's text"): CapExceededError {
+  return new CapExceededError(`${what} runs past ${maxBytes} bytes (${setting}): refused before it was all read`);
 }
 
-function counting(maxBytes: number, setting: string, what = "text"): (chunk: Uint8Array) => Uint8Array {
+function counting(maxBytes: number, setting: string, what?: string): (chunk: Uint8Array) => Uint8Array {
   let total = 0;
   return (chunk) => {
     total += chunk.length;
@@ -203,7 +204,7 @@ export interface CappedTextOptions {
 export async function readCappedText(source: string, options: CappedTextOptions): Promise<CappedText> {
   const opened = await openSource(source, options.timeoutMs, options.userAgent);
   const hash = createHash("sha256");
-  const read = counting(options.maxBytes, options.setting, "download");
+  const read = counting(options.maxBytes, options.setting, "the bytes read of the file");
   const raw = opened.bytes as AsyncIterable<Uint8Array> & { destroy?: () => void };
   const hashed = (async function* () {
     for await (const chunk of raw) {
