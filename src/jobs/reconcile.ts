@@ -4,7 +4,7 @@
  * our periods, and in one transaction log the run, record newly enacted future periods and publish
  * one rate.announced per county and date they change. A file that is malformed or partial, fetched
  * over plain http without its checksum, or that brings a change the state did not announce
- * (docs/guides/data.md, "Reconciliation"), changes nothing: the failure is logged in the
+ * (docs/guides/webhooks-and-jobs.md, "Reconciliation"), changes nothing: the failure is logged in the
  * reconciliation log alone, with the changes held, until an operator runs it with --force.
  */
 import { dateInOhio, type IsoDate } from "../rates/calendar.ts";
