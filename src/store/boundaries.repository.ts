@@ -223,37 +223,37 @@ export interface VersionComparison {
  */
 export async function compareVersions(store: Pick<Store, "db" | "sqlite">, version: string, against: string, day: string): Promise<VersionComparison> {
   const { db } = store;
-  // PostgreSQL has no statistics yet for the rows just written; without them it plans the joins
-  // over the two versions blind (minutes for 20,000 rows). ANALYZE samples the table in a moment.
+  // PostgreSQL has no statistics yet for the rows just written; without them it plans the scans of
+  // the two versions blind. ANALYZE samples the table in a moment.
   if (!store.sqlite) await sql`ANALYZE boundary_records`.execute(db);
   const totals = { against_ranges: 0, compared: 0, changed: 0, added: 0, removed: 0 };
   const losses = new Map<string, JurisdictionLoss>();
   for (const type of ["A", "4", "Z"] as const) {
-    const pairs = pairsOf(version, against, type, day);
-    const { rows } = await sql<Record<"against_ranges" | "compared" | "changed" | "added" | "removed", number | string | null>>`
-      WITH pairs AS (${pairs}),
-        ranges AS (SELECT k, MAX(hi) AS in_new, 1 - MIN(lo) AS in_old, MAX(CASE WHEN hi = lo THEN 1 ELSE 0 END) AS one_sided FROM pairs GROUP BY k)
-      SELECT SUM(in_old) AS against_ranges, SUM(in_new * in_old) AS compared, SUM(in_new * in_old * one_sided) AS changed,
-        SUM(in_new * (1 - in_old)) AS added, SUM(in_old * (1 - in_new)) AS removed FROM ranges`.execute(db);
-    const row = rows[0]!;
-    totals.against_ranges += Number(row.against_ranges ?? 0);
-    totals.compared += Number(row.compared ?? 0);
-    totals.changed += Number(row.changed ?? 0);
-    totals.added += Number(row.added ?? 0);
-    totals.removed += Number(row.removed ?? 0);
-    // Per range and jurisdiction: whether the other version gave it, whether the new one still does, and whether the new one has the range at all.
-    const lost = await sql<{ kind: "county" | "transit"; code: string; ranges: number | string; lost: number | string }>`
-      WITH pairs AS (${pairs}),
+    // One statement: the pairs are grouped once (a CTE read twice is computed once on both databases),
+    // then read per range (the totals) and per range and jurisdiction (what each county and transit code lost).
+    const { rows } = await sql<{ kind: "total" | "county" | "transit"; code: string; a: number | string | null; b: number | string | null; c: number | string | null; d: number | string | null; e: number | string | null }>`
+      WITH pairs AS (${pairsOf(version, against, type, day)}),
+        ranges AS (SELECT k, MAX(hi) AS in_new, 1 - MIN(lo) AS in_old, MAX(CASE WHEN hi = lo THEN 1 ELSE 0 END) AS one_sided FROM pairs GROUP BY k),
         by_county AS (SELECT c AS code, MAX(hi) AS has_new, MIN(lo) AS old_lo, MAX(MAX(hi)) OVER (PARTITION BY k) AS kept FROM pairs GROUP BY k, c),
         by_transit AS (SELECT t AS code, MAX(hi) AS has_new, MIN(lo) AS old_lo, MAX(MAX(hi)) OVER (PARTITION BY k) AS kept FROM pairs GROUP BY k, t)
-      SELECT 'county' AS kind, code, SUM(1 - old_lo) AS ranges, SUM((1 - old_lo) * (1 - has_new) * kept) AS lost FROM by_county WHERE old_lo = 0 GROUP BY code
+      SELECT 'total' AS kind, '' AS code, SUM(in_old) AS a, SUM(in_new * in_old) AS b, SUM(in_new * in_old * one_sided) AS c,
+        SUM(in_new * (1 - in_old)) AS d, SUM(in_old * (1 - in_new)) AS e FROM ranges
       UNION ALL
-      SELECT 'transit' AS kind, code, SUM(1 - old_lo) AS ranges, SUM((1 - old_lo) * (1 - has_new) * kept) AS lost FROM by_transit WHERE old_lo = 0 AND code <> '' GROUP BY code`.execute(db);
-    for (const r of lost.rows) {
+      SELECT 'county' AS kind, code, SUM(1 - old_lo) AS a, SUM((1 - old_lo) * (1 - has_new) * kept) AS b, 0 AS c, 0 AS d, 0 AS e FROM by_county WHERE old_lo = 0 GROUP BY code
+      UNION ALL
+      SELECT 'transit' AS kind, code, SUM(1 - old_lo) AS a, SUM((1 - old_lo) * (1 - has_new) * kept) AS b, 0 AS c, 0 AS d, 0 AS e FROM by_transit WHERE old_lo = 0 AND code <> '' GROUP BY code`.execute(db);
+    const total = rows.find((r) => r.kind === "total")!;
+    totals.against_ranges += Number(total.a ?? 0);
+    totals.compared += Number(total.b ?? 0);
+    totals.changed += Number(total.c ?? 0);
+    totals.added += Number(total.d ?? 0);
+    totals.removed += Number(total.e ?? 0);
+    for (const r of rows) {
+      if (r.kind === "total") continue;
       const key = `${r.kind}:${r.code}`;
       const sum = losses.get(key) ?? { kind: r.kind, code: r.code, ranges: 0, lost: 0 };
-      sum.ranges += Number(r.ranges);
-      sum.lost += Number(r.lost);
+      sum.ranges += Number(r.a);
+      sum.lost += Number(r.b);
       losses.set(key, sum);
     }
   }
