@@ -215,9 +215,12 @@ describe("a rate-file ZIP bomb is refused as it inflates, on a thread of its own
     console.log(`rate-file ZIP bomb: RSS +${grownMb.toFixed(0)} MB at peak, ${lookupMs.length} lookups meanwhile, slowest ${slowestLookupMs.toFixed(0)} ms, event-loop delay max ${maxLoopDelayMs.toFixed(0)} ms`);
     expect(result).toMatchObject({ status: "failed", periodsRecorded: 0, error: expect.stringMatching(/runs past 4000000 bytes \(RECONCILE_MAX_BYTES\): refused before it was all read/) });
     expect(lookupMs.length).toBeGreaterThan(0);
-    // The old read inflated the whole 450 MB on this thread: RSS +900 MB and the event loop held for seconds.
+    // The old read inflated the whole 450 MB on this thread: RSS +450 to +900 MB, and the event loop (and so
+    // every lookup) held 15 to 20 s on the 2-core development machine. The loop's delay is the direct
+    // measure; a lookup's time also carries whatever else shares the CPU, hence its wider bound.
     expect(grownMb).toBeLessThan(150);
-    expect(slowestLookupMs).toBeLessThan(1000);
+    expect(maxLoopDelayMs).toBeLessThan(1000);
+    expect(slowestLookupMs).toBeLessThan(3000);
     expect(await recordedPeriods(api)).toEqual([]);
   });
 });
