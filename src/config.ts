@@ -234,7 +234,13 @@ export const configSchema = z.object({
     .transform((list) => list.split(",").map((kind) => kind.trim().toLowerCase()).filter(Boolean))
     .pipe(z.array(z.enum(PRIVATE_TARGET_KINDS, { error: `each entry must be one of ${PRIVATE_TARGET_KINDS.join(", ")}` }))).describe("comma list of `loopback`, `private`, `link-local`: the non-public addresses `tax_test_` webhooks may reach (plain http needs `loopback`); unset: public addresses only. Live webhooks are always public-only."),
   SIGN_UP_LIMIT: positiveInt.default(10).describe("dashboard sign-up attempts from one client address within 15 minutes; the next waits an hour"),
-  RECONCILE_SOURCE: pathOrUpstreamUrl().describe("the state's SST rate file to reconcile with: a path or an http(s) URL (on a port fetch will use), to the CSV or to a ZIP archive holding exactly one CSV (the state posts both); unset skips the job"),
+  RECONCILE_SOURCE: pathOrUpstreamUrl().describe("the state's SST rate file to reconcile with: a path or an http(s) URL (on a port fetch will use), to the CSV or to a ZIP archive holding exactly one CSV (the state posts both); a plain `http://` URL needs `RECONCILE_SHA256`; unset skips the job"),
+  RECONCILE_SHA256: z
+    .string()
+    .regex(/^[0-9a-fA-F]{64}$/, "must be 64 hex characters, the SHA-256 of the file")
+    .optional()
+    .describe("the SHA-256 (64 hex characters) the rate file at `RECONCILE_SOURCE` must have; a file that differs changes nothing. Required for an `http://` source: over plain http nothing else vouches for the bytes"),
+  RECONCILE_MAX_BYTES: positiveInt.default(4_000_000).describe("a rate file whose download, or whose CSV text (a ZIP archive's entry inflated), runs past this many bytes is refused as it streams, on a thread of its own (Ohio's file is about 10 kB)"),
   BOUNDARY_SOURCE: pathOrUpstreamUrl().describe("the state's SST boundary file: an http(s) URL (on a port fetch will use), a path to the CSV or ZIP, or a folder (the newest `OHB…` file in it); the `boundary-import` job imports it when its version is new (never with `--force`); a plain `http://` URL needs `BOUNDARY_SHA256`; unset turns the job off"),
   BOUNDARY_SHA256: z
     .string()
@@ -269,6 +275,10 @@ export const configSchema = z.object({
     path: ["BOUNDARY_SOURCE"],
     message: "is a plain http:// URL: use https://, or set BOUNDARY_SHA256 to the file's checksum",
   })
+  .refine((e) => !/^http:\/\//i.test(e.RECONCILE_SOURCE ?? "") || e.RECONCILE_SHA256 !== undefined, {
+    path: ["RECONCILE_SOURCE"],
+    message: "is a plain http:// URL: use https://, or set RECONCILE_SHA256 to the file's checksum",
+  })
   .refine((e) => e.SECRETS_KEY_PREVIOUS === undefined || e.SECRETS_KEY !== undefined, {
     path: ["SECRETS_KEY_PREVIOUS"],
     message: "needs SECRETS_KEY, the key that replaces it",
@@ -277,6 +287,10 @@ export const configSchema = z.object({
 /** Scheduled jobs (src/jobs/): the rate file to reconcile with and each job's cron pattern (null: off). */
 export interface JobsConfig {
   reconcileSource: string | null;
+  /** The SHA-256 the rate file must have (hex, lower case); null: not checked. */
+  reconcileSha256: string | null;
+  /** Bytes a rate file's download, and its text, are each refused past (src/jobs/rate-file-thread.ts). */
+  reconcileMaxBytes: number;
   schedules: Record<"reconcile" | "rate-changes" | "filing-reminders" | "certificate-expiry" | "retention", string | null>;
   /** What the `retention` job keeps, in days (src/jobs/retention.ts). */
   retention: RetentionConfig;
@@ -462,6 +476,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     reconcileStaleAfterDays: e.RECONCILE_STALE_AFTER_DAYS,
     jobs: Object.freeze({
       reconcileSource: e.RECONCILE_SOURCE ?? null,
+      reconcileSha256: e.RECONCILE_SHA256?.toLowerCase() ?? null,
+      reconcileMaxBytes: e.RECONCILE_MAX_BYTES,
       boundarySource: e.BOUNDARY_SOURCE ?? null,
       boundarySchedule: e.SCHEDULE_BOUNDARY_IMPORT,
       boundarySha256: e.BOUNDARY_SHA256?.toLowerCase() ?? null,

@@ -274,23 +274,31 @@ describe("a scheduled import that refuses its file logs the refusal as a warning
   });
 });
 
-describe(`a file that changes the county or transit of more than ${MAX_CHANGED_SHARE * 100} % of the active version's ranges, or repeats rows, needs --force`, () => {
-  /** The standard rows with the first `share` of them moved to Adams County (001), transit removed. */
-  function moved(share: number): string[] {
-    return edited((f, i) => {
-      if (i >= RECORDS * share) return;
-      f[24] = "001";
-      for (let c = 29; c < 89; c++) f[c] = "";
-    });
-  }
+/** The standard rows with the first `share` of them moved to Adams County (001), transit removed. */
+function moved(share: number): string[] {
+  return edited((f, i) => {
+    if (i >= RECORDS * share) return;
+    f[24] = "001";
+    for (let c = 29; c < 89; c++) f[c] = "";
+  });
+}
 
-  it("2 % changed imports, and the report says so", async () => {
+/** YYYYMMDD one day earlier. */
+function dayBefore(yyyymmdd: string): string {
+  const day = new Date(Date.UTC(Number(yyyymmdd.slice(0, 4)), Number(yyyymmdd.slice(4, 6)) - 1, Number(yyyymmdd.slice(6, 8)) - 1));
+  return day.toISOString().slice(0, 10).replaceAll("-", "");
+}
+
+describe(`a file that moves more than ${MAX_CHANGED_SHARE * 100} % of the active version's ranges, or repeats rows, needs --force`, () => {
+  it("0.5 % changed imports, and the report says so", async () => {
     const active = (await boundaryStatus(ws.store.db)).active!.version;
-    const result = await imports(file(moved(0.02)).path);
-    expect(result).toMatchObject({ status: "imported", changes: { against: active, ranges_compared: RECORDS, duplicate_rows: 0, duplicate_share: 0 } });
-    // Rows already in Adams County without transit do not change: at most 20 do.
+    const result = await imports(file(moved(0.005)).path);
+    expect(result).toMatchObject({ status: "imported", changes: { against: active, ranges_added: 0, ranges_removed: 0, jurisdictions_moved: [], duplicate_rows: 0, duplicate_share: 0 } });
+    expect(result.changes!.ranges_compared).toBe(result.changes!.ranges_in_active);
+    // Rows already in Adams County without transit do not change: at most 5 do.
     expect(result.changes!.ranges_changed).toBeGreaterThan(0);
-    expect(result.changes!.changed_share).toBeLessThanOrEqual(0.02);
+    expect(result.changes!.changed_share).toBeCloseTo(result.changes!.ranges_changed / result.changes!.ranges_in_active, 4);
+    expect(result.changes!.changed_share).toBeLessThanOrEqual(MAX_CHANGED_SHARE);
     expect((await boundaryStatus(ws.store.db)).active?.report?.changes).toEqual(result.changes);
   });
 
@@ -298,8 +306,9 @@ describe(`a file that changes the county or transit of more than ${MAX_CHANGED_S
     const rewritten = file(moved(1));
     const before = await snapshot();
     const refused = await imports(rewritten.path);
-    expect(refused).toMatchObject({ status: "refused", changes: { ranges_compared: RECORDS } });
-    expect(refused.error).toMatch(/ranges also in the active version .* changed county or transit \(\d+\.\d %, more than 5 %\): refused as a probably rewritten file/);
+    expect(refused).toMatchObject({ status: "refused" });
+    expect(refused.changes!.ranges_compared).toBe(refused.changes!.ranges_in_active);
+    expect(refused.error).toMatch(/\d+ ranges changed county, transit or current record and 0 were removed, of the \d+ in the active version .* \(\d+\.\d %, more than 1 %\): refused as a probably rewritten file/);
     expect(await snapshot()).toEqual(before);
     expect(await imports(rewritten.path, { force: true })).toMatchObject({ status: "imported", version: rewritten.version });
   });
@@ -320,24 +329,51 @@ describe(`a file that changes the county or transit of more than ${MAX_CHANGED_S
   });
 });
 
-describe("a file whose ZIPs lie in counties the shipped ZIP table does not list for them needs --force, even as the first version", () => {
-  it("the synthetic file agrees with the table; every ZIP moved to Adams County is refused, with the ZIPs named", async () => {
-    const fresh = await boundaryWorkspace();
-    try {
-      const agreeing = await fresh.write("OHB2026Q1DEC1-synthetic.csv", RECORDS);
-      const rows = readFileSync(agreeing, "utf8").split("\r\n").slice(0, -1);
-      const adams = join(fresh.dir, "OHB2026Q1DEC2-synthetic.csv");
-      writeFileSync(adams, `${rows.map((row) => row.split(",").map((f, c) => (c === 24 ? "001" : c >= 29 ? "" : f)).join(",")).join("\r\n")}\r\n`);
-      const before = await fresh.store.db.selectFrom("boundary_versions").selectAll().execute();
-      const refused = await importBoundaryFile({ store: fresh.store, source: adams, dataDir: DATA_DIR, synthetic: true });
-      expect(refused).toMatchObject({ status: "refused", zips: { zips: TEST_ZIPS.length, contradicting: TEST_ZIPS.length, contradicting_share: 1, first_zips: [...TEST_ZIPS].sort() } });
-      expect(refused.error).toMatch(/lie in a county the shipped ZIP table does not list for them .*refused as a probably rewritten file/);
-      expect(await fresh.store.db.selectFrom("boundary_versions").selectAll().execute()).toEqual(before);
-      const imported = await importBoundaryFile({ store: fresh.store, source: agreeing, dataDir: DATA_DIR, synthetic: true });
-      expect(imported).toMatchObject({ status: "imported", zips: { zips: TEST_ZIPS.length, contradicting: 0, first_zips: [] } });
-    } finally {
-      await fresh.close();
-    }
+/** What a generated record covers: several records (periods) may share it. */
+const coverage = (r: (typeof records)[number]) =>
+  [r.recordType, r.zip5, r.zip5High, r.plus4Low, r.plus4High, r.preDirectional, r.streetName, r.suffix, r.postDirectional, r.houseLow, r.houseHigh, r.parity, r.unit?.designator, r.unit?.low, r.unit?.high].join("|");
+
+describe("ranges are compared by what they cover, whatever their dates", () => {
+  /** Every begin date a day earlier and every district code cleared: 101 High St, Delaware went from 8.00 % to 7.00 % this way. */
+  const shiftedAndCleared = () =>
+    edited((f) => {
+      f[1] = dayBefore(f[1]!);
+      for (let c = 29; c < 89; c++) f[c] = "";
+    });
+
+  it("moving every begin date back a day and clearing the district codes is refused without --force, with every range compared", async () => {
+    const before = await snapshot();
+    const refused = await imports(file(shiftedAndCleared()).path);
+    expect(refused).toMatchObject({ status: "refused", error: expect.stringMatching(/more than 1 %\): refused as a probably rewritten file/) });
+    expect(refused.changes!.ranges_compared).toBe(refused.changes!.ranges_in_active);
+    expect(refused.changes!.ranges_changed).toBe(new Set(records.filter((r) => r.transitCode !== null).map(coverage)).size);
+    expect(await snapshot()).toEqual(before);
+  });
+
+  it("the scheduled job, which never forces, refuses it too", async () => {
+    const before = await snapshot();
+    expect(await runBoundaryImport(ws.store, standIn(shiftedAndCleared()).path)).toMatchObject({ status: "refused", error: expect.stringContaining("probably rewritten") });
+    expect(await snapshot()).toEqual(before);
+  });
+
+  it("only the dates moved: every range compares unchanged, and the file imports", async () => {
+    const result = await imports(file(edited((f) => void (f[1] = dayBefore(f[1]!)))).path);
+    expect(result).toMatchObject({ status: "imported", changes: { ranges_changed: 0, ranges_added: 0, ranges_removed: 0, changed_share: 0 } });
+  });
+
+  it("a file none of whose ranges the active version has is refused as nothing compared", async () => {
+    // Every house range, plus-4 range and ZIP range one wider: the same places, described so no range matches.
+    const widened = edited((f) => {
+      const plus4 = (n: number) => String(n).padStart(4, "0");
+      if (f[0] === "A") f[4] = String(Number(f[4]) + 1);
+      else if (f[0] === "4" && Number(f[18]) > 0) f[18] = plus4(Number(f[18]) - 1);
+      else if (f[0] === "4") f[20] = plus4(Number(f[20]) + 1);
+      else f[19] = String(Number(f[19]) + 1).padStart(5, "0");
+    });
+    const before = await snapshot();
+    const refused = await imports(file(widened).path);
+    expect(refused).toMatchObject({ status: "refused", changes: { ranges_compared: 0 }, error: expect.stringMatching(/^none of the file's ranges is also in the active version .*nothing could be compared/) });
+    expect(await snapshot()).toEqual(before);
   });
 });
 

@@ -233,8 +233,16 @@ describe("reconcile: an enacted future change", () => {
     }
   });
 
-  it("a later file that withdraws the change takes it back out of upcoming", async () => {
-    const result = await reconcileWith(api, UNCHANGED, new Date("2026-12-03T10:30:00Z"));
+  it("a file that withdraws the change for a quarter already settled is held; confirmed with --force it takes it back out of upcoming", async () => {
+    const held = await reconcileWith(api, UNCHANGED, new Date("2026-12-03T10:30:00Z"));
+    expect(held).toMatchObject({
+      status: "failed",
+      periodsRecorded: 0,
+      error: expect.stringMatching(/^1 rate change the state did not announce \(Wayne county 0\.0075 from 2027-01-01\) held: nothing was recorded/),
+      discrepancies: [{ fips: "39169", county: "Wayne", component: "county", code: "169", date: "2027-01-01", file_rate: "0.0075", our_rate: "0.0125", reason: expect.stringContaining("already set the rates through 2027-03-31") }],
+    });
+    expect(await rate(api, "county=wayne&date=2026-12-03")).toMatchObject({ has_upcoming_change: true });
+    const result = await reconcile({ db: api.service.store.db, rateData: api.service.rates, districtCodes: DISTRICT_CODES, source: UNCHANGED, force: true }, new Date("2026-12-03T10:31:00Z"));
     expect(result).toMatchObject({ status: "succeeded", periodsRecorded: 1 });
     expect(await rate(api, "county=wayne&date=2026-12-03")).toMatchObject({ has_upcoming_change: false, upcoming: null });
     expect(await rate(api, "county=wayne&date=2027-01-01")).toMatchObject({ combined_rate: 0.065 });
@@ -289,7 +297,7 @@ describe("reconcile: the rate file posted as a ZIP archive", () => {
   it("an archive holding two CSV files, or a damaged one, fails and changes nothing", async () => {
     const csv = readFileSync(FUTURE_CHANGE, "utf8");
     const two = await reconcileWith(api, archive("OHR2027Q1NOV29.zip", { "a.csv": csv, "b.csv": csv }));
-    expect(two).toMatchObject({ status: "failed", periodsRecorded: 0, error: expect.stringMatching(/holds 2 CSV files \(a\.csv, b\.csv\)/) });
+    expect(two).toMatchObject({ status: "failed", periodsRecorded: 0, error: expect.stringMatching(/holds more than one CSV file \(the second is b\.csv\)/) });
     const damaged = join(scratch, "OHR2027Q1NOV28.zip");
     writeFileSync(damaged, Buffer.from(readFileSync(archive("whole.zip", { "OHR2027Q1NOV28.csv": csv })).subarray(0, 200)));
     expect(await reconcileWith(api, damaged)).toMatchObject({ status: "failed", error: expect.stringMatching(/could not read the rate file: the ZIP archive/) });

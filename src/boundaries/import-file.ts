@@ -26,6 +26,7 @@ import {
   zipCountyPairs,
   findVersion,
   readPointer,
+  type JurisdictionLoss,
   recordWriter,
   LeaseLostError,
   releaseImportLease,
@@ -41,7 +42,8 @@ import { CapExceededError, csvBytes, csvLines, openSource } from "./read-source.
 import { parseBoundaryRow, zip4Segments, type BoundaryRecord, type SkipReason } from "./record-layout.ts";
 import { isSyntheticRecord } from "./synthetic-file.ts";
 import { labelSynthetic } from "./synthetic-label.ts";
-import { contradictingZips, readZipCounties } from "./zip-table.ts";
+import { dateInOhio } from "../rates/calendar.ts";
+import { contradictingZips, readZipCounties, type ZipCounties } from "./zip-table.ts";
 
 /**
  * A new file with fewer than 90 % of the active version's records is refused without --force:
@@ -66,12 +68,35 @@ export interface SkippedRows {
 }
 
 /**
- * Above this share of changed ranges, of duplicate rows or of ZIPs contradicting the shipped ZIP
- * table, a file is refused without --force, and the scheduled job never forces. A quarter moves a few thousand of Ohio's 1.9 million ranges
- * (well under 1 %); a file that moves more than one in twenty has been rewritten or broken, as when
- * every record was moved to the cheapest county.
+ * Above this share of the active version's ranges moved (changed jurisdiction, or removed), a
+ * file is refused without --force, and the scheduled job never forces. A quarter moves a few
+ * thousand of Ohio's 1.9 million ranges, 0.1 to 0.3 %; 1 % leaves a real quarter three times its
+ * room, and refuses a file with one range in twenty-five rewritten (800 of 20,000 transit codes
+ * stripped imported silently under the 5 % this replaced).
  */
-export const MAX_CHANGED_SHARE = 0.05;
+export const MAX_CHANGED_SHARE = 0.01;
+
+/**
+ * A county or transit code that loses more than this share of the ranges that carried it (and at
+ * least JURISDICTION_MIN_LOST of them, or all of them when it has fewer) is reported and refused
+ * without --force, whatever the file's share: a district dropped from many ranges at once, or a
+ * county's territory moved, changes many answers while its share of the whole state stays small.
+ * A real annexation moves a few streets of one county, well under this.
+ */
+export const JURISDICTION_MAX_LOST_SHARE = 0.01;
+export const JURISDICTION_MIN_LOST = 10;
+
+/** Above this share of rows repeating another row, a file is refused without --force as broken. */
+export const MAX_DUPLICATE_SHARE = 0.05;
+
+/**
+ * Above this share of the file's ZIPs newly contradicting the shipped ZIP table (placed in a county
+ * it never lists for them, where the active version did not already), a file is refused without
+ * --force. Counted against the active version, so a state's file that differs from the Census
+ * table (which only approximates USPS ZIPs) keeps importing on schedule; the table alone judges
+ * only a first import.
+ */
+export const MAX_CONTRADICTING_SHARE = 0.05;
 
 /** How many ZIPs the report lists by name. */
 const ZIPS_LISTED = 10;
@@ -79,20 +104,36 @@ const ZIPS_LISTED = 10;
 /** The file's ZIPs against the shipped ZIP table (zip-table.ts): ZIPs placed in a county the table never lists for them. */
 export interface ZipReport {
   zips: number;
+  /** The active version the contradictions are counted against (only those it did not have count); null for a first import. */
+  against: string | null;
+  /** ZIPs that contradict the table and that the active version did not place so, and their share: the figure judged. */
   contradicting: number;
   contradicting_share: number;
-  /** The first few, in order. */
+  /** The first few of those, in order. */
   first_zips: string[];
+  /** Every ZIP of the file that contradicts the table, the active version's contradictions included. */
+  table_contradicting: number;
 }
 
 /** The new file against the active version (store/boundaries.repository.ts compareVersions). */
 export interface ChangeReport {
   against: string;
-  /** Ranges of the new file the active version also has (same type, range and begin date). */
+  /** The active version's ranges (distinct coverage: type, ZIP, plus-4 range, street, house range, parity, unit). */
+  ranges_in_active: number;
+  /** Ranges of the new file the active version also has (same coverage, whatever their dates). */
   ranges_compared: number;
-  /** Of those, the ones whose county or transit code changed, and their share. */
+  /** Of those, the ones whose county, transit code or current record changed. */
   ranges_changed: number;
+  /** Ranges only the new file has, and ranges only the active version has. */
+  ranges_added: number;
+  ranges_removed: number;
+  /**
+   * Changed and removed ranges over the active version's: the share of its answers that move, judged
+   * against MAX_CHANGED_SHARE. Added ranges are counted, not judged: a file grows as streets are built.
+   */
   changed_share: number;
+  /** Counties and transit codes that lost more of their ranges than a real quarter moves (JURISDICTION_MAX_LOST_SHARE). */
+  jurisdictions_moved: JurisdictionLoss[];
   /** Rows identical to another row of the file but for their line, and their share of its rows. */
   duplicate_rows: number;
   duplicate_share: number;
@@ -144,7 +185,7 @@ export interface ImportOptions {
   store: Pick<Store, "db" | "sqlite">;
   /** A path or http(s) URL. */
   source: string;
-  /** Accept a file far smaller than the active one, or one above MAX_CHANGED_SHARE in its change report. */
+  /** Accept a file far smaller than the active one, or one its change report or ZIP check refuses. */
   force?: boolean;
   /**
    * The file is SYNTHETIC (made up, src/boundaries/synthetic-file.ts): its version is labelled
@@ -229,6 +270,66 @@ function toRow(version: string, line: number, r: BoundaryRecord): RecordRow {
     r.unit ? standardUnitDesignator(r.unit.designator) : null, r.unit?.low ?? null, r.unit?.high ?? null, r.unit?.parity ?? null,
     r.countyFips, r.transitCode,
   ];
+}
+
+const share = (part: number, whole: number) => (whole === 0 ? 0 : Number((part / whole).toFixed(4)));
+const percent = (fraction: number) => `${(fraction * 100).toFixed(1)} %`;
+
+/** Moved more of its ranges than a real quarter does (JURISDICTION_MAX_LOST_SHARE, JURISDICTION_MIN_LOST). */
+function movedJurisdiction(j: JurisdictionLoss): boolean {
+  return j.lost >= Math.min(JURISDICTION_MIN_LOST, j.ranges) && j.lost > j.ranges * JURISDICTION_MAX_LOST_SHARE;
+}
+
+async function changeReport(store: Pick<Store, "db" | "sqlite">, version: string, against: string, day: string): Promise<ChangeReport> {
+  const compared = await compareVersions(store, version, against, day);
+  return {
+    against,
+    ranges_in_active: compared.against_ranges,
+    ranges_compared: compared.compared,
+    ranges_changed: compared.changed,
+    ranges_added: compared.added,
+    ranges_removed: compared.removed,
+    changed_share: share(compared.changed + compared.removed, compared.against_ranges),
+    jurisdictions_moved: compared.jurisdictions.filter(movedJurisdiction),
+    duplicate_rows: compared.duplicates,
+    duplicate_share: share(compared.duplicates, compared.rows),
+  };
+}
+
+/** The change report's refusals, the first that applies (docs/guides/boundary-file.md, "A change report against the active version"). */
+function refuseChanges(changes: ChangeReport): void {
+  const rewritten = "refused as a probably rewritten file (use --force to import it anyway)";
+  if (changes.ranges_compared === 0 && changes.ranges_in_active > 0) {
+    throw new Refusal(`none of the file's ranges is also in the active version ${changes.against} (same type, ZIP, range, parity and street, whatever the dates): nothing could be compared, ${rewritten}`);
+  }
+  if (changes.changed_share > MAX_CHANGED_SHARE) {
+    throw new Refusal(
+      `${changes.ranges_changed} ranges changed county, transit or current record and ${changes.ranges_removed} were removed, of the ${changes.ranges_in_active} in the active version ${changes.against} (${percent(changes.changed_share)}, more than ${MAX_CHANGED_SHARE * 100} %): ${rewritten}`,
+    );
+  }
+  if (changes.jurisdictions_moved.length > 0) {
+    const named = changes.jurisdictions_moved.slice(0, ZIPS_LISTED).map((j) => `${j.kind} ${j.code} lost ${j.lost} of its ${j.ranges} ranges`).join("; ");
+    throw new Refusal(`${named} (more than ${JURISDICTION_MAX_LOST_SHARE * 100} % of a county's or transit code's ranges at once): ${rewritten}`);
+  }
+  if (changes.duplicate_share > MAX_DUPLICATE_SHARE) {
+    throw new Refusal(`${changes.duplicate_rows} rows repeat another row (${percent(changes.duplicate_share)}, more than ${MAX_DUPLICATE_SHARE * 100} %): refused as a probably broken file (use --force to import it anyway)`);
+  }
+}
+
+/** The file's ZIPs against the table: only the contradictions the active version did not have count, or all of them for a first import. */
+async function zipReport(store: Pick<Store, "db" | "sqlite">, version: string, against: string | null, table: ZipCounties): Promise<ZipReport> {
+  const pairs = await zipCountyPairs(store.db, version);
+  const all = contradictingZips(pairs, table);
+  const had = against === null ? new Set<string>() : new Set((await zipCountyPairs(store.db, against)).map((p) => `${p.zip5}|${p.county_fips}`));
+  const judged = against === null ? all : contradictingZips(pairs.filter((p) => !had.has(`${p.zip5}|${p.county_fips}`)), table);
+  return {
+    zips: all.zips,
+    against,
+    contradicting: judged.contradicting.length,
+    contradicting_share: share(judged.contradicting.length, all.zips),
+    first_zips: judged.contradicting.slice(0, ZIPS_LISTED),
+    table_contradicting: all.contradicting.length,
+  };
 }
 
 export async function importBoundaryFile(options: ImportOptions): Promise<ImportResult> {
@@ -347,37 +448,15 @@ export async function importBoundaryFile(options: ImportOptions): Promise<Import
     }
     if (active) {
       if (!(await renewImportLease(store.db, lease, now()))) throw new LeaseLostError();
-      const compared = await compareVersions(store, loadedAs, active.version);
-      const share = (part: number, whole: number) => (whole === 0 ? 0 : Number((part / whole).toFixed(4)));
-      changes = {
-        against: active.version,
-        ranges_compared: compared.compared,
-        ranges_changed: compared.changed,
-        changed_share: share(compared.changed, compared.compared),
-        duplicate_rows: compared.duplicates,
-        duplicate_share: share(compared.duplicates, compared.rows),
-      };
-      const limit = `${MAX_CHANGED_SHARE * 100} %`;
-      if (!options.force && changes.changed_share > MAX_CHANGED_SHARE) {
-        throw new Refusal(
-          `${changes.ranges_changed} of the ${changes.ranges_compared} ranges also in the active version ${active.version} changed county or transit (${(changes.changed_share * 100).toFixed(1)} %, more than ${limit}): refused as a probably rewritten file (use --force to import it anyway)`,
-        );
-      }
-      if (!options.force && changes.duplicate_share > MAX_CHANGED_SHARE) {
-        throw new Refusal(`${changes.duplicate_rows} rows repeat another row (${(changes.duplicate_share * 100).toFixed(1)} %, more than ${limit}): refused as a probably broken file (use --force to import it anyway)`);
-      }
+      changes = await changeReport(store, loadedAs, active.version, dateInOhio(now()));
+      if (!options.force) refuseChanges(changes);
     }
     if (options.dataDir) {
-      const checked = contradictingZips(await zipCountyPairs(store.db, loadedAs), readZipCounties(options.dataDir));
-      zips = {
-        zips: checked.zips,
-        contradicting: checked.contradicting.length,
-        contradicting_share: checked.zips === 0 ? 0 : Number((checked.contradicting.length / checked.zips).toFixed(4)),
-        first_zips: checked.contradicting.slice(0, ZIPS_LISTED),
-      };
-      if (!options.force && zips.contradicting_share > MAX_CHANGED_SHARE) {
+      zips = await zipReport(store, loadedAs, active?.version ?? null, readZipCounties(options.dataDir));
+      if (!options.force && zips.contradicting_share > MAX_CONTRADICTING_SHARE) {
+        const judged = zips.against === null ? "" : ` where the active version ${zips.against} did not`;
         throw new Refusal(
-          `${zips.contradicting} of the file's ${zips.zips} ZIPs (${(zips.contradicting_share * 100).toFixed(1)} %, more than ${MAX_CHANGED_SHARE * 100} %) lie in a county the shipped ZIP table does not list for them (${zips.first_zips.join(", ")}…): refused as a probably rewritten file (use --force to import it anyway)`,
+          `${zips.contradicting} of the file's ${zips.zips} ZIPs (${percent(zips.contradicting_share)}, more than ${MAX_CONTRADICTING_SHARE * 100} %) lie in a county the shipped ZIP table does not list for them${judged} (${zips.first_zips.join(", ")}…): refused as a probably rewritten file (use --force to import it anyway)`,
         );
       }
     }

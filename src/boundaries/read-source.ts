@@ -1,10 +1,12 @@
 /**
- * Reads a boundary file as a stream of lines, never whole: from a path or an http(s) URL, plain CSV
- * or a ZIP archive holding exactly one CSV (recognised by its first bytes, as the rate file is, since
- * the state switches between the two). An archive that stops inside its CSV is reported as cut
- * short; a plain file's last row is judged by its reader (its columns), since some states' files
- * end without a line break.
+ * Reads a state's SST file as it streams, never whole: from a path or an http(s) URL, plain CSV or a
+ * ZIP archive holding exactly one CSV (recognised by its first bytes, since the state switches
+ * between the two). The boundary file is read as a stream of lines; the rate file, small, as one
+ * text, under the same kind of caps (readCappedText). An archive that stops inside its CSV is
+ * reported as cut short; a plain file's last row is judged by its reader (its columns), since some
+ * states' files end without a line break.
  */
+import { createHash } from "node:crypto";
 import { createReadStream } from "node:fs";
 import { basename } from "node:path";
 import { Readable } from "node:stream";
@@ -18,9 +20,9 @@ export interface OpenedSource {
   readonly bytes: AsyncIterable<Uint8Array>;
 }
 
-export async function openSource(source: string, timeoutMs: number): Promise<OpenedSource> {
+export async function openSource(source: string, timeoutMs: number, userAgent = "Buckeye/1.0 (boundary file import)"): Promise<OpenedSource> {
   if (/^https?:\/\//i.test(source)) {
-    const response = await fetch(source, { signal: AbortSignal.timeout(timeoutMs), headers: { "user-agent": "Buckeye/1.0 (boundary file import)" } });
+    const response = await fetch(source, { signal: AbortSignal.timeout(timeoutMs), headers: { "user-agent": userAgent } });
     if (!response.ok || response.body === null) throw new Error(`GET ${source} answered ${response.status}`);
     return { name: decodeURIComponent(basename(new URL(source).pathname)), bytes: Readable.fromWeb(response.body as import("node:stream/web").ReadableStream<Uint8Array>) };
   }
@@ -36,36 +38,46 @@ export class CapExceededError extends Error {}
 /** Compressed bytes handed to the inflater at a time: deflate expands about 1,000-fold at most, so one push inflates at most ~16 MB. */
 const INFLATE_SLICE = 1 << 14;
 
+/** Which setting a cap is named by in a refusal, and who hears the ZIP entry's name. */
+export interface CapNames {
+  /** The setting of the text cap: BOUNDARY_MAX_BYTES unless told. */
+  setting?: string;
+  /** Told the CSV entry's name when the file is a ZIP archive. */
+  onEntry?: (name: string) => void;
+}
+
 /** The file's text as it arrives: a ZIP archive's one CSV entry inflated on the fly, else the bytes themselves; refused past maxBytes of text. */
-export async function* csvBytes(bytes: AsyncIterable<Uint8Array>, maxBytes = Number.POSITIVE_INFINITY): AsyncGenerator<Uint8Array> {
+export async function* csvBytes(bytes: AsyncIterable<Uint8Array>, maxBytes = Number.POSITIVE_INFINITY, names: CapNames = {}): AsyncGenerator<Uint8Array> {
   const iterator = bytes[Symbol.asyncIterator]();
   const first = await iterator.next();
   if (first.done) return;
   const rest = { [Symbol.asyncIterator]: () => iterator };
   const head = first.value;
-  const counted = counting(maxBytes);
+  const setting = names.setting ?? "BOUNDARY_MAX_BYTES";
+  const counted = counting(maxBytes, setting);
   if (!ZIP_MAGIC.every((byte, i) => head[i] === byte)) {
     yield counted(head);
     for await (const chunk of rest) yield counted(chunk);
     return;
   }
-  yield* unzipOneCsv(head, rest, maxBytes);
+  yield* unzipOneCsv(head, rest, maxBytes, setting, names.onEntry);
 }
 
-function tooManyBytes(maxBytes: number): CapExceededError {
-  return new CapExceededError(`the file's text runs past ${maxBytes} bytes (BOUNDARY_MAX_BYTES): refused before it was all read`);
+/** `what`: the file's text (a ZIP archive's entry inflated), or the bytes read of it. */
+function tooManyBytes(maxBytes: number, setting: string, what = "the file's text"): CapExceededError {
+  return new CapExceededError(`${what} runs past ${maxBytes} bytes (${setting}): refused before it was all read`);
 }
 
-function counting(maxBytes: number): (chunk: Uint8Array) => Uint8Array {
+function counting(maxBytes: number, setting: string, what?: string): (chunk: Uint8Array) => Uint8Array {
   let total = 0;
   return (chunk) => {
     total += chunk.length;
-    if (total > maxBytes) throw tooManyBytes(maxBytes);
+    if (total > maxBytes) throw tooManyBytes(maxBytes, setting, what);
     return chunk;
   };
 }
 
-async function* unzipOneCsv(head: Uint8Array, rest: AsyncIterable<Uint8Array>, maxBytes: number): AsyncGenerator<Uint8Array> {
+async function* unzipOneCsv(head: Uint8Array, rest: AsyncIterable<Uint8Array>, maxBytes: number, setting: string, onEntry?: (name: string) => void): AsyncGenerator<Uint8Array> {
   const out: Uint8Array[] = [];
   let failure: Error | null = null;
   let csvs = 0;
@@ -74,16 +86,17 @@ async function* unzipOneCsv(head: Uint8Array, rest: AsyncIterable<Uint8Array>, m
   const unzip = new Unzip((file) => {
     if (file.name.endsWith("/") || !/\.csv$/i.test(file.name)) return;
     if (++csvs > 1) {
-      failure ??= new Error(`the ZIP archive holds more than one CSV file (the second is ${file.name}); expected exactly one boundary file`);
+      failure ??= new Error(`the ZIP archive holds more than one CSV file (the second is ${file.name}); expected exactly one`);
       return;
     }
+    onEntry?.(file.name);
     file.ondata = (error, data, final) => {
       if (failure) return;
       if (error) failure = new Error(`the ZIP archive cannot be read: ${error.message}`);
       else {
         inflated += data.length;
         if (inflated > maxBytes) {
-          failure = tooManyBytes(maxBytes);
+          failure = tooManyBytes(maxBytes, setting);
           file.terminate();
           return;
         }
@@ -163,4 +176,54 @@ export async function* csvLines(chunks: AsyncIterable<Uint8Array>, maxLineLength
   rest += decoder.decode();
   if (rest.endsWith("\r")) rest = rest.slice(0, -1);
   if (rest.trim() !== "") yield { lines: [rest], unterminated: true };
+}
+
+/** What readCappedText read: the text, the file's name and, for a ZIP archive, its CSV entry's. */
+export interface CappedText {
+  text: string;
+  name: string;
+  entry: string | null;
+}
+
+export interface CappedTextOptions {
+  timeoutMs: number;
+  /** Bytes read (a download, a file) and bytes of text (a ZIP archive's entry inflated), each. */
+  maxBytes: number;
+  /** The setting that sets maxBytes, named in a refusal. */
+  setting: string;
+  /** The SHA-256 (hex) the bytes read must have; unset: not checked. */
+  sha256?: string | null;
+  userAgent: string;
+}
+
+/**
+ * A small file (the state's rate file) read whole, but only as far as its caps: the bytes read and
+ * the text are each counted as they arrive, and the read is abandoned (the download cancelled) the
+ * moment either passes maxBytes, so a ZIP bomb costs at most one inflated slice past the cap.
+ */
+export async function readCappedText(source: string, options: CappedTextOptions): Promise<CappedText> {
+  const opened = await openSource(source, options.timeoutMs, options.userAgent);
+  const hash = createHash("sha256");
+  const read = counting(options.maxBytes, options.setting, "the bytes read of the file");
+  const raw = opened.bytes as AsyncIterable<Uint8Array> & { destroy?: () => void };
+  const hashed = (async function* () {
+    for await (const chunk of raw) {
+      hash.update(read(chunk));
+      yield chunk;
+    }
+  })();
+  let entry: string | null = null;
+  const decoder = new TextDecoder("utf-8", { fatal: true });
+  let text = "";
+  try {
+    for await (const chunk of csvBytes(hashed, options.maxBytes, { setting: options.setting, onEntry: (name) => (entry = name) })) text += decoder.decode(chunk, { stream: true });
+    text += decoder.decode();
+  } finally {
+    raw.destroy?.();
+  }
+  if (options.sha256) {
+    const digest = hash.digest("hex");
+    if (digest !== options.sha256.toLowerCase()) throw new Error(`the file's SHA-256 is ${digest}, not the expected ${options.sha256.toLowerCase()}: refused as altered or not the file meant`);
+  }
+  return { text, name: opened.name, entry };
 }

@@ -24,10 +24,10 @@ function skippedText(skipped: SkippedRows | undefined): string {
   return `; ${skipped.rows} row${skipped.rows === 1 ? "" : "s"} skipped, answering no Ohio lookup (${reasons.join("; ")})`;
 }
 
-/** "; against OHB2026Q3JUN1: 0.4 % of shared ranges changed county or transit, 0 duplicate rows", or nothing. */
+/** "; against OHB2026Q3JUN1: 0.4 % of its ranges moved (12 changed county or transit, 8 removed; 30 added), 0 duplicate rows", or nothing. */
 function changesText(changes: ChangeReport | null | undefined): string {
   if (!changes) return "";
-  return `; against ${changes.against}: ${(changes.changed_share * 100).toFixed(1)} % of shared ranges changed county or transit, ${changes.duplicate_rows} duplicate row${changes.duplicate_rows === 1 ? "" : "s"}`;
+  return `; against ${changes.against}: ${(changes.changed_share * 100).toFixed(1)} % of its ranges moved (${changes.ranges_changed} changed county or transit, ${changes.ranges_removed} removed; ${changes.ranges_added} added), ${changes.duplicate_rows} duplicate row${changes.duplicate_rows === 1 ? "" : "s"}`;
 }
 
 /** "ZIP lookups: 1,412 ZIPs answer from the file; 37 differ from the Census ZCTA table (2 not in it), e.g. 43002, …". */
@@ -42,7 +42,7 @@ export function addBoundaryCommands(program: Command): void {
   boundaries
     .command("import <pathOrUrl>")
     .description("import a boundary file (CSV, or a ZIP holding one CSV) as a new version and switch lookups to it")
-    .option("--force", "import it even when it has fewer than 90 % of the active version's records, or its change report is above 5 % (ranges whose county or transit changed, duplicate rows, ZIPs contradicting the shipped ZIP table)")
+    .option("--force", "import it even when it has fewer than 90 % of the active version's records, or its change report refuses it (more than 1 % of the active version's ranges moved, a county or transit code losing more than 1 % of its ranges, nothing compared, more than 5 % duplicate rows or newly contradicting ZIPs; docs/guides/boundary-file.md)")
     .option("--sha256 <hex>", "the SHA-256 the file must have (required for an http:// URL)")
     .option("--synthetic", "the file is SYNTHETIC (scripts/make-boundary-file.ts): its version is labelled -SYNTHETIC and every answer from it says so; for a throwaway database only")
     .addOption(jsonOption())

@@ -1,5 +1,5 @@
 /**
- * `buckeye jobs list`, `buckeye jobs run NAME [--at ISO]` and `buckeye reconcile [--source]`:
+ * `buckeye jobs list`, `buckeye jobs run NAME [--at ISO]` and `buckeye reconcile [--source] [--sha256] [--force]`:
  * run a scheduled job once against the configured database, outside the server. Events it
  * publishes wait in the outbox; a running server's delivery actor sends them on its next poll.
  */
@@ -11,10 +11,10 @@ import { secretBoxFrom } from "../webhooks/secret-box.ts";
 import { jsonOption, print } from "./output.ts";
 
 /** The scheduled jobs over the runtime, built but never started: a command runs one job itself. */
-function withBackground<T>(config: Config, work: (background: Background) => Promise<T>): Promise<T> {
+function withBackground<T>(config: Config, work: (background: Background) => Promise<T>, forceReconcile = false): Promise<T> {
   return withRuntime(config, async (runtime) => {
     const { rates } = await runtime.rateSource();
-    return work(createBackground(backgroundOptionsFrom(config, runtime.store, rates, secretBoxFrom(config))));
+    return work(createBackground({ ...backgroundOptionsFrom(config, runtime.store, rates, secretBoxFrom(config)), forceReconcile }));
   });
 }
 
@@ -25,13 +25,13 @@ function parseAt(text: string | undefined): Date {
   return at;
 }
 
-async function runJob(name: string, opts: { at?: string; json?: boolean }, config: Config = loadConfig()): Promise<void> {
+async function runJob(name: string, opts: { at?: string; json?: boolean; force?: boolean }, config: Config = loadConfig()): Promise<void> {
   if (!(JOB_NAMES as readonly string[]).includes(name)) {
     print(Boolean(opts.json), { error: `no job named ${name}`, jobs: JOB_NAMES }, `no job named ${name}; jobs: ${JOB_NAMES.join(", ")}`, true);
     return;
   }
   const at = parseAt(opts.at);
-  const result = await withBackground(config, (background) => background.scheduler.run(name as JobName, at));
+  const result = await withBackground(config, (background) => background.scheduler.run(name as JobName, at), opts.force === true);
   const failed = typeof result === "object" && result !== null && "status" in result && result.status === "failed";
   print(Boolean(opts.json), { job: name, at: at.toISOString(), result }, `${name} at ${at.toISOString()}: ${JSON.stringify(result)}`, failed);
 }
@@ -63,9 +63,15 @@ export function addJobCommands(program: Command): void {
     .command("reconcile")
     .description("reconcile our rates with the state's SST rate file (RECONCILE_SOURCE, or --source)")
     .option("--source <pathOrUrl>", "the rate file to read instead of RECONCILE_SOURCE")
+    .option("--sha256 <hex>", "the SHA-256 the file must have, instead of RECONCILE_SHA256 (needed for a plain http:// source)")
+    .option("--force", "also record rate changes the state did not announce (not on a quarter's first day, or for a quarter a file already reconciled settled), once you have checked them; the scheduled job never forces")
     .option("--at <instant>", "run as of this ISO 8601 instant instead of now")
     .addOption(jsonOption())
-    .action((opts: { source?: string; at?: string; json?: boolean }) =>
-      runJob("reconcile", opts, loadConfig(opts.source ? { ...process.env, RECONCILE_SOURCE: opts.source } : process.env)),
+    .action((opts: { source?: string; sha256?: string; force?: boolean; at?: string; json?: boolean }) =>
+      runJob(
+        "reconcile",
+        opts,
+        loadConfig({ ...process.env, ...(opts.source && { RECONCILE_SOURCE: opts.source }), ...(opts.sha256 && { RECONCILE_SHA256: opts.sha256 }) }),
+      ),
     );
 }

@@ -39,6 +39,8 @@ export interface BackgroundOptions {
   /** Opens the stored signing secrets for the delivery actor. */
   secrets: SecretBox;
   jobs: JobsConfig;
+  /** Record rate changes the state did not announce: set only by `buckeye reconcile --force`, an operator's confirmation; the schedule never forces. */
+  forceReconcile?: boolean;
   clock?: Clock;
   log?: Logger;
 }
@@ -88,7 +90,12 @@ export function createBackground(options: BackgroundOptions): Background {
     return result;
   };
   const jobs: Record<JobName, JobRun> = {
-    reconcile: published((at) => reconcile({ db, rateData, districtCodes, source: options.jobs.reconcileSource }, at)),
+    reconcile: published((at) =>
+      reconcile(
+        { db, rateData, districtCodes, source: options.jobs.reconcileSource, sha256: options.jobs.reconcileSha256, maxBytes: options.jobs.reconcileMaxBytes, force: options.forceReconcile ?? false },
+        at,
+      ),
+    ),
     "rate-changes": published((at) => publishRateChanges({ db, rateData, shippedLastReconciled: rateData.shippedFreshness.last_reconciled }, at)),
     "filing-reminders": published((at) => publishFilingReminders(db, at)),
     "certificate-expiry": published((at) => publishCertificateReminders(db, at)),

@@ -162,46 +162,100 @@ export async function staleVersions(db: Db): Promise<string[]> {
 }
 
 /**
- * A range's identity across versions, per record type: what it covers and when it begins. Written
- * with the record type as a literal and the indexed columns compared plainly, so each join walks
- * the type's partial index.
+ * What a range covers, per record type, whatever its dates: the ZIP (or ZIP range), the plus-4 range,
+ * the street, house range, parity and unit. Two versions' ranges with the same coverage are the
+ * same range, so moving every begin date does not hide a change (docs/guides/boundary-file.md,
+ * "A change report against the active version").
  */
-const SAME_RANGE: Record<"A" | "4" | "Z", string> = {
-  A: `o.zip5 = n.zip5 AND o.street = n.street AND o.house_low = n.house_low AND o.house_high = n.house_high AND o.parity = n.parity
-      AND COALESCE(o.unit_designator, '') = COALESCE(n.unit_designator, '') AND COALESCE(o.unit_low, '') = COALESCE(n.unit_low, '')
-      AND COALESCE(o.unit_high, '') = COALESCE(n.unit_high, '') AND o.effective_from = n.effective_from`,
-  "4": `o.zip5 = n.zip5 AND o.plus4_low = n.plus4_low AND o.plus4_high = n.plus4_high AND o.effective_from = n.effective_from`,
-  Z: `o.zip5 = n.zip5 AND o.zip5_high = n.zip5_high AND o.effective_from = n.effective_from`,
+const COVERAGE: Record<"A" | "4" | "Z", string> = {
+  A: `zip5 || '|' || street || '|' || CAST(house_low AS TEXT) || '|' || CAST(house_high AS TEXT) || '|' || parity || '|' || COALESCE(unit_designator, '')
+      || '|' || COALESCE(unit_low, '') || '|' || COALESCE(unit_high, '') || '|' || COALESCE(unit_parity, '')`,
+  "4": `zip5 || '|' || plus4_low || '|' || plus4_high`,
+  Z: `zip5 || '|' || zip5_high`,
 };
 
+/**
+ * Both versions' ranges of one type as distinct (coverage, county, transit, in effect on the day),
+ * each with where it is found: hi = 1 when the new version has it, lo = 0 when the other one does.
+ * The jurisdictions a range names whatever the dates, and which of them answers on the day compared,
+ * so a file that swaps which record is current changes the range too. One sort, no join: the two
+ * versions are told apart by grouping, which stays linear in the rows on both databases.
+ */
+function pairsOf(version: string, against: string, type: "A" | "4" | "Z", day: string) {
+  const side = (v: string, s: 0 | 1) =>
+    sql`SELECT DISTINCT ${sql.raw(COVERAGE[type])} AS k, county_fips AS c, COALESCE(transit_code, '') AS t,
+        CASE WHEN effective_from <= ${day} AND (effective_to IS NULL OR effective_to >= ${day}) THEN 1 ELSE 0 END AS cur, ${sql.raw(String(s))} AS s
+      FROM boundary_records WHERE version = ${v} AND record_type = ${sql.raw(`'${type}'`)}`;
+  return sql`SELECT k, c, t, cur, MAX(s) AS hi, MIN(s) AS lo FROM (${side(version, 1)} UNION ALL ${side(against, 0)}) AS sides GROUP BY k, c, t, cur`;
+}
+
+/** A county or transit code that ranges the other version gave it no longer carry. */
+export interface JurisdictionLoss {
+  kind: "county" | "transit";
+  code: string;
+  /** The other version's ranges that carry it. */
+  ranges: number;
+  /** Of those, the ones this version also has but without it. */
+  lost: number;
+}
+
 export interface VersionComparison {
-  /** The version's stored ranges that the other version also has (same type, range and begin date). */
+  /** The other version's ranges (distinct coverage). */
+  against_ranges: number;
+  /** The version's ranges that the other version also has (same type and coverage, whatever the dates). */
   compared: number;
-  /** Of those, the ones whose county or transit code differs. */
+  /** Of those, the ones whose jurisdictions (county, transit code, which one is current on the day) differ. */
   changed: number;
+  /** The version's ranges the other lacks, and the other's ranges this one lacks. */
+  added: number;
+  removed: number;
+  /** Every county and transit code the other version names, with the ranges that lost it. */
+  jurisdictions: JurisdictionLoss[];
   /** Stored rows identical to another row of the version but for their line. */
   duplicates: number;
   /** Every stored row of the version. */
   rows: number;
 }
 
-/** How a version differs from another (the active one): ranges whose county or transit changed, and duplicate rows. */
-export async function compareVersions(store: Pick<Store, "db" | "sqlite">, version: string, against: string): Promise<VersionComparison> {
+/**
+ * How a version differs from another (the active one) on `day`: ranges compared by what they cover,
+ * whatever their dates; ranges added and removed; what each county and transit code lost; duplicate rows.
+ */
+export async function compareVersions(store: Pick<Store, "db" | "sqlite">, version: string, against: string, day: string): Promise<VersionComparison> {
   const { db } = store;
-  // PostgreSQL has no statistics yet for the rows just written; without them it joins the two versions
-  // by a nested loop over every pair (minutes for 20,000 rows). ANALYZE samples the table in a moment.
+  // PostgreSQL has no statistics yet for the rows just written; without them it plans the scans of
+  // the two versions blind. ANALYZE samples the table in a moment.
   if (!store.sqlite) await sql`ANALYZE boundary_records`.execute(db);
-  let compared = 0;
-  let changed = 0;
+  const totals = { against_ranges: 0, compared: 0, changed: 0, added: 0, removed: 0 };
+  const losses = new Map<string, JurisdictionLoss>();
   for (const type of ["A", "4", "Z"] as const) {
-    const { rows } = await sql<{ compared: number | string; changed: number | string | null }>`
-      SELECT COUNT(*) AS compared,
-             SUM(CASE WHEN o.county_fips <> n.county_fips OR COALESCE(o.transit_code, '') <> COALESCE(n.transit_code, '') THEN 1 ELSE 0 END) AS changed
-      FROM boundary_records n
-      JOIN boundary_records o ON o.version = ${against} AND o.record_type = ${sql.raw(`'${type}'`)} AND ${sql.raw(SAME_RANGE[type])}
-      WHERE n.version = ${version} AND n.record_type = ${sql.raw(`'${type}'`)}`.execute(db);
-    compared += Number(rows[0]?.compared ?? 0);
-    changed += Number(rows[0]?.changed ?? 0);
+    // One statement: the pairs are grouped once (a CTE read twice is computed once on both databases),
+    // then read per range (the totals) and per range and jurisdiction (what each county and transit code lost).
+    const { rows } = await sql<{ kind: "total" | "county" | "transit"; code: string; a: number | string | null; b: number | string | null; c: number | string | null; d: number | string | null; e: number | string | null }>`
+      WITH pairs AS (${pairsOf(version, against, type, day)}),
+        ranges AS (SELECT k, MAX(hi) AS in_new, 1 - MIN(lo) AS in_old, MAX(CASE WHEN hi = lo THEN 1 ELSE 0 END) AS one_sided FROM pairs GROUP BY k),
+        by_county AS (SELECT c AS code, MAX(hi) AS has_new, MIN(lo) AS old_lo, MAX(MAX(hi)) OVER (PARTITION BY k) AS kept FROM pairs GROUP BY k, c),
+        by_transit AS (SELECT t AS code, MAX(hi) AS has_new, MIN(lo) AS old_lo, MAX(MAX(hi)) OVER (PARTITION BY k) AS kept FROM pairs GROUP BY k, t)
+      SELECT 'total' AS kind, '' AS code, SUM(in_old) AS a, SUM(in_new * in_old) AS b, SUM(in_new * in_old * one_sided) AS c,
+        SUM(in_new * (1 - in_old)) AS d, SUM(in_old * (1 - in_new)) AS e FROM ranges
+      UNION ALL
+      SELECT 'county' AS kind, code, SUM(1 - old_lo) AS a, SUM((1 - old_lo) * (1 - has_new) * kept) AS b, 0 AS c, 0 AS d, 0 AS e FROM by_county WHERE old_lo = 0 GROUP BY code
+      UNION ALL
+      SELECT 'transit' AS kind, code, SUM(1 - old_lo) AS a, SUM((1 - old_lo) * (1 - has_new) * kept) AS b, 0 AS c, 0 AS d, 0 AS e FROM by_transit WHERE old_lo = 0 AND code <> '' GROUP BY code`.execute(db);
+    const total = rows.find((r) => r.kind === "total")!;
+    totals.against_ranges += Number(total.a ?? 0);
+    totals.compared += Number(total.b ?? 0);
+    totals.changed += Number(total.c ?? 0);
+    totals.added += Number(total.d ?? 0);
+    totals.removed += Number(total.e ?? 0);
+    for (const r of rows) {
+      if (r.kind === "total") continue;
+      const key = `${r.kind}:${r.code}`;
+      const sum = losses.get(key) ?? { kind: r.kind, code: r.code, ranges: 0, lost: 0 };
+      sum.ranges += Number(r.a);
+      sum.lost += Number(r.b);
+      losses.set(key, sum);
+    }
   }
   const { rows } = await sql<{ total: number | string | null; duplicates: number | string | null }>`
     SELECT SUM(c) AS total, SUM(c - 1) AS duplicates FROM (
@@ -209,7 +263,8 @@ export async function compareVersions(store: Pick<Store, "db" | "sqlite">, versi
       GROUP BY record_type, zip5, zip5_high, plus4_low, plus4_high, street, house_low, house_high, parity,
                unit_designator, unit_low, unit_high, effective_from, effective_to, county_fips, transit_code
     ) AS identical`.execute(db);
-  return { compared, changed, duplicates: Number(rows[0]?.duplicates ?? 0), rows: Number(rows[0]?.total ?? 0) };
+  const jurisdictions = [...losses.values()].sort((a, b) => b.lost - a.lost || a.kind.localeCompare(b.kind) || a.code.localeCompare(b.code));
+  return { ...totals, jurisdictions, duplicates: Number(rows[0]?.duplicates ?? 0), rows: Number(rows[0]?.total ?? 0) };
 }
 
 /** Every distinct (ZIP5, county) pair a version's records name. */

@@ -1,0 +1,134 @@
+/**
+ * The boundary import's change report weighs a file by what it does (docs/guides/boundary-file.md, "A
+ * change report against the active version"): the share of the active version's ranges it moves, what
+ * each county and transit code loses, and, for the ZIP table check, the contradictions the active
+ * version did not already have. Imported into a real database (SQLite, or PostgreSQL under
+ * TEST_DATABASE_URL). Every file is SYNTHETIC, or a stand-in made from one (test/_boundary-files.ts).
+ */
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { importBoundaryFile, JURISDICTION_MAX_LOST_SHARE, MAX_CHANGED_SHARE, MAX_CONTRADICTING_SHARE } from "../src/boundaries/import-file.ts";
+import { runBoundaryImport } from "../src/boundaries/boundary-job.ts";
+import { boundaryStatus } from "../src/boundaries/versions.ts";
+import { SYNTHETIC_CITY_MARK } from "../src/boundaries/synthetic-file.ts";
+import { boundaryWorkspace, DATA_DIR, TEST_ZIPS, type BoundaryWorkspace } from "./_boundary-files.ts";
+
+const RECORDS = 20_000;
+/** Columns 30 to 89: the special-district triplets; the first carries the transit code. */
+const DISTRICT_COLUMNS = { from: 29, to: 89, code: 30 } as const;
+const COUNTY = 24;
+
+let ws: BoundaryWorkspace;
+let standard: string[];
+let files = 0;
+
+beforeAll(async () => {
+  ws = await boundaryWorkspace();
+  const first = await ws.write("OHB2026Q1OCT1-synthetic.csv", RECORDS);
+  standard = readFileSync(first, "utf8").split("\r\n").slice(0, -1);
+  expect(await importBoundaryFile({ store: ws.store, source: first, synthetic: true })).toMatchObject({ status: "imported", records: RECORDS });
+}, 120_000);
+
+afterAll(async () => {
+  await ws?.close();
+});
+
+/** A synthetic file of the standard rows, `edit` applied to the chosen ones. */
+function variant(chosen: ReadonlySet<number>, edit: (fields: string[]) => void): string {
+  const path = join(ws.dir, `OHB2026Q1NOV${++files}-synthetic.csv`);
+  const rows = standard.map((row, i) => {
+    if (!chosen.has(i)) return row;
+    const fields = row.split(",");
+    edit(fields);
+    return fields.join(",");
+  });
+  writeFileSync(path, `${rows.join("\r\n")}\r\n`);
+  return path;
+}
+
+/** `count` rows spread through the file among those `pick` accepts. */
+function spread(count: number, pick: (fields: string[]) => boolean): Set<number> {
+  const candidates = standard.map((row, i) => [i, row.split(",")] as const).filter(([, fields]) => pick(fields)).map(([i]) => i);
+  expect(candidates.length).toBeGreaterThanOrEqual(count);
+  const stride = candidates.length / count;
+  return new Set(Array.from({ length: count }, (_, k) => candidates[Math.floor(k * stride)]!));
+}
+
+const stripTransit = (fields: string[]) => {
+  for (let c = DISTRICT_COLUMNS.from; c < DISTRICT_COLUMNS.to; c++) fields[c] = "";
+};
+
+async function versionsStored() {
+  return ws.store.db.selectFrom("boundary_versions").select(["version", "status"]).orderBy("version").execute();
+}
+
+describe(`the threshold is ${MAX_CHANGED_SHARE * 100} % of the active version's ranges, from what real quarters move`, () => {
+  it("800 of 20,000 transit codes stripped (4 %) is refused without --force, and changes nothing", async () => {
+    const before = await versionsStored();
+    const stripped = variant(spread(800, (f) => f[DISTRICT_COLUMNS.code] !== ""), stripTransit);
+    const refused = await importBoundaryFile({ store: ws.store, source: stripped, synthetic: true });
+    expect(refused).toMatchObject({ status: "refused", error: expect.stringMatching(/\(\d\.\d %, more than 1 %\): refused as a probably rewritten file/) });
+    expect(refused.changes!.changed_share).toBeGreaterThan(0.03);
+    expect(refused.changes!.changed_share).toBeLessThan(0.05);
+    expect(await versionsStored()).toEqual(before);
+  });
+});
+
+describe(`a county or transit code losing more than ${JURISDICTION_MAX_LOST_SHARE * 100} % of its ranges at once is refused, whatever the file's share`, () => {
+  it("COTA's Delaware district (96000) dropped from 150 ranges, under 1 % of the file, is refused naming it", async () => {
+    const before = await versionsStored();
+    const dropped = variant(spread(150, (f) => f[DISTRICT_COLUMNS.code] === "96000"), stripTransit);
+    const refused = await importBoundaryFile({ store: ws.store, source: dropped, synthetic: true });
+    expect(refused.changes!.changed_share).toBeLessThan(MAX_CHANGED_SHARE);
+    expect(refused.changes!.jurisdictions_moved).toEqual([{ kind: "transit", code: "96000", ranges: expect.any(Number), lost: expect.any(Number) }]);
+    expect(refused.changes!.jurisdictions_moved[0]!.lost).toBeGreaterThan(100);
+    expect(refused).toMatchObject({ status: "refused", error: expect.stringMatching(/^transit 96000 lost \d+ of its \d+ ranges \(more than 1 % of a county's or transit code's ranges at once\): refused as a probably rewritten file/) });
+    expect(await versionsStored()).toEqual(before);
+  });
+
+  it("a few ranges moved, as a real quarter does, import without --force with the report kept", async () => {
+    const few = variant(spread(8, (f) => f[COUNTY] === "049"), (f) => void (f[COUNTY] = "041"));
+    const imported = await importBoundaryFile({ store: ws.store, source: few, synthetic: true });
+    expect(imported).toMatchObject({ status: "imported", changes: { jurisdictions_moved: [] } });
+    expect(imported.changes!.ranges_changed).toBeGreaterThan(0);
+    expect((await boundaryStatus(ws.store.db)).active?.report?.changes).toEqual(imported.changes);
+  });
+
+  it("150 of Wood County's ranges moved to Lucas County, under 1 % of the file, is refused naming Wood; --force imports it", async () => {
+    const moved = variant(spread(150, (f) => f[COUNTY] === "173"), (f) => void (f[COUNTY] = "095"));
+    const refused = await importBoundaryFile({ store: ws.store, source: moved, synthetic: true });
+    expect(refused.changes!.changed_share).toBeLessThan(MAX_CHANGED_SHARE);
+    expect(refused).toMatchObject({ status: "refused", error: expect.stringMatching(/^county 39173 lost \d+ of its \d+ ranges/) });
+    expect(await importBoundaryFile({ store: ws.store, source: moved, synthetic: true, force: true })).toMatchObject({ status: "imported" });
+  });
+});
+
+describe(`ZIPs contradicting the shipped ZIP table count against the active version; the table alone judges a first import (${MAX_CONTRADICTING_SHARE * 100} %)`, () => {
+  it("a state's file that differs from the table in every ZIP imports on schedule once a version like it is active", async () => {
+    const fresh = await boundaryWorkspace();
+    try {
+      // A stand-in for a state's file whose ZIPs lie where the Census ZCTA table does not put them.
+      const rows = readFileSync(await fresh.write("OHB2026Q1DEC1-synthetic.csv", 1000), "utf8").replaceAll(SYNTHETIC_CITY_MARK, "").split("\r\n").slice(0, -1);
+      const adams = rows.map((row) => row.split(",").map((f, c) => (c === COUNTY ? "001" : f)).join(","));
+      const standIn = (name: string) => {
+        const path = join(fresh.dir, name);
+        writeFileSync(path, `${adams.join("\r\n")}\r\n`);
+        return path;
+      };
+      const first = standIn("OHB2026Q1DEC2.csv");
+      const refused = await importBoundaryFile({ store: fresh.store, source: first, dataDir: DATA_DIR });
+      expect(refused).toMatchObject({ status: "refused", zips: { against: null, contradicting: TEST_ZIPS.length, contradicting_share: 1 } });
+      expect(await importBoundaryFile({ store: fresh.store, source: first, dataDir: DATA_DIR, force: true })).toMatchObject({ status: "imported" });
+
+      const next = await runBoundaryImport(fresh.store, standIn("OHB2026Q2FEB27.csv"), undefined, { dataDir: DATA_DIR });
+      expect(next).toMatchObject({
+        status: "imported",
+        version: "OHB2026Q2FEB27",
+        zips: { zips: TEST_ZIPS.length, against: "OHB2026Q1DEC2", contradicting: 0, contradicting_share: 0, first_zips: [], table_contradicting: TEST_ZIPS.length },
+      });
+    } finally {
+      await fresh.close();
+    }
+  });
+});
