@@ -11,7 +11,7 @@
  * route box never matches a street. The house number and unit are checked against the ranges by
  * the probe (boundary-index.ts), which answers for the one street found here.
  */
-import { isStreetWord, keyPartsOf, standardWordsFrom, unitDesignatorOf, type KeyParts } from "../boundaries/pub28.ts";
+import { bodyWithoutSuffix, isStreetWord, keyPartsOf, standardWordsFrom, unitDesignatorOf, type KeyParts } from "../boundaries/pub28.ts";
 import type { FiledStreet, StreetFind, StreetIndex } from "../boundaries/street-index.ts";
 
 /** Why the file could not answer an address, for the answer's `boundary_file_miss` (docs/api/README.md). */
@@ -176,7 +176,8 @@ function readingsIn(index: StreetIndex, zip5: string, rest: readonly Token[], pa
     if (parts == null) continue;
     let found = index.find(zip5, parts);
     let withoutSuffix = false;
-    if (found.kind === "none") {
+    // Only a street typed with no suffix is looked for by its name alone: "Harbor St" is not HARBOR ST PKWY.
+    if (found.kind === "none" && bodyWithoutSuffix(parts.body) === null) {
       found = index.findWithoutSuffix(zip5, parts);
       withoutSuffix = true;
     }
