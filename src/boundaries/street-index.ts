@@ -23,9 +23,10 @@ export interface FiledStreet {
   readonly post: string | null;
 }
 
+/** `exact`: filed with the very directionals typed, not found by leaving one out or adding one. */
 export type StreetFind =
-  | { kind: "one"; street: FiledStreet }
-  | { kind: "many"; streets: FiledStreet[] }
+  | { kind: "one"; street: FiledStreet; exact: boolean }
+  | { kind: "many"; streets: FiledStreet[]; exact: boolean }
   | { kind: "none" };
 
 interface ZipStreets {
@@ -55,10 +56,10 @@ function allowed(typed: KeyParts, filed: FiledStreet): boolean {
 function pick(typed: KeyParts, same: readonly FiledStreet[] | undefined): StreetFind {
   if (same === undefined || same.length === 0) return NONE;
   const exact = same.filter((s) => s.pre === typed.preDirectional && s.post === typed.postDirectional);
-  if (exact.length === 1) return { kind: "one", street: exact[0]! };
-  if (exact.length > 1) return { kind: "many", streets: exact };
+  if (exact.length === 1) return { kind: "one", street: exact[0]!, exact: true };
+  if (exact.length > 1) return { kind: "many", streets: exact, exact: true };
   if (!same.some((s) => allowed(typed, s))) return NONE;
-  return same.length === 1 ? { kind: "one", street: same[0]! } : { kind: "many", streets: [...same] };
+  return same.length === 1 ? { kind: "one", street: same[0]!, exact: false } : { kind: "many", streets: [...same], exact: false };
 }
 
 export class StreetIndex {

@@ -11,7 +11,7 @@
  * route box never matches a street. The house number and unit are checked against the ranges by
  * the probe (boundary-index.ts), which answers for the one street found here.
  */
-import { bodyWithoutSuffix, isStreetWord, keyPartsOf, standardWordsFrom, unitDesignatorOf, type KeyParts } from "../boundaries/pub28.ts";
+import { bodyWithoutSuffix, isStreetWord, keyPartsOf, standardDirectional, standardWordsFrom, unitDesignatorOf, type KeyParts } from "../boundaries/pub28.ts";
 import type { FiledStreet, StreetFind, StreetIndex } from "../boundaries/street-index.ts";
 
 /** Why the file could not answer an address, for the answer's `boundary_file_miss` (docs/api/README.md). */
@@ -58,8 +58,12 @@ function tokens(text: string): Token[] {
     .replace(/[^A-Z0-9#/\-\s,;]+/g, " ");
   const out: Token[] = [];
   for (const part of cleaned.match(/[^\s,;]+|[,;]/g) ?? []) {
+    const last = out[out.length - 1];
     if (part === "," || part === ";") {
-      if (out.length > 0) out[out.length - 1]!.comma = true;
+      if (last !== undefined) last.comma = true;
+    } else if (last !== undefined && !last.comma && /^[EW]$/.test(part) && /^[NS]$/.test(last.word)) {
+      // "S E", "N. W.": one directional written as two letters.
+      last.word += part;
     } else out.push({ word: part, comma: false });
   }
   return out;
@@ -68,7 +72,15 @@ function tokens(text: string): Token[] {
 const ZIP = /^(\d{5})(?:-?(\d{4}))?$/;
 const PLUS4 = /^\d{4}$/;
 const STATE = new Set(["OH", "OHIO"]);
-const COUNTRY = new Set(["USA", "US", "UNITED STATES", "UNITED STATES OF AMERICA"]);
+const COUNTRIES = [["USA"], ["US"], ["UNITED", "STATES"], ["UNITED", "STATES", "OF", "AMERICA"]];
+
+/** How many words of a country name end the line ("USA", "United States"), or 0. */
+function countryAtEnd(list: readonly Token[]): number {
+  for (const country of COUNTRIES) {
+    if (country.length <= list.length && country.every((w, k) => list[list.length - country.length + k]!.word === w)) return country.length;
+  }
+  return 0;
+}
 /** "1234", "1234A", "12-34". */
 const HOUSE = /^\d{1,9}(?:[A-Z]|-\d{1,6})?$/;
 const FRACTION = /^[1-3]\/[2-4]$/;
@@ -76,6 +88,10 @@ const FRACTION = /^[1-3]\/[2-4]$/;
 const UNIT_ID = /^(?=.*\d)[0-9A-Z-]{1,8}$|^[A-Z]$/;
 /** A designator glued to its identifier: "SUITE210", "APT4", "#4", "STE-300". */
 const GLUED_UNIT = /^([A-Z]+|#)-?(\d+[A-Z]?)$/;
+/** Designators as exports often shorten them, beside Appendix C2's own spellings. */
+const UNIT_SPELLINGS = new Map([["BLD", "BLDG"], ["BLG", "BLDG"], ["FLR", "FL"], ["STE#", "STE"], ["APT#", "APT"], ["UNIT#", "UNIT"]]);
+const designatorOf = (word: string) => unitDesignatorOf(word) ?? UNIT_SPELLINGS.get(word) ?? null;
+
 /** Designators that stand without an identifier (Pub 28 Appendix C2). */
 const ALONE = new Set(["BSMT", "FRNT", "LBBY", "LOWR", "OFC", "PH", "REAR", "SIDE", "UPPR"]);
 /** "THIRD FLOOR", "3RD FL": an ordinal before FLOOR. */
@@ -97,7 +113,7 @@ function isBox(list: readonly string[]): boolean {
 interface Tail {
   /** Every word is a unit, the city, or the state. */
   clean: boolean;
-  /** An unexplained word that could continue a street (a suffix or directional): the street may be longer than the one found. */
+  /** The first word after the street is unexplained and could continue it (a suffix or directional word): the street may be longer than the one found. */
   risky: boolean;
   unit: string | null;
 }
@@ -108,7 +124,7 @@ function unitAt(list: readonly string[], at: number): { unit: string; length: nu
   const next = list[at + 1];
   const ordinal = ORDINALS.get(word) ?? NUMBERED.exec(word)?.[1];
   if (ordinal !== undefined && next !== undefined && LEVEL.has(next)) return { unit: `FL ${ordinal}`, length: 2 };
-  const designator = unitDesignatorOf(word);
+  const designator = designatorOf(word);
   if (designator !== null) {
     if (next !== undefined && UNIT_ID.test(next)) {
       // "APT 7 B": a letter after a number belongs to it.
@@ -116,13 +132,15 @@ function unitAt(list: readonly string[], at: number): { unit: string; length: nu
       if (/^\d+$/.test(next) && letter !== undefined && /^[A-Z]$/.test(letter) && letter !== "N" && letter !== "S" && letter !== "E" && letter !== "W") {
         return { unit: `${designator} ${next}${letter}`, length: 3 };
       }
+      // "Unit 2 East", "# 3 South": a wing's directional after the number belongs to it.
+      if (letter !== undefined && standardDirectional(letter) !== null) return { unit: `${designator} ${next}${standardDirectional(letter)}`, length: 3 };
       return { unit: `${designator} ${next}`, length: 2 };
     }
     // "LOWER LEVEL", "REAR": a designator with no identifier.
     return { unit: designator, length: next !== undefined && LEVEL.has(next) && ALONE.has(designator) ? 2 : 1 };
   }
   const glued = GLUED_UNIT.exec(word);
-  const gluedDesignator = glued ? unitDesignatorOf(glued[1]!) : null;
+  const gluedDesignator = glued ? designatorOf(glued[1]!) : null;
   if (glued && gluedDesignator !== null) return { unit: `${gluedDesignator} ${glued[2]}`, length: 1 };
   return null;
 }
@@ -149,7 +167,7 @@ function readTail(list: readonly string[], cities: readonly string[][]): Tail {
       continue;
     }
     clean = false;
-    if (isStreetWord(list[i]!)) risky = true;
+    if (i === 0 && isStreetWord(list[i]!)) risky = true;
     i++;
   }
   // "Bldg 2 Ste 300": the last unit with an identifier is the one a record's unit range holds.
@@ -163,6 +181,8 @@ interface Reading {
   tail: Tail;
   /** 3: units, city and state only, after a comma; 2: the same without the comma; 1: unexplained words after a comma; 0: without. */
   rank: number;
+  /** How many typed words the street takes. */
+  words: number;
 }
 
 const streetOf = (zip5: string) => (s: FiledStreet): StreetCandidate => ({ zip5, street: s.key });
@@ -184,9 +204,10 @@ function readingsIn(index: StreetIndex, zip5: string, rest: readonly Token[], pa
     if (found.kind === "none") continue;
     const tail = readTail(words(rest.slice(end)), cities);
     const comma = end === rest.length || rest[end - 1]!.comma;
-    // A street cut short of words that could continue it ("Oak St Hill Rd" read as OAK ST) is another street.
-    if (!tail.clean && (withoutSuffix || (tail.risky && !comma))) continue;
-    readings.push({ zip5, found, tail, rank: (tail.clean ? 2 : 0) + (comma ? 1 : 0) });
+    // A street cut short of words that could continue it ("Oak St Hill Rd" read as OAK ST, "K St, NW" as K ST) is another
+    // street; other unexplained words after it (a building's name, "Attn …", a misspelt city) are let be.
+    if (!tail.clean && (withoutSuffix || tail.risky)) continue;
+    readings.push({ zip5, found, tail, rank: (tail.clean ? 2 : 0) + (comma ? 1 : 0), words: end });
   }
   return readings;
 }
@@ -206,6 +227,21 @@ function prefixParts(list: readonly string[]): Array<KeyParts | null> {
 }
 
 /**
+ * The words after the house number as typed, then, only if the file holds no street for them,
+ * as they are sometimes typed instead: a letter of the house number written apart ("4922 B South
+ * Cornell Ave", "6910 # G Mary Caroline Cir"), a post-directional written before the suffix
+ * ("3419 Saint John W St").
+ */
+function* retries(rest: readonly Token[]): Generator<readonly Token[]> {
+  yield rest;
+  const first = rest[0]?.word ?? "";
+  const letter = first === "#" ? 2 : /^[A-Z]-?$/.test(first) && !/^[NSEW]$/.test(first) ? 1 : 0;
+  if (letter > 0 && (letter === 1 || /^[A-Z]$/.test(rest[1]?.word ?? "")) && rest.length > letter) yield rest.slice(letter);
+  const at = rest.findIndex((t, k) => k > 0 && standardDirectional(t.word) !== null && isStreetWord(rest[k + 1]?.word ?? "") && standardDirectional(rest[k + 1]!.word) === null);
+  if (at > 0) yield [...rest.slice(0, at), rest[at + 1]!, rest[at]!, ...rest.slice(at + 2)];
+}
+
+/**
  * The street a typed line names, in `zip` when the caller gave it apart (it wins over a ZIP in the
  * line), else in the ZIP at the line's end, else in the ZIPs of a city the file names.
  */
@@ -214,7 +250,7 @@ export function matchAddress(text: string, index: StreetIndex, zip: string | nul
   let zip4: string | null = null;
   const miss = (reason: MissReason, candidates: StreetCandidate[] = []): AddressMatch => ({ kind: "miss", reason, candidates, zip5, zip4 });
   let list = tokens(text);
-  while (list.length > 0 && COUNTRY.has(list[list.length - 1]!.word)) list = list.slice(0, -1);
+  for (let country = countryAtEnd(list); country > 0; country = countryAtEnd(list)) list = list.slice(0, -country);
 
   const last = list[list.length - 1]?.word ?? "";
   const beforeLast = list[list.length - 2]?.word ?? "";
@@ -252,11 +288,23 @@ export function matchAddress(text: string, index: StreetIndex, zip: string | nul
   if (!zips.some((z) => index.hasStreets(z))) return miss("zip_not_in_file");
   if (rest.length === 0) return miss("no_street_in_zip");
 
-  const partsAt = prefixParts(words(rest));
-  const readings = zips.flatMap((z) => readingsIn(index, z, rest, partsAt));
+  let readings: Reading[] = [];
+  for (const words of retries(rest)) {
+    const partsAt = prefixParts(words.map((t) => t.word));
+    readings = zips.flatMap((z) => readingsIn(index, z, words, partsAt));
+    if (readings.length > 0) break;
+  }
   if (readings.length === 0) return miss("no_street_in_zip");
   const best = Math.max(...readings.map((r) => r.rank));
-  const top = readings.filter((r) => r.rank === best);
+  let top = readings.filter((r) => r.rank === best);
+  // A street with the very directionals typed wins over one that takes a directional left out or added, as
+  // within one ZIP (street-index.ts), so across a city's ZIPs too.
+  if (top.some((r) => r.found.exact)) top = top.filter((r) => r.found.exact);
+  // Neither tail explained ("Peachtree Rd NE Tower Place"): the reading that takes more of the words wins.
+  if (best <= 1) {
+    const longest = Math.max(...top.map((r) => r.words));
+    top = top.filter((r) => r.words === longest);
+  }
   const candidates = new Map<string, StreetCandidate>();
   for (const r of top) {
     for (const s of r.found.kind === "one" ? [r.found.street] : r.found.streets) candidates.set(`${r.zip5} ${s.key}`, streetOf(r.zip5)(s));
