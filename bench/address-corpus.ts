@@ -88,8 +88,13 @@ function streetOf(tokens: Labelled[]): Address | null {
   const last = parts[parts.length - 1]!.label === "StreetNamePostType" && parts.length > 1 ? bare(parts.pop()!.text) : "";
   const name = bare(parts.map((t) => t.text).join(" "));
   if (name === "") return null;
-  const pre = of("StreetNamePreDirectional");
-  const post = of("StreetNamePostDirectional");
+  // A directional is placed where it was written: one labelled a pre-directional but written after the street's name
+  // ("plantation centre dr. s.") is a post-directional in Pub 28 form.
+  const firstName = tokens.findIndex((t) => t.label === "StreetName");
+  const directionals = (after: boolean) =>
+    bare(tokens.filter((t, at) => (t.label === "StreetNamePreDirectional" || t.label === "StreetNamePostDirectional") && at > firstName === after).map((t) => t.text).join(" "));
+  const pre = directionals(false);
+  const post = directionals(true);
   return {
     tokens,
     house: Number(/^\d+/.exec(tokens[0].text)![0]),

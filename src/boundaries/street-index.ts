@@ -102,18 +102,18 @@ export class StreetIndex {
     return (this.#zips.get(zip5)?.byBody.size ?? 0) > 0;
   }
 
-  /** The street (or streets) the typed parts can mean in the ZIP. */
-  find(zip5: string, typed: KeyParts): StreetFind {
+  /** The street (or streets) the typed parts can mean in the ZIP; `body` is looseBody(typed.body), when the caller has it already. */
+  find(zip5: string, typed: KeyParts, body: string = looseBody(typed.body)): StreetFind {
     const zip = this.#zips.get(zip5);
     if (zip === undefined || typed.body.length === 0) return NONE;
-    return pick(typed, zip.byBody.get(looseBody(typed.body)));
+    return pick(typed, zip.byBody.get(body));
   }
 
   /** A street typed without its suffix ("100 Oak"): the streets of that name in the ZIP, by the same directional rules. */
-  findWithoutSuffix(zip5: string, typed: KeyParts): StreetFind {
+  findWithoutSuffix(zip5: string, typed: KeyParts, body: string = looseBody(typed.body)): StreetFind {
     const zip = this.#zips.get(zip5);
     if (zip === undefined || typed.body.length === 0) return NONE;
-    return pick(typed, zip.byName.get(looseBody(typed.body)));
+    return pick(typed, zip.byName.get(body));
   }
 
   /** The ZIP's city names, as words. */

@@ -11,7 +11,7 @@
  * route box never matches a street. The house number and unit are checked against the ranges by
  * the probe (boundary-index.ts), which answers for the one street found here.
  */
-import { bodyWithoutSuffix, isStreetWord, keyPartsOf, standardDirectional, standardWordsFrom, unitDesignatorOf, type KeyParts } from "../boundaries/pub28.ts";
+import { bodyWithoutSuffix, isStreetWord, keyPartsOf, looseBody, standardDirectional, standardWordsFrom, unitDesignatorOf, type KeyParts } from "../boundaries/pub28.ts";
 import type { FiledStreet, StreetFind, StreetIndex } from "../boundaries/street-index.ts";
 
 /** Why the file could not answer an address, for the answer's `boundary_file_miss` (docs/api/README.md). */
@@ -188,17 +188,18 @@ interface Reading {
 const streetOf = (zip5: string) => (s: FiledStreet): StreetCandidate => ({ zip5, street: s.key });
 
 /** The street readings of `rest` (the words after the house number) in one ZIP, one per place the street could end. */
-function readingsIn(index: StreetIndex, zip5: string, rest: readonly Token[], partsAt: ReadonlyArray<KeyParts | null>): Reading[] {
+function readingsIn(index: StreetIndex, zip5: string, rest: readonly Token[], partsAt: ReadonlyArray<Prefix | null>): Reading[] {
   const cities = index.cities(zip5);
   const readings: Reading[] = [];
-  for (let end = rest.length; end >= 1; end--) {
-    const parts = partsAt[end - 1];
-    if (parts == null) continue;
-    let found = index.find(zip5, parts);
+  for (let end = partsAt.length; end >= 1; end--) {
+    const prefix = partsAt[end - 1];
+    if (prefix == null) continue;
+    const { parts, body, suffixed } = prefix;
+    let found = index.find(zip5, parts, body);
     let withoutSuffix = false;
     // Only a street typed with no suffix is looked for by its name alone: "Harbor St" is not HARBOR ST PKWY.
-    if (found.kind === "none" && bodyWithoutSuffix(parts.body) === null) {
-      found = index.findWithoutSuffix(zip5, parts);
+    if (found.kind === "none" && !suffixed) {
+      found = index.findWithoutSuffix(zip5, parts, body);
       withoutSuffix = true;
     }
     if (found.kind === "none") continue;
@@ -217,13 +218,35 @@ function readingsIn(index: StreetIndex, zip5: string, rest: readonly Token[], pa
  * ending after each word; null after a word that is not a whole standard word ("TWENTY" of "TWENTY FIRST").
  * The words are standardised once: a line's prefixes are read in one pass.
  */
-function prefixParts(list: readonly string[]): Array<KeyParts | null> {
+function prefixParts(list: readonly string[]): Array<Prefix | null> {
   const { words: all, from } = standardWordsFrom(list);
-  const parts: Array<KeyParts | null> = list.map(() => null);
+  const prefixes: Array<Prefix | null> = list.map(() => null);
   for (let k = 0; k < all.length; k++) {
-    if (from[k] !== -1 && from[k + 1] !== from[k]) parts[from[k]!] = keyPartsOf(all.slice(0, k + 1));
+    if (from[k] === -1 || from[k + 1] === from[k]) continue;
+    const parts = keyPartsOf(all.slice(0, k + 1));
+    prefixes[from[k]!] = { parts, body: looseBody(parts.body), suffixed: bodyWithoutSuffix(parts.body) !== null };
   }
-  return parts;
+  return prefixes;
+}
+
+/** A prefix of the words read as a street, with what every ZIP's lookup of it needs worked out once. */
+interface Prefix {
+  parts: KeyParts;
+  /** looseBody of its body. */
+  body: string;
+  /** Its last word is a suffix. */
+  suffixed: boolean;
+}
+
+/**
+ * How many of the words the street may take: a writer's comma ends it, but for the directionals
+ * right after it ("900 K Street, NW, …").
+ */
+function streetEnd(list: readonly Token[]): number {
+  let end = list.findIndex((t) => t.comma) + 1;
+  if (end === 0) return list.length;
+  while (end < list.length && standardDirectional(list[end]!.word) !== null) end++;
+  return end;
 }
 
 /**
@@ -290,7 +313,7 @@ export function matchAddress(text: string, index: StreetIndex, zip: string | nul
 
   let readings: Reading[] = [];
   for (const words of retries(rest)) {
-    const partsAt = prefixParts(words.map((t) => t.word));
+    const partsAt = prefixParts(words.slice(0, streetEnd(words)).map((t) => t.word));
     readings = zips.flatMap((z) => readingsIn(index, z, words, partsAt));
     if (readings.length > 0) break;
   }
