@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { parse as parseCsv } from "csv-parse/sync";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { importBoundaryFile } from "../src/boundaries/import-file.ts";
+import { streetKey } from "../src/boundaries/pub28.ts";
 import { FUTURE_CHANGE, PAST_CHANGE, writeSyntheticBoundaryFile } from "../src/boundaries/synthetic-file.ts";
 import type { BoundaryRecord } from "../src/boundaries/record-layout.ts";
 import { DATA_DIR, linedRecords, TEST_ZIPS } from "./_boundary-files.ts";
@@ -189,6 +190,18 @@ describe("rungs 3 and 4: what the file cannot settle goes to the geocoder, then 
     expect(geocoded.body.boundary_record).toBeUndefined();
     const fallback = await rates({ address: "1 Nowhere Ln, Galena, OH 43021", date: DATE });
     expect(fallback.body).toMatchObject({ resolved_by: "zip_fallback", county: "Delaware" });
+  });
+
+  it("the answer says why the file did not settle the address, in boundary_file_miss; an answer from the file has none", async () => {
+    const outside = await rates({ address: addressOn(delawareInside, 9001), date: DATE });
+    expect(outside.body.boundary_file_miss).toEqual({ reason: "number_outside_ranges", candidates: [{ zip: "43081", street: streetKey(delawareInside) }] });
+    const noStreet = await rates({ address: "150 Nowhere Ln, Westerville, OH 43081", date: DATE });
+    expect(noStreet.body.boundary_file_miss).toEqual({ reason: "no_street_in_zip", candidates: [] });
+    const notCovered = await rates({ address: "1 Nowhere Ln, Galena, OH 43021", date: DATE });
+    expect(notCovered.body.boundary_file_miss).toEqual({ reason: "zip_not_in_file", candidates: [] });
+    const fromFile = await rates({ address: addressOn(delawareInside, oddIn(delawareInside)), date: DATE });
+    expect(fromFile.body).toMatchObject({ resolved_by: "address_range" });
+    expect(fromFile.body.boundary_file_miss).toBeUndefined();
   });
 });
 
