@@ -263,6 +263,20 @@ export interface components {
         /** @description The SST code of the record's transit district; null: none */
         transit_code: string | null;
       };
+      /** @description Present on an address lookup the state's boundary file did not settle: why, so the address can be corrected. The answer then comes from the next rung (the geocoder, or the ZIP) */
+      boundary_file_miss?: {
+        /**
+         * @description no_zip_or_city: the address has no ZIP and names no city the file holds; no_house_number: it begins with no house number; po_box: a PO box or rural route box, which no street range holds; zip_not_in_file: the file holds no street in its ZIP; no_street_in_zip: no street of that name (with that suffix and directional) in its ZIP; ambiguous_street: several streets could be meant (see candidates); number_outside_ranges: the street is there, but none of its ranges holds the house number (on its side of the street, on the date, with that unit); ambiguous_record: several records hold it (see candidates)
+         * @enum {string}
+         */
+        reason: "no_zip_or_city" | "no_house_number" | "po_box" | "zip_not_in_file" | "no_street_in_zip" | "ambiguous_street" | "number_outside_ranges" | "ambiguous_record";
+        /** @description The streets the address could mean or was matched to: with ambiguous_street and ambiguous_record, every one; with number_outside_ranges, the street found; else empty */
+        candidates: {
+            zip: string;
+            /** @description The street as the file holds it, in USPS Pub 28 standard form */
+            street: string;
+          }[];
+      };
       /** @constant */
       ambiguous: false;
       /** @description Why a fallback was taken, or what a caller should check */
@@ -289,6 +303,20 @@ export interface components {
         /** @description Days from confirmed_through to date_evaluated */
         days_beyond: number;
         message: string;
+      };
+      /** @description Present on an address lookup the state's boundary file did not settle: why, so the address can be corrected. The answer then comes from the next rung (the geocoder, or the ZIP) */
+      boundary_file_miss?: {
+        /**
+         * @description no_zip_or_city: the address has no ZIP and names no city the file holds; no_house_number: it begins with no house number; po_box: a PO box or rural route box, which no street range holds; zip_not_in_file: the file holds no street in its ZIP; no_street_in_zip: no street of that name (with that suffix and directional) in its ZIP; ambiguous_street: several streets could be meant (see candidates); number_outside_ranges: the street is there, but none of its ranges holds the house number (on its side of the street, on the date, with that unit); ambiguous_record: several records hold it (see candidates)
+         * @enum {string}
+         */
+        reason: "no_zip_or_city" | "no_house_number" | "po_box" | "zip_not_in_file" | "no_street_in_zip" | "ambiguous_street" | "number_outside_ranges" | "ambiguous_record";
+        /** @description The streets the address could mean or was matched to: with ambiguous_street and ambiguous_record, every one; with number_outside_ranges, the street found; else empty */
+        candidates: {
+            zip: string;
+            /** @description The street as the file holds it, in USPS Pub 28 standard form */
+            street: string;
+          }[];
       };
       note?: string;
       request_id: string;
