@@ -29,16 +29,46 @@ export type StreetFind =
   | { kind: "many"; streets: FiledStreet[]; exact: boolean }
   | { kind: "none" };
 
+/** A street's stored key, or the keys of several streets: most names hold one street in a ZIP, kept as a bare string. */
+type Keys = string | string[];
+
 interface ZipStreets {
-  /** looseBody → the streets of that name and suffix, with their directionals. */
-  readonly byBody: Map<string, FiledStreet[]>;
-  /** The name without its suffix → the streets of that name. */
-  readonly byName: Map<string, FiledStreet[]>;
+  /** looseBody → the keys of the streets of that name and suffix, whatever their directionals. */
+  readonly byBody: Map<string, Keys>;
+  /** The name without its suffix → the keys of the streets of that name. */
+  readonly byName: Map<string, Keys>;
   /** The ZIP's city names, each as its words. */
   readonly cities: string[][];
 }
 
+function add(map: Map<string, Keys>, at: string, key: string): void {
+  const held = map.get(at);
+  if (held === undefined) map.set(at, key);
+  else if (typeof held === "string") map.set(at, [held, key]);
+  else held.push(key);
+}
+
+/** A stored key's directionals, told apart from its body (`bodyWords` long): kept as the key alone to keep the index small. */
+function filed(key: string, bodyWords: number): FiledStreet {
+  const words = key.split(" ");
+  const extra = words.length - bodyWords;
+  if (extra <= 0) return { key, pre: null, post: null };
+  if (extra >= 2) return { key, pre: words[0]!, post: words[words.length - 1]! };
+  const [first, last] = [DIRECTIONALS.has(words[0]!), DIRECTIONALS.has(words[words.length - 1]!)];
+  if (first && !last) return { key, pre: words[0]!, post: null };
+  if (last && !first) return { key, pre: null, post: words[words.length - 1]! };
+  const parts = streetKeyParts({ streetName: key });
+  return { key, pre: parts.preDirectional, post: parts.postDirectional };
+}
+
+function filedAll(keys: Keys | undefined, bodyWords: number): FiledStreet[] | undefined {
+  if (keys === undefined) return undefined;
+  return typeof keys === "string" ? [filed(keys, bodyWords)] : keys.map((k) => filed(k, bodyWords));
+}
+
 const NONE: StreetFind = { kind: "none" };
+/** The standard directionals, as stored keys write them. */
+const DIRECTIONALS = new Set(["N", "S", "E", "W", "NE", "NW", "SE", "SW"]);
 
 /** Upper case, letters and digits only, as the matcher reads a typed city. */
 export function cityWords(city: string): string[] {
@@ -73,12 +103,12 @@ export class StreetIndex {
     for (const { zip5, street } of streets) {
       const parts = streetKeyParts({ streetName: street });
       if (parts.body.length === 0) continue;
-      const filed: FiledStreet = { key: street, pre: parts.preDirectional, post: parts.postDirectional };
       const zip = this.#zip(zip5);
       const body = looseBody(parts.body);
-      zip.byBody.set(body, [...(zip.byBody.get(body) ?? []), filed]);
+      // Most keys are their own loose body ("OAK ST"): one string serves as both.
+      add(zip.byBody, body === street ? street : body, street);
       const name = bodyWithoutSuffix(parts.body);
-      if (name !== null) zip.byName.set(name, [...(zip.byName.get(name) ?? []), filed]);
+      if (name !== null) add(zip.byName, name, street);
     }
     for (const { zip5, city } of cities) {
       const words = cityWords(city);
@@ -106,14 +136,14 @@ export class StreetIndex {
   find(zip5: string, typed: KeyParts, body: string = looseBody(typed.body)): StreetFind {
     const zip = this.#zips.get(zip5);
     if (zip === undefined || typed.body.length === 0) return NONE;
-    return pick(typed, zip.byBody.get(body));
+    return pick(typed, filedAll(zip.byBody.get(body), typed.body.length));
   }
 
   /** A street typed without its suffix ("100 Oak"): the streets of that name in the ZIP, by the same directional rules. */
   findWithoutSuffix(zip5: string, typed: KeyParts, body: string = looseBody(typed.body)): StreetFind {
     const zip = this.#zips.get(zip5);
     if (zip === undefined || typed.body.length === 0) return NONE;
-    return pick(typed, zip.byName.get(body));
+    return pick(typed, filedAll(zip.byName.get(body), typed.body.length + 1));
   }
 
   /** The ZIP's city names, as words. */
