@@ -232,3 +232,19 @@ describe("traps: a street that is not the one typed never answers", () => {
     expect(await ask("150 Birch Ct, Westerville, OH 43081", { zip: "43015" })).toMatchObject({ record: null, miss: { reason: "no_street_in_zip" } });
   });
 });
+
+describe("the street index is read once per version, not per lookup", () => {
+  it("every lookup of a version shares one index; a new version brings its own, with its streets", async () => {
+    const first = await index.streets();
+    expect(await index.streets()).toBe(first);
+    expect(first!.find("43081", { preDirectional: null, body: ["DOGWOOD", "ST"], postDirectional: null })).toEqual({ kind: "none" });
+    const path = await ws.write("OHB2027Q1DEC17-synthetic.csv", RECORDS);
+    const dogwood = record({ zip: "43081", city: "WESTERVILLE", name: "DOGWOOD", suffix: "ST" });
+    writeFileSync(path, [...ADDED, dogwood].map((r) => `${formatBoundaryRow(r).join(",")}\r\n`).join(""), { flag: "a" });
+    expect(await importBoundaryFile({ store: ws.store, source: path, synthetic: true })).toMatchObject({ status: "imported" });
+    const second = await index.streets();
+    expect(second).not.toBe(first);
+    expect(await index.streets()).toBe(second);
+    expect(await answer("150 Dogwood St, Westerville, OH 43081")).toBe(RECORDS + ADDED.length + 1);
+  });
+});
