@@ -247,6 +247,33 @@ describe("batches: rows the file settles make no network call; the rest go to th
   });
 });
 
+describe("address columns as customer exports carry them work through the batch paths and answer from the file", () => {
+  const blocks = () => v1.filter((r) => r.recordType === "A" && r.unit === null && r.effectiveTo === null && r.effectiveFrom <= DATE && r.suffix in SPELLED_SUFFIX).slice(0, 40);
+  const street = (r: Lined) => [r.parity === "O" ? oddIn(r) : evenIn(r), r.preDirectional, r.streetName, r.suffix].filter(Boolean).join(" ");
+
+  it("a CSV job with Street, City, State, Zip columns", async () => {
+    const rows = blocks();
+    const csv = ["ID,Street,City,State,Zip,Date", ...rows.map((r, i) => `r${i},${street(r)},Westerville,OH,${r.zip5},${DATE}`)].join("\n");
+    const res = await post("/api/v1/batches", csv, "text/csv");
+    expect(res.status).toBe(202);
+    const location = res.headers.get("location")!;
+    for (let i = 0; i < 200; i++) {
+      const job = (await (await api.get(location)).json()) as Record<string, any>;
+      if (job.status === "completed") break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    const lines = parseCsv(await (await api.get(`${location}/results`, { authorization: `Bearer ${api.liveKey}`, accept: "text/csv" })).text(), { columns: true }) as Array<Record<string, string>>;
+    expect(lines.map((line) => Number(line.boundary_line))).toEqual(rows.map((r) => r.line));
+  });
+
+  it("an inline batch with address1, address2, city, state, postal_code", async () => {
+    const rows = blocks().slice(0, 5);
+    const lookups = rows.map((r, i) => ({ id: `i${i}`, address1: street(r), address2: "Suite 200", city: "Westerville", state: "OH", postal_code: r.zip5, date: DATE }));
+    const body = (await (await post("/api/v1/rates/batch", JSON.stringify({ lookups }), "application/json")).json()) as Record<string, any>;
+    expect(body.results.map((r: any) => r.body.boundary_record?.line)).toEqual(rows.map((r) => r.line));
+  });
+});
+
 describe("a version switch while requests run: no request sees half a file", () => {
   it("every answer during and after the import of a second version names one version and that version's record", async () => {
     const v2 = linedRecords(V2.records);
