@@ -17,6 +17,10 @@
  * 2. else, with a +4: ZIP+4 ranges (4) of that ZIP5 holding it, in effect on the date.
  * Among several matches the most specific wins: a unit range over none, then the narrowest range,
  * then the latest begin date, then the earliest line.
+ *
+ * A query whose street the address matcher found among the file's (`filedStreet`, src/lookup/address-match.ts)
+ * skips 1b: the matcher has applied the directional rules already, against the street index this
+ * class reads once per version (streets()).
  */
 import type { Store } from "../store/connect.ts";
 import { candidateFinder, filedCities, filedStreets, readPointer, zipRecordSets, type AddressProbe, type CandidateRow, type StreetProbe, type Zip4Probe } from "../store/boundaries.repository.ts";
@@ -106,6 +110,9 @@ export class StoreBoundaryIndex implements BoundaryIndex {
       .then((pointer) => {
         this.#active = pointer.version;
         this.#checkedAt = this.#now();
+        // An index that has matched addresses reads the new version's streets now, so no lookup waits for them
+        // (about 0.7 s for 900,000 address ranges on SQLite); one that never has does not spend the memory.
+        if (this.#streets !== null && pointer.version !== null && this.#streets.version !== pointer.version) void this.streets().catch(() => null);
         return pointer.version;
       })
       .finally(() => {
