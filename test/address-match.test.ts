@@ -13,6 +13,7 @@ import { importBoundaryFile } from "../src/boundaries/import-file.ts";
 import { openBoundaryIndex } from "../src/boundaries/boundary-index.ts";
 import { formatBoundaryRow, type BoundaryRecord, type Parity, type UnitRange } from "../src/boundaries/record-layout.ts";
 import { askBoundaryFile, type FileAnswer } from "../src/lookup/ladder.ts";
+import { filedCities } from "../src/store/boundaries.repository.ts";
 import { readLookupItem } from "../src/lookup/lookup-item.ts";
 import { boundaryWorkspace, linedRecords, type BoundaryWorkspace } from "./_boundary-files.ts";
 
@@ -246,5 +247,13 @@ describe("the street index is read once per version, not per lookup", () => {
     expect(second).not.toBe(first);
     expect(await index.streets()).toBe(second);
     expect(await answer("150 Dogwood St, Westerville, OH 43081")).toBe(RECORDS + ADDED.length + 1);
+  });
+
+  it("the import keeps each version's city names, a synthetic file's without its mark", async () => {
+    const cities = await filedCities(ws.store.db, "OHB2027Q1DEC17-SYNTHETIC");
+    expect(cities).toContainEqual({ zip5: "43081", city: "WESTERVILLE" });
+    expect(cities).toContainEqual({ zip5: "43015", city: "MOUNT GILEAD" });
+    expect(cities.some((c) => c.city.includes("SYNTHETIC"))).toBe(false);
+    expect(cities.length).toBe(new Set(cities.map((c) => `${c.zip5} ${c.city}`)).size);
   });
 });

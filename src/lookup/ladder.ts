@@ -99,7 +99,10 @@ function missOf(match: AddressMatch, found: readonly BoundaryMatch[]): BoundaryF
   return { reason: found.length > 1 ? "ambiguous_record" : "number_outside_ranges", candidates };
 }
 
-/** The ZIP+4 a lookup carries: the zip parameter's, else the address's when its ZIP is the same. */
+/**
+ * The probe of a ZIP+4 alone (parts null): its ZIP+4 range. With an address split by street-address.ts,
+ * the probe as it was before the matcher, which bench/address-corpus.ts measures as its "before".
+ */
 export function probeQuery(item: LookupItem, parts: AddressParts | null): BoundaryQuery | null {
   const zip5 = item.zip ?? parts?.zip5 ?? null;
   if (zip5 === null) return null;
