@@ -6,8 +6,8 @@
  * routes, county and township roads, a US highway and numbered streets among its streets) is
  * imported into a fresh SQLite store. From its current address ranges, every street of every ZIP
  * is written the ways people write addresses (below), and each variant goes the way a lookup's
- * address does: lookup-item.ts (validation), street-address.ts (the split), ladder.ts's probe
- * query and the boundary index. Reported, per kind and overall:
+ * address does: lookup-item.ts (validation), then ladder.ts askBoundaryFile (the matcher,
+ * address-match.ts, against the file's streets, and the boundary index). Reported, per kind and overall:
  * - answered: the variant's own record answered (target: at least 98 %);
  * - wrong: another record answered (target: 0);
  * - and, apart, variants that must NOT answer (a PO box; the opposite directional where the ZIP has
@@ -19,13 +19,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { importBoundaryFile } from "../src/boundaries/import-file.ts";
 import { openBoundaryIndex } from "../src/boundaries/boundary-index.ts";
-import type { BoundaryQuery } from "../src/boundaries/boundary-index.interface.ts";
 import { streetKey } from "../src/boundaries/pub28.ts";
 import type { BoundaryRecord } from "../src/boundaries/record-layout.ts";
 import { syntheticBoundaryRecords, writeSyntheticBoundaryFile } from "../src/boundaries/synthetic-file.ts";
-import { probeQuery } from "../src/lookup/ladder.ts";
+import { askBoundaryFile } from "../src/lookup/ladder.ts";
 import { readLookupItem } from "../src/lookup/lookup-item.ts";
-import { addressParts } from "../src/lookup/street-address.ts";
 import { openStore } from "../src/store/connect.ts";
 import { migrateToLatest } from "../src/store/migrate.ts";
 import { root } from "./start-process.ts";
@@ -146,17 +144,15 @@ async function main() {
 
     const index = openBoundaryIndex(store, { refreshMs: 60_000 });
     const started = performance.now();
-    const queries: Array<BoundaryQuery | null> = all.map(({ address }) => {
+    const items = all.map(({ address }) => {
       const item = readLookupItem({ address }, DATE);
-      return "kind" in item ? null : probeQuery(item, addressParts(item.address!));
+      return "kind" in item ? null : item;
     });
-    const probed = queries.filter((q): q is BoundaryQuery => q !== null);
-    const matches = await index.probeMany(probed);
+    const answers = await askBoundaryFile(index, items);
     const seconds = (performance.now() - started) / 1000;
     await index.close();
 
-    let k = 0;
-    const lines = queries.map((q) => (q === null ? null : (matches[k++]?.line ?? null)));
+    const lines = answers.map((a) => a?.record?.line ?? null);
     const kinds = new Map<string, { variants: number; answered: number; wrong: number; missed: string[] }>();
     all.forEach((v, i) => {
       const tally = kinds.get(v.kind) ?? { variants: 0, answered: 0, wrong: 0, missed: [] };

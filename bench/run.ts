@@ -84,6 +84,7 @@ for (const [name, script, file] of [
   ["address_and_batch", "bench/geo.ts", "bench/results-geo.json"],
   ["boundary_file_lookups", "bench/lookups.ts", "bench/results-lookups.json"],
   ["address_forms", "bench/address-forms.ts", "bench/results-address-forms.json"],
+  ["address_corpus", "bench/address-corpus.ts", "bench/results-address-corpus.json"],
   ["batch_jobs", "bench/jobs.ts", "bench/results-jobs.json"],
   ["webhooks", "bench/webhooks.ts", "bench/results-webhooks.json"],
   ["scale_out", "bench/scale.ts", "bench/results-scale.json"],
@@ -109,6 +110,9 @@ if (single) {
 }
 for (const t of (output.address_forms as { targets?: Array<{ target: string; measured: string; pass: boolean }> } | undefined)?.targets ?? []) {
   targets.push({ target: `address forms: ${t.target}`, measured: t.measured, pass: t.pass });
+}
+for (const t of (output.address_corpus as { targets?: Array<{ target: string; measured: string; pass: boolean }> } | undefined)?.targets ?? []) {
+  targets.push({ target: `address corpus: ${t.target}`, measured: t.measured, pass: t.pass });
 }
 for (const t of (output.batch_jobs as { targets?: Array<{ scenario: string; target: string; measured: string; pass: boolean }> } | undefined)?.targets ?? []) {
   targets.push({ target: `${t.scenario}: ${t.target}`, measured: t.measured, pass: t.pass });

@@ -23,7 +23,7 @@ export interface paths {
   "/api/v1/batches": {
     /**
      * Starts a batch job of up to 100,000 rows (CSV or NDJSON)
-     * @description CSV with a header row naming the columns id, county, zip, address, lat, lon and date, or NDJSON with one lookup object per line. The job runs in the background; poll the Location until its status is completed, then fetch its results. Refused as the upload streams, before anything is stored: a line (an NDJSON line, or a CSV record with its quoted line breaks) longer than UPLOAD_MAX_LINE_BYTES (64 KiB by default) is a 413 batch-line-too-long, an NDJSON line nested deeper than 3 levels a 400, and row 100,001 a 413 batch-too-large; each names where. A field longer than its documented length fails its own row.
+     * @description CSV with a header row naming the columns id, county, zip, address, lat, lon and date, or NDJSON with one lookup object per line. Address columns as exports name them are read too (street, address1, address2, street2, unit, suite, city, state, postal_code, zip4, plus4; a header in any case, spaces or hyphens for underscores): they are written into one address line, and address is then its street line. The job runs in the background; poll the Location until its status is completed, then fetch its results. Refused as the upload streams, before anything is stored: a line (an NDJSON line, or a CSV record with its quoted line breaks) longer than UPLOAD_MAX_LINE_BYTES (64 KiB by default) is a 413 batch-line-too-long, an NDJSON line nested deeper than 3 levels a 400, and row 100,001 a 413 batch-too-large; each names where. A field longer than its documented length fails its own row.
      */
     post: operations["createBatch"];
   };
@@ -263,6 +263,20 @@ export interface components {
         /** @description The SST code of the record's transit district; null: none */
         transit_code: string | null;
       };
+      /** @description Present on an address lookup the state's boundary file did not settle: why, so the address can be corrected. The answer then comes from the next rung (the geocoder, or the ZIP) */
+      boundary_file_miss?: {
+        /**
+         * @description no_zip_or_city: the address has no ZIP and names no city the file holds; no_house_number: it begins with no house number; po_box: a PO box or rural route box, which no street range holds; zip_not_in_file: the file holds no street in its ZIP; no_street_in_zip: no street of that name (with that suffix and directional) in its ZIP; ambiguous_street: several streets could be meant (see candidates); number_outside_ranges: the street is there, but none of its ranges holds the house number (on its side of the street, on the date, with that unit); ambiguous_record: several records hold it (see candidates)
+         * @enum {string}
+         */
+        reason: "no_zip_or_city" | "no_house_number" | "po_box" | "zip_not_in_file" | "no_street_in_zip" | "ambiguous_street" | "number_outside_ranges" | "ambiguous_record";
+        /** @description The streets the address could mean or was matched to: with ambiguous_street and ambiguous_record, every one; with number_outside_ranges, the street found; else empty */
+        candidates: {
+            zip: string;
+            /** @description The street as the file holds it, in USPS Pub 28 standard form */
+            street: string;
+          }[];
+      };
       /** @constant */
       ambiguous: false;
       /** @description Why a fallback was taken, or what a caller should check */
@@ -289,6 +303,20 @@ export interface components {
         /** @description Days from confirmed_through to date_evaluated */
         days_beyond: number;
         message: string;
+      };
+      /** @description Present on an address lookup the state's boundary file did not settle: why, so the address can be corrected. The answer then comes from the next rung (the geocoder, or the ZIP) */
+      boundary_file_miss?: {
+        /**
+         * @description no_zip_or_city: the address has no ZIP and names no city the file holds; no_house_number: it begins with no house number; po_box: a PO box or rural route box, which no street range holds; zip_not_in_file: the file holds no street in its ZIP; no_street_in_zip: no street of that name (with that suffix and directional) in its ZIP; ambiguous_street: several streets could be meant (see candidates); number_outside_ranges: the street is there, but none of its ranges holds the house number (on its side of the street, on the date, with that unit); ambiguous_record: several records hold it (see candidates)
+         * @enum {string}
+         */
+        reason: "no_zip_or_city" | "no_house_number" | "po_box" | "zip_not_in_file" | "no_street_in_zip" | "ambiguous_street" | "number_outside_ranges" | "ambiguous_record";
+        /** @description The streets the address could mean or was matched to: with ambiguous_street and ambiguous_record, every one; with number_outside_ranges, the street found; else empty */
+        candidates: {
+            zip: string;
+            /** @description The street as the file holds it, in USPS Pub 28 standard form */
+            street: string;
+          }[];
       };
       note?: string;
       request_id: string;
@@ -701,6 +729,28 @@ export interface operations {
               lon?: number | string;
               /** @description The date of the sale, YYYY-MM-DD (from 2018-01-01); default: today in Ohio */
               date?: string;
+              /** @description The street line, as exports name it (or address1); with any of these split columns, address is read as the street line too. Split columns are written into one address, "street unit, city, state ZIP"; two that name one thing with different values fail the item */
+              street?: string | number;
+              /** @description The street line. Split columns are written into one address, "street unit, city, state ZIP"; two that name one thing with different values fail the item */
+              address1?: string | number;
+              /** @description The unit (or street2, unit, suite), written after the street line. Split columns are written into one address, "street unit, city, state ZIP"; two that name one thing with different values fail the item */
+              address2?: string | number;
+              /** @description The unit. Split columns are written into one address, "street unit, city, state ZIP"; two that name one thing with different values fail the item */
+              street2?: string | number;
+              /** @description The unit. Split columns are written into one address, "street unit, city, state ZIP"; two that name one thing with different values fail the item */
+              unit?: string | number;
+              /** @description The unit. Split columns are written into one address, "street unit, city, state ZIP"; two that name one thing with different values fail the item */
+              suite?: string | number;
+              /** @description The city. Split columns are written into one address, "street unit, city, state ZIP"; two that name one thing with different values fail the item */
+              city?: string | number;
+              /** @description The state. Split columns are written into one address, "street unit, city, state ZIP"; two that name one thing with different values fail the item */
+              state?: string | number;
+              /** @description The ZIP, as zip. Split columns are written into one address, "street unit, city, state ZIP"; two that name one thing with different values fail the item */
+              postal_code?: string | number;
+              /** @description The +4 of the ZIP (or plus4). Split columns are written into one address, "street unit, city, state ZIP"; two that name one thing with different values fail the item */
+              zip4?: string | number;
+              /** @description The +4 of the ZIP. Split columns are written into one address, "street unit, city, state ZIP"; two that name one thing with different values fail the item */
+              plus4?: string | number;
             })[];
         };
       };
@@ -781,7 +831,7 @@ export interface operations {
   };
   /**
    * Starts a batch job of up to 100,000 rows (CSV or NDJSON)
-   * @description CSV with a header row naming the columns id, county, zip, address, lat, lon and date, or NDJSON with one lookup object per line. The job runs in the background; poll the Location until its status is completed, then fetch its results. Refused as the upload streams, before anything is stored: a line (an NDJSON line, or a CSV record with its quoted line breaks) longer than UPLOAD_MAX_LINE_BYTES (64 KiB by default) is a 413 batch-line-too-long, an NDJSON line nested deeper than 3 levels a 400, and row 100,001 a 413 batch-too-large; each names where. A field longer than its documented length fails its own row.
+   * @description CSV with a header row naming the columns id, county, zip, address, lat, lon and date, or NDJSON with one lookup object per line. Address columns as exports name them are read too (street, address1, address2, street2, unit, suite, city, state, postal_code, zip4, plus4; a header in any case, spaces or hyphens for underscores): they are written into one address line, and address is then its street line. The job runs in the background; poll the Location until its status is completed, then fetch its results. Refused as the upload streams, before anything is stored: a line (an NDJSON line, or a CSV record with its quoted line breaks) longer than UPLOAD_MAX_LINE_BYTES (64 KiB by default) is a 413 batch-line-too-long, an NDJSON line nested deeper than 3 levels a 400, and row 100,001 a 413 batch-too-large; each names where. A field longer than its documented length fails its own row.
    */
   createBatch: {
     requestBody: {

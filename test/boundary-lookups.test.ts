@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { parse as parseCsv } from "csv-parse/sync";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { importBoundaryFile } from "../src/boundaries/import-file.ts";
+import { streetKey } from "../src/boundaries/pub28.ts";
 import { FUTURE_CHANGE, PAST_CHANGE, writeSyntheticBoundaryFile } from "../src/boundaries/synthetic-file.ts";
 import type { BoundaryRecord } from "../src/boundaries/record-layout.ts";
 import { DATA_DIR, linedRecords, TEST_ZIPS } from "./_boundary-files.ts";
@@ -190,6 +191,18 @@ describe("rungs 3 and 4: what the file cannot settle goes to the geocoder, then 
     const fallback = await rates({ address: "1 Nowhere Ln, Galena, OH 43021", date: DATE });
     expect(fallback.body).toMatchObject({ resolved_by: "zip_fallback", county: "Delaware" });
   });
+
+  it("the answer says why the file did not settle the address, in boundary_file_miss; an answer from the file has none", async () => {
+    const outside = await rates({ address: addressOn(delawareInside, 9001), date: DATE });
+    expect(outside.body.boundary_file_miss).toEqual({ reason: "number_outside_ranges", candidates: [{ zip: "43081", street: streetKey(delawareInside) }] });
+    const noStreet = await rates({ address: "150 Nowhere Ln, Westerville, OH 43081", date: DATE });
+    expect(noStreet.body.boundary_file_miss).toEqual({ reason: "no_street_in_zip", candidates: [] });
+    const notCovered = await rates({ address: "1 Nowhere Ln, Galena, OH 43021", date: DATE });
+    expect(notCovered.body.boundary_file_miss).toEqual({ reason: "zip_not_in_file", candidates: [] });
+    const fromFile = await rates({ address: addressOn(delawareInside, oddIn(delawareInside)), date: DATE });
+    expect(fromFile.body).toMatchObject({ resolved_by: "address_range" });
+    expect(fromFile.body.boundary_file_miss).toBeUndefined();
+  });
 });
 
 describe("batches: rows the file settles make no network call; the rest go to the Census batch endpoint together", () => {
@@ -231,6 +244,33 @@ describe("batches: rows the file settles make no network call; the rest go to th
       expect(Number(row.boundary_line)).toBe(blocks[i]!.line);
     });
     expect(fake.requests.length).toBe(before);
+  });
+});
+
+describe("address columns as customer exports carry them work through the batch paths and answer from the file", () => {
+  const blocks = () => v1.filter((r) => r.recordType === "A" && r.unit === null && r.effectiveTo === null && r.effectiveFrom <= DATE && r.suffix in SPELLED_SUFFIX).slice(0, 40);
+  const street = (r: Lined) => [r.parity === "O" ? oddIn(r) : evenIn(r), r.preDirectional, r.streetName, r.suffix].filter(Boolean).join(" ");
+
+  it("a CSV job with Street, City, State, Zip columns", async () => {
+    const rows = blocks();
+    const csv = ["ID,Street,City,State,Zip,Date", ...rows.map((r, i) => `r${i},${street(r)},Westerville,OH,${r.zip5},${DATE}`)].join("\n");
+    const res = await post("/api/v1/batches", csv, "text/csv");
+    expect(res.status).toBe(202);
+    const location = res.headers.get("location")!;
+    for (let i = 0; i < 200; i++) {
+      const job = (await (await api.get(location)).json()) as Record<string, any>;
+      if (job.status === "completed") break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    const lines = parseCsv(await (await api.get(`${location}/results`, { authorization: `Bearer ${api.liveKey}`, accept: "text/csv" })).text(), { columns: true }) as Array<Record<string, string>>;
+    expect(lines.map((line) => Number(line.boundary_line))).toEqual(rows.map((r) => r.line));
+  });
+
+  it("an inline batch with address1, address2, city, state, postal_code", async () => {
+    const rows = blocks().slice(0, 5);
+    const lookups = rows.map((r, i) => ({ id: `i${i}`, address1: street(r), address2: "Suite 200", city: "Westerville", state: "OH", postal_code: r.zip5, date: DATE }));
+    const body = (await (await post("/api/v1/rates/batch", JSON.stringify({ lookups }), "application/json")).json()) as Record<string, any>;
+    expect(body.results.map((r: any) => r.body.boundary_record?.line)).toEqual(rows.map((r) => r.line));
   });
 });
 

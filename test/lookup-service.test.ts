@@ -109,6 +109,7 @@ function countingIndex(inner: BoundaryIndex): BoundaryIndex & { probes: number }
       return inner.probeMany(queries);
     },
     zipSummary: (zip5: string, date: string) => inner.zipSummary(zip5, date),
+    streets: () => inner.streets(),
     close: () => inner.close(),
   };
   return counted;

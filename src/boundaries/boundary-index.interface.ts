@@ -1,3 +1,5 @@
+import type { StreetIndex } from "./street-index.ts";
+
 /**
  * The boundary index: what the lookup room asks of the state's SST boundary file once it is
  * imported (docs/guides/address-resolution.md). A query names a ZIP5, maybe a +4 and maybe a street
@@ -28,6 +30,11 @@ export interface BoundaryQuery {
   readonly zip4?: string;
   /** Absent for a ZIP / ZIP+4 lookup. */
   readonly street?: StreetAddress;
+  /**
+   * The street's key as the file stores it, when the address matcher found it among the file's
+   * streets (src/lookup/address-match.ts): probed as it is, without trying directionals again.
+   */
+  readonly filedStreet?: string;
   /** YYYY-MM-DD, the lookup date (records have begin/end dates). */
   readonly date: string;
 }
@@ -87,5 +94,7 @@ export interface BoundaryIndex {
    * ZIP and date.
    */
   zipSummary(zip5: string, date: string): Promise<ZipSummary | null>;
+  /** The active version's streets and cities per ZIP (street-index.ts), read once per version; null when no file is active. */
+  streets(): Promise<StreetIndex | null>;
   close(): Promise<void>;
 }

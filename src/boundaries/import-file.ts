@@ -33,6 +33,7 @@ import {
   renewImportLease,
   staleVersions,
   takeImportLease,
+  writeCities,
   type ImportLease,
   type RecordRow,
 } from "../store/boundaries.repository.ts";
@@ -40,7 +41,7 @@ import { newId } from "../ids.ts";
 import { streetKey, standardUnitDesignator } from "./pub28.ts";
 import { CapExceededError, csvBytes, csvLines, openSource } from "./read-source.ts";
 import { parseBoundaryRow, zip4Segments, type BoundaryRecord, type SkipReason } from "./record-layout.ts";
-import { isSyntheticRecord } from "./synthetic-file.ts";
+import { isSyntheticRecord, SYNTHETIC_CITY_MARK } from "./synthetic-file.ts";
 import { labelSynthetic } from "./synthetic-label.ts";
 import { dateInOhio } from "../rates/calendar.ts";
 import { contradictingZips, readZipCounties, type ZipCounties } from "./zip-table.ts";
@@ -393,6 +394,8 @@ export async function importBoundaryFile(options: ImportOptions): Promise<Import
     loading = true;
 
     const writer = recordWriter(store);
+    /** "43081\tWESTERVILLE": the city names the file gives its ZIPs, for the address matcher (street-index.ts). */
+    const cities = new Set<string>();
     const hashed = hashing(opened.bytes);
     let line = 0;
     let renewedAt = performance.now();
@@ -422,6 +425,7 @@ export async function importBoundaryFile(options: ImportOptions): Promise<Import
           else if (record.recordType === "4") counts.zip4_ranges++;
           else counts.zip5_ranges++;
           for (const row of toRows(loadedAs, line, record)) await writer.add(row);
+          if (record.recordType === "A" && record.city !== "") cities.add(`${record.zip5}\t${record.city.endsWith(SYNTHETIC_CITY_MARK) ? record.city.slice(0, -SYNTHETIC_CITY_MARK.length) : record.city}`);
           if (performance.now() - renewedAt >= LEASE_RENEW_MS) {
             if (!(await renewImportLease(store.db, lease, now()))) throw new LeaseLostError();
             renewedAt = performance.now();
@@ -434,6 +438,7 @@ export async function importBoundaryFile(options: ImportOptions): Promise<Import
       throw new Refusal(`could not read the boundary file: ${error instanceof Error ? error.message : String(error)}`, null);
     }
     await writer.flush();
+    await writeCities(store.db, loadedAs, [...cities].map((pair) => ({ zip5: pair.slice(0, 5), city: pair.slice(6) })));
     if (options.sha256) {
       const digest = hashed.digest();
       if (digest !== options.sha256.toLowerCase()) throw new Refusal(`the file's SHA-256 is ${digest}, not the expected ${options.sha256.toLowerCase()}: refused as altered or not the file meant`);

@@ -28,10 +28,15 @@ interface StreetType {
 
 const streetTypes = createRequire(import.meta.url)("street-types") as StreetType[];
 
-/** Every C1 spelling (primary name, common abbreviations, standard abbreviation) → the standard abbreviation. */
-const SUFFIXES: ReadonlyMap<string, string> = new Map(
-  streetTypes.flatMap((type) => [type.suffix, type.standardAbbr, ...type.abbrs].map((spelling) => [spelling.trim().toUpperCase(), type.standardAbbr] as const)),
-);
+/**
+ * Every C1 spelling (primary name, common abbreviations, standard abbreviation) → the standard
+ * abbreviation. A type's own name and standard abbreviation win over another type's list of common
+ * ones: `street-types` lists MDW among MEADOWS' abbreviations too, and MDW is Meadow's standard.
+ */
+const SUFFIXES: ReadonlyMap<string, string> = new Map([
+  ...streetTypes.flatMap((type) => type.abbrs.map((spelling) => [spelling.trim().toUpperCase(), type.standardAbbr] as const)),
+  ...streetTypes.flatMap((type) => [type.suffix, type.standardAbbr].map((spelling) => [spelling.trim().toUpperCase(), type.standardAbbr] as const)),
+]);
 
 const DIRECTIONALS: ReadonlyMap<string, string> = new Map([
   ["NORTH", "N"], ["SOUTH", "S"], ["EAST", "E"], ["WEST", "W"],
@@ -122,36 +127,53 @@ const TENS_WORDS: ReadonlyMap<string, number> = new Map(TENS.slice(2).map((word,
 
 /** Words in their standard spelling: "U S" and glued or hyphenated highway numbers split, ordinals as numerals, highway types spelled out. */
 function standardWords(raw: readonly string[]): string[] {
-  const split = raw.flatMap((word) => {
+  return standardWordsFrom(raw).words;
+}
+
+/**
+ * The standard words, each with the index of the last raw word it was made from (-1 inside a
+ * highway type spelled out from fewer words): a caller that reads a street out of a longer line
+ * standardises the line once and cuts it only after a whole raw word.
+ */
+export function standardWordsFrom(raw: readonly string[]): { words: string[]; from: number[] } {
+  const split: string[] = [];
+  const origin: number[] = [];
+  raw.forEach((word, r) => {
     const glued = GLUED_HIGHWAY.exec(word);
-    if (glued) return [glued[1]!, glued[2]!];
     // "TWENTY-FIRST" is two words of one ordinal.
     const [tens, unit] = word.split("-");
-    return unit !== undefined && TENS_WORDS.has(tens!) && ORDINAL_WORDS.has(unit) ? [tens!, unit] : [word];
+    const parts = glued ? [glued[1]!, glued[2]!] : unit !== undefined && TENS_WORDS.has(tens!) && ORDINAL_WORDS.has(unit) ? [tens!, unit] : [word];
+    for (const part of parts) {
+      split.push(part);
+      origin.push(r);
+    }
   });
   const out: string[] = [];
+  const from: number[] = [];
   for (let i = 0; i < split.length; i++) {
     const word = split[i]!;
     // "U.S." loses its points to the punctuation rule: put it back together.
     if (word === "U" && split[i + 1] === "S") {
       out.push("US");
-      i++;
+      from.push(origin[++i]!);
       continue;
     }
     const tens = TENS_WORDS.get(word);
     const unit = tens === undefined ? undefined : UNITS.indexOf(split[i + 1] ?? "");
     if (tens !== undefined && unit !== undefined && unit > 0) {
       out.push(numeral(tens + unit));
-      i++;
+      from.push(origin[++i]!);
       continue;
     }
     out.push(ORDINAL_WORDS.get(word) ?? word);
+    from.push(origin[i]!);
   }
-  return highways(out);
+  return highways(out, from);
 }
 
-function highways(words: readonly string[]): string[] {
+function highways(words: readonly string[], origin: readonly number[]): { words: string[]; from: number[] } {
   const out: string[] = [];
+  const from: number[] = [];
   for (let i = 0; i < words.length; ) {
     const form = HIGHWAYS_BY_FIRST_WORD.get(words[i]!)?.find((f) => {
       const next = words[i + f.words.length];
@@ -159,10 +181,14 @@ function highways(words: readonly string[]): string[] {
     });
     if (form) {
       out.push(...form.standard);
+      for (let k = 0; k < form.standard.length; k++) from.push(k === form.standard.length - 1 ? origin[i + form.words.length - 1]! : -1);
       i += form.words.length;
-    } else out.push(words[i++]!);
+    } else {
+      out.push(words[i]!);
+      from.push(origin[i++]!);
+    }
   }
-  return out;
+  return { words: out, from };
 }
 
 /** A street key in its parts: the directionals apart, so a lookup can try the street with and without them. */
@@ -174,7 +200,11 @@ export interface KeyParts {
 }
 
 export function streetKeyParts(parts: StreetParts): KeyParts {
-  const all = standardWords([...words(parts.preDirectional), ...words(parts.streetName), ...words(parts.suffix), ...words(parts.postDirectional)]);
+  return keyPartsOf(standardWords([...words(parts.preDirectional), ...words(parts.streetName), ...words(parts.suffix), ...words(parts.postDirectional)]));
+}
+
+/** The key parts of words already standardised (standardWordsFrom): directionals and suffix told apart by their place. */
+export function keyPartsOf(all: readonly string[]): KeyParts {
   let end = all.length;
   // A trailing directional is a post-directional only when a name (and maybe a suffix) stands before it.
   const post = end >= 2 && DIRECTIONALS.has(all[end - 1]!) ? DIRECTIONALS.get(all[end - 1]!)! : null;
@@ -223,6 +253,35 @@ export function directionalVariants({ preDirectional: pre, body, postDirectional
   if (pre === null && post === null) return ALL_DIRECTIONALS.flatMap((d) => [joinKey(d, body, null), joinKey(null, body, d)]);
   if (pre !== null && post !== null) return [joinKey(null, body, null)];
   return [joinKey(null, body, null), pre !== null ? joinKey(null, body, pre) : joinKey(post, body, null)];
+}
+
+/**
+ * The words of a street's name and suffix with every suffix word in its standard abbreviation, not
+ * only the last: "HARBOR STREET PKWY" and "HARBOR ST PKWY" are one street (two suffix words,
+ * Pub 28 §234.2), whichever of them the file or the caller spelled out.
+ */
+export function looseBody(body: readonly string[]): string {
+  return body.map((word) => SUFFIXES.get(word) ?? word).join(" ");
+}
+
+/** The name of a street without its suffix ("OAK" of "OAK ST"), or null when its last word is no suffix. */
+export function bodyWithoutSuffix(body: readonly string[]): string | null {
+  return body.length >= 2 && SUFFIXES.has(body[body.length - 1]!) ? looseBody(body.slice(0, -1)) : null;
+}
+
+/** A word a street's parts are made of (a suffix or a directional in any spelling): one that may continue a street, not begin a city. */
+export function isStreetWord(word: string): boolean {
+  return SUFFIXES.has(word) || DIRECTIONALS.has(word);
+}
+
+/** Upper case, the characters a key keeps ("-", "/", "#"), split into words: as the file's streets are read. */
+export function keyWords(text: string): string[] {
+  return words(text);
+}
+
+/** The standard Appendix C2 designator of one word ("SUITE" → "STE"), or null. */
+export function unitDesignatorOf(word: string): string | null {
+  return UNIT_DESIGNATORS.get(word) ?? null;
 }
 
 /** "NORTH AVE": the directional is the name when only a suffix follows it. */

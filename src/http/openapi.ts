@@ -235,6 +235,21 @@ const BATCH_LOOKUP = {
     lat: { type: ["number", "string"], description: "Decimal degrees, sent with lon" },
     lon: { type: ["number", "string"], description: "Decimal degrees, sent with lat" },
     date: { type: "string", description: "The date of the sale, YYYY-MM-DD (from 2018-01-01); default: today in Ohio", examples: ["2026-03-31"] },
+    ...Object.fromEntries(
+      [
+        ["street", "The street line, as exports name it (or address1); with any of these split columns, address is read as the street line too"],
+        ["address1", "The street line"],
+        ["address2", "The unit (or street2, unit, suite), written after the street line"],
+        ["street2", "The unit"],
+        ["unit", "The unit"],
+        ["suite", "The unit"],
+        ["city", "The city"],
+        ["state", "The state"],
+        ["postal_code", "The ZIP, as zip"],
+        ["zip4", "The +4 of the ZIP (or plus4)"],
+        ["plus4", "The +4 of the ZIP"],
+      ].map(([name, description]) => [name, { type: ["string", "number"], description: `${description}. Split columns are written into one address, "street unit, city, state ZIP"; two that name one thing with different values fail the item` }]),
+    ),
   },
 };
 
@@ -285,6 +300,8 @@ function paths() {
         summary: "Starts a batch job of up to 100,000 rows (CSV or NDJSON)",
         description:
           "CSV with a header row naming the columns id, county, zip, address, lat, lon and date, or NDJSON with one lookup object per line. " +
+          "Address columns as exports name them are read too (street, address1, address2, street2, unit, suite, city, state, postal_code, zip4, plus4; a header in any case, spaces or hyphens for underscores): " +
+          "they are written into one address line, and address is then its street line. " +
           "The job runs in the background; poll the Location until its status is completed, then fetch its results. " +
           "Refused as the upload streams, before anything is stored: a line (an NDJSON line, or a CSV record with its quoted line breaks) longer than UPLOAD_MAX_LINE_BYTES " +
           "(64 KiB by default) is a 413 batch-line-too-long, an NDJSON line nested deeper than 3 levels a 400, and row 100,001 a 413 batch-too-large; each names where. " +

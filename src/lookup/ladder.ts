@@ -3,8 +3,9 @@
  * rules run wherever the list is worked: on the answering thread for a single lookup, and in a
  * batch pool thread for a job's chunks or a large inline batch (lookup-service.ts):
  *
- *   settle:   validate; parse addresses; the state's boundary file (rungs 1, 2: an address range
- *             or ZIP+4 range in effect on the date settles county and transit district); county and
+ *   settle:   validate; match addresses against the streets the state's boundary file holds
+ *             (address-match.ts) and probe the file (rungs 1, 2: an address range or ZIP+4 range
+ *             in effect on the date settles county and transit district); county and
  *             ZIP lookups outright (a ZIP alone from the file's own records for it when the file covers
  *             it, resolve-zip-file.ts); points (lat/lon) placed in our polygons. What is left are
  *             addresses for the geocoder (rung 3), returned as `pending` with the row to send.
@@ -14,7 +15,7 @@
  * Talking to the geocoder is I/O and stays with the caller. Results come back in input order, one
  * per entry; an entry never fails its neighbours.
  */
-import type { BoundaryIndex, BoundaryQuery, ZipSummary } from "../boundaries/boundary-index.interface.ts";
+import type { BoundaryIndex, BoundaryMatch, BoundaryQuery, ZipSummary } from "../boundaries/boundary-index.interface.ts";
 import { parseAddress, type ParsedAddress } from "../geo/address.ts";
 import type { BatchAddress, BatchGeocode } from "../geo/census-batch-geocoder.ts";
 import type { GeocodeOutcome } from "../geo/geocoder.ts";
@@ -23,6 +24,9 @@ import { failure, type ItemResult } from "./item-result.ts";
 import { asksBoundaryFile, strategyOf, type LookupItem } from "./lookup-item.ts";
 import { resolveByRecord } from "./resolve-by-record.ts";
 import { dateProblem, isZipOnly, resolveCoordinates, resolveGeocoded, resolveUngeocoded, resolveWithoutGeography, type ResolverData } from "./resolve-item.ts";
+import type { StreetIndex } from "../boundaries/street-index.ts";
+import type { BoundaryFileMiss } from "../rates/records.ts";
+import { matchAddress, type AddressMatch } from "./address-match.ts";
 import { addressParts, type AddressParts } from "./street-address.ts";
 import type { LocateAnswer } from "./worker-tasks.ts";
 
@@ -49,6 +53,8 @@ export interface PendingAddress {
   geocode: ParsedAddress;
   /** The row for the Census batch endpoint; its id is `at`. */
   row: BatchAddress;
+  /** Why the boundary file did not settle it, when the file was asked. */
+  miss: BoundaryFileMiss | null;
 }
 
 export interface Settled {
@@ -56,11 +62,47 @@ export interface Settled {
   pending: PendingAddress[];
 }
 
+/** The probes of one lookup: an address's street in each ZIP it may be in, or a ZIP+4 alone. */
+interface Probed {
+  at: number;
+  queries: BoundaryQuery[];
+  match: AddressMatch | null;
+}
+
 function unavailable(reason: string): ItemResult {
   return failure("boundaries-unavailable", `Address and coordinate lookups need the county and place boundaries, which are not loaded: ${reason}. County and ZIP lookups still work.`, null);
 }
 
-/** The ZIP+4 a lookup carries: the zip parameter's, else the address's when its ZIP is the same. */
+/**
+ * What the file is asked of an address: its street in each ZIP the matcher found it in (the house
+ * number and unit checked against the ranges there), or, without a street, its ZIP+4 alone.
+ */
+export function addressQueries(item: LookupItem, match: AddressMatch): BoundaryQuery[] {
+  if (match.kind === "street") {
+    return match.candidates.map(({ zip5, street }) => ({
+      zip5,
+      date: item.date,
+      street: { houseNumber: match.houseNumber, streetName: street, ...(match.unit !== null && { unit: match.unit }) },
+      filedStreet: street,
+      ...(match.candidates.length === 1 && (item.zip4 ?? match.zip4) !== null && { zip4: (item.zip4 ?? match.zip4)! }),
+    }));
+  }
+  const zip5 = item.zip ?? match.zip5;
+  const zip4 = item.zip4 ?? (match.zip5 === zip5 ? match.zip4 : null);
+  return zip5 !== null && zip4 !== null ? [{ zip5, zip4, date: item.date }] : [];
+}
+
+/** Why the file did not answer: the matcher's miss, or what the probe found of the street it matched. */
+function missOf(match: AddressMatch, found: readonly BoundaryMatch[]): BoundaryFileMiss {
+  const candidates = match.candidates.map(({ zip5, street }) => ({ zip: zip5, street }));
+  if (match.kind === "miss") return { reason: match.reason, candidates };
+  return { reason: found.length > 1 ? "ambiguous_record" : "number_outside_ranges", candidates };
+}
+
+/**
+ * The probe of a ZIP+4 alone (parts null): its ZIP+4 range. With an address split by street-address.ts,
+ * the probe as it was before the matcher, which bench/address-corpus.ts measures as its "before".
+ */
 export function probeQuery(item: LookupItem, parts: AddressParts | null): BoundaryQuery | null {
   const zip5 = item.zip ?? parts?.zip5 ?? null;
   if (zip5 === null) return null;
@@ -80,33 +122,61 @@ function geocoderRow(at: number, parts: AddressParts, geocode: ParsedAddress): B
 
 const itemOf = (entry: Entry): LookupItem | null => ("kind" in entry.item ? null : entry.item);
 
+/** What the file says of one lookup: the record that settles it, or why none does (for an address). */
+export interface FileAnswer {
+  record: BoundaryMatch | null;
+  miss: BoundaryFileMiss | null;
+}
+
+/**
+ * Rungs 1 and 2 for a list: each address matched against the file's streets and probed, each
+ * ZIP+4 alone probed, all in one probeMany. Null for a lookup the file is not asked (see
+ * asksBoundaryFile), and for every address when no file is active.
+ */
+export async function askBoundaryFile(boundaries: BoundaryIndex, items: ReadonlyArray<LookupItem | null>): Promise<Array<FileAnswer | null>> {
+  const answers: Array<FileAnswer | null> = items.map(() => null);
+  // The active file's streets, once for the list (read once per version by the index); null without a file.
+  const streets: StreetIndex | null = items.some((item) => item?.address !== undefined) ? await boundaries.streets() : null;
+  const probed: Probed[] = [];
+  items.forEach((item, at) => {
+    if (item === null || !asksBoundaryFile(item)) return;
+    if (item.address === undefined) {
+      const query = probeQuery(item, null);
+      if (query) probed.push({ at, queries: [query], match: null });
+    } else if (streets !== null) {
+      const match = matchAddress(item.address, streets, item.zip ?? null);
+      probed.push({ at, queries: addressQueries(item, match), match });
+    }
+  });
+  if (probed.length === 0) return answers;
+  const matches = await boundaries.probeMany(probed.flatMap((p) => p.queries));
+  let k = 0;
+  for (const { at, queries, match } of probed) {
+    const found = matches.slice(k, (k += queries.length)).filter((m): m is BoundaryMatch => m !== null);
+    // The same record found twice is one answer; two records are none (a wrong record is worse than none).
+    const distinct = [...new Map(found.map((m) => [`${m.recordType}|${m.line}`, m])).values()];
+    answers[at] = distinct.length === 1 ? { record: distinct[0]!, miss: null } : { record: null, miss: match === null ? null : missOf(match, distinct) };
+  }
+  return answers;
+}
+
 /** Everything short of the geocoder. */
 export async function settle(parts: LadderParts, entries: readonly Entry[]): Promise<Settled> {
   const { data } = parts;
   const results: Array<ItemResult | null> = entries.map((e) => ("kind" in e.item ? e.item : null));
-  const addresses = new Map<number, AddressParts>();
-  const probes: Array<{ at: number; query: BoundaryQuery }> = [];
-
-  entries.forEach((entry, at) => {
+  const misses = new Map<number, BoundaryFileMiss>();
+  const lookups: Array<LookupItem | null> = entries.map((entry, at) => {
     const item = itemOf(entry);
-    if (item === null) return;
+    if (item === null) return null;
     const early = dateProblem(data, item);
-    if (early) {
-      results[at] = early;
-      return;
-    }
-    const address = item.address !== undefined ? addressParts(item.address) : null;
-    if (address) addresses.set(at, address);
-    // Without an active version the index answers every probe with null, from its cached pointer.
-    const query = parts.boundaries !== null && asksBoundaryFile(item) ? probeQuery(item, address) : null;
-    if (query) probes.push({ at, query });
+    if (early) results[at] = early;
+    return early ? null : item;
   });
-
-  if (probes.length > 0) {
-    const matches = await parts.boundaries!.probeMany(probes.map((p) => p.query));
-    probes.forEach(({ at }, k) => {
-      const match = matches[k];
-      if (match) results[at] = resolveByRecord(data, match, itemOf(entries[at]!)!, entries[at]!.context);
+  if (parts.boundaries !== null) {
+    const answers = await askBoundaryFile(parts.boundaries, lookups);
+    answers.forEach((answer, at) => {
+      if (answer?.record) results[at] = resolveByRecord(data, answer.record, lookups[at]!, entries[at]!.context);
+      else if (answer?.miss) misses.set(at, answer.miss);
     });
   }
 
@@ -135,7 +205,7 @@ export async function settle(parts: LadderParts, entries: readonly Entry[]): Pro
     else if (parts.missingPolygons !== null) results[at] = unavailable(parts.missingPolygons);
     else if (strategy === "address") {
       const geocode = parseAddress(item.address!);
-      pending.push({ at, geocode, row: geocoderRow(at, addresses.get(at)!, geocode) });
+      pending.push({ at, geocode, row: geocoderRow(at, addressParts(item.address!), geocode), miss: misses.get(at) ?? null });
     } else points.push({ at, item: item as LookupItem & { lat: number; lon: number } });
   });
 
@@ -164,7 +234,15 @@ export async function complete(parts: LadderParts, entries: readonly Entry[], se
       results[at] = placed.ok ? resolveGeocoded(data, placed.points[k]!, placed, itemOf(entries[at]!)!, outcome, entries[at]!.context) : unavailable(placed.reason);
     });
   }
+  for (const { at, miss } of settled.pending) if (miss !== null) results[at] = withMiss(results[at]!, miss);
   return results.map((result) => result!);
+}
+
+/** The next rung's answer, with why the file did not give it: a field on a record, a sentence on a problem. */
+function withMiss(result: ItemResult, miss: BoundaryFileMiss): ItemResult {
+  if (result.kind !== "failure") return { ...result, body: { ...result.body, boundary_file_miss: miss } } as ItemResult;
+  const streets = miss.candidates.map((c) => `${c.street} (${c.zip})`).join(", ");
+  return { ...result, detail: `${result.detail} The state's boundary file did not place it: ${miss.reason.replaceAll("_", " ")}${streets === "" ? "" : `: ${streets}`}.` };
 }
 
 /** The Census batch endpoint's answers, by row id, as outcomes; a row it left unanswered is `down` when the upstream failed. */

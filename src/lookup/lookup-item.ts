@@ -10,6 +10,7 @@
  */
 import { z } from "zod";
 import { isIsoDate, type IsoDate } from "../rates/calendar.ts";
+import { ADDRESS_COLUMNS, foldAddressColumns } from "./address-columns.ts";
 import { failure, type ItemFailure } from "./item-result.ts";
 
 export interface LookupItem {
@@ -27,6 +28,9 @@ export interface LookupItem {
 
 export const ITEM_FIELDS = ["id", "county", "zip", "address", "lat", "lon", "date"] as const;
 export type ItemField = (typeof ITEM_FIELDS)[number];
+
+/** Every field a batch row or item may carry: the lookup's own, and the address columns of exports (address-columns.ts). */
+export const LOOKUP_COLUMNS: readonly string[] = [...ITEM_FIELDS, ...ADDRESS_COLUMNS];
 
 /** Control characters other than the tab, which a spreadsheet puts between the cells of a pasted row. */
 const CONTROL = /[\u0000-\u0008\u000a-\u001f\u007f]/;
@@ -127,9 +131,11 @@ export function asksBoundaryFile(item: LookupItem): boolean {
 /** Returns the validated lookup, or the 400 problem for its first bad field. */
 export function readLookupItem(raw: unknown, today: IsoDate): LookupItem | ItemFailure {
   if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return failure("bad-request", "Each lookup must be a JSON object.", null);
-  const given = raw as Record<string, unknown>;
+  const folded = foldAddressColumns(raw as Record<string, unknown>);
+  if (!folded.ok) return folded.failure;
+  const given = folded.fields;
   const unknown = Object.keys(given).find((key) => !(ITEM_FIELDS as readonly string[]).includes(key));
-  if (unknown !== undefined) return bad(unknown, `unknown field; allowed: ${ITEM_FIELDS.join(", ")}`);
+  if (unknown !== undefined) return bad(unknown, `unknown field; allowed: ${LOOKUP_COLUMNS.join(", ")}`);
   const fields: Fields = {};
   for (const name of ITEM_FIELDS) {
     const result = ITEM_SCHEMAS[name].safeParse(asText(given[name]));

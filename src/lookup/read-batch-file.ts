@@ -13,7 +13,8 @@
  */
 import { parse } from "csv-parse/sync";
 import type { NewBatchChunk } from "../store/batch-jobs.repository.ts";
-import { ITEM_FIELDS } from "./lookup-item.ts";
+import { columnName } from "./address-columns.ts";
+import { LOOKUP_COLUMNS } from "./lookup-item.ts";
 
 export type BatchFormat = "csv" | "ndjson";
 
@@ -68,8 +69,8 @@ class Chunker {
 }
 
 function headerProblem(columns: readonly string[]): string | null {
-  const unknown = columns.filter((name) => !(ITEM_FIELDS as readonly string[]).includes(name));
-  if (unknown.length > 0) return `Unknown CSV column${unknown.length > 1 ? "s" : ""} ${unknown.join(", ")}; allowed: ${ITEM_FIELDS.join(", ")}.`;
+  const unknown = columns.filter((name) => !LOOKUP_COLUMNS.includes(name));
+  if (unknown.length > 0) return `Unknown CSV column${unknown.length > 1 ? "s" : ""} ${unknown.join(", ")}; allowed: ${LOOKUP_COLUMNS.join(", ")}.`;
   if (new Set(columns).size !== columns.length) return "A CSV column is named twice in the header.";
   return null;
 }
@@ -87,7 +88,7 @@ function readCsv(bytes: Uint8Array, rows: Chunker): string | null {
       // Each record is taken here and dropped from the parser's output (null), so none accumulate.
       on_record: (cells: string[]) => {
         if (columns === null) {
-          columns = cells.map((name) => name.toLowerCase());
+          columns = cells.map(columnName);
           refusal = headerProblem(columns);
           if (refusal !== null) throw new Error(refusal);
           return null;

@@ -1,8 +1,10 @@
 /**
- * Splits a one-line address into the parts the boundary file is keyed by (house number,
- * directionals, street name, suffix, unit, ZIP and +4). Standardising them per USPS Pub 28 is the
- * index's job (src/boundaries/pub28.ts), which also finds directionals and suffix inside a street
- * name given whole. Pure.
+ * Splits a one-line address into its parts (house number, directionals, street name, suffix, unit,
+ * city, state, ZIP and +4) without knowing which streets exist: the street line, city, state and ZIP
+ * of the row sent to the Census batch geocoder for an address the boundary file did not settle
+ * (ladder.ts). The boundary file itself is asked through address-match.ts, which reads a line
+ * against the streets the file holds; bench/address-corpus.ts keeps this split's match rate as the
+ * "before" figure. Pure.
  *
  * The written form back offices send, "1234 N High St Apt 4, Columbus, OH 43215[-1234]", is split
  * here in a few microseconds; anything else (no commas, where street and city meet; informal

@@ -26,6 +26,20 @@ export const boundaryRecordSchema = z.strictObject({
   transit_code: z.string().nullable().describe("The SST code of the record's transit district; null: none"),
 }).describe("The record of the state's SST boundary file that decided the county and transit district");
 
+export const boundaryFileMissSchema = z.strictObject({
+  reason: z
+    .enum(["no_zip_or_city", "no_house_number", "po_box", "zip_not_in_file", "no_street_in_zip", "ambiguous_street", "number_outside_ranges", "ambiguous_record"])
+    .describe(
+      "no_zip_or_city: the address has no ZIP and names no city the file holds; no_house_number: it begins with no house number; po_box: a PO box or rural route box, which no street range holds; " +
+        "zip_not_in_file: the file holds no street in its ZIP; no_street_in_zip: no street of that name (with that suffix and directional) in its ZIP; " +
+        "ambiguous_street: several streets could be meant (see candidates); number_outside_ranges: the street is there, but none of its ranges holds the house number (on its side of the street, on the date, with that unit); " +
+        "ambiguous_record: several records hold it (see candidates)",
+    ),
+  candidates: z
+    .array(z.strictObject({ zip: z.string(), street: z.string().describe("The street as the file holds it, in USPS Pub 28 standard form") }))
+    .describe("The streets the address could mean or was matched to: with ambiguous_street and ambiguous_record, every one; with number_outside_ranges, the street found; else empty"),
+}).describe("Present on an address lookup the state's boundary file did not settle: why, so the address can be corrected. The answer then comes from the next rung (the geocoder, or the ZIP)");
+
 export const rateComponentsSchema = z.strictObject({
   state: rate.describe("State baseline rate, 0.0575"),
   county_permissive: rate.describe("County permissive rate"),
@@ -78,6 +92,7 @@ export const rateRecordSchema = z.strictObject({
   statutory_sourcing: z.string(),
   resolved_by: resolvedBySchema,
   boundary_record: boundaryRecordSchema.optional().describe("With resolved_by address_range or zip4_range: the record that decided; with zip_unambiguous: a record of the state's boundary file for the ZIP, all of whose records in effect name this county and transit status. For audit"),
+  boundary_file_miss: boundaryFileMissSchema.optional(),
   ambiguous: z.literal(false),
   note: z.string().optional().describe("Why a fallback was taken, or what a caller should check"),
   request_id: z.string(),
@@ -99,6 +114,7 @@ export const ambiguousResponseSchema = z.strictObject({
   source: z.string(),
   last_reconciled: isoDate,
   beyond_confirmed: beyondConfirmedSchema.optional(),
+  boundary_file_miss: boundaryFileMissSchema.optional(),
   note: z.string().optional(),
   request_id: z.string(),
 }).describe("A ZIP that spans several counties: every candidate, and the lowest rate");

@@ -10,6 +10,7 @@ import { toDecimal } from "./millionths.ts";
 import type {
   ambiguousResponseSchema,
   beyondConfirmedSchema,
+  boundaryFileMissSchema,
   boundaryRecordSchema,
   candidateCountySchema,
   countiesResponseSchema,
@@ -32,6 +33,8 @@ export const LOWEST_RATE_BASIS =
 export type ResolvedBy = z.infer<typeof resolvedBySchema>;
 /** The boundary file record behind an address_range or zip4_range answer. */
 export type BoundaryRecordAudit = z.infer<typeof boundaryRecordSchema>;
+
+export type BoundaryFileMiss = z.infer<typeof boundaryFileMissSchema>;
 /** A rate's components: state, county permissive levy, transit authority levy. */
 export type RateComponents = z.infer<typeof rateComponentsSchema>;
 /** The transit district of a county one splits: the rate inside it, and where the sale stands. */

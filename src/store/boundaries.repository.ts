@@ -30,6 +30,7 @@ export async function deleteVersion(db: Db, version: string): Promise<void> {
   for (const type of ["A", "4", "Z"] as const) {
     await db.deleteFrom("boundary_records").where("version", "=", version).where("record_type", "=", type).execute();
   }
+  await db.deleteFrom("boundary_cities").where("version", "=", version).execute();
   await db.deleteFrom("boundary_versions").where("version", "=", version).execute();
 }
 
@@ -70,6 +71,7 @@ export async function activateVersion(
       for (const type of ["A", "4", "Z"] as const) {
         await trx.updateTable("boundary_records").set({ version }).where("version", "=", loadedAs).where("record_type", "=", type).execute();
       }
+      await trx.updateTable("boundary_cities").set({ version }).where("version", "=", loadedAs).execute();
       await trx.updateTable("boundary_versions").set({ version }).where("version", "=", loadedAs).execute();
     }
     await trx.updateTable("boundary_versions").set({ ...counts, status: "ready", imported_at: at.toISOString(), report }).where("version", "=", version).execute();
@@ -529,4 +531,21 @@ export async function zipRecordSets(db: Db, version: string, zip5: string, date:
 /** Every distinct (ZIP range, county) a version's records name, any date: a Z record's range runs zip5–zip5_high. */
 export async function zipRangeCounties(db: Db, version: string): Promise<Array<{ zip5: string; zip5_high: string; county_fips: string }>> {
   return db.selectFrom("boundary_records").select(["zip5", "zip5_high", "county_fips"]).distinct().where("version", "=", version).execute();
+}
+
+/** Stores the distinct (ZIP, city) pairs of a version being loaded. */
+export async function writeCities(db: Db, version: string, pairs: Iterable<{ zip5: string; city: string }>): Promise<void> {
+  const rows = [...pairs].map(({ zip5, city }) => ({ version, zip5, city }));
+  for (let i = 0; i < rows.length; i += 500) await db.insertInto("boundary_cities").values(rows.slice(i, i + 500)).execute();
+}
+
+/** Every distinct (ZIP, street key) of a version's address ranges: the street index's streets (street-index.ts). */
+export async function filedStreets(db: Db, version: string): Promise<Array<{ zip5: string; street: string }>> {
+  const { rows } = await sql<{ zip5: string; street: string }>`
+    SELECT DISTINCT zip5, street FROM boundary_records WHERE version = ${version} AND record_type = 'A'`.execute(db);
+  return rows;
+}
+
+export async function filedCities(db: Db, version: string): Promise<Array<{ zip5: string; city: string }>> {
+  return db.selectFrom("boundary_cities").select(["zip5", "city"]).where("version", "=", version).execute();
 }

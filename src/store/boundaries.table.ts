@@ -1,6 +1,7 @@
 /**
  * Row shapes of the tables added by migrations 2026-11-23-060 (the SST boundary file, by version),
- * 2026-11-24-080 (the import lease) and 2026-11-25-100 (each version's import report).
+ * 2026-11-24-080 (the import lease), 2026-11-25-100 (each version's import report) and 2026-11-27-250
+ * (the city names a version gives its ZIPs).
  */
 import type { Selectable } from "kysely";
 
@@ -63,6 +64,13 @@ export interface BoundaryRecordsTable {
   unit_parity: "O" | "E" | "B" | null;
   county_fips: string;
   transit_code: string | null;
+}
+
+/** One distinct (ZIP, city name) of a version's records (column 15; a synthetic file's mark taken off). */
+export interface BoundaryCitiesTable {
+  version: string;
+  zip5: string;
+  city: string;
 }
 
 export type BoundaryVersion = Selectable<BoundaryVersionsTable>;

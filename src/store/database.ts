@@ -9,7 +9,7 @@ import type { DeliveriesTable, DeliveryAttemptsTable, EventsTable, WebhooksTable
 import type { ReconciliationsTable, RecordedRatePeriodsTable } from "./reconciliations.tables.ts";
 import type { ApiKeyUsageTable, FormTokensTable, SessionsTable, SignInCountersTable, UsersTable } from "./dashboard.tables.ts";
 import type { JobRunsTable } from "./job-runs.table.ts";
-import type { BoundaryImportLeaseTable, BoundaryPointerTable, BoundaryRecordsTable, BoundaryVersionsTable } from "./boundaries.table.ts";
+import type { BoundaryCitiesTable, BoundaryImportLeaseTable, BoundaryPointerTable, BoundaryRecordsTable, BoundaryVersionsTable } from "./boundaries.table.ts";
 
 export type OrganizationStatus = "active" | "suspended";
 export type FilingFrequency = "monthly" | "semiannual";
@@ -60,6 +60,7 @@ export interface Database {
   boundary_pointer: BoundaryPointerTable;
   boundary_import_lease: BoundaryImportLeaseTable;
   boundary_records: BoundaryRecordsTable;
+  boundary_cities: BoundaryCitiesTable;
 }
 
 export type Db = Kysely<Database>;
