@@ -333,7 +333,9 @@ function paths() {
         summary: "A finished job's results, as CSV or NDJSON",
         description:
           "One line per input row, in input order. Accept chooses the format (text/csv or application/x-ndjson); with no Accept, or */*, the results come in the format that was uploaded. " +
-          "Any other Accept is a 406. Until the job is completed the answer is a 409 with Retry-After.",
+          "Any other Accept is a 406. Until the job is completed the answer is a 409 with Retry-After. " +
+          "You have every row when the body ends cleanly and holds the job's total rows (its total, as GET /api/v1/batches/{id} shows; a CSV has a header line besides). " +
+          "A download cut short, because the job was deleted (DELETE, or the retention sweep) while it streamed, fails as a transfer: the connection is closed before the chunked body's end, never a clean end with fewer rows.",
         parameters: [batchId],
         responses: {
           "200": answer(

@@ -103,6 +103,16 @@ export interface Submission {
 
 export type SubmitOutcome = { ok: true; job: BatchJob } | JobRefusal;
 
+/**
+ * A job's results stopped short: the job was deleted while they streamed. The download fails as a
+ * transfer (its connection is cut), never as a clean end.
+ */
+export class ResultsCut extends Error {
+  constructor(jobId: string, seq: number) {
+    super(`batch job ${jobId} was deleted while its results streamed (at chunk ${seq})`);
+  }
+}
+
 export function createGeocoder(config: LookupsConfig): CensusGeocoder {
   return new CensusGeocoder({
     baseUrl: config.geocoder.censusUrl,
@@ -327,15 +337,18 @@ export class LookupService {
     const db = this.#jobs();
     const header = resultHeader(format);
     if (header) yield header;
-    for (let nextSeq = 0; ; ) {
+    for (let nextSeq = 0; nextSeq < job.chunk_count; ) {
       const page = await readChunkOutputs(db, job.id, nextSeq, RESULT_PAGE_CHUNKS);
+      // Every chunk in order, each with its results: anything else means the job was deleted (by its
+      // organization or the retention sweep) while it streamed, and a short file must not look whole.
+      if (page.length === 0) throw new ResultsCut(job.id, nextSeq);
       for (const chunk of page) {
+        if (chunk.seq !== nextSeq || chunk.output === null) throw new ResultsCut(job.id, nextSeq);
         let text = "";
-        for (const row of JSON.parse(chunk.output ?? "[]") as RowResult[]) text += resultLine(row, format, problemOf);
+        for (const row of JSON.parse(chunk.output) as RowResult[]) text += resultLine(row, format, problemOf);
         yield text;
-        nextSeq = chunk.seq + 1;
+        nextSeq++;
       }
-      if (page.length < RESULT_PAGE_CHUNKS) return;
     }
   }
 

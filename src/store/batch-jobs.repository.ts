@@ -365,13 +365,18 @@ export async function completeChunk(
   });
 }
 
-/** Finished chunks' outputs in row order, a page at a time, for streaming the results. */
+/**
+ * Finished chunks' outputs in row order, a page at a time, for streaming the results. Nothing once
+ * the job is marked deleted: a download cut by a delete stops at the next page, whether or not the
+ * purge has reached its chunks yet.
+ */
 export async function readChunkOutputs(db: Db, jobId: string, fromSeq: number, limit: number): Promise<Array<Pick<Selectable<BatchChunksTable>, "seq" | "first_row" | "output">>> {
   return db
     .selectFrom("batch_chunks")
     .select(["seq", "first_row", "output"])
     .where("job_id", "=", jobId)
     .where("seq", ">=", fromSeq)
+    .where((eb) => eb.exists(eb.selectFrom("batch_jobs").select("id").where("id", "=", jobId).where("deleted_at", "is", null)))
     .orderBy("seq")
     .limit(limit)
     .execute();
