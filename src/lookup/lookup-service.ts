@@ -31,7 +31,7 @@ import type { RecordContext } from "../rates/records.ts";
 import { countBatchJobs, findBatchJob, markBatchJobDeleted, purgeDeletedJob, readChunkOutputs, type BatchJob, type ClaimedChunk } from "../store/batch-jobs.repository.ts";
 import type { BatchFileFormat } from "../store/batch-jobs.table.ts";
 import type { Db } from "../store/database.ts";
-import type { BatchWorkerData, ChunkDone, ChunkWork, Geocoded } from "./batch-tasks.ts";
+import type { BatchWorkerData, ChunkDone, ChunkLease, ChunkWork, Geocoded } from "./batch-tasks.ts";
 import type { ItemResult, RowResult } from "./item-result.ts";
 import { jobCapRefusal, type JobCaps, type JobRefusal } from "./job-admission.ts";
 import { batchOutcomes, complete, settle, type Entry, type LadderParts } from "./ladder.ts";
@@ -237,8 +237,14 @@ export class LookupService {
     return this.pool.run("claimGroup", { owner, now: this.#options.now().toISOString(), leaseMs, groupRows, runningPerOrganization }, { ...(signal && { signal }) });
   }
 
+  /** A chunk claimed too many times, its rows stored as `batch-row-abandoned` in the batch lane (batch-tasks.ts); whether it was stored. */
+  abandonChunk(lease: ChunkLease, firstRow: number, attempts: number): Promise<boolean> {
+    this.#jobs();
+    return this.pool.run("abandonChunk", { lease, firstRow, attempts, now: this.#options.now().toISOString() });
+  }
+
   /** Chunks without a lease (an inline list, `buckeye batch`): their rows come back as JSON text. */
-  async rowsOf(chunks: Array<Omit<ChunkWork, "lease">>, signal?: AbortSignal, clientWaits = false): Promise<Array<ChunkDone & { output: string }>> {
+  async rowsOf(chunks: Array<Extract<ChunkWork, { input: string }>>, signal?: AbortSignal, clientWaits = false): Promise<Array<ChunkDone & { output: string }>> {
     return (await this.resolveChunks(chunks, signal, clientWaits)).map((chunk) => {
       if (chunk.output === undefined) throw new Error("a chunk without a lease comes back with its rows");
       return { ...chunk, output: chunk.output };

@@ -32,12 +32,15 @@ export interface NewBatchJob {
   chunks: NewBatchChunk[];
 }
 
+/**
+ * A chunk claimed under a lease, without its rows: the thread that resolves it reads them
+ * (readLeasedInput), so a claim group's text never travels through the thread that claimed it.
+ */
 export interface ClaimedChunk {
   jobId: string;
   seq: number;
   firstRow: number;
   rowCount: number;
-  input: string;
   /** Claims of this chunk so far, this one included: more than the cap means its rows are given up (see the runner). */
   attempts: number;
   today: string;
@@ -218,7 +221,7 @@ export async function claimChunk(db: Db, dialect: Dialect, owner: string, now: D
           .where("job_id", "=", job.id)
           .where("seq", "=", row.seq)
           .where((eb) => claimable(eb, nowIso))
-          .returning(["job_id", "seq", "first_row", "row_count", "input", "attempts"])
+          .returning(["job_id", "seq", "first_row", "row_count", "attempts"])
           .executeTakeFirst();
         if (!updated) return "lost" as const;
         const started = await trx
@@ -237,7 +240,6 @@ export async function claimChunk(db: Db, dialect: Dialect, owner: string, now: D
           seq: updated.seq,
           firstRow: updated.first_row,
           rowCount: updated.row_count,
-          input: updated.input,
           attempts: updated.attempts,
           today: started.today,
           requestId: started.request_id,
@@ -307,6 +309,19 @@ export async function claimGroup(db: Db, dialect: Dialect, owner: string, now: D
     rows += chunk.rowCount;
   }
   return group;
+}
+
+/** A leased chunk's rows (a JSON array's text), or null when `owner` no longer holds its lease (or the chunk is gone). */
+export async function readLeasedInput(db: Db, chunk: { jobId: string; seq: number }, owner: string): Promise<string | null> {
+  const row = await db
+    .selectFrom("batch_chunks")
+    .select("input")
+    .where("job_id", "=", chunk.jobId)
+    .where("seq", "=", chunk.seq)
+    .where("status", "=", "leased")
+    .where("lease_owner", "=", owner)
+    .executeTakeFirst();
+  return row?.input ?? null;
 }
 
 /** Keeps a lease alive while a slow chunk (a real geocoder upstream) is being worked on. */

@@ -8,7 +8,7 @@ import { z } from "zod";
 
 /** Every problem the API sends: its status, its title, and when it is sent (docs/api/errors.md is generated from this table). */
 export const PROBLEMS = {
-  "bad-request": { status: 400, title: "Invalid Parameters", when: "none of county, zip, address (or lat/lon); a malformed zip, date, sort or search; an unknown or repeated parameter — listed in `invalid_params` (the first 20); a batch file that cannot be read, or JSON nested deeper than a lookup (an NDJSON line over 3 levels, an inline body over 5), refused as it streams" },
+  "bad-request": { status: 400, title: "Invalid Parameters", when: "none of county, zip, address (or lat/lon); a malformed zip, date, sort or search; an unknown or repeated parameter — listed in `invalid_params` (the first 20); a field holding a control character (C0 other than tab, or DEL; in a batch file that row alone fails, naming the field); a batch file that cannot be read, or JSON nested deeper than a lookup (an NDJSON line over 3 levels, an inline body over 5), refused as it streams" },
   "parameter-conflict": { status: 400, title: "Conflicting Parameters", when: "a `zip` that does not reach into the given `county`" },
   unauthorized: { status: 401, title: "API Key Required", when: "no `Authorization: Bearer tax_live_…/tax_test_…` header" },
   "invalid-api-key": { status: 401, title: "Invalid or Revoked API Key", when: "a key that fails its checksum, is unknown, revoked, or belongs to a suspended organization" },
