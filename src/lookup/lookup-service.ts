@@ -51,9 +51,6 @@ export const MAX_JOB_ROWS = 100_000;
  */
 export const INLINE_ON_THREAD = 25;
 
-/** Chunks deleted per transaction when a job is deleted: a few megabytes, so no delete holds SQLite's write lock for long. */
-const DELETE_CHUNKS_PER_TRANSACTION = 10;
-
 /**
  * Further attempts of an inline list's failed batch request, within GEOCODER_INLINE_BATCH_TIMEOUT_MS
  * (none when GEOCODER_BATCH_RETRIES is 0): one, so a dropped connection or a passing 5xx does not
@@ -133,6 +130,9 @@ export class LookupService {
   readonly #batchOptions: ReturnType<typeof censusBatchOptions>;
   /** Every Census batch request of the process, jobs' and inline lists' alike, holds one of these while in flight. */
   readonly #batchPermits: PQueue;
+  /** Deleted jobs' purges, one at a time: each already yields to other writers, and two at once would only take turns at SQLite's lock. */
+  readonly #purges = new PQueue({ concurrency: 1 });
+  readonly #stopPurges = new AbortController();
 
   constructor(options: LookupServiceOptions) {
     this.#options = options;
@@ -322,16 +322,28 @@ export class LookupService {
   }
 
   /**
-   * Deletes the organization's job, in whatever state: marked first, so it is gone at once for
-   * every reader and no runner claims or completes its chunks any more (one running is cancelled:
-   * what its runner has in hand is not stored), then its chunks a few per transaction and the job.
-   * False when the organization has no such job, as findJob would say.
+   * Deletes the organization's job, in whatever state, and answers once it is marked: from then on it
+   * is gone for every reader and no runner claims or completes its chunks any more (one running is
+   * cancelled: what its runner has in hand is not stored). Its chunks are purged afterwards, in the
+   * background, a few per transaction with pauses for other writers, one job at a time; a purge a
+   * stopping service leaves is finished by the retention sweep. False when the organization has no
+   * such job, as findJob would say.
    */
   async deleteJob(organizationId: string, id: string): Promise<boolean> {
     const db = this.#jobs();
     if (!(await markBatchJobDeleted(db, organizationId, id, this.#options.now()))) return false;
-    await purgeDeletedJob(db, id, DELETE_CHUNKS_PER_TRANSACTION);
+    const { signal } = this.#stopPurges;
+    void this.#purges
+      .add(() => purgeDeletedJob(db, id, signal), { signal })
+      .catch((error: unknown) => {
+        if (!signal.aborted) this.#options.log({ level: "error", msg: "purging a deleted batch job failed; the retention sweep will finish it", job: id, ...errorFields(error) });
+      });
     return true;
+  }
+
+  /** Resolves once every purge queued so far has finished (tests, and anyone who must see the rows gone). */
+  purgesSettled(): Promise<void> {
+    return this.#purges.onIdle();
   }
 
   /**
@@ -363,7 +375,9 @@ export class LookupService {
     return this.#options.db;
   }
 
-  close(): Promise<void> {
-    return this.pool.close();
+  async close(): Promise<void> {
+    this.#stopPurges.abort(new Error("the lookup service is closing"));
+    await this.#purges.onIdle();
+    await this.pool.close();
   }
 }

@@ -10,6 +10,7 @@ import { sql, type ExpressionBuilder, type Selectable } from "kysely";
 import type { Dialect } from "./connect.ts";
 import type { BatchChunksTable, BatchFileFormat, BatchJobsTable } from "./batch-jobs.table.ts";
 import type { Database, Db } from "./database.ts";
+import { pacedSteps } from "./paced-steps.ts";
 
 export type BatchJob = Selectable<BatchJobsTable>;
 
@@ -152,22 +153,30 @@ export async function listDeletedJobs(db: Db, limit: number): Promise<string[]> 
 }
 
 /**
- * Deletes a job marked deleted: its chunks `chunksPerTransaction` at a time, each few in a
- * transaction of its own (a 100,000-row job's chunks hold about 140 MB), then the job. A chunk a
- * runner still holds goes too; its late write finds nothing to update. Returns the chunks deleted.
+ * Chunks deleted per transaction when a deleted job is purged: one page of results (a chunk of 500
+ * rows holds about 0.7 MB of input and results; one of long rows up to a few MB), so no step holds
+ * SQLite's write lock for more than a few milliseconds.
  */
-export async function purgeDeletedJob(db: Db, jobId: string, chunksPerTransaction: number): Promise<number> {
-  let chunks = 0;
-  for (;;) {
+export const PURGE_CHUNKS_PER_STEP = 2;
+
+/**
+ * Deletes a job marked deleted: its chunks PURGE_CHUNKS_PER_STEP at a time, each step a
+ * transaction of its own with a pause after it for other writers (paced-steps.ts), then the job. A
+ * chunk a runner still holds goes too; its late write finds nothing to update. Returns the chunks
+ * deleted. `signal` stops it between steps: the job keeps its mark, and the retention sweep
+ * finishes it (listDeletedJobs).
+ */
+export async function purgeDeletedJob(db: Db, jobId: string, signal?: AbortSignal): Promise<number> {
+  const chunks = await pacedSteps(async () => {
     const result = await db
       .deleteFrom("batch_chunks")
       .where("job_id", "=", jobId)
-      .where("seq", "in", (eb) => eb.selectFrom("batch_chunks").select("seq").where("job_id", "=", jobId).orderBy("seq").limit(chunksPerTransaction))
+      .where("seq", "in", (eb) => eb.selectFrom("batch_chunks").select("seq").where("job_id", "=", jobId).orderBy("seq").limit(PURGE_CHUNKS_PER_STEP))
       .executeTakeFirst();
     const deleted = Number(result.numDeletedRows);
-    chunks += deleted;
-    if (deleted < chunksPerTransaction) break;
-  }
+    return { done: deleted, full: deleted === PURGE_CHUNKS_PER_STEP };
+  }, signal);
+  if (signal?.aborted) return chunks;
   await db.deleteFrom("batch_jobs").where("id", "=", jobId).where("deleted_at", "is not", null).execute();
   return chunks;
 }
