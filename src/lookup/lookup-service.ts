@@ -38,6 +38,7 @@ import { batchOutcomes, complete, settle, type Entry, type LadderParts } from ".
 import { readLookups, type LookupItem } from "./lookup-item.ts";
 import type { ResolverData } from "./resolve-item.ts";
 import { resultHeader, resultLine, type ProblemOf, type ResultFormat } from "./result-lines.ts";
+import { UploadReservations, type Reservation, type UploadBudget } from "./upload-reservations.ts";
 import { GeoPool } from "./worker-pool.ts";
 
 export type LookupsConfig = Pick<Config, "geoDataDir" | "workerThreads" | "batchThreads" | "batchThreadHeapMb" | "geocoder">;
@@ -80,6 +81,8 @@ export interface LookupServiceOptions {
   jobSubmitted?: () => void;
   /** Jobs one organization may have queued or running, and stored at all (BATCH_JOBS_*_PER_ORG); absent: no caps (a store without an API). */
   jobCaps?: JobCaps;
+  /** Bytes of uploads being received at once, per organization and in all (BATCH_UPLOAD_BYTES_PER_*); absent: no budget. */
+  uploadBudget?: UploadBudget;
   log: (entry: Record<string, unknown>) => void;
 }
 
@@ -133,9 +136,11 @@ export class LookupService {
   /** Deleted jobs' purges, one at a time: each already yields to other writers, and two at once would only take turns at SQLite's lock. */
   readonly #purges = new PQueue({ concurrency: 1 });
   readonly #stopPurges = new AbortController();
+  readonly #uploads: UploadReservations;
 
   constructor(options: LookupServiceOptions) {
     this.#options = options;
+    this.#uploads = new UploadReservations(options.uploadBudget ?? { perOrganization: Infinity, perProcess: Infinity });
     const { config, log } = options;
     const onError = (error: unknown): void => log({ level: "warn", msg: "worker pool error outside any lookup", ...errorFields(error) });
     const batch: BatchWorkerData = { databaseUrl: options.databaseUrl, shipped: options.shipped };
@@ -276,12 +281,23 @@ export class LookupService {
   }
 
   /**
-   * Whether the organization may submit another job (job-admission.ts): null, or the refusal. Asked
-   * before an upload is read; the batch thread asks again as it stores the job.
+   * Whether the organization may send another job, asked before its upload is read: its places
+   * (upload-reservations.ts), or the refusal. The job caps count the uploads this process is already
+   * receiving for it as jobs (job-admission.ts), and `bytes` (what the upload declares, or the most
+   * an upload may be) must fit the organization's and the process's budgets. The caller releases the
+   * places once the job is stored or refused, or the upload fails; the batch thread holds the caps
+   * again as it stores the job.
    */
-  async admitJob(organizationId: string): Promise<JobRefusal | null> {
+  async admitJob(organizationId: string, bytes: number): Promise<Reservation | JobRefusal> {
     const caps = this.#options.jobCaps;
-    return caps ? jobCapRefusal(await countBatchJobs(this.#jobs(), organizationId), caps) : null;
+    const counts = caps ? await countBatchJobs(this.#jobs(), organizationId) : null;
+    // From here on synchronous: the uploads counted are exactly those held when this one takes its place.
+    if (caps && counts) {
+      const uploading = this.#uploads.uploads(organizationId);
+      const refusal = jobCapRefusal({ inFlight: counts.inFlight + uploading, stored: counts.stored + uploading, uploading }, caps);
+      if (refusal) return refusal;
+    }
+    return this.#uploads.reserve(organizationId, bytes);
   }
 
   /** The batch lane reads the upload, cuts it into chunks and stores the job with them in one transaction. */
