@@ -2,8 +2,8 @@
  * Counts API requests per key per Ohio calendar day. The request path only bumps an in-memory
  * counter (O(1), no I/O); a timer adds the counts to `api_key_usage` and stamps
  * `api_keys.last_used_at` every few seconds, and once more on shutdown. A write that fails keeps its
- * counts for the next one, so a lock held by another writer delays counts and never drops them. Counts are added with an
- * upsert, so several instances sharing one database each add their own.
+ * counts for the next one, so a lock held by another writer delays counts and never drops them.
+ * Counts are added with an upsert, so several instances sharing one database each add their own.
  */
 import { setTimeout as sleep } from "node:timers/promises";
 import { dateInOhio } from "../rates/calendar.ts";

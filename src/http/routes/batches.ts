@@ -3,8 +3,10 @@
  *
  *   POST /api/v1/batches               → 202, Location: /api/v1/batches/{id}
  *   GET  /api/v1/batches/{id}          → status, total, done, failed, timestamps
- *   GET  /api/v1/batches/{id}/results  → CSV or NDJSON by Accept, in input order, once completed
- *   DELETE /api/v1/batches/{id}        → 204: the job, its rows and its results are gone (a running job is cancelled)
+ *   GET  /api/v1/batches/{id}/results  → CSV or NDJSON by Accept, in input order, once completed (cut, if
+ *                                        the job is deleted meanwhile, as a failed transfer, never a clean end)
+ *   DELETE /api/v1/batches/{id}        → 204 once the job is marked: it is gone for every reader (a running job is
+ *                                        cancelled); its rows and results are purged in the background
  *
  * Only the organization that submitted a job sees it; to anyone else it does not exist.
  */
