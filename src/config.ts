@@ -194,6 +194,22 @@ export const configSchema = z.object({
   BATCH_JOBS_STORED_PER_ORG: positiveInt
     .default(100)
     .describe("jobs one organization may keep stored (queued, running and completed, until deleted or swept by `retention`); one more is refused with 409 `batch-jobs-stored` until it deletes some (a 100,000-row job holds about 140 MB)"),
+  BATCH_UPLOAD_BYTES_PER_ORG: positiveInt
+    .min(64 * 1024 * 1024)
+    .default(128 * 1024 * 1024)
+    .meta({
+      description:
+        "bytes of batch uploads one organization may be sending to one process at once, counted before a body is read (its `Content-Length`, or 64 MiB for an upload that declares none) and given back once it is answered; one more is refused with 429 `batch-uploads-in-flight` and `Retry-After` while its client is still sending. At least 64 MiB, so a file of the largest size can always be sent",
+      shownDefault: "`134217728` (128 MiB: two of the largest uploads)",
+    }),
+  BATCH_UPLOAD_BYTES_PER_PROCESS: positiveInt
+    .min(64 * 1024 * 1024)
+    .default(256 * 1024 * 1024)
+    .meta({
+      description:
+        "bytes of batch uploads all organizations together may be sending to one process at once, counted the same way; one more is refused with 503 `batch-uploads-busy` and `Retry-After`. An upload is held whole on the answering thread and read again in a batch thread, so the process holds about twice this at most for uploads",
+      shownDefault: "`268435456` (256 MiB: four of the largest uploads)",
+    }),
   BATCH_CHUNK_MAX_ATTEMPTS: positiveInt
     .max(100)
     .default(3)
@@ -405,6 +421,10 @@ export type BatchConfig = Readonly<{
   inFlightPerOrganization: number;
   /** Jobs one organization may keep stored, completed ones included; the next is refused (409). */
   storedPerOrganization: number;
+  /** Bytes of uploads one organization may be sending at once; the next is refused (429) before it is read. */
+  uploadBytesPerOrganization: number;
+  /** Bytes of uploads the process may be receiving at once; the next is refused (503) before it is read. */
+  uploadBytesPerProcess: number;
 }>;
 
 /** Throws an error naming every bad variable, so a misconfigured service never starts. */
@@ -452,6 +472,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       maxChunkAttempts: e.BATCH_CHUNK_MAX_ATTEMPTS,
       inFlightPerOrganization: e.BATCH_JOBS_IN_FLIGHT_PER_ORG,
       storedPerOrganization: e.BATCH_JOBS_STORED_PER_ORG,
+      uploadBytesPerOrganization: e.BATCH_UPLOAD_BYTES_PER_ORG,
+      uploadBytesPerProcess: e.BATCH_UPLOAD_BYTES_PER_PROCESS,
     }),
     tigerBaseUrl: e.TIGER_BASE_URL.replace(/\/+$/, ""),
     usageFlushMs: e.USAGE_FLUSH_MS,

@@ -5,6 +5,7 @@
  */
 import { TestClock } from "./_clock.ts";
 import { parse } from "csv-parse/sync";
+import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createKey } from "../src/auth/key-service.ts";
 import { csvLine } from "../src/lookup/result-lines.ts";
@@ -129,6 +130,35 @@ describe("CSV results escape cells a spreadsheet would run as a formula (OWASP C
 
   it("ids are trimmed before they reach the CSV; a cell that still begins with a tab or CR is escaped too", () => {
     expect(csvLine(["\t=1+1", "\r=1+1", 0.0575, -1])).toBe(`'\t=1+1,"'\r=1+1",0.0575,-1\n`);
+  });
+});
+
+describe("a field holding control characters fails its own row and is never stored as its text", () => {
+  it("a CSV of control-character fields is stored no larger than it was uploaded; each such row is a 400 naming the field, the others are answered", async () => {
+    // 100 chunks of this file's 4 rows: a 1 MB file.
+    const cell = "\x01".repeat(2_500);
+    const rows = 400;
+    const csv = `id,address,county\n${Array.from({ length: rows }, (_, i) => (i % 100 === 0 ? `ok${i},,Franklin` : `r${i},${cell},Franklin`)).join("\n")}\n`;
+    const { res } = await submit(api.service, api.liveKey, csv, "text/csv");
+    expect(res.status).toBe(202);
+    const location = res.headers.get("location")!;
+    const job = await completed(api.service, api.liveKey, location);
+    expect(job).toMatchObject({ total: rows, done: rows, failed: rows - rows / 100 });
+    const stored = await api.service.store.db
+      .selectFrom("batch_chunks")
+      .select(sql<number | string>`sum(length(input))`.as("chars"))
+      .where("job_id", "=", job.id)
+      .executeTakeFirstOrThrow();
+    expect(Number(stored.chars)).toBeLessThanOrEqual(Buffer.byteLength(csv));
+    const lines = (await (await call(api.service, api.liveKey, `${location}/results`, { headers: { accept: "application/x-ndjson" } })).text()).trim().split("\n").map((line) => JSON.parse(line));
+    expect(lines).toHaveLength(rows);
+    expect(lines[0]).toMatchObject({ id: "ok0", status: 200, body: { county: "Franklin" } });
+    expect(lines[1]).toMatchObject({
+      id: "r1",
+      status: 400,
+      body: { type: expect.stringMatching(/\/bad-request$/), invalid_params: [{ name: "address", reason: "must not contain control characters" }] },
+    });
+    expect(lines.filter((line) => line.status === 400)).toHaveLength(rows - rows / 100);
   });
 });
 

@@ -417,8 +417,10 @@ describe("every operation", () => {
 
   it("was exercised here with each status its document lists", () => {
     // 429 is answered by one middleware for every operation and is driven once, on getRate; a
-    // readiness 503 needs a service that is not ready, which test/operations.test.ts starts.
-    const notDriven = (operationId: string, status: string) => (status === "429" && operationId !== "getRate") || (status === "503" && operationId === "getReadiness");
+    // readiness 503 needs a service that is not ready, which test/operations.test.ts starts; the
+    // 503 of createBatch needs 128 MiB of uploads held open at once, which test/upload-admission.test.ts sends.
+    const notDriven = (operationId: string, status: string) =>
+      (status === "429" && operationId !== "getRate") || (status === "503" && (operationId === "getReadiness" || operationId === "createBatch"));
     const missing: string[] = [];
     for (const operations of Object.values<Record<string, any>>(doc.paths)) {
       for (const operation of Object.values<any>(operations)) {

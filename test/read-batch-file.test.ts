@@ -52,10 +52,10 @@ describe("a chunk holds chunkRows rows, or fewer once its text reaches MAX_CHUNK
 });
 
 describe("NDJSON is read line by line from its bytes, as the whole text would read", () => {
-  it("a BOM at the start is dropped; CRLF, blank lines, multi-byte characters and a line that is not JSON", () => {
+  it("a BOM at the start is dropped; CRLF, blank lines, multi-byte characters; a line that is not JSON is a row stored as null, without its text", () => {
     const file = `\uFEFF{"id":"é1","county":"Franklin"}\r\n\r\n   \n{"id":"ü2","address":"1 Straße Rd, Columbus, OH"}\n{not json}\r\n`;
     const reading = readBatchFile(bytes(file), "ndjson", 10, 500);
-    expect(rowsOf(reading)).toEqual([{ id: "é1", county: "Franklin" }, { id: "ü2", address: "1 Straße Rd, Columbus, OH" }, "{not json}"]);
+    expect(rowsOf(reading)).toEqual([{ id: "é1", county: "Franklin" }, { id: "ü2", address: "1 Straße Rd, Columbus, OH" }, null]);
   });
 
   it("a byte sequence that is not UTF-8 becomes U+FFFD in its own line only", () => {
@@ -70,11 +70,39 @@ describe("NDJSON is read line by line from its bytes, as the whole text would re
 });
 
 describe("CSV is parsed from its bytes", () => {
-  it("with a BOM, quoted fields holding commas and line breaks, and non-ASCII text", () => {
-    const file = `\uFEFFid,address,date\r\nq1,"10 Main St, Apt ""B""\nColumbus, OH",2026-06-01\r\nq2,Straße 5 Zanesville OH,\r\n`;
+  it("with a BOM, quoted fields holding commas and quotes, and non-ASCII text", () => {
+    const file = `\uFEFFid,address,date\r\nq1,"10 Main St, Apt ""B"" Columbus, OH",2026-06-01\r\nq2,Straße 5 Zanesville OH,\r\n`;
     expect(rowsOf(readBatchFile(bytes(file), "csv", 10, 500))).toEqual([
-      { id: "q1", address: '10 Main St, Apt "B"\nColumbus, OH', date: "2026-06-01" },
+      { id: "q1", address: '10 Main St, Apt "B" Columbus, OH', date: "2026-06-01" },
       { id: "q2", address: "Straße 5 Zanesville OH" },
     ]);
+  });
+});
+
+describe("a field holding control characters is stored as one DEL, never as its text", () => {
+  it("C0 characters (a quoted line break among them) and DEL make the field one DEL, which its row's validation refuses; a tab is kept; other fields stay", () => {
+    const file = `id,address,county\nc1,"a\x01b",Franklin\nc2,"10 Main St\nColumbus",\nc3,x\x7fy,\nc4,"1\tMain St",\n\x02id,,Wood\n`;
+    expect(rowsOf(readBatchFile(bytes(file), "csv", 10, 500))).toEqual([
+      { id: "c1", address: "\x7f", county: "Franklin" },
+      { id: "c2", address: "\x7f" },
+      { id: "c3", address: "\x7f" },
+      { id: "c4", address: "1\tMain St" },
+      { id: "\x7f", county: "Wood" },
+    ]);
+  });
+
+  it("a value is stored trimmed, as its validation reads it: line breaks and vertical tabs around it are not stored, nor kept as a refusal", () => {
+    const ndjson = [JSON.stringify({ id: "\r=1+1", county: "\u000b".repeat(1_000) + "Wood\n" }), JSON.stringify({ id: "t", zip: 43215 })].join("\n");
+    expect(rowsOf(readBatchFile(bytes(ndjson), "ndjson", 10, 500))).toEqual([{ id: "=1+1", county: "Wood" }, { id: "t", zip: 43215 }]);
+  });
+
+  it("a file of control characters is stored smaller than it was uploaded (JSON would write each as six characters)", () => {
+    const cell = "\x01".repeat(500);
+    const csv = `id,address\n${Array.from({ length: 2_000 }, (_, i) => `r${i},${cell}`).join("\n")}\n`;
+    const ndjson = Array.from({ length: 2_000 }, (_, i) => `{"id":"r${i}","address":"${cell}"}`).join("\n");
+    for (const [file, format] of [[csv, "csv"], [ndjson, "ndjson"]] as const) {
+      const stored = chunksOf(readBatchFile(bytes(file), format, 10_000, 500)).reduce((sum, chunk) => sum + chunk.input.length, 0);
+      expect(stored, format).toBeLessThan(bytes(file).length / 10);
+    }
   });
 });

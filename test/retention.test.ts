@@ -6,18 +6,20 @@
  * (SQLite, or PostgreSQL under TEST_DATABASE_URL); the geocoder is a FAKE UPSTREAM
  * (test/fake-census-geocoder.ts).
  */
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createKey } from "../src/auth/key-service.ts";
 import { loadConfig } from "../src/config.ts";
-import { RETENTION_CHUNKS_PER_TRANSACTION, RETENTION_ROWS_PER_TRANSACTION, sweepRetention } from "../src/jobs/retention.ts";
+import { RETENTION_ROWS_PER_TRANSACTION, sweepRetention } from "../src/jobs/retention.ts";
 import { addDays, dateInOhio } from "../src/rates/calendar.ts";
 import { startService, type RunningService } from "../src/service.ts";
-import { insertBatchJob } from "../src/store/batch-jobs.repository.ts";
+import { insertBatchJob, PURGE_CHUNKS_PER_STEP } from "../src/store/batch-jobs.repository.ts";
+import type { Store } from "../src/store/connect.ts";
 import type { Db } from "../src/store/database.ts";
 import { createOrganization } from "../src/store/organizations.repository.ts";
 import { addUsage } from "../src/store/usage.repository.ts";
+import { UsageRecorder } from "../src/usage/usage-recorder.ts";
 import { oneLine, startFakeCensusGeocoder, type FakeCensusGeocoder } from "./fake-census-geocoder.ts";
 import { startTestService, testConfig, type TestService } from "./_setup.ts";
 import { freshStore } from "./_store.ts";
@@ -96,7 +98,7 @@ async function rowsOf(jobId: string): Promise<{ jobs: number; chunks: number }> 
 describe("DELETE /api/v1/batches/{id}: the job, its chunks and its results are deleted by its organization", () => {
   it("answers 204 and deletes the job row and every chunk (inputs and results), more chunks than one transaction takes; the job and its results then answer 404", async () => {
     const key = await newKey("Deleting Org");
-    const rows = RETENTION_CHUNKS_PER_TRANSACTION * 2 + 5;
+    const rows = PURGE_CHUNKS_PER_STEP * 2 + 5;
     const location = (await submit(key, counties(rows))).headers.get("location")!;
     const id = location.split("/").pop()!;
     expect(await completed(key, location)).toMatchObject({ total: rows, done: rows });
@@ -104,6 +106,7 @@ describe("DELETE /api/v1/batches/{id}: the job, its chunks and its results are d
 
     const deleted = await send(key, "DELETE", location);
     expect(deleted.status).toBe(204);
+    await service.context.lookups.service.purgesSettled();
     expect(await rowsOf(id)).toEqual({ jobs: 0, chunks: 0 });
 
     for (const path of [location, `${location}/results`]) {
@@ -145,6 +148,7 @@ describe("DELETE /api/v1/batches/{id}: the job, its chunks and its results are d
       fake.release();
     }
     const id = location.split("/").pop()!;
+    await service.context.lookups.service.purgesSettled();
     expect(await rowsOf(id)).toEqual({ jobs: 0, chunks: 0 });
     // The runner gets its answer, stores nothing and says so.
     while (!logs.some((entry) => entry.job === id && /not stored/.test(String(entry.msg)))) await new Promise((resolve) => setTimeout(resolve, 20));
@@ -218,6 +222,116 @@ describe("caps per organization: jobs in flight (429) and jobs stored (409)", ()
   });
 });
 
+describe("deleting a large job answers once it is marked; its purge yields to usage writes and lookups", () => {
+  it("DELETE of a 60 MB job answers 204 while its chunks are still stored; they go in the background, while every lookup is answered and every request's usage is written", async () => {
+    const name = "Large Org";
+    const key = await newKey(name);
+    const db = service.store.db;
+    const org = await db.selectFrom("organizations").select("id").where("name", "=", name).executeTakeFirstOrThrow();
+    const keyId = (await db.selectFrom("api_keys").select("id").where("organization_id", "=", org.id).executeTakeFirstOrThrow()).id;
+    // A completed job of 60 chunks of about 1 MB of results each, as a 30,000-row job of long rows stores them.
+    const chunks = 60;
+    const output = JSON.stringify(Array.from({ length: 500 }, (_, i) => ({ row: i + 1, id: `r${i + 1}-${"x".repeat(2_000)}`, result: { kind: "failure" } })));
+    const id = "bat_large";
+    await insertBatchJob(
+      db,
+      { id, organizationId: org.id, apiKeyId: keyId, requestId: "req_large", format: "ndjson", today: "2026-11-01", total: chunks * 500, chunks: Array.from({ length: chunks }, (_, seq) => ({ firstRow: seq * 500 + 1, rowCount: 500, input: "[]" })) },
+      new Date(),
+    );
+    for (let seq = 0; seq < chunks; seq++) await db.updateTable("batch_chunks").set({ status: "done", output }).where("job_id", "=", id).where("seq", "=", seq).execute();
+    await db.updateTable("batch_jobs").set({ status: "completed", done: chunks * 500, chunks_done: chunks, completed_at: new Date().toISOString() }).where("id", "=", id).execute();
+    await service.context.usage!.flush();
+
+    // County lookups with the same key throughout, each counted once in its usage.
+    let requests = 0;
+    let lookingUp = true;
+    const statuses: number[] = [];
+    const lookups = (async () => {
+      while (lookingUp) {
+        requests++;
+        const res = await send(key, "GET", "/api/v1/rates?county=franklin&date=2026-06-01");
+        statuses.push(res.status);
+        await res.arrayBuffer();
+      }
+    })();
+    requests++;
+    const deleted = await send(key, "DELETE", `/api/v1/batches/${id}`);
+    expect(deleted.status).toBe(204);
+    // Answered once marked: the purge, a couple of chunks per transaction with pauses between, has barely begun.
+    expect((await rowsOf(id)).chunks).toBeGreaterThan(chunks / 2);
+    expect((await send(key, "GET", `/api/v1/batches/${id}`)).status).toBe(404);
+    requests++;
+    await service.context.lookups.service.purgesSettled();
+    lookingUp = false;
+    await lookups;
+    expect(await rowsOf(id)).toEqual({ jobs: 0, chunks: 0 });
+    expect(statuses.length).toBeGreaterThan(0);
+    expect(statuses.every((status) => status === 200)).toBe(true);
+
+    await service.context.usage!.flush();
+    const usage = await db.selectFrom("api_key_usage").select((eb) => eb.fn.sum<number | string>("count").as("n")).where("key_id", "=", keyId).executeTakeFirstOrThrow();
+    expect(Number(usage.n)).toBe(requests);
+    expect(logs.filter((entry) => entry.level === "error")).toEqual([]);
+  }, 120_000);
+});
+
+describe("a usage write is never lost to another writer's lock", () => {
+  it("stop() while another connection holds the write lock past busy_timeout (SQLite: another process; PostgreSQL: the table locked): the counts are written once it is released", async () => {
+    const { store, close } = await freshStore();
+    const logged: Array<Record<string, unknown>> = [];
+    try {
+      const org = await createOrganization(store.db, "Counted Org");
+      await createKey(store.db, org.id, "counted", "live");
+      const keyId = (await store.db.selectFrom("api_keys").select("id").where("organization_id", "=", org.id).executeTakeFirstOrThrow()).id;
+      const recorder = new UsageRecorder(store.db, { flushIntervalMs: 60_000, log: (entry) => logged.push(entry) });
+      for (let i = 0; i < 7; i++) recorder.record(keyId);
+      // Longer than SQLite's busy_timeout (5 s): the first write is refused with `database is locked`.
+      const { released } = await holdWriteLock(store, 6_500);
+      try {
+        await recorder.stop();
+      } finally {
+        await released;
+      }
+      const usage = await store.db.selectFrom("api_key_usage").select((eb) => eb.fn.sum<number | string>("count").as("n")).where("key_id", "=", keyId).executeTakeFirstOrThrow();
+      expect(Number(usage.n)).toBe(7);
+      expect(logged.filter((entry) => /lost/.test(String(entry.msg)))).toEqual([]);
+    } finally {
+      await close();
+    }
+  }, 60_000);
+});
+
+/**
+ * Another writer holds the lock a usage write needs for `ms`: on SQLite a second process in BEGIN
+ * IMMEDIATE (in this process, the service connection's synchronous wait would keep the timer that
+ * releases it from running), on PostgreSQL a connection holding api_key_usage locked. Resolves once
+ * the lock is held, with a promise of its release.
+ */
+async function holdWriteLock(store: Store, ms: number): Promise<{ released: Promise<void> }> {
+  if (store.sqlite) {
+    const script = `const db = new (require("better-sqlite3"))(process.argv[1]); db.exec("begin immediate"); console.log("locked"); setTimeout(() => { db.exec("commit"); db.close(); }, ${ms});`;
+    const child = spawn(process.execPath, ["-e", script, store.sqlite.name], { cwd: ROOT, stdio: ["ignore", "pipe", "inherit"] });
+    const exited = new Promise<void>((resolve, reject) => child.on("exit", (code) => (code === 0 ? resolve() : reject(new Error(`lock holder exited ${code}`)))));
+    await new Promise<void>((resolve, reject) => {
+      child.stdout.on("data", (data: Buffer) => data.toString().includes("locked") && resolve());
+      child.on("error", reject);
+    });
+    return { released: exited };
+  }
+  const client = await (await store.postgres!()).connect();
+  await client.query("begin");
+  await client.query("lock table api_key_usage in exclusive mode");
+  const released = new Promise<void>((resolve, reject) =>
+    setTimeout(() => {
+      client
+        .query("commit")
+        .then(() => resolve(), reject)
+        .finally(() => client.release());
+    }, ms),
+  );
+  return { released };
+}
+
 const DAY = 86_400_000;
 const ago = (at: Date, days: number) => new Date(at.getTime() - days * DAY).toISOString();
 
@@ -273,7 +387,7 @@ describe("the retention job deletes what the RETAIN_* settings no longer keep, a
       await createKey(db, org.id, "swept", "live");
       const keyId = (await db.selectFrom("api_keys").select("id").where("organization_id", "=", org.id).executeTakeFirstOrThrow()).id;
 
-      await job(db, org.id, keyId, "bat_old", RETENTION_CHUNKS_PER_TRANSACTION * 2 + 3, { completedDaysAgo: 8 }, at);
+      await job(db, org.id, keyId, "bat_old", PURGE_CHUNKS_PER_STEP * 2 + 3, { completedDaysAgo: 8 }, at);
       await job(db, org.id, keyId, "bat_recent", 2, { completedDaysAgo: 6 }, at);
       await job(db, org.id, keyId, "bat_queued", 2, {}, at);
       await job(db, org.id, keyId, "bat_left", 3, { deleted: true }, at);
@@ -311,7 +425,7 @@ describe("the retention job deletes what the RETAIN_* settings no longer keep, a
       const report = await sweepRetention(db, retention, at);
       expect(report).toMatchObject({
         batch_jobs: 2,
-        batch_chunks: RETENTION_CHUNKS_PER_TRANSACTION * 2 + 3 + 3,
+        batch_chunks: PURGE_CHUNKS_PER_STEP * 2 + 3 + 3,
         deliveries: 2 + many,
         delivery_attempts: 3,
         events: 4,

@@ -6,4 +6,4 @@ import { register } from "tsx/esm/api";
 register();
 const tasks = await import("./geo.ts");
 
-export const { warm, locate, readBatchFile, resolveChunks, completeChunks, acceptJob, claimGroup } = tasks;
+export const { warm, locate, readBatchFile, resolveChunks, completeChunks, acceptJob, claimGroup, abandonChunk } = tasks;

@@ -14,3 +14,4 @@ export const resolveChunks = tasks.resolveChunks;
 export const completeChunks = tasks.completeChunks;
 export const acceptJob = tasks.acceptJob;
 export const claimGroup = tasks.claimGroup;
+export const abandonChunk = tasks.abandonChunk;

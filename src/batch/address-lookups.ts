@@ -37,6 +37,7 @@ export function createAddressLookups(
     chunkRows: config.batch.chunkRows,
     jobSubmitted: () => runner?.notify(),
     jobCaps: { inFlightPerOrganization: config.batch.inFlightPerOrganization, storedPerOrganization: config.batch.storedPerOrganization },
+    uploadBudget: { perOrganization: config.batch.uploadBytesPerOrganization, perProcess: config.batch.uploadBytesPerProcess },
     log,
   });
   runner = new BatchJobRunner({

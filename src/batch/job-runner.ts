@@ -9,23 +9,21 @@
  * keeps the lane busy while another group is stored or geocoded.
  *
  * After a restart, chunks still leased by the old process are claimed again once their lease
- * expires; its late writes, if any, are refused (see completeChunk). So no row is lost or doubled.
+ * expires; its late writes, if any, are refused (see completeChunk in the store). So no row is lost or doubled.
  * A chunk claimed more than `maxAttempts` times is not worked again: its rows are stored as
  * failures and the job goes on (see #abandon).
  */
 import { setMaxListeners } from "node:events";
 import { newId } from "../ids.ts";
 import { recordContext, type RecordFreshness } from "../rates/records.ts";
-import { anyClaimable, completeChunk, extendLease, type ClaimedChunk } from "../store/batch-jobs.repository.ts";
+import { anyClaimable, extendLease, type ClaimedChunk } from "../store/batch-jobs.repository.ts";
 import type { Db } from "../store/database.ts";
 import type { LookupService } from "../lookup/lookup-service.ts";
-import { failure, type RowResult } from "../lookup/item-result.ts";
-import { rawId } from "../lookup/lookup-item.ts";
 import { errorFields } from "../error-fields.ts";
 
 export interface JobRunnerOptions {
   db: Db;
-  lookups: Pick<LookupService, "resolveChunks" | "claimGroup">;
+  lookups: Pick<LookupService, "resolveChunks" | "claimGroup" | "abandonChunk">;
   leaseMs: number;
   pollMs: number;
   loops: number;
@@ -142,7 +140,6 @@ export class BatchJobRunner {
       // The batch lane resolves the group and stores each chunk's results under its lease (batch-tasks.ts).
       const done = await this.#options.lookups.resolveChunks(
         group.map((chunk) => ({
-          input: chunk.input,
           firstRow: chunk.firstRow,
           today: chunk.today,
           context: recordContext(freshness, chunk.requestId),
@@ -165,16 +162,10 @@ export class BatchJobRunner {
    * on to complete. No row is resolved, so the fault cannot recur.
    */
   async #abandon(chunk: ClaimedChunk): Promise<void> {
-    const { db, now, log } = this.#options;
-    // Only the ids are read, of at most BATCH_CHUNK_ROWS rows, and only for a chunk given up.
-    const raws = JSON.parse(chunk.input) as unknown[];
+    const { log } = this.#options;
     const tries = chunk.attempts - 1;
-    const result = failure(
-      "batch-row-abandoned",
-      `Rows ${chunk.firstRow}–${chunk.firstRow + raws.length - 1} of this job were tried ${tries} times and never finished (the runner stopped or failed each time), so they were given up and the rest of the job went on. Submit this row again.`,
-    );
-    const rows: RowResult[] = raws.map((raw, i) => ({ row: chunk.firstRow + i, id: rawId(raw), result }));
-    const stored = await completeChunk(db, chunk, this.#owner, JSON.stringify(rows), { done: rows.length, failed: rows.length }, now());
+    // In the batch lane, which reads the chunk's ids itself (batch-tasks.ts abandonChunk).
+    const stored = await this.#options.lookups.abandonChunk({ jobId: chunk.jobId, seq: chunk.seq, owner: this.#owner }, chunk.firstRow, chunk.attempts);
     if (stored) log({ level: "error", msg: "batch chunk given up after its attempts; its rows fail as batch-row-abandoned", job: chunk.jobId, chunk: chunk.seq, attempts: tries });
     else log({ level: "warn", msg: "batch chunk not stored: its lease was lost (another worker's results were kept) or its job was deleted", job: chunk.jobId, chunk: chunk.seq });
   }

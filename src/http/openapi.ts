@@ -305,7 +305,8 @@ function paths() {
           "The job runs in the background; poll the Location until its status is completed, then fetch its results. " +
           "Refused as the upload streams, before anything is stored: a line (an NDJSON line, or a CSV record with its quoted line breaks) longer than UPLOAD_MAX_LINE_BYTES " +
           "(64 KiB by default) is a 413 batch-line-too-long, an NDJSON line nested deeper than 3 levels a 400, and row 100,001 a 413 batch-too-large; each names where. " +
-          "A field longer than its documented length fails its own row.",
+          "A field longer than its documented length, or holding a control character, fails its own row. " +
+          "Refused before the body is read: an upload past the organization's caps on jobs (counting its uploads being received) or on bytes being uploaded at once (429), or past the server's bytes being uploaded at once (503). Send Content-Length: without it an upload counts as 64 MiB.",
         requestBody: {
           required: true,
           content: {
@@ -321,9 +322,15 @@ function paths() {
             problemContent,
           ),
           "429": answer(
-            "More than the key's requests per second, or batch-jobs-in-flight: the organization has as many jobs queued or running as it may (BATCH_JOBS_IN_FLIGHT_PER_ORG); Retry-After says when to try again",
+            "More than the key's requests per second; or batch-jobs-in-flight: the organization has as many jobs queued, running or being uploaded as it may (BATCH_JOBS_IN_FLIGHT_PER_ORG); " +
+              "or batch-uploads-in-flight: its uploads being received, with this one's Content-Length (64 MiB without one), would pass BATCH_UPLOAD_BYTES_PER_ORG. Answered before the body is read; Retry-After says when to try again",
             problemContent,
             PROBLEM_HEADERS[429],
+          ),
+          "503": answer(
+            "batch-uploads-busy: the uploads this server is receiving from every organization, with this one's Content-Length (64 MiB without one), would pass BATCH_UPLOAD_BYTES_PER_PROCESS. Answered before the body is read; Retry-After says when to try again",
+            problemContent,
+            { "Retry-After": header("Retry-After") },
           ),
         },
       }),
@@ -350,7 +357,9 @@ function paths() {
         summary: "A finished job's results, as CSV or NDJSON",
         description:
           "One line per input row, in input order. Accept chooses the format (text/csv or application/x-ndjson); with no Accept, or */*, the results come in the format that was uploaded. " +
-          "Any other Accept is a 406. Until the job is completed the answer is a 409 with Retry-After.",
+          "Any other Accept is a 406. Until the job is completed the answer is a 409 with Retry-After. " +
+          "You have every row when the body ends cleanly and holds the job's total rows (its total, as GET /api/v1/batches/{id} shows; a CSV has a header line besides). " +
+          "A download cut short, because the job was deleted (DELETE, or the retention sweep) while it streamed, fails as a transfer: the connection is closed before the chunked body's end, never a clean end with fewer rows.",
         parameters: [batchId],
         responses: {
           "200": answer(

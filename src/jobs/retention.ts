@@ -1,7 +1,8 @@
 /**
  * The retention job: deletes what the RETAIN_* settings no longer keep (docs/guides/webhooks-and-jobs.md,
- * "Retention"), a few rows per transaction, so a sweep of a large backlog never holds SQLite's write
- * lock for long, and says what it deleted.
+ * "Retention"), a few rows per transaction with a pause after each for other writers
+ * (store/paced-steps.ts), so a sweep of a large backlog never holds SQLite's write lock for long nor
+ * starves a writer waiting for it, and says what it deleted.
  *
  * - batch jobs completed more than RETAIN_BATCH_JOBS_DAYS ago, with their chunks (inputs and
  *   results), and jobs deleted by their organization whose rows a stopped process left behind;
@@ -13,6 +14,7 @@ import type { RetentionConfig } from "../config.ts";
 import { addDays, dateInOhio, type IsoDate } from "../rates/calendar.ts";
 import { listDeletedJobs, markExpiredJobsDeleted, purgeDeletedJob } from "../store/batch-jobs.repository.ts";
 import type { Db } from "../store/database.ts";
+import { pacedSteps } from "../store/paced-steps.ts";
 import { deleteFinishedDeliveries, deleteOldEvents, deleteOldUsage } from "../store/retention.repository.ts";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -24,10 +26,8 @@ const DAY_MS = 24 * 60 * 60 * 1000;
  */
 const KEYED_EVENT_DAYS = 400;
 
-/** Rows per transaction: a few milliseconds of writing each. */
+/** Rows per transaction: a few milliseconds of writing each; each step is followed by a pause for other writers (store/paced-steps.ts). */
 export const RETENTION_ROWS_PER_TRANSACTION = 500;
-/** Chunks per transaction: a chunk of 500 rows holds about 0.7 MB of input and results. */
-export const RETENTION_CHUNKS_PER_TRANSACTION = 10;
 /** Jobs marked deleted per pass of the sweep. */
 const JOBS_PER_PASS = 50;
 
@@ -59,30 +59,28 @@ export async function sweepRetention(db: Db, retention: RetentionConfig, at: Dat
 
   for (;;) {
     const marked = await markExpiredJobsDeleted(db, jobsBefore, at, JOBS_PER_PASS);
-    // Jobs marked now, and any an organization deleted whose rows a stopped process left.
+    // Jobs marked now, and any an organization deleted whose rows a stopped process (or a purge still under way) left.
     const deleted = await listDeletedJobs(db, JOBS_PER_PASS);
     for (const id of deleted) {
-      report.batch_chunks += await purgeDeletedJob(db, id, RETENTION_CHUNKS_PER_TRANSACTION);
+      report.batch_chunks += await purgeDeletedJob(db, id);
       report.batch_jobs++;
     }
     if (marked === 0 && deleted.length < JOBS_PER_PASS) break;
   }
 
-  for (;;) {
+  await pacedSteps(async () => {
     const gone = await deleteFinishedDeliveries(db, eventsBefore, RETENTION_ROWS_PER_TRANSACTION);
     report.deliveries += gone.deliveries;
     report.delivery_attempts += gone.attempts;
-    if (gone.deliveries < RETENTION_ROWS_PER_TRANSACTION) break;
-  }
-  for (;;) {
+    return { done: gone.deliveries, full: gone.deliveries === RETENTION_ROWS_PER_TRANSACTION };
+  });
+  report.events = await pacedSteps(async () => {
     const gone = await deleteOldEvents(db, eventsBefore, keyedBefore, RETENTION_ROWS_PER_TRANSACTION);
-    report.events += gone;
-    if (gone < RETENTION_ROWS_PER_TRANSACTION) break;
-  }
-  for (;;) {
+    return { done: gone, full: gone === RETENTION_ROWS_PER_TRANSACTION };
+  });
+  report.usage_counts = await pacedSteps(async () => {
     const gone = await deleteOldUsage(db, usageFrom, RETENTION_ROWS_PER_TRANSACTION);
-    report.usage_counts += gone;
-    if (gone < RETENTION_ROWS_PER_TRANSACTION) break;
-  }
+    return { done: gone, full: gone === RETENTION_ROWS_PER_TRANSACTION };
+  });
   return report;
 }

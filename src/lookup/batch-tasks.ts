@@ -18,14 +18,14 @@ import type { GeocodeOutcome } from "../geo/geocoder.ts";
 import type { IsoDate } from "../rates/calendar.ts";
 import { mergeTable, type RatesOverlay } from "../rates/overlay-periods.ts";
 import type { RecordContext } from "../rates/records.ts";
-import { claimGroup, completeChunk, countBatchJobs, insertBatchJob, type BatchJob, type ClaimedChunk, type NewBatchJob } from "../store/batch-jobs.repository.ts";
+import { claimGroup, completeChunk, countBatchJobs, insertBatchJob, readLeasedInput, type BatchJob, type ClaimedChunk, type NewBatchJob } from "../store/batch-jobs.repository.ts";
 import { openStore, type Store } from "../store/connect.ts";
 import type { Db } from "../store/database.ts";
 import { lockOrganization } from "../store/organizations.repository.ts";
-import type { RowResult } from "./item-result.ts";
+import { failure, type RowResult } from "./item-result.ts";
 import { jobCapRefusal, type JobCaps, type JobRefusal } from "./job-admission.ts";
 import { batchOutcomes, complete, settle, type Entry, type LadderParts, type Settled } from "./ladder.ts";
-import { readLookups } from "./lookup-item.ts";
+import { rawId, readLookups } from "./lookup-item.ts";
 import { readBatchFile, type BatchFileReading, type BatchFormat } from "./read-batch-file.ts";
 import type { ResolverData } from "./resolve-item.ts";
 import type { LocateAnswer } from "./worker-tasks.ts";
@@ -37,15 +37,19 @@ export interface BatchWorkerData {
   shipped: ResolverData;
 }
 
-/** One stored chunk (or an inline list) to resolve: its rows as JSON text, numbered from `firstRow`. */
-export interface ChunkWork {
-  input: string;
-  firstRow: number;
-  today: IsoDate;
-  context: RecordContext;
-  /** A claimed chunk of a job: its results are stored here, under the lease `owner` holds. */
-  lease?: { jobId: string; seq: number; owner: string };
+/** A claimed chunk of a job, held by `owner`. */
+export interface ChunkLease {
+  jobId: string;
+  seq: number;
+  owner: string;
 }
+
+/**
+ * One chunk to resolve, numbered from `firstRow`: an inline list's rows as JSON text (`input`), or a
+ * claimed chunk of a job (`lease`), whose rows the thread reads from the store and whose results it
+ * stores there, so they never pass through the answering thread.
+ */
+export type ChunkWork = { firstRow: number; today: IsoDate; context: RecordContext } & ({ input: string; lease?: undefined } | { lease: ChunkLease; input?: undefined });
 
 /**
  * A chunk's counts, and its rows (JSON text of RowResult[]) when it was not stored here; `stored`
@@ -83,7 +87,7 @@ export interface JobUpload {
 
 /** Carried between the two tasks as JSON text: a later task may land on another thread. */
 interface CarriedState {
-  chunks: Array<{ firstRow: number; ids: Array<string | null>; lease?: ChunkWork["lease"] }>;
+  chunks: Array<{ firstRow: number; ids: Array<string | null>; lease?: ChunkLease }>;
   entries: Entry[];
   settled: Settled;
 }
@@ -142,7 +146,9 @@ export function createBatchTasks(workerData: BatchWorkerData, locate: (points: R
       const chunks: CarriedState["chunks"] = [];
       const entries: Entry[] = [];
       for (const chunk of input.chunks) {
-        const read = readLookups(chunk.input, chunk.today);
+        // A chunk whose lease was lost (or whose job was deleted and purged) has no rows to resolve; its empty results are refused when stored.
+        const text = chunk.lease ? ((await readLeasedInput(openedStore()!.db, chunk.lease, chunk.lease.owner)) ?? "[]") : chunk.input;
+        const read = readLookups(text, chunk.today);
         chunks.push({ firstRow: chunk.firstRow, ids: read.map(({ id }) => id), ...(chunk.lease && { lease: chunk.lease }) });
         for (const { item } of read) entries.push({ item, context: chunk.context });
       }
@@ -165,6 +171,26 @@ export function createBatchTasks(workerData: BatchWorkerData, locate: (points: R
     async claimGroup(input: { owner: string; now: string; leaseMs: number; groupRows: number; runningPerOrganization: number }): Promise<ClaimedChunk[]> {
       const opened = openedStore()!;
       return claimGroup(opened.db, opened.dialect, input.owner, new Date(input.now), input.leaseMs, input.groupRows, input.runningPerOrganization);
+    },
+
+    /**
+     * A chunk claimed more than the runner's attempts allow: its rows are stored as failures
+     * (`batch-row-abandoned`) under the lease, without being resolved, so the fault that stopped its
+     * runners cannot recur. Only the rows' ids are read. Whether it was stored (false: lease lost or chunk gone).
+     */
+    async abandonChunk(input: { lease: ChunkLease; firstRow: number; attempts: number; now: string }): Promise<boolean> {
+      const { lease, firstRow } = input;
+      const db = openedStore()!.db;
+      const text = await readLeasedInput(db, lease, lease.owner);
+      if (text === null) return false;
+      const raws = JSON.parse(text) as unknown[];
+      const tries = input.attempts - 1;
+      const result = failure(
+        "batch-row-abandoned",
+        `Rows ${firstRow}–${firstRow + raws.length - 1} of this job were tried ${tries} times and never finished (the runner stopped or failed each time), so they were given up and the rest of the job went on. Submit this row again.`,
+      );
+      const rows: RowResult[] = raws.map((raw, i) => ({ row: firstRow + i, id: rawId(raw), result }));
+      return completeChunk(db, lease, lease.owner, JSON.stringify(rows), { done: rows.length, failed: rows.length }, new Date(input.now));
     },
 
     /** Reads an upload and stores it as a job with its chunks, in one transaction; or the reason it is refused. */

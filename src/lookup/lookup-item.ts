@@ -33,7 +33,7 @@ export type ItemField = (typeof ITEM_FIELDS)[number];
 export const LOOKUP_COLUMNS: readonly string[] = [...ITEM_FIELDS, ...ADDRESS_COLUMNS];
 
 /** Control characters other than the tab, which a spreadsheet puts between the cells of a pasted row. */
-const CONTROL = /[\u0000-\u0008\u000a-\u001f\u007f]/;
+export const CONTROL = /[\u0000-\u0008\u000a-\u001f\u007f]/;
 const DEGREES = /^[+-]?\d{1,3}(\.\d{1,15})?$/;
 
 /** A JSON or CSV value as text: numbers as JavaScript prints them, blanks as absent; anything else the schema refuses. */
@@ -148,7 +148,7 @@ export function readLookupItem(raw: unknown, today: IsoDate): LookupItem | ItemF
 /** The id of a row that failed validation, when it has a usable one, so the caller can still match it. */
 export function rawId(raw: unknown): string | null {
   const id = typeof raw === "object" && raw !== null ? (raw as Record<string, unknown>)["id"] : undefined;
-  return typeof id === "string" && id.length <= 100 ? id : typeof id === "number" ? String(id) : null;
+  return typeof id === "string" && id.length <= 100 && !CONTROL.test(id) ? id : typeof id === "number" ? String(id) : null;
 }
 
 /** Raw lookups (JSON items, batch rows, or a stored chunk as its JSON text), validated; with their ids. */

@@ -31,13 +31,14 @@ import type { RecordContext } from "../rates/records.ts";
 import { countBatchJobs, findBatchJob, markBatchJobDeleted, purgeDeletedJob, readChunkOutputs, type BatchJob, type ClaimedChunk } from "../store/batch-jobs.repository.ts";
 import type { BatchFileFormat } from "../store/batch-jobs.table.ts";
 import type { Db } from "../store/database.ts";
-import type { BatchWorkerData, ChunkDone, ChunkWork, Geocoded } from "./batch-tasks.ts";
+import type { BatchWorkerData, ChunkDone, ChunkLease, ChunkWork, Geocoded } from "./batch-tasks.ts";
 import type { ItemResult, RowResult } from "./item-result.ts";
 import { jobCapRefusal, type JobCaps, type JobRefusal } from "./job-admission.ts";
 import { batchOutcomes, complete, settle, type Entry, type LadderParts } from "./ladder.ts";
 import { readLookups, type LookupItem } from "./lookup-item.ts";
 import type { ResolverData } from "./resolve-item.ts";
 import { resultHeader, resultLine, type ProblemOf, type ResultFormat } from "./result-lines.ts";
+import { UploadReservations, type Reservation, type UploadBudget } from "./upload-reservations.ts";
 import { GeoPool } from "./worker-pool.ts";
 
 export type LookupsConfig = Pick<Config, "geoDataDir" | "workerThreads" | "batchThreads" | "batchThreadHeapMb" | "geocoder">;
@@ -50,9 +51,6 @@ export const MAX_JOB_ROWS = 100_000;
  * a few milliseconds at most. Longer lists go to the batch lane.
  */
 export const INLINE_ON_THREAD = 25;
-
-/** Chunks deleted per transaction when a job is deleted: a few megabytes, so no delete holds SQLite's write lock for long. */
-const DELETE_CHUNKS_PER_TRANSACTION = 10;
 
 /**
  * Further attempts of an inline list's failed batch request, within GEOCODER_INLINE_BATCH_TIMEOUT_MS
@@ -83,6 +81,8 @@ export interface LookupServiceOptions {
   jobSubmitted?: () => void;
   /** Jobs one organization may have queued or running, and stored at all (BATCH_JOBS_*_PER_ORG); absent: no caps (a store without an API). */
   jobCaps?: JobCaps;
+  /** Bytes of uploads being received at once, per organization and in all (BATCH_UPLOAD_BYTES_PER_*); absent: no budget. */
+  uploadBudget?: UploadBudget;
   log: (entry: Record<string, unknown>) => void;
 }
 
@@ -102,6 +102,16 @@ export interface Submission {
 }
 
 export type SubmitOutcome = { ok: true; job: BatchJob } | JobRefusal;
+
+/**
+ * A job's results stopped short: the job was deleted while they streamed. The download fails as a
+ * transfer (its connection is cut), never as a clean end.
+ */
+export class ResultsCut extends Error {
+  constructor(jobId: string, seq: number) {
+    super(`batch job ${jobId} was deleted while its results streamed (at chunk ${seq})`);
+  }
+}
 
 export function createGeocoder(config: LookupsConfig): CensusGeocoder {
   return new CensusGeocoder({
@@ -123,9 +133,14 @@ export class LookupService {
   readonly #batchOptions: ReturnType<typeof censusBatchOptions>;
   /** Every Census batch request of the process, jobs' and inline lists' alike, holds one of these while in flight. */
   readonly #batchPermits: PQueue;
+  /** Deleted jobs' purges, one at a time: each already yields to other writers, and two at once would only take turns at SQLite's lock. */
+  readonly #purges = new PQueue({ concurrency: 1 });
+  readonly #stopPurges = new AbortController();
+  readonly #uploads: UploadReservations;
 
   constructor(options: LookupServiceOptions) {
     this.#options = options;
+    this.#uploads = new UploadReservations(options.uploadBudget ?? { perOrganization: Infinity, perProcess: Infinity });
     const { config, log } = options;
     const onError = (error: unknown): void => log({ level: "warn", msg: "worker pool error outside any lookup", ...errorFields(error) });
     const batch: BatchWorkerData = { databaseUrl: options.databaseUrl, shipped: options.shipped };
@@ -227,8 +242,14 @@ export class LookupService {
     return this.pool.run("claimGroup", { owner, now: this.#options.now().toISOString(), leaseMs, groupRows, runningPerOrganization }, { ...(signal && { signal }) });
   }
 
+  /** A chunk claimed too many times, its rows stored as `batch-row-abandoned` in the batch lane (batch-tasks.ts); whether it was stored. */
+  abandonChunk(lease: ChunkLease, firstRow: number, attempts: number): Promise<boolean> {
+    this.#jobs();
+    return this.pool.run("abandonChunk", { lease, firstRow, attempts, now: this.#options.now().toISOString() });
+  }
+
   /** Chunks without a lease (an inline list, `buckeye batch`): their rows come back as JSON text. */
-  async rowsOf(chunks: Array<Omit<ChunkWork, "lease">>, signal?: AbortSignal, clientWaits = false): Promise<Array<ChunkDone & { output: string }>> {
+  async rowsOf(chunks: Array<Extract<ChunkWork, { input: string }>>, signal?: AbortSignal, clientWaits = false): Promise<Array<ChunkDone & { output: string }>> {
     return (await this.resolveChunks(chunks, signal, clientWaits)).map((chunk) => {
       if (chunk.output === undefined) throw new Error("a chunk without a lease comes back with its rows");
       return { ...chunk, output: chunk.output };
@@ -260,12 +281,23 @@ export class LookupService {
   }
 
   /**
-   * Whether the organization may submit another job (job-admission.ts): null, or the refusal. Asked
-   * before an upload is read; the batch thread asks again as it stores the job.
+   * Whether the organization may send another job, asked before its upload is read: its places
+   * (upload-reservations.ts), or the refusal. The job caps count the uploads this process is already
+   * receiving for it as jobs (job-admission.ts), and `bytes` (what the upload declares, or the most
+   * an upload may be) must fit the organization's and the process's budgets. The caller releases the
+   * places once the job is stored or refused, or the upload fails; the batch thread holds the caps
+   * again as it stores the job.
    */
-  async admitJob(organizationId: string): Promise<JobRefusal | null> {
+  async admitJob(organizationId: string, bytes: number): Promise<Reservation | JobRefusal> {
     const caps = this.#options.jobCaps;
-    return caps ? jobCapRefusal(await countBatchJobs(this.#jobs(), organizationId), caps) : null;
+    const counts = caps ? await countBatchJobs(this.#jobs(), organizationId) : null;
+    // From here on synchronous: the uploads counted are exactly those held when this one takes its place.
+    if (caps && counts) {
+      const uploading = this.#uploads.uploads(organizationId);
+      const refusal = jobCapRefusal({ inFlight: counts.inFlight + uploading, stored: counts.stored + uploading, uploading }, caps);
+      if (refusal) return refusal;
+    }
+    return this.#uploads.reserve(organizationId, bytes);
   }
 
   /** The batch lane reads the upload, cuts it into chunks and stores the job with them in one transaction. */
@@ -306,16 +338,28 @@ export class LookupService {
   }
 
   /**
-   * Deletes the organization's job, in whatever state: marked first, so it is gone at once for
-   * every reader and no runner claims or completes its chunks any more (one running is cancelled:
-   * what its runner has in hand is not stored), then its chunks a few per transaction and the job.
-   * False when the organization has no such job, as findJob would say.
+   * Deletes the organization's job, in whatever state, and answers once it is marked: from then on it
+   * is gone for every reader and no runner claims or completes its chunks any more (one running is
+   * cancelled: what its runner has in hand is not stored). Its chunks are purged afterwards, in the
+   * background, a few per transaction with pauses for other writers, one job at a time; a purge a
+   * stopping service leaves is finished by the retention sweep. False when the organization has no
+   * such job, as findJob would say.
    */
   async deleteJob(organizationId: string, id: string): Promise<boolean> {
     const db = this.#jobs();
     if (!(await markBatchJobDeleted(db, organizationId, id, this.#options.now()))) return false;
-    await purgeDeletedJob(db, id, DELETE_CHUNKS_PER_TRANSACTION);
+    const { signal } = this.#stopPurges;
+    void this.#purges
+      .add(() => purgeDeletedJob(db, id, signal), { signal })
+      .catch((error: unknown) => {
+        if (!signal.aborted) this.#options.log({ level: "error", msg: "purging a deleted batch job failed; the retention sweep will finish it", job: id, ...errorFields(error) });
+      });
     return true;
+  }
+
+  /** Resolves once every purge queued so far has finished (tests, and anyone who must see the rows gone). */
+  purgesSettled(): Promise<void> {
+    return this.#purges.onIdle();
   }
 
   /**
@@ -327,15 +371,18 @@ export class LookupService {
     const db = this.#jobs();
     const header = resultHeader(format);
     if (header) yield header;
-    for (let nextSeq = 0; ; ) {
+    for (let nextSeq = 0; nextSeq < job.chunk_count; ) {
       const page = await readChunkOutputs(db, job.id, nextSeq, RESULT_PAGE_CHUNKS);
+      // Every chunk in order, each with its results: anything else means the job was deleted (by its
+      // organization or the retention sweep) while it streamed, and a short file must not look whole.
+      if (page.length === 0) throw new ResultsCut(job.id, nextSeq);
       for (const chunk of page) {
+        if (chunk.seq !== nextSeq || chunk.output === null) throw new ResultsCut(job.id, nextSeq);
         let text = "";
-        for (const row of JSON.parse(chunk.output ?? "[]") as RowResult[]) text += resultLine(row, format, problemOf);
+        for (const row of JSON.parse(chunk.output) as RowResult[]) text += resultLine(row, format, problemOf);
         yield text;
-        nextSeq = chunk.seq + 1;
+        nextSeq++;
       }
-      if (page.length < RESULT_PAGE_CHUNKS) return;
     }
   }
 
@@ -344,7 +391,9 @@ export class LookupService {
     return this.#options.db;
   }
 
-  close(): Promise<void> {
-    return this.pool.close();
+  async close(): Promise<void> {
+    this.#stopPurges.abort(new Error("the lookup service is closing"));
+    await this.#purges.onIdle();
+    await this.pool.close();
   }
 }

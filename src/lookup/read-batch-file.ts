@@ -14,7 +14,7 @@
 import { parse } from "csv-parse/sync";
 import type { NewBatchChunk } from "../store/batch-jobs.repository.ts";
 import { columnName } from "./address-columns.ts";
-import { LOOKUP_COLUMNS } from "./lookup-item.ts";
+import { CONTROL, LOOKUP_COLUMNS } from "./lookup-item.ts";
 
 export type BatchFormat = "csv" | "ndjson";
 
@@ -49,7 +49,7 @@ class Chunker {
     this.total++;
     // Past the limit rows are only counted, for the refusal's message.
     if (this.total > this.maxRows) return;
-    const text = JSON.stringify(item);
+    const text = JSON.stringify(withoutControlText(item));
     if (this.#rows.length > 0 && this.#chars + text.length > MAX_CHUNK_CHARS) this.#cut();
     this.#rows.push(text);
     this.#chars += text.length + 1;
@@ -66,6 +66,31 @@ class Chunker {
   finish(): void {
     if (this.#rows.length > 0) this.#cut();
   }
+}
+
+/**
+ * What a field holding control characters is stored as: one DEL, which the row's validation refuses
+ * as it refuses the field itself ("must not contain control characters", naming the field). The
+ * field's own text is never stored: JSON writes each control character as six (`\u0001`), so a file of
+ * them would be stored six times its size.
+ */
+const REFUSED_FIELD = "\u007f";
+
+/**
+ * The row as stored: each top-level text field trimmed, as its validation reads it (so line breaks
+ * and the like around a value are not stored either), and replaced by REFUSED_FIELD when a control
+ * character (tab aside) is left inside it.
+ */
+function withoutControlText(item: unknown): unknown {
+  if (typeof item !== "object" || item === null || Array.isArray(item)) return item;
+  let copy: Record<string, unknown> | null = null;
+  for (const [name, value] of Object.entries(item)) {
+    if (typeof value !== "string") continue;
+    const trimmed = value.trim();
+    const stored = CONTROL.test(trimmed) ? REFUSED_FIELD : trimmed;
+    if (stored !== value) (copy ??= { ...item })[name] = stored;
+  }
+  return copy ?? item;
 }
 
 function headerProblem(columns: readonly string[]): string | null {
@@ -118,12 +143,15 @@ function readNdjson(bytes: Uint8Array, rows: Chunker): void {
     const line = decoder.decode(bytes.subarray(start, end));
     start = end + 1;
     if (line.trim() === "") continue;
+    let row: unknown;
     try {
-      rows.add(JSON.parse(line) as unknown);
+      row = JSON.parse(line);
     } catch {
-      // Kept as text: that row alone is reported as not being a JSON object.
-      rows.add(line.endsWith("\r") ? line.slice(0, -1) : line);
+      // That row alone is reported as not being a JSON object; its text is never read again, so it is
+      // not stored (raw control characters, which JSON refuses, would be stored six times their size).
+      row = null;
     }
+    rows.add(row);
   }
 }
 

@@ -59,6 +59,7 @@ const LANES: Record<TaskName, Lane> = {
   completeChunks: "batch",
   acceptJob: "batch",
   claimGroup: "batch",
+  abandonChunk: "batch",
 };
 type TaskInput<N extends TaskName> = Parameters<GeoTasks[N]>[0];
 type TaskOutput<N extends TaskName> = Awaited<ReturnType<GeoTasks[N]>>;

@@ -109,6 +109,7 @@ export function createGeoTasks(workerData: GeoWorkerData) {
     completeChunks: batch?.completeChunks ?? (unavailable as BatchTasks["completeChunks"]),
     acceptJob: batch?.acceptJob ?? (unavailable as BatchTasks["acceptJob"]),
     claimGroup: batch?.claimGroup ?? (unavailable as BatchTasks["claimGroup"]),
+    abandonChunk: batch?.abandonChunk ?? (unavailable as BatchTasks["abandonChunk"]),
 
     readBatchFile(input: { bytes: Uint8Array; format: BatchFormat; maxRows: number; chunkRows: number }): BatchFileReading {
       return readBatchFile(input.bytes, input.format, input.maxRows, input.chunkRows);

@@ -10,6 +10,7 @@ import { sql, type ExpressionBuilder, type Selectable } from "kysely";
 import type { Dialect } from "./connect.ts";
 import type { BatchChunksTable, BatchFileFormat, BatchJobsTable } from "./batch-jobs.table.ts";
 import type { Database, Db } from "./database.ts";
+import { pacedSteps } from "./paced-steps.ts";
 
 export type BatchJob = Selectable<BatchJobsTable>;
 
@@ -32,12 +33,15 @@ export interface NewBatchJob {
   chunks: NewBatchChunk[];
 }
 
+/**
+ * A chunk claimed under a lease, without its rows: the thread that resolves it reads them
+ * (readLeasedInput), so a claim group's text never travels through the thread that claimed it.
+ */
 export interface ClaimedChunk {
   jobId: string;
   seq: number;
   firstRow: number;
   rowCount: number;
-  input: string;
   /** Claims of this chunk so far, this one included: more than the cap means its rows are given up (see the runner). */
   attempts: number;
   today: string;
@@ -149,22 +153,30 @@ export async function listDeletedJobs(db: Db, limit: number): Promise<string[]> 
 }
 
 /**
- * Deletes a job marked deleted: its chunks `chunksPerTransaction` at a time, each few in a
- * transaction of its own (a 100,000-row job's chunks hold about 140 MB), then the job. A chunk a
- * runner still holds goes too; its late write finds nothing to update. Returns the chunks deleted.
+ * Chunks deleted per transaction when a deleted job is purged: one page of results (a chunk of 500
+ * rows holds about 0.7 MB of input and results; one of long rows up to a few MB), so no step holds
+ * SQLite's write lock for more than a few milliseconds.
  */
-export async function purgeDeletedJob(db: Db, jobId: string, chunksPerTransaction: number): Promise<number> {
-  let chunks = 0;
-  for (;;) {
+export const PURGE_CHUNKS_PER_STEP = 2;
+
+/**
+ * Deletes a job marked deleted: its chunks PURGE_CHUNKS_PER_STEP at a time, each step a
+ * transaction of its own with a pause after it for other writers (paced-steps.ts), then the job. A
+ * chunk a runner still holds goes too; its late write finds nothing to update. Returns the chunks
+ * deleted. `signal` stops it between steps: the job keeps its mark, and the retention sweep
+ * finishes it (listDeletedJobs).
+ */
+export async function purgeDeletedJob(db: Db, jobId: string, signal?: AbortSignal): Promise<number> {
+  const chunks = await pacedSteps(async () => {
     const result = await db
       .deleteFrom("batch_chunks")
       .where("job_id", "=", jobId)
-      .where("seq", "in", (eb) => eb.selectFrom("batch_chunks").select("seq").where("job_id", "=", jobId).orderBy("seq").limit(chunksPerTransaction))
+      .where("seq", "in", (eb) => eb.selectFrom("batch_chunks").select("seq").where("job_id", "=", jobId).orderBy("seq").limit(PURGE_CHUNKS_PER_STEP))
       .executeTakeFirst();
     const deleted = Number(result.numDeletedRows);
-    chunks += deleted;
-    if (deleted < chunksPerTransaction) break;
-  }
+    return { done: deleted, full: deleted === PURGE_CHUNKS_PER_STEP };
+  }, signal);
+  if (signal?.aborted) return chunks;
   await db.deleteFrom("batch_jobs").where("id", "=", jobId).where("deleted_at", "is not", null).execute();
   return chunks;
 }
@@ -218,7 +230,7 @@ export async function claimChunk(db: Db, dialect: Dialect, owner: string, now: D
           .where("job_id", "=", job.id)
           .where("seq", "=", row.seq)
           .where((eb) => claimable(eb, nowIso))
-          .returning(["job_id", "seq", "first_row", "row_count", "input", "attempts"])
+          .returning(["job_id", "seq", "first_row", "row_count", "attempts"])
           .executeTakeFirst();
         if (!updated) return "lost" as const;
         const started = await trx
@@ -237,7 +249,6 @@ export async function claimChunk(db: Db, dialect: Dialect, owner: string, now: D
           seq: updated.seq,
           firstRow: updated.first_row,
           rowCount: updated.row_count,
-          input: updated.input,
           attempts: updated.attempts,
           today: started.today,
           requestId: started.request_id,
@@ -309,6 +320,19 @@ export async function claimGroup(db: Db, dialect: Dialect, owner: string, now: D
   return group;
 }
 
+/** A leased chunk's rows (a JSON array's text), or null when `owner` no longer holds its lease (or the chunk is gone). */
+export async function readLeasedInput(db: Db, chunk: { jobId: string; seq: number }, owner: string): Promise<string | null> {
+  const row = await db
+    .selectFrom("batch_chunks")
+    .select("input")
+    .where("job_id", "=", chunk.jobId)
+    .where("seq", "=", chunk.seq)
+    .where("status", "=", "leased")
+    .where("lease_owner", "=", owner)
+    .executeTakeFirst();
+  return row?.input ?? null;
+}
+
 /** Keeps a lease alive while a slow chunk (a real geocoder upstream) is being worked on. */
 export async function extendLease(db: Db, jobId: string, seq: number, owner: string, until: Date): Promise<boolean> {
   const result = await db
@@ -365,13 +389,18 @@ export async function completeChunk(
   });
 }
 
-/** Finished chunks' outputs in row order, a page at a time, for streaming the results. */
+/**
+ * Finished chunks' outputs in row order, a page at a time, for streaming the results. Nothing once
+ * the job is marked deleted: a download cut by a delete stops at the next page, whether or not the
+ * purge has reached its chunks yet.
+ */
 export async function readChunkOutputs(db: Db, jobId: string, fromSeq: number, limit: number): Promise<Array<Pick<Selectable<BatchChunksTable>, "seq" | "first_row" | "output">>> {
   return db
     .selectFrom("batch_chunks")
     .select(["seq", "first_row", "output"])
     .where("job_id", "=", jobId)
     .where("seq", ">=", fromSeq)
+    .where((eb) => eb.exists(eb.selectFrom("batch_jobs").select("id").where("id", "=", jobId).where("deleted_at", "is", null)))
     .orderBy("seq")
     .limit(limit)
     .execute();

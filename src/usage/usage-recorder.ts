@@ -1,14 +1,20 @@
 /**
  * Counts API requests per key per Ohio calendar day. The request path only bumps an in-memory
  * counter (O(1), no I/O); a timer adds the counts to `api_key_usage` and stamps
- * `api_keys.last_used_at` every few seconds, and once more on shutdown. Counts are added with an
- * upsert, so several instances sharing one database each add their own.
+ * `api_keys.last_used_at` every few seconds, and once more on shutdown. A write that fails keeps its
+ * counts for the next one, so a lock held by another writer delays counts and never drops them.
+ * Counts are added with an upsert, so several instances sharing one database each add their own.
  */
+import { setTimeout as sleep } from "node:timers/promises";
 import { dateInOhio } from "../rates/calendar.ts";
 import { touchApiKeys } from "../store/api-keys.repository.ts";
 import type { Db } from "../store/database.ts";
 import { addUsage, type UsageCount } from "../store/usage.repository.ts";
 import { errorFields } from "../error-fields.ts";
+
+/** Writes tried by stop() in all, the first one included, and the first pause between two (doubling after each). */
+const STOP_ATTEMPTS = 6;
+const STOP_RETRY_MS = 250;
 
 export interface UsageRecorderOptions {
   flushIntervalMs: number;
@@ -45,11 +51,25 @@ export class UsageRecorder {
     this.#timer.unref();
   }
 
-  /** Stops the timer and writes what is left. */
+  /**
+   * Stops the timer and writes what is left. A write refused for a while (SQLite's `database is
+   * locked` once another connection held the lock past busy_timeout, a PostgreSQL restart) is tried
+   * again, with pauses growing to a few seconds, up to STOP_ATTEMPTS times in all: the last flush
+   * has no next one to carry its counts, so giving up at the first refusal would lose them.
+   */
   async stop(): Promise<void> {
     clearInterval(this.#timer);
     this.#timer = undefined;
     await this.flush();
+    for (let attempt = 1; this.#pending() && attempt < STOP_ATTEMPTS; attempt++) {
+      await sleep(STOP_RETRY_MS * 2 ** (attempt - 1));
+      await this.flush();
+    }
+    if (this.#pending()) this.#options.log({ level: "error", msg: "API key usage could not be written before stopping; these counts are lost", slots: this.#counts.size });
+  }
+
+  #pending(): boolean {
+    return this.#counts.size > 0 || this.#lastUsed.size > 0;
   }
 
   /**

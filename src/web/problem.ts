@@ -8,7 +8,7 @@ import { z } from "zod";
 
 /** Every problem the API sends: its status, its title, and when it is sent (docs/api/errors.md is generated from this table). */
 export const PROBLEMS = {
-  "bad-request": { status: 400, title: "Invalid Parameters", when: "none of county, zip, address (or lat/lon); a malformed zip, date, sort or search; an unknown or repeated parameter — listed in `invalid_params` (the first 20); a batch file that cannot be read, or JSON nested deeper than a lookup (an NDJSON line over 3 levels, an inline body over 5), refused as it streams" },
+  "bad-request": { status: 400, title: "Invalid Parameters", when: "none of county, zip, address (or lat/lon); a malformed zip, date, sort or search; an unknown or repeated parameter — listed in `invalid_params` (the first 20); a field holding a control character (C0 other than tab, or DEL; in a batch file that row alone fails, naming the field); a batch file that cannot be read, or JSON nested deeper than a lookup (an NDJSON line over 3 levels, an inline body over 5), refused as it streams" },
   "parameter-conflict": { status: 400, title: "Conflicting Parameters", when: "a `zip` that does not reach into the given `county`" },
   unauthorized: { status: 401, title: "API Key Required", when: "no `Authorization: Bearer tax_live_…/tax_test_…` header" },
   "invalid-api-key": { status: 401, title: "Invalid or Revoked API Key", when: "a key that fails its checksum, is unknown, revoked, or belongs to a suspended organization" },
@@ -47,9 +47,19 @@ export const PROBLEMS = {
   "rate-limit-exceeded": { status: 429, title: "Too Many Requests", when: "more than the key's requests per second (`RATE_LIMIT_PER_SECOND`); `Retry-After` says when to retry" },
   "organization-rate-limit-exceeded": { status: 429, title: "Too Many Requests for This Organization", when: "more than the organization's requests per second across all its keys (`RATE_LIMIT_PER_SECOND_PER_ORG`), though the key itself is within its limit; the RateLimit headers describe the organization's bucket, `Retry-After` says when to retry, and the key's own tokens were not spent" },
   "batch-jobs-in-flight": { status: 429, title: "Too Many Batch Jobs in Flight", when: "a new job while the organization has `BATCH_JOBS_IN_FLIGHT_PER_ORG` jobs queued or running (10 by default); `Retry-After` says when to try again" },
+  "batch-uploads-in-flight": {
+    status: 429,
+    title: "Too Many Batch Upload Bytes in Flight",
+    when: "a job upload while the organization's uploads to the same server already being received, with this one's `Content-Length` (64 MiB when it declares none), would pass `BATCH_UPLOAD_BYTES_PER_ORG` (128 MiB by default); answered before the body is read, `Retry-After` says when to try again",
+  },
   "batch-row-abandoned": { status: 500, title: "Batch Row Abandoned", when: "a job's row whose chunk was claimed `BATCH_CHUNK_MAX_ATTEMPTS` times and never finished (its runner crashed or failed each time): the row is given up and the rest of the job goes on; submit it again" },
   "internal-error": { status: 500, title: "Internal Server Error", when: "a fault on our side; logged with its `request_id`, never a stack trace" },
   "geocoder-unavailable": { status: 503, title: "Geocoder Unavailable", when: "the geocoder is down or its circuit is open and no usable ZIP was sent; `Retry-After` says when to retry" },
+  "batch-uploads-busy": {
+    status: 503,
+    title: "Server Busy Receiving Batch Uploads",
+    when: "a job upload while the uploads this server is already receiving, from every organization, with this one's `Content-Length` (64 MiB when it declares none), would pass `BATCH_UPLOAD_BYTES_PER_PROCESS` (256 MiB by default); answered before the body is read, `Retry-After` says when to try again",
+  },
   "boundaries-unavailable": { status: 503, title: "Boundary Data Unavailable", when: "no county and place polygons loaded (see `/readyz`)" },
 } as const satisfies Record<string, { status: number; title: string; when: string }>;
 

@@ -3,8 +3,10 @@
  *
  *   POST /api/v1/batches               → 202, Location: /api/v1/batches/{id}
  *   GET  /api/v1/batches/{id}          → status, total, done, failed, timestamps
- *   GET  /api/v1/batches/{id}/results  → CSV or NDJSON by Accept, in input order, once completed
- *   DELETE /api/v1/batches/{id}        → 204: the job, its rows and its results are gone (a running job is cancelled)
+ *   GET  /api/v1/batches/{id}/results  → CSV or NDJSON by Accept, in input order, once completed (cut, if
+ *                                        the job is deleted meanwhile, as a failed transfer, never a clean end)
+ *   DELETE /api/v1/batches/{id}        → 204 once the job is marked: it is gone for every reader (a running job is
+ *                                        cancelled); its rows and results are purged in the background
  *
  * Only the organization that submitted a job sees it; to anyone else it does not exist.
  */
@@ -103,28 +105,43 @@ function refused(refusal: JobRefusal) {
   return problem(refusal.slug, refusal.detail, refusal.retryAfterSeconds === undefined ? {} : { headers: { "retry-after": String(refusal.retryAfterSeconds) } });
 }
 
+/**
+ * What an upload is counted as before its body is read: its declared length, or the most an upload
+ * may be when it declares none (chunked). A declared length over the limit is counted as the limit:
+ * reading refuses it with 413 before a byte is read anyway.
+ */
+function reservedBytes(event: H3Event): number {
+  const declared = Number(event.req.headers.get("content-length") ?? Number.NaN);
+  return Number.isSafeInteger(declared) && declared >= 0 ? Math.min(declared, MAX_JOB_BYTES) : MAX_JOB_BYTES;
+}
+
 export function postBatch(ctx: ApiContext) {
   return async (event: H3Event) => {
     const format = uploadFormat(event);
     const principal = event.context.principal!;
-    // Refused before the upload is read: a full queue or store costs the caller nothing to learn.
-    const refusal = await ctx.lookups.service.admitJob(principal.organizationId);
-    if (refusal) throw refused(refusal);
-    const bytes = await readUpload(ctx, event, format);
-    const requestId = event.context.requestId ?? "";
-    const outcome = await ctx.lookups.service.submitJob({
-      bytes,
-      format,
-      organizationId: principal.organizationId,
-      apiKeyId: principal.keyId,
-      requestId,
-      today: dateInOhio(ctx.now()),
-    });
-    if (!outcome.ok) throw refused(outcome);
-    const view: BatchJobAnswer = toJobView(outcome.job);
-    event.res.status = 202;
-    event.res.headers.set("location", view.links.self);
-    return view;
+    // Refused before the upload is read: a full queue or store, or too many bytes already being uploaded,
+    // costs the caller nothing to learn. Its places are held until the job is stored or refused.
+    const admitted = await ctx.lookups.service.admitJob(principal.organizationId, reservedBytes(event));
+    if ("ok" in admitted) throw refused(admitted);
+    try {
+      const bytes = await readUpload(ctx, event, format);
+      const requestId = event.context.requestId ?? "";
+      const outcome = await ctx.lookups.service.submitJob({
+        bytes,
+        format,
+        organizationId: principal.organizationId,
+        apiKeyId: principal.keyId,
+        requestId,
+        today: dateInOhio(ctx.now()),
+      });
+      if (!outcome.ok) throw refused(outcome);
+      const view: BatchJobAnswer = toJobView(outcome.job);
+      event.res.status = 202;
+      event.res.headers.set("location", view.links.self);
+      return view;
+    } finally {
+      admitted.release();
+    }
   };
 }
 
