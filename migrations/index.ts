@@ -16,6 +16,7 @@ import * as batchFairShares from "./2026-11-25-090-batch-fair-shares.ts";
 import * as boundaryImportReport from "./2026-11-25-100-boundary-import-report.ts";
 import * as retention from "./2026-11-25-230-retention.ts";
 import * as certificatePages from "./2026-11-25-240-certificate-pages.ts";
+import * as deliveryTurnsEndpointHealth from "./2026-11-27-310-delivery-turns-endpoint-health.ts";
 
 export const migrations: Record<string, Migration> = {
   "2026-11-21-001-organizations-and-api-keys": organizationsAndApiKeys,
@@ -31,4 +32,5 @@ export const migrations: Record<string, Migration> = {
   "2026-11-25-100-boundary-import-report": boundaryImportReport,
   "2026-11-25-230-retention": retention,
   "2026-11-25-240-certificate-pages": certificatePages,
+  "2026-11-27-310-delivery-turns-endpoint-health": deliveryTurnsEndpointHealth,
 };

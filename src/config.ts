@@ -216,13 +216,13 @@ export const configSchema = z.object({
   SHUTDOWN_GRACE_MS: z.coerce.number().int().positive().default(30_000).describe("how long SIGTERM waits for requests, deliveries and jobs in flight before exiting anyway"),
   WEBHOOK_TIMEOUT_MS: positiveInt.default(10_000).describe("a delivery attempt must get its 2xx within this"),
   WEBHOOK_RETRY_SCHEDULE: retryScheduleEnv(DEFAULT_RETRY_SCHEDULE).describe("waits before each retry (`ms`, `s`, `m`, `h`, `d`); one more attempt than entries"),
-  WEBHOOK_CONCURRENCY: positiveInt.max(1000).default(16).describe("deliveries in flight per process"),
+  WEBHOOK_CONCURRENCY: positiveInt.max(1000).default(16).describe("deliveries in flight per process; at most half of them (at least one) go to endpoints in doubt, whose last attempt failed or that never answered while their organization has a failing endpoint, so the other half stays for receivers that answer"),
   WEBHOOK_POLL_MS: positiveInt.default(1000).describe("how often the outbox is checked for due deliveries (events published in-process wake it at once)"),
   WEBHOOK_LEASE_MS: positiveInt.default(60_000).describe("how long a claimed delivery is held; must exceed the timeout; a dead process's claims lapse after it"),
   WEBHOOK_IN_FLIGHT_PER_ORG: positiveInt
     .max(1000)
     .default(4)
-    .describe("deliveries one organization may have in flight at once, across every instance; organizations take turns for the `WEBHOOK_CONCURRENCY` slots, so a receiver that hangs holds at most this many of them"),
+    .describe("deliveries one organization may have in flight at once, across every instance; the next slot goes to the organization holding the fewest, and among those to the one that has waited longest since its oldest due delivery or its last slot, so a receiver that hangs holds at most this many of them"),
   WEBHOOKS_PER_ORG: positiveInt.default(20).describe("webhooks one organization may register (active and disabled alike); the next is refused with `webhook-limit-reached` until one is deleted"),
   CERTIFICATES_PER_ORG: positiveInt
     .default(10_000)

@@ -5,7 +5,7 @@
 import type { BatchChunksTable, BatchJobsTable, BatchTurnsTable } from "./batch-jobs.table.ts";
 import type { Kysely, Selectable } from "kysely";
 import type { CertificatesTable } from "./certificates.table.ts";
-import type { DeliveriesTable, DeliveryAttemptsTable, EventsTable, WebhooksTable } from "./webhooks.tables.ts";
+import type { DeliveriesTable, DeliveryAttemptsTable, DeliveryTurnsTable, EventsTable, WebhooksTable } from "./webhooks.tables.ts";
 import type { ReconciliationsTable, RecordedRatePeriodsTable } from "./reconciliations.tables.ts";
 import type { ApiKeyUsageTable, FormTokensTable, SessionsTable, SignInCountersTable, UsersTable } from "./dashboard.tables.ts";
 import type { JobRunsTable } from "./job-runs.table.ts";
@@ -44,6 +44,7 @@ export interface Database {
   events: EventsTable;
   deliveries: DeliveriesTable;
   delivery_attempts: DeliveryAttemptsTable;
+  delivery_turns: DeliveryTurnsTable;
   certificates: CertificatesTable;
   reconciliations: ReconciliationsTable;
   recorded_rate_periods: RecordedRatePeriodsTable;
