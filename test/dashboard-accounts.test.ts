@@ -10,7 +10,8 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { checkSignIn } from "../src/accounts/accounts.ts";
+import { request as httpRequest } from "node:http";
+import { checkSignIn, createOrganizationWithOwner } from "../src/accounts/accounts.ts";
 import { escapeHtml, html } from "../src/dashboard/html.ts";
 import { hashPassword, verifyPassword } from "../src/accounts/password.ts";
 import { passwordProblem } from "../src/accounts/password-policy.ts";
@@ -75,47 +76,119 @@ describe("sign-in throttle: counters in the database, shared by every instance",
   });
   afterAll(() => service.close());
   const db = () => service.service.store.db;
+  /** A sign-in attempt from a client that has not signed in to the account before. */
+  const from = (email: string, address: string) => ({ email, address, device: null });
 
   it("locks an email after 5 failures in 15 minutes and lifts the lock 15 minutes later (injected clock)", async () => {
     let now = Date.parse("2026-11-21T12:00:00Z");
     const throttle = new SignInThrottle(db(), () => new Date(now));
-    for (let i = 0; i < 4; i++) await throttle.recordFailure("a@example.com", "10.0.0.1");
-    expect(await throttle.retryAfterSeconds("a@example.com", "10.0.0.1")).toBe(0);
-    await throttle.recordFailure("a@example.com", "10.0.0.1");
-    expect(await throttle.retryAfterSeconds("a@example.com", "10.0.0.2")).toBe(900);
-    expect(await throttle.retryAfterSeconds("b@example.com", "10.0.0.1")).toBe(0);
+    for (let i = 0; i < 4; i++) await throttle.recordFailure(from("a@example.com", "10.0.0.1"));
+    expect(await throttle.retryAfterSeconds(from("a@example.com", "10.0.0.1"))).toBe(0);
+    await throttle.recordFailure(from("a@example.com", "10.0.0.1"));
+    expect(await throttle.retryAfterSeconds(from("a@example.com", "10.0.0.2"))).toBe(900);
+    expect(await throttle.retryAfterSeconds(from("b@example.com", "10.0.0.1"))).toBe(0);
     now += 15 * 60_000;
-    expect(await throttle.retryAfterSeconds("a@example.com", "10.0.0.1")).toBe(0);
+    expect(await throttle.retryAfterSeconds(from("a@example.com", "10.0.0.1"))).toBe(0);
   });
 
   it("failures older than the 15-minute window are not counted; a right password clears the email's count", async () => {
     let now = Date.parse("2026-11-21T13:00:00Z");
     const throttle = new SignInThrottle(db(), () => new Date(now));
-    for (let i = 0; i < 4; i++) await throttle.recordFailure("c@example.com", "10.0.1.1");
+    for (let i = 0; i < 4; i++) await throttle.recordFailure(from("c@example.com", "10.0.1.1"));
     now += 16 * 60_000;
-    await throttle.recordFailure("c@example.com", "10.0.1.1");
-    expect(await throttle.retryAfterSeconds("c@example.com", "10.0.1.1")).toBe(0);
-    for (let i = 0; i < 3; i++) await throttle.recordFailure("c@example.com", "10.0.1.1");
-    await throttle.recordSuccess("c@example.com");
-    await throttle.recordFailure("c@example.com", "10.0.1.1");
-    expect(await throttle.retryAfterSeconds("c@example.com", "10.0.1.1")).toBe(0);
+    await throttle.recordFailure(from("c@example.com", "10.0.1.1"));
+    expect(await throttle.retryAfterSeconds(from("c@example.com", "10.0.1.1"))).toBe(0);
+    for (let i = 0; i < 3; i++) await throttle.recordFailure(from("c@example.com", "10.0.1.1"));
+    await throttle.recordSuccess(from("c@example.com", "10.0.1.1"));
+    await throttle.recordFailure(from("c@example.com", "10.0.1.1"));
+    expect(await throttle.retryAfterSeconds(from("c@example.com", "10.0.1.1"))).toBe(0);
   });
 
   it("locks a client address after 20 failures across any emails", async () => {
     const throttle = new SignInThrottle(db(), () => new Date("2026-11-21T14:00:00Z"));
-    for (let i = 0; i < 20; i++) await throttle.recordFailure(`user${i}@example.com`, "10.0.0.9");
-    expect(await throttle.retryAfterSeconds("fresh@example.com", "10.0.0.9")).toBe(900);
+    for (let i = 0; i < 20; i++) await throttle.recordFailure(from(`user${i}@example.com`, "10.0.0.9"));
+    expect(await throttle.retryAfterSeconds(from("fresh@example.com", "10.0.0.9"))).toBe(900);
   });
 
   it("two instances on one database share the count: 3 failures on one and 2 on the other lock the email on both", async () => {
     const clock = () => new Date("2026-11-21T15:00:00Z");
     const [first, second] = [new SignInThrottle(db(), clock), new SignInThrottle(db(), clock)];
     await Promise.all([
-      ...Array.from({ length: 3 }, () => first.recordFailure("d@example.com", "10.0.2.1")),
-      ...Array.from({ length: 2 }, () => second.recordFailure("d@example.com", "10.0.2.2")),
+      ...Array.from({ length: 3 }, () => first.recordFailure(from("d@example.com", "10.0.2.1"))),
+      ...Array.from({ length: 2 }, () => second.recordFailure(from("d@example.com", "10.0.2.2"))),
     ]);
-    expect(await first.retryAfterSeconds("d@example.com", "10.0.2.3")).toBe(900);
-    expect(await second.retryAfterSeconds("d@example.com", "10.0.2.3")).toBe(900);
+    expect(await first.retryAfterSeconds(from("d@example.com", "10.0.2.3"))).toBe(900);
+    expect(await second.retryAfterSeconds(from("d@example.com", "10.0.2.3"))).toBe(900);
+  });
+});
+
+describe("a stranger's wrong passwords cannot lock the owner out of a device that signed in before, and guessing from many addresses is still throttled", () => {
+  let service: TestService & { url?: string };
+  const OWNER = "owner@lockout.example";
+  const OTHER = "other@lockout.example";
+  const RIGHT = "vermilion otter cartography";
+  beforeAll(async () => {
+    service = await startTestService({}, true);
+    await createOrganizationWithOwner(service.service.store.db, { organizationName: "Lockout Works", email: OWNER, password: RIGHT });
+    await createOrganizationWithOwner(service.service.store.db, { organizationName: "Other Works", email: OTHER, password: RIGHT });
+  });
+  afterAll(() => service.close());
+
+  /** A sign-in over a real socket from a loopback address of our choosing (all of 127/8 is this host), with the cookies the "device" holds. */
+  async function signInFrom(address: string, email: string, password: string, device = ""): Promise<{ status: number; cookies: string[] }> {
+    const form = await requestFrom(address, "GET", "/dashboard/sign-in", { cookie: device });
+    const formCookie = form.cookies.find((c) => c.startsWith("buckeye_form"))?.split(";")[0] ?? "";
+    const token = /name="_csrf" value="([^"]+)"/.exec(form.body)![1]!;
+    const answer = await requestFrom(address, "POST", "/dashboard/sign-in", {
+      cookie: [formCookie, device].filter(Boolean).join("; "),
+      "content-type": "application/x-www-form-urlencoded",
+    }, new URLSearchParams({ _csrf: token, email, password, next: "/dashboard/keys" }).toString());
+    return { status: answer.status, cookies: answer.cookies };
+  }
+
+  function requestFrom(localAddress: string, method: string, path: string, headers: Record<string, string>, body?: string): Promise<{ status: number; cookies: string[]; body: string }> {
+    const target = new URL(path, service.url);
+    return new Promise((resolve, reject) => {
+      const req = httpRequest({ host: target.hostname, port: target.port, path: target.pathname, method, localAddress, headers: Object.fromEntries(Object.entries(headers).filter(([, v]) => v)) }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (chunk: Buffer) => chunks.push(chunk));
+        res.on("end", () => resolve({ status: res.statusCode!, cookies: res.headers["set-cookie"] ?? [], body: Buffer.concat(chunks).toString("utf8") }));
+      });
+      req.on("error", reject);
+      req.end(body);
+    });
+  }
+
+  const deviceCookieOf = (cookies: string[]) => cookies.find((c) => c.startsWith("buckeye_device="))!.split(";")[0]!;
+
+  it("after 5 wrong passwords from 5 addresses, the right one from a sixth address is 429, and from the owner's device it signs in", async () => {
+    const first = await signInFrom("127.0.0.20", OWNER, RIGHT);
+    expect(first.status).toBe(303);
+    const device = deviceCookieOf(first.cookies);
+    expect(first.cookies.find((c) => c.startsWith("buckeye_device="))).toMatch(/HttpOnly/i);
+
+    for (let n = 1; n <= 5; n++) expect((await signInFrom(`127.0.0.${n + 1}`, OWNER, `wrong guess ${n}`)).status).toBe(401);
+    expect((await signInFrom("127.0.0.7", OWNER, RIGHT)).status).toBe(429);
+
+    expect((await signInFrom("127.0.0.20", OWNER, RIGHT, device)).status).toBe(303);
+    // The same device from another network is still the owner's device.
+    expect((await signInFrom("127.0.0.21", OWNER, RIGHT, device)).status).toBe(303);
+  });
+
+  it("guessing from many more addresses is still refused before the password is checked, and another account's device cookie does not help", async () => {
+    for (let n = 8; n < 14; n++) expect((await signInFrom(`127.0.0.${n}`, OWNER, `wrong guess ${n}`)).status).toBe(429);
+    const other = await signInFrom("127.0.0.30", OTHER, RIGHT);
+    expect(other.status).toBe(303);
+    expect((await signInFrom("127.0.0.30", OWNER, RIGHT, deviceCookieOf(other.cookies))).status).toBe(429);
+  });
+
+  it("a known device's own wrong passwords lock that device only, after 5", async () => {
+    const known = await signInFrom("127.0.0.40", OTHER, RIGHT);
+    const device = deviceCookieOf(known.cookies);
+    for (let n = 1; n <= 5; n++) expect((await signInFrom("127.0.0.40", OTHER, `typo ${n}`, device)).status).toBe(401);
+    expect((await signInFrom("127.0.0.40", OTHER, RIGHT, device)).status).toBe(429);
+    // The account's own count was not touched: a client without that device signs in.
+    expect((await signInFrom("127.0.0.41", OTHER, RIGHT)).status).toBe(303);
   });
 });
 

@@ -7,7 +7,7 @@ import type { Kysely, Selectable } from "kysely";
 import type { CertificatesTable } from "./certificates.table.ts";
 import type { DeliveriesTable, DeliveryAttemptsTable, DeliveryTurnsTable, EventsTable, WebhooksTable } from "./webhooks.tables.ts";
 import type { ReconciliationsTable, RecordedRatePeriodsTable } from "./reconciliations.tables.ts";
-import type { ApiKeyUsageTable, FormTokensTable, SessionsTable, SignInCountersTable, UsersTable } from "./dashboard.tables.ts";
+import type { ApiKeyUsageTable, FormTokensTable, KnownDevicesTable, SessionsTable, SignInCountersTable, UsersTable } from "./dashboard.tables.ts";
 import type { JobRunsTable } from "./job-runs.table.ts";
 import type { BoundaryImportLeaseTable, BoundaryPointerTable, BoundaryRecordsTable, BoundaryVersionsTable } from "./boundaries.table.ts";
 
@@ -56,6 +56,7 @@ export interface Database {
   api_key_usage: ApiKeyUsageTable;
   job_runs: JobRunsTable;
   sign_in_counters: SignInCountersTable;
+  known_devices: KnownDevicesTable;
   form_tokens: FormTokensTable;
   boundary_versions: BoundaryVersionsTable;
   boundary_pointer: BoundaryPointerTable;

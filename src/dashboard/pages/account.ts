@@ -6,6 +6,7 @@ import type { DashboardDeps } from "../deps.ts";
 import { html, type HtmlValue } from "../html.ts";
 import { minutes, notice, signedOutPage, textField } from "../layout.ts";
 import { MIN_PASSWORD_LENGTH } from "../../accounts/password-policy.ts";
+import { knownDeviceFor, rememberThisDevice } from "../known-device.ts";
 import { field, readForm, redirectTo, sendPage } from "../respond.ts";
 import { currentSession, endSession, requireSession, startSession } from "../session.ts";
 
@@ -85,9 +86,9 @@ export function accountRoutes(app: H3, deps: DashboardDeps): void {
     const email = normalizeEmail(field(form, "email"));
     const password = form.get("password") ?? "";
     const next = field(form, "next");
-    const address = getRequestIP(event) ?? "unknown";
+    const attempt = { email, address: getRequestIP(event) ?? "unknown", device: await knownDeviceFor(event, deps, email) };
 
-    const wait = await deps.throttle.retryAfterSeconds(email, address);
+    const wait = await deps.throttle.retryAfterSeconds(attempt);
     if (wait > 0) {
       event.res.headers.set("retry-after", String(wait));
       const message = notice(
@@ -100,10 +101,10 @@ export function accountRoutes(app: H3, deps: DashboardDeps): void {
 
     const result = await deps.accounts.checkSignIn(email, password);
     if (!result.ok && result.reason === "wrong-credentials") {
-      await deps.throttle.recordFailure(email, address);
+      await deps.throttle.recordFailure(attempt);
       return sendPage(event, signInForm(event, { email, next, message: notice("danger", "That email and password do not match an account.") }), 401);
     }
-    await deps.throttle.recordSuccess(email);
+    await deps.throttle.recordSuccess(attempt);
     if (!result.ok) {
       const message = notice(
         "danger",
@@ -112,6 +113,7 @@ export function accountRoutes(app: H3, deps: DashboardDeps): void {
       );
       return sendPage(event, signInForm(event, { email, next, message }), 403);
     }
+    if (!attempt.device) await rememberThisDevice(event, deps, result.user.id);
     await startSession(event, deps, result.user.id);
     return redirectTo(event, safeNext(next));
   });

@@ -12,6 +12,7 @@ import { organizationNameProblem } from "../../accounts/accounts.ts";
 import { assertSessionToken } from "../csrf.ts";
 import type { DashboardDeps } from "../deps.ts";
 import { html, type HtmlValue } from "../html.ts";
+import { knownDeviceFor } from "../known-device.ts";
 import { badge, csrfField, minutes, notice, shortDate, signedInPage, textField } from "../layout.ts";
 import { field, readForm, redirectTo, sendPage } from "../respond.ts";
 import { requireSession } from "../session.ts";
@@ -145,9 +146,9 @@ export function settingsRoutes(app: H3, deps: DashboardDeps): void {
       await assertSessionToken(event, session.csrfToken);
       const form = await readForm(event);
       const today = dateInOhio(deps.now());
-      const address = getRequestIP(event) ?? "unknown";
       // A wrong current password counts as a failed sign-in: a borrowed session must not become a way to guess it.
-      const wait = await deps.throttle.retryAfterSeconds(session.email, address);
+      const attempt = { email: session.email, address: getRequestIP(event) ?? "unknown", device: await knownDeviceFor(event, deps, session.email) };
+      const wait = await deps.throttle.retryAfterSeconds(attempt);
       if (wait > 0) {
         event.res.headers.set("retry-after", String(wait));
         const message = notice("danger", "Too many wrong passwords.", html`<p>Changing the password is paused for ${minutes(wait)}.</p>`);
@@ -155,7 +156,7 @@ export function settingsRoutes(app: H3, deps: DashboardDeps): void {
       }
       const result = await deps.accounts.changePassword(session, form.get("current_password") ?? "", form.get("new_password") ?? "");
       if (!result.ok) {
-        if (result.field === "current_password") await deps.throttle.recordFailure(session.email, address);
+        if (result.field === "current_password") await deps.throttle.recordFailure(attempt);
         const message = notice("danger", "The password was not changed.", html`<p>Please correct the highlighted field.</p>`);
         return sendPage(event, settingsPage(session, today, { passwordErrors: { [result.field]: result.message }, message }), 422);
       }
