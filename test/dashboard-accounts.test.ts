@@ -47,6 +47,21 @@ describe("buckeye org create --email --password creates the organization's owner
     }
   });
 
+  it("an organization the operator creates is verified; `org verify` ends the trial of one made by sign-up, and `org list` says which is which", async () => {
+    const store = openStore(databaseUrl);
+    try {
+      const made = await createOrganizationWithOwner(store.db, { organizationName: "Signed Up", email: "owner@signed-up.example", password: "vermilion otter cartography" }, new Date(), { trial: true });
+      expect((await buckeye("org", "list")).stdout).toMatch(new RegExp(`${made.organization.id}\\s+active\\s+trial\\s+Signed Up`));
+      expect((await buckeye("org", "list")).stdout).toMatch(/verified\s+Buckeye Books/);
+      const { stdout } = await buckeye("org", "verify", made.organization.id, "--json");
+      expect(JSON.parse(stdout)).toEqual({ id: made.organization.id, name: "Signed Up", status: "active", verified_at: expect.any(String) });
+      expect((await store.db.selectFrom("organizations").select("verified_at").where("id", "=", made.organization.id).executeTakeFirstOrThrow()).verified_at).not.toBeNull();
+      await expect(buckeye("org", "verify", "org_missing")).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining("no organization org_missing") });
+    } finally {
+      await store.close();
+    }
+  });
+
   it("refuses --email without --password, a short password and a taken email, with exit code 1", async () => {
     await expect(buckeye("org", "create", "--name", "Half", "--email", "half@example.com")).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining("--email and --password go together") });
     await expect(buckeye("org", "create", "--name", "Short", "--email", "short@example.com", "--password", "short")).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining("at least 12 characters") });
@@ -357,6 +372,9 @@ describe("sign-up is throttled per client address, across instances", () => {
     const names = (await organizations()).map((o) => o.name);
     expect(names.length).toBe(before + 3);
     expect(names).not.toContain("Flood 4");
+    // Open sign-up makes organizations in trial (docs/guides/dashboard.md, "Trial organizations").
+    const flood = await a.service.store.db.selectFrom("organizations").select("verified_at").where("name", "like", "Flood %").execute();
+    expect(flood.map((o) => o.verified_at)).toEqual([null, null, null]);
   });
 });
 

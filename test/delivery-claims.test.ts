@@ -203,3 +203,17 @@ describe("deliveries to endpoints in doubt hold at most their share of an instan
     expect((await claimAt("share-2", now, 8, 4, 2)).filter((d) => failing.includes(d.webhook_id))).toHaveLength(2);
   });
 });
+
+describe("an organization in trial (made by open sign-up, not verified yet) has one delivery in flight", () => {
+  it("of its five due deliveries one is claimed, while a verified organization's five are", async () => {
+    await cancelPending();
+    const db = api.service.store.db;
+    const base = new Date("2036-01-01T00:00:00Z");
+    const trial = await createOrganization(db, "Trial Hooks", base, { trial: true });
+    const trialHook = await webhookWithDue(trial.id, "trial-hooks", 5, base);
+    const verified = await organizationWithDue("Verified Hooks", 5, base);
+    const claimed = await claimAt("trial", new Date(base.getTime() + 1000), 20, 10, 10);
+    expect(claimed.filter((d) => d.webhook_id === trialHook)).toHaveLength(1);
+    expect(claimed.filter((d) => d.webhook_id === verified.webhookId)).toHaveLength(5);
+  });
+});

@@ -22,6 +22,8 @@ export interface OrganizationsTable {
   status: OrganizationStatus;
   filing_frequency: FilingFrequency;
   created_at: string;
+  /** When an operator verified it; null while it is in trial (migrations/2026-11-27-330-trial-organizations.ts). */
+  verified_at: string | null;
 }
 
 export interface ApiKeysTable {

@@ -9,7 +9,8 @@
  *   slot (`delivery_turns`), whichever is later. How much an organization has queued, and how
  *   long ago, buys it nothing once it has been served;
  * - no organization holds more than `perOrganization` live claims at once, counting every
- *   instance's;
+ *   instance's, and an organization in trial (made by open sign-up, not verified yet) no more than
+ *   one, since anyone can make many;
  * - an endpoint in doubt (its last attempt failed, or it never answered and another endpoint of
  *   its organization is failing) has one delivery in flight at a time, and deliveries to endpoints
  *   in doubt hold at most `doubtfulSlots` of this instance's slots. Receivers that never answer
@@ -36,6 +37,9 @@ export interface Claim {
   /** Live claims of this instance that may go to endpoints in doubt (half of WEBHOOK_CONCURRENCY). */
   doubtfulSlots: number;
 }
+
+/** Live claims an organization in trial may hold (docs/guides/dashboard.md, "Trial organizations"). */
+export const TRIAL_IN_FLIGHT = 1;
 
 /** Names the advisory lock that serialises delivery claims on PostgreSQL (any constant no other lock uses). */
 const CLAIM_LOCK = 0x0b0c_de11;
@@ -84,8 +88,10 @@ export async function claimDueDeliveries(db: Db, dialect: Dialect, claim: Claim)
       ranked as (
         select el.id, el.organization_id, el.doubtful, el.turn, el.next_attempt_at,
           case when t.last_claimed_at > el.oldest_due then t.last_claimed_at else el.oldest_due end as waiting_since
-        from eligible el left join delivery_turns t on t.organization_id = el.organization_id
-        where el.turn <= ${claim.perOrganization}
+        from eligible el
+        join organizations o on o.id = el.organization_id
+        left join delivery_turns t on t.organization_id = el.organization_id
+        where el.turn <= case when o.verified_at is null then ${TRIAL_IN_FLIGHT} else ${claim.perOrganization} end
       ),
       ordered as (
         select r.*, row_number() over (partition by r.doubtful order by r.turn, r.waiting_since, r.next_attempt_at, r.id) as doubtful_rank

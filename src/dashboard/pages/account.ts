@@ -136,7 +136,8 @@ export function accountRoutes(app: H3, deps: DashboardDeps): void {
     }
     await deps.signUps.recordAttempt(address);
     try {
-      const { owner } = await deps.accounts.signUp({ organizationName: view.name, email: view.email, password: form.get("password") ?? "" });
+      // Open sign-up makes a trial organization: anyone can make many (docs/guides/dashboard.md, "Trial organizations").
+      const { owner } = await deps.accounts.signUp({ organizationName: view.name, email: view.email, password: form.get("password") ?? "" }, { trial: true });
       await startSession(event, deps, owner.id);
       return redirectTo(event, "/dashboard/keys?welcome=1");
     } catch (error) {
