@@ -3,6 +3,7 @@
  * read process.env themselves: they receive the parts of this object they need.
  */
 import { existsSync } from "node:fs";
+import { isIP } from "node:net";
 import { availableParallelism } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -25,6 +26,15 @@ export const REPO_ROOT = findRoot(dirname(fileURLToPath(import.meta.url)));
 
 /** Ohio's clock: dates, schedules and cron patterns are read in it. */
 export const OHIO_TIMEZONE = "America/New_York";
+
+/** An IP address, or one with a prefix length its family allows (TRUSTED_PROXIES). */
+function isAddressOrRange(entry: string): boolean {
+  const [address = "", prefix, ...rest] = entry.split("/");
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
+}
 
 /** The kinds of non-public address an operator may open to test-key webhooks; everything else non-public stays closed. */
 export const PRIVATE_TARGET_KINDS = ["loopback", "private", "link-local"] as const;
@@ -234,6 +244,12 @@ export const configSchema = z.object({
     .transform((list) => list.split(",").map((kind) => kind.trim().toLowerCase()).filter(Boolean))
     .pipe(z.array(z.enum(PRIVATE_TARGET_KINDS, { error: `each entry must be one of ${PRIVATE_TARGET_KINDS.join(", ")}` }))).describe("comma list of `loopback`, `private`, `link-local`: the non-public addresses `tax_test_` webhooks may reach (plain http needs `loopback`); unset: public addresses only. Live webhooks are always public-only."),
   SIGN_UP_LIMIT: positiveInt.default(10).describe("dashboard sign-up attempts from one client address within 15 minutes; the next waits an hour"),
+  TRUSTED_PROXIES: z
+    .string()
+    .default("")
+    .transform((list) => list.split(",").map((entry) => entry.trim()).filter(Boolean))
+    .pipe(z.array(z.string().refine(isAddressOrRange, { error: "each entry must be an IP address or a CIDR range such as 10.0.0.0/8" })))
+    .describe("comma list of the addresses or CIDR ranges of the reverse proxies in front of the service: a request whose socket comes from one of them is the client's named in `X-Forwarded-For` (the right-most address there that is not a trusted proxy), for the dashboard's sign-in and sign-up throttles; unset: the socket's address, and `X-Forwarded-For` is never read"),
   RECONCILE_SOURCE: pathOrUpstreamUrl().describe("the state's SST rate file to reconcile with: a path or an http(s) URL (on a port fetch will use), to the CSV or to a ZIP archive holding exactly one CSV (the state posts both); unset skips the job"),
   BOUNDARY_SOURCE: pathOrUpstreamUrl().describe("the state's SST boundary file: an http(s) URL (on a port fetch will use), a path to the CSV or ZIP, or a folder (the newest `OHB…` file in it); the `boundary-import` job imports it when its version is new (never with `--force`); a plain `http://` URL needs `BOUNDARY_SHA256`; unset turns the job off"),
   BOUNDARY_SHA256: z
@@ -344,6 +360,8 @@ export type Config = Readonly<{
   shutdownGraceMs: number;
   /** Dashboard sign-up attempts allowed from one client address within 15 minutes, across every instance; the next waits an hour. */
   signUpLimit: number;
+  /** Addresses and CIDR ranges of the reverse proxies whose X-Forwarded-For names the client (src/web/client-address.ts). */
+  trustedProxies: readonly string[];
   /** Webhook delivery (src/webhooks/delivery-actor.ts). */
   webhooks: DeliverySettings;
   /** Webhooks one organization may register (src/webhooks/webhook-service.ts). */
@@ -446,6 +464,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     slowRequestMs: e.SLOW_REQUEST_MS,
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
     signUpLimit: e.SIGN_UP_LIMIT,
+    trustedProxies: Object.freeze(e.TRUSTED_PROXIES),
     secretsKey: e.SECRETS_KEY ?? null,
     secretsKeyPrevious: e.SECRETS_KEY_PREVIOUS ?? null,
     webhooks: Object.freeze({

@@ -12,6 +12,7 @@ import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { request as httpRequest } from "node:http";
 import { checkSignIn, createOrganizationWithOwner } from "../src/accounts/accounts.ts";
+import { loadConfig } from "../src/config.ts";
 import { escapeHtml, html } from "../src/dashboard/html.ts";
 import { hashPassword, verifyPassword } from "../src/accounts/password.ts";
 import { passwordProblem } from "../src/accounts/password-policy.ts";
@@ -24,6 +25,20 @@ import { startService, type RunningService } from "../src/service.ts";
 import { startTestService, type TestService } from "./_setup.ts";
 
 const run = promisify(execFile);
+
+/** A request over a real socket from a loopback address of our choosing (all of 127/8 is this host); empty headers are left out. */
+function requestFrom(base: string, localAddress: string, method: string, path: string, headers: Record<string, string>, body?: string): Promise<{ status: number; cookies: string[]; body: string }> {
+  const target = new URL(path, base);
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ host: target.hostname, port: target.port, path: target.pathname, method, localAddress, headers: Object.fromEntries(Object.entries(headers).filter(([, v]) => v)) }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (chunk: Buffer) => chunks.push(chunk));
+      res.on("end", () => resolve({ status: res.statusCode!, cookies: res.headers["set-cookie"] ?? [], body: Buffer.concat(chunks).toString("utf8") }));
+    });
+    req.on("error", reject);
+    req.end(body);
+  });
+}
 const BIN = new URL("../bin/buckeye.js", import.meta.url).pathname;
 
 describe("buckeye org create --email --password creates the organization's owner", () => {
@@ -149,29 +164,16 @@ describe("a stranger's wrong passwords cannot lock the owner out of a device tha
   });
   afterAll(() => service.close());
 
-  /** A sign-in over a real socket from a loopback address of our choosing (all of 127/8 is this host), with the cookies the "device" holds. */
+  /** A sign-in over a real socket from a loopback address of our choosing, with the cookies the "device" holds. */
   async function signInFrom(address: string, email: string, password: string, device = ""): Promise<{ status: number; cookies: string[] }> {
-    const form = await requestFrom(address, "GET", "/dashboard/sign-in", { cookie: device });
+    const form = await requestFrom(service.url!, address, "GET", "/dashboard/sign-in", { cookie: device });
     const formCookie = form.cookies.find((c) => c.startsWith("buckeye_form"))?.split(";")[0] ?? "";
     const token = /name="_csrf" value="([^"]+)"/.exec(form.body)![1]!;
-    const answer = await requestFrom(address, "POST", "/dashboard/sign-in", {
+    const answer = await requestFrom(service.url!, address, "POST", "/dashboard/sign-in", {
       cookie: [formCookie, device].filter(Boolean).join("; "),
       "content-type": "application/x-www-form-urlencoded",
     }, new URLSearchParams({ _csrf: token, email, password, next: "/dashboard/keys" }).toString());
     return { status: answer.status, cookies: answer.cookies };
-  }
-
-  function requestFrom(localAddress: string, method: string, path: string, headers: Record<string, string>, body?: string): Promise<{ status: number; cookies: string[]; body: string }> {
-    const target = new URL(path, service.url);
-    return new Promise((resolve, reject) => {
-      const req = httpRequest({ host: target.hostname, port: target.port, path: target.pathname, method, localAddress, headers: Object.fromEntries(Object.entries(headers).filter(([, v]) => v)) }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on("data", (chunk: Buffer) => chunks.push(chunk));
-        res.on("end", () => resolve({ status: res.statusCode!, cookies: res.headers["set-cookie"] ?? [], body: Buffer.concat(chunks).toString("utf8") }));
-      });
-      req.on("error", reject);
-      req.end(body);
-    });
   }
 
   const deviceCookieOf = (cookies: string[]) => cookies.find((c) => c.startsWith("buckeye_device="))!.split(";")[0]!;
@@ -375,6 +377,45 @@ describe("sign-up is throttled per client address, across instances", () => {
     // Open sign-up makes organizations in trial (docs/guides/dashboard.md, "Trial organizations").
     const flood = await a.service.store.db.selectFrom("organizations").select("verified_at").where("name", "like", "Flood %").execute();
     expect(flood.map((o) => o.verified_at)).toEqual([null, null, null]);
+  });
+});
+
+describe("behind a trusted proxy (TRUSTED_PROXIES), the throttles count the client X-Forwarded-For names; from any other socket, the socket's address", () => {
+  let service: TestService & { url?: string };
+  let n = 0;
+  beforeAll(async () => {
+    // The proxy is 127.0.0.1; clients that connect from elsewhere in 127/8 stand for clients reaching the service directly.
+    service = await startTestService({ SIGN_UP_LIMIT: "2", TRUSTED_PROXIES: "127.0.0.1/32" }, true);
+  });
+  afterAll(() => service.close());
+
+  async function signUp(socket: string, forwardedFor: string): Promise<number> {
+    const form = await requestFrom(service.url!, socket, "GET", "/dashboard/sign-up", {});
+    const formCookie = form.cookies.find((c) => c.startsWith("buckeye_form"))!.split(";")[0]!;
+    const token = /name="_csrf" value="([^"]+)"/.exec(form.body)![1]!;
+    n += 1;
+    const body = new URLSearchParams({ _csrf: token, organization: `Proxied ${n}`, email: `proxied-${n}@example.com`, password: "vermilion otter cartography" }).toString();
+    return (await requestFrom(service.url!, socket, "POST", "/dashboard/sign-up", { cookie: formCookie, "content-type": "application/x-www-form-urlencoded", "x-forwarded-for": forwardedFor }, body)).status;
+  }
+
+  it("clients behind the proxy are counted apart, and what a client writes left of the proxy's entry changes nothing", async () => {
+    expect(await signUp("127.0.0.1", "198.51.100.7")).toBe(303);
+    expect(await signUp("127.0.0.1", "198.51.100.7")).toBe(303);
+    expect(await signUp("127.0.0.1", "198.51.100.7")).toBe(429);
+    // A client that sends its own X-Forwarded-For: the proxy appends the address it saw, and that one counts.
+    expect(await signUp("127.0.0.1", "203.0.113.99, 198.51.100.7")).toBe(429);
+    expect(await signUp("127.0.0.1", "198.51.100.8")).toBe(303);
+  });
+
+  it("TRUSTED_PROXIES takes addresses and CIDR ranges of either family, and refuses anything else at start", () => {
+    expect(loadConfig({ TRUSTED_PROXIES: "10.0.0.0/8, 192.0.2.1, 2001:db8::/32" }).trustedProxies).toEqual(["10.0.0.0/8", "192.0.2.1", "2001:db8::/32"]);
+    for (const bad of ["10.0.0.0/33", "proxy.internal", "10.0.0.1/8/2", "2001:db8::/129"]) expect(() => loadConfig({ TRUSTED_PROXIES: bad })).toThrow(/IP address or a CIDR range/);
+  });
+
+  it("a socket that is not a trusted proxy is counted by its own address, whatever X-Forwarded-For it sends", async () => {
+    expect(await signUp("127.0.0.9", "198.51.100.20")).toBe(303);
+    expect(await signUp("127.0.0.9", "198.51.100.21")).toBe(303);
+    expect(await signUp("127.0.0.9", "198.51.100.22")).toBe(429);
   });
 });
 

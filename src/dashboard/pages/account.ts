@@ -1,5 +1,5 @@
 /** Sign up (a new organization and its owner), sign in and sign out. */
-import { getRequestIP, type H3, type H3Event } from "h3";
+import type { H3, H3Event } from "h3";
 import { AccountError, normalizeEmail } from "../../accounts/accounts.ts";
 import { assertSessionToken, assertSignedOutToken, CSRF_FIELD, signedOutToken } from "../csrf.ts";
 import type { DashboardDeps } from "../deps.ts";
@@ -86,7 +86,7 @@ export function accountRoutes(app: H3, deps: DashboardDeps): void {
     const email = normalizeEmail(field(form, "email"));
     const password = form.get("password") ?? "";
     const next = field(form, "next");
-    const attempt = { email, address: getRequestIP(event) ?? "unknown", device: await knownDeviceFor(event, deps, email) };
+    const attempt = { email, address: deps.clientAddress(event), device: await knownDeviceFor(event, deps, email) };
 
     const wait = await deps.throttle.retryAfterSeconds(attempt);
     if (wait > 0) {
@@ -127,7 +127,7 @@ export function accountRoutes(app: H3, deps: DashboardDeps): void {
     await assertSignedOutToken(event);
     const form = await readForm(event);
     const view = { name: field(form, "organization"), email: field(form, "email") };
-    const address = getRequestIP(event) ?? "unknown";
+    const address = deps.clientAddress(event);
     const wait = await deps.signUps.retryAfterSeconds(address);
     if (wait > 0) {
       event.res.headers.set("retry-after", String(wait));

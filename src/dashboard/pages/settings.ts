@@ -2,7 +2,7 @@
  * Settings: the organization's name and its filing frequency (which drives filing.due reminders),
  * and the signed-in user's password.
  */
-import { getRequestIP, type H3 } from "h3";
+import type { H3 } from "h3";
 import { periodDueIn } from "../../jobs/filing-reminders.ts";
 import { dateInOhio } from "../../rates/calendar.ts";
 import type { FilingFrequency } from "../../store/database.ts";
@@ -147,7 +147,7 @@ export function settingsRoutes(app: H3, deps: DashboardDeps): void {
       const form = await readForm(event);
       const today = dateInOhio(deps.now());
       // A wrong current password counts as a failed sign-in: a borrowed session must not become a way to guess it.
-      const attempt = { email: session.email, address: getRequestIP(event) ?? "unknown", device: await knownDeviceFor(event, deps, session.email) };
+      const attempt = { email: session.email, address: deps.clientAddress(event), device: await knownDeviceFor(event, deps, session.email) };
       const wait = await deps.throttle.retryAfterSeconds(attempt);
       if (wait > 0) {
         event.res.headers.set("retry-after", String(wait));
