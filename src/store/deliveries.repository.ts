@@ -91,7 +91,8 @@ export async function claimDueDeliveries(db: Db, dialect: Dialect, claim: Claim)
         from eligible el
         join organizations o on o.id = el.organization_id
         left join delivery_turns t on t.organization_id = el.organization_id
-        where el.turn <= case when o.verified_at is null then ${TRIAL_IN_FLIGHT} else ${claim.perOrganization} end
+        -- PostgreSQL would type a CASE of bare parameters as text; the cast keeps the comparison numeric.
+        where el.turn <= cast(case when o.verified_at is null then ${TRIAL_IN_FLIGHT} else ${claim.perOrganization} end as integer)
       ),
       ordered as (
         select r.*, row_number() over (partition by r.doubtful order by r.turn, r.waiting_since, r.next_attempt_at, r.id) as doubtful_rank
