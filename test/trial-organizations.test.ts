@@ -45,6 +45,29 @@ describe("sign-up in the dashboard makes a trial organization; an operator's are
   });
 });
 
+describe("the dashboard tells the owner of an organization in trial what it gets, until it is verified", () => {
+  const page = (path: string, cookie: string, init: RequestInit = {}) =>
+    api.service.app.fetch(new Request(`http://buckeye.test${path}`, { redirect: "manual", ...init, headers: { cookie, ...(init.headers as Record<string, string>) } }));
+
+  it("an owner who signed up sees the trial notice on the keys page; once verified, not", async () => {
+    const form = await page("/dashboard/sign-up", "");
+    const formCookie = form.headers.getSetCookie()[0]!.split(";")[0]!;
+    const token = /name="_csrf" value="([^"]+)"/.exec(await form.text())![1]!;
+    const signedUp = await page("/dashboard/sign-up", formCookie, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ _csrf: token, organization: "Notice Works", email: "owner@notice.example", password: "vermilion otter cartography" }),
+    });
+    expect(signedUp.status).toBe(303);
+    const session = signedUp.headers.getSetCookie().find((c) => c.startsWith("buckeye_session="))!.split(";")[0]!;
+    expect(await (await page("/dashboard/keys", session)).text()).toContain("Your organization is in trial.");
+
+    const { id } = await api.service.store.db.selectFrom("organizations").select("id").where("name", "=", "Notice Works").executeTakeFirstOrThrow();
+    await accounts.verify(id);
+    expect(await (await page("/dashboard/keys", session)).text()).not.toContain("in trial");
+  });
+});
+
 describe("organizations in trial share one organization's rate, however many there are; verified ones keep their own", () => {
   it(`after ${PER_ORGANIZATION} requests from one trial organization, another trial organization's first request is 429 organization-rate-limit-exceeded, and a verified organization's is not`, async () => {
     const fixed = new Date("2026-03-01T12:00:00Z");
