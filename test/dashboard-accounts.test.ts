@@ -200,6 +200,25 @@ describe("a stranger's wrong passwords cannot lock the owner out of a device tha
     expect((await signInFrom("127.0.0.30", OWNER, RIGHT, deviceCookieOf(other.cookies))).status).toBe(429);
   });
 
+  it("changing the password forgets every other device: theirs is then throttled as a stranger's, the device that changed it is not", async () => {
+    const THIRD = "third@lockout.example";
+    const NEW = "saffron heron lighthouse";
+    await createOrganizationWithOwner(service.service.store.db, { organizationName: "Third Works", email: THIRD, password: RIGHT });
+    const a = await signInFrom("127.0.0.50", THIRD, RIGHT);
+    const b = await signInFrom("127.0.0.51", THIRD, RIGHT);
+    const deviceA = deviceCookieOf(a.cookies);
+    const sessionA = a.cookies.find((c) => c.startsWith("buckeye_session="))!.split(";")[0]!;
+    const cookiesA = `${sessionA}; ${deviceA}`;
+    const settings = await requestFrom(service.url!, "127.0.0.50", "GET", "/dashboard/settings", { cookie: cookiesA });
+    const token = /name="_csrf" value="([^"]+)"/.exec(settings.body)![1]!;
+    const changed = await requestFrom(service.url!, "127.0.0.50", "POST", "/dashboard/settings/password", { cookie: cookiesA, "content-type": "application/x-www-form-urlencoded" }, new URLSearchParams({ _csrf: token, current_password: RIGHT, new_password: NEW }).toString());
+    expect(changed.status).toBe(303);
+
+    for (let n = 1; n <= 5; n++) expect((await signInFrom(`127.0.0.${51 + n}`, THIRD, `wrong guess ${n}`)).status).toBe(401);
+    expect((await signInFrom("127.0.0.51", THIRD, NEW, deviceCookieOf(b.cookies))).status).toBe(429);
+    expect((await signInFrom("127.0.0.50", THIRD, NEW, deviceA)).status).toBe(303);
+  });
+
   it("a known device's own wrong passwords lock that device only, after 5", async () => {
     const known = await signInFrom("127.0.0.40", OTHER, RIGHT);
     const device = deviceCookieOf(known.cookies);

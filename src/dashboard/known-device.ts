@@ -4,12 +4,13 @@
  * account. A later sign-in to that account from that device is throttled by the device's own
  * count instead of the account's and the address's, so a stranger's wrong passwords, from however
  * many addresses, cannot lock the owner out of a browser they have used before. Signing out keeps
- * the cookie: it says the device has known the password, not that anyone is signed in.
+ * the cookie: it says the device has known the password, not that anyone is signed in. Changing the
+ * password forgets every other device, as it signs every other session out.
  */
 import { createHash, randomBytes } from "node:crypto";
 import { getCookie, setCookie, type H3Event } from "h3";
 import type { Db } from "../store/database.ts";
-import { isKnownDevice, rememberDevice } from "../store/known-devices.repository.ts";
+import { forgetOtherDevices, isKnownDevice, rememberDevice } from "../store/known-devices.repository.ts";
 import { isSecureRequest } from "../web/secure-request.ts";
 
 export const DEVICE_COOKIE = "buckeye_device";
@@ -44,4 +45,9 @@ export async function rememberThisDevice(event: H3Event, deps: KnownDeviceDeps, 
     path: "/dashboard",
     maxAge: DEVICE_TTL_MS / 1000,
   });
+}
+
+/** After a password change made from this request's device: only this device (when known) stays known to the account. */
+export async function forgetOtherDevicesOf(deps: KnownDeviceDeps, userId: string, thisDevice: string | null): Promise<void> {
+  await forgetOtherDevices(deps.db, userId, thisDevice);
 }

@@ -25,3 +25,10 @@ export async function isKnownDevice(db: Db, tokenHash: string, email: string, no
     .executeTakeFirst();
   return row !== undefined;
 }
+
+/** Forgets every device of the user but the one with `keep` (a password change: the devices that knew the old one know nothing now). */
+export async function forgetOtherDevices(db: Db, userId: string, keep: string | null): Promise<void> {
+  let query = db.deleteFrom("known_devices").where("user_id", "=", userId);
+  if (keep) query = query.where("token_hash", "<>", keep);
+  await query.execute();
+}

@@ -12,7 +12,7 @@ import { organizationNameProblem } from "../../accounts/accounts.ts";
 import { assertSessionToken } from "../csrf.ts";
 import type { DashboardDeps } from "../deps.ts";
 import { html, type HtmlValue } from "../html.ts";
-import { knownDeviceFor } from "../known-device.ts";
+import { forgetOtherDevicesOf, knownDeviceFor } from "../known-device.ts";
 import { badge, csrfField, minutes, notice, shortDate, signedInPage, textField } from "../layout.ts";
 import { field, readForm, redirectTo, sendPage } from "../respond.ts";
 import { requireSession } from "../session.ts";
@@ -160,6 +160,7 @@ export function settingsRoutes(app: H3, deps: DashboardDeps): void {
         const message = notice("danger", "The password was not changed.", html`<p>Please correct the highlighted field.</p>`);
         return sendPage(event, settingsPage(session, today, { passwordErrors: { [result.field]: result.message }, message }), 422);
       }
+      await forgetOtherDevicesOf(deps, session.userId, attempt.device);
       deps.log({ level: "info", msg: "password changed", user_id: session.userId, other_sessions_ended: result.signedOut });
       return redirectTo(event, "/dashboard/settings?password=1#password-heading");
     },
