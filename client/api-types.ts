@@ -876,6 +876,18 @@ export interface operations {
           "application/problem+json": components["schemas"]["ProblemDetails"];
         };
       };
+      /** @description organization-in-trial: the organization was made by open sign-up and an operator has not verified it yet; batch jobs start once it is */
+      403: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["ProblemDetails"];
+        };
+      };
       /** @description batch-jobs-stored: the organization keeps as many jobs as it may (BATCH_JOBS_STORED_PER_ORG, completed ones included); delete some with DELETE /api/v1/batches/{id} */
       409: {
         headers: {

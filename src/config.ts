@@ -3,6 +3,7 @@
  * read process.env themselves: they receive the parts of this object they need.
  */
 import { existsSync } from "node:fs";
+import { isIP } from "node:net";
 import { availableParallelism } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -25,6 +26,15 @@ export const REPO_ROOT = findRoot(dirname(fileURLToPath(import.meta.url)));
 
 /** Ohio's clock: dates, schedules and cron patterns are read in it. */
 export const OHIO_TIMEZONE = "America/New_York";
+
+/** An IP address, or one with a prefix length its family allows (TRUSTED_PROXIES). */
+function isAddressOrRange(entry: string): boolean {
+  const [address = "", prefix, ...rest] = entry.split("/");
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
+}
 
 /** The kinds of non-public address an operator may open to test-key webhooks; everything else non-public stays closed. */
 export const PRIVATE_TARGET_KINDS = ["loopback", "private", "link-local"] as const;
@@ -232,13 +242,13 @@ export const configSchema = z.object({
   SHUTDOWN_GRACE_MS: z.coerce.number().int().positive().default(30_000).describe("how long SIGTERM waits for requests, deliveries and jobs in flight before exiting anyway"),
   WEBHOOK_TIMEOUT_MS: positiveInt.default(10_000).describe("a delivery attempt must get its 2xx within this"),
   WEBHOOK_RETRY_SCHEDULE: retryScheduleEnv(DEFAULT_RETRY_SCHEDULE).describe("waits before each retry (`ms`, `s`, `m`, `h`, `d`); one more attempt than entries"),
-  WEBHOOK_CONCURRENCY: positiveInt.max(1000).default(16).describe("deliveries in flight per process"),
+  WEBHOOK_CONCURRENCY: positiveInt.max(1000).default(16).describe("deliveries in flight per process; at most half of them (at least one) go to endpoints in doubt, whose last attempt failed or that never answered while their organization has a failing endpoint, so the other half stays for receivers that answer"),
   WEBHOOK_POLL_MS: positiveInt.default(1000).describe("how often the outbox is checked for due deliveries (events published in-process wake it at once)"),
   WEBHOOK_LEASE_MS: positiveInt.default(60_000).describe("how long a claimed delivery is held; must exceed the timeout; a dead process's claims lapse after it"),
   WEBHOOK_IN_FLIGHT_PER_ORG: positiveInt
     .max(1000)
     .default(4)
-    .describe("deliveries one organization may have in flight at once, across every instance; organizations take turns for the `WEBHOOK_CONCURRENCY` slots, so a receiver that hangs holds at most this many of them"),
+    .describe("deliveries one organization may have in flight at once, across every instance; the next slot goes to the organization holding the fewest, and among those to the one that has waited longest since its oldest due delivery or its last slot, so a receiver that hangs holds at most this many of them"),
   WEBHOOKS_PER_ORG: positiveInt.default(20).describe("webhooks one organization may register (active and disabled alike); the next is refused with `webhook-limit-reached` until one is deleted"),
   CERTIFICATES_PER_ORG: positiveInt
     .default(10_000)
@@ -250,6 +260,12 @@ export const configSchema = z.object({
     .transform((list) => list.split(",").map((kind) => kind.trim().toLowerCase()).filter(Boolean))
     .pipe(z.array(z.enum(PRIVATE_TARGET_KINDS, { error: `each entry must be one of ${PRIVATE_TARGET_KINDS.join(", ")}` }))).describe("comma list of `loopback`, `private`, `link-local`: the non-public addresses `tax_test_` webhooks may reach (plain http needs `loopback`); unset: public addresses only. Live webhooks are always public-only."),
   SIGN_UP_LIMIT: positiveInt.default(10).describe("dashboard sign-up attempts from one client address within 15 minutes; the next waits an hour"),
+  TRUSTED_PROXIES: z
+    .string()
+    .default("")
+    .transform((list) => list.split(",").map((entry) => entry.trim()).filter(Boolean))
+    .pipe(z.array(z.string().refine(isAddressOrRange, { error: "each entry must be an IP address or a CIDR range such as 10.0.0.0/8" })))
+    .describe("comma list of the addresses or CIDR ranges of the reverse proxies in front of the service: a request whose socket comes from one of them is the client's named in `X-Forwarded-For` (the right-most address there that is not a trusted proxy), for the dashboard's sign-in and sign-up throttles; unset: the socket's address, and `X-Forwarded-For` is never read"),
   RECONCILE_SOURCE: pathOrUpstreamUrl().describe("the state's SST rate file to reconcile with: a path or an http(s) URL (on a port fetch will use), to the CSV or to a ZIP archive holding exactly one CSV (the state posts both); a plain `http://` URL needs `RECONCILE_SHA256`; unset skips the job"),
   RECONCILE_SHA256: z
     .string()
@@ -374,6 +390,8 @@ export type Config = Readonly<{
   shutdownGraceMs: number;
   /** Dashboard sign-up attempts allowed from one client address within 15 minutes, across every instance; the next waits an hour. */
   signUpLimit: number;
+  /** Addresses and CIDR ranges of the reverse proxies whose X-Forwarded-For names the client (src/web/client-address.ts). */
+  trustedProxies: readonly string[];
   /** Webhook delivery (src/webhooks/delivery-actor.ts). */
   webhooks: DeliverySettings;
   /** Webhooks one organization may register (src/webhooks/webhook-service.ts). */
@@ -482,6 +500,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     slowRequestMs: e.SLOW_REQUEST_MS,
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
     signUpLimit: e.SIGN_UP_LIMIT,
+    trustedProxies: Object.freeze(e.TRUSTED_PROXIES),
     secretsKey: e.SECRETS_KEY ?? null,
     secretsKeyPrevious: e.SECRETS_KEY_PREVIOUS ?? null,
     webhooks: Object.freeze({

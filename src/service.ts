@@ -138,6 +138,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
         now,
         rateLimits: config.rateLimits,
         signUpLimit: config.signUpLimit,
+        trustedProxies: config.trustedProxies,
         usage,
         webhooks,
         accounts: createAccountService({ db: store.db, now, keyChanged: () => keys.changed(), activeKeysPerOrganization: config.activeKeysPerOrganization }),

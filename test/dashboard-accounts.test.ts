@@ -10,7 +10,9 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { checkSignIn } from "../src/accounts/accounts.ts";
+import { request as httpRequest } from "node:http";
+import { checkSignIn, createOrganizationWithOwner } from "../src/accounts/accounts.ts";
+import { loadConfig } from "../src/config.ts";
 import { escapeHtml, html } from "../src/dashboard/html.ts";
 import { hashPassword, verifyPassword } from "../src/accounts/password.ts";
 import { passwordProblem } from "../src/accounts/password-policy.ts";
@@ -23,6 +25,20 @@ import { startService, type RunningService } from "../src/service.ts";
 import { startTestService, type TestService } from "./_setup.ts";
 
 const run = promisify(execFile);
+
+/** A request over a real socket from a loopback address of our choosing (all of 127/8 is this host); empty headers are left out. */
+function requestFrom(base: string, localAddress: string, method: string, path: string, headers: Record<string, string>, body?: string): Promise<{ status: number; cookies: string[]; body: string }> {
+  const target = new URL(path, base);
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ host: target.hostname, port: target.port, path: target.pathname, method, localAddress, headers: Object.fromEntries(Object.entries(headers).filter(([, v]) => v)) }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (chunk: Buffer) => chunks.push(chunk));
+      res.on("end", () => resolve({ status: res.statusCode!, cookies: res.headers["set-cookie"] ?? [], body: Buffer.concat(chunks).toString("utf8") }));
+    });
+    req.on("error", reject);
+    req.end(body);
+  });
+}
 const BIN = new URL("../bin/buckeye.js", import.meta.url).pathname;
 
 describe("buckeye org create --email --password creates the organization's owner", () => {
@@ -45,6 +61,22 @@ describe("buckeye org create --email --password creates the organization's owner
       await store.close();
     }
   });
+
+  it("an organization the operator creates is verified; `org verify` ends the trial of one made by sign-up, and `org list` says which is which", async () => {
+    const store = openStore(databaseUrl);
+    try {
+      const made = await createOrganizationWithOwner(store.db, { organizationName: "Signed Up", email: "owner@signed-up.example", password: "vermilion otter cartography" }, new Date(), { trial: true });
+      const listed = (await buckeye("org", "list")).stdout;
+      expect(listed).toMatch(new RegExp(`${made.organization.id}\\s+active\\s+trial\\s+Signed Up`));
+      expect(listed).toMatch(/verified\s+Buckeye Books/);
+      const { stdout } = await buckeye("org", "verify", made.organization.id, "--json");
+      expect(JSON.parse(stdout)).toEqual({ id: made.organization.id, name: "Signed Up", status: "active", verified_at: expect.any(String) });
+      expect((await store.db.selectFrom("organizations").select("verified_at").where("id", "=", made.organization.id).executeTakeFirstOrThrow()).verified_at).not.toBeNull();
+      await expect(buckeye("org", "verify", "org_missing")).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining("no organization org_missing") });
+    } finally {
+      await store.close();
+    }
+  }, 90_000);
 
   it("refuses --email without --password, a short password and a taken email, with exit code 1", async () => {
     await expect(buckeye("org", "create", "--name", "Half", "--email", "half@example.com")).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining("--email and --password go together") });
@@ -75,47 +107,125 @@ describe("sign-in throttle: counters in the database, shared by every instance",
   });
   afterAll(() => service.close());
   const db = () => service.service.store.db;
+  /** A sign-in attempt from a client that has not signed in to the account before. */
+  const from = (email: string, address: string) => ({ email, address, device: null });
 
   it("locks an email after 5 failures in 15 minutes and lifts the lock 15 minutes later (injected clock)", async () => {
     let now = Date.parse("2026-11-21T12:00:00Z");
     const throttle = new SignInThrottle(db(), () => new Date(now));
-    for (let i = 0; i < 4; i++) await throttle.recordFailure("a@example.com", "10.0.0.1");
-    expect(await throttle.retryAfterSeconds("a@example.com", "10.0.0.1")).toBe(0);
-    await throttle.recordFailure("a@example.com", "10.0.0.1");
-    expect(await throttle.retryAfterSeconds("a@example.com", "10.0.0.2")).toBe(900);
-    expect(await throttle.retryAfterSeconds("b@example.com", "10.0.0.1")).toBe(0);
+    for (let i = 0; i < 4; i++) await throttle.recordFailure(from("a@example.com", "10.0.0.1"));
+    expect(await throttle.retryAfterSeconds(from("a@example.com", "10.0.0.1"))).toBe(0);
+    await throttle.recordFailure(from("a@example.com", "10.0.0.1"));
+    expect(await throttle.retryAfterSeconds(from("a@example.com", "10.0.0.2"))).toBe(900);
+    expect(await throttle.retryAfterSeconds(from("b@example.com", "10.0.0.1"))).toBe(0);
     now += 15 * 60_000;
-    expect(await throttle.retryAfterSeconds("a@example.com", "10.0.0.1")).toBe(0);
+    expect(await throttle.retryAfterSeconds(from("a@example.com", "10.0.0.1"))).toBe(0);
   });
 
   it("failures older than the 15-minute window are not counted; a right password clears the email's count", async () => {
     let now = Date.parse("2026-11-21T13:00:00Z");
     const throttle = new SignInThrottle(db(), () => new Date(now));
-    for (let i = 0; i < 4; i++) await throttle.recordFailure("c@example.com", "10.0.1.1");
+    for (let i = 0; i < 4; i++) await throttle.recordFailure(from("c@example.com", "10.0.1.1"));
     now += 16 * 60_000;
-    await throttle.recordFailure("c@example.com", "10.0.1.1");
-    expect(await throttle.retryAfterSeconds("c@example.com", "10.0.1.1")).toBe(0);
-    for (let i = 0; i < 3; i++) await throttle.recordFailure("c@example.com", "10.0.1.1");
-    await throttle.recordSuccess("c@example.com");
-    await throttle.recordFailure("c@example.com", "10.0.1.1");
-    expect(await throttle.retryAfterSeconds("c@example.com", "10.0.1.1")).toBe(0);
+    await throttle.recordFailure(from("c@example.com", "10.0.1.1"));
+    expect(await throttle.retryAfterSeconds(from("c@example.com", "10.0.1.1"))).toBe(0);
+    for (let i = 0; i < 3; i++) await throttle.recordFailure(from("c@example.com", "10.0.1.1"));
+    await throttle.recordSuccess(from("c@example.com", "10.0.1.1"));
+    await throttle.recordFailure(from("c@example.com", "10.0.1.1"));
+    expect(await throttle.retryAfterSeconds(from("c@example.com", "10.0.1.1"))).toBe(0);
   });
 
   it("locks a client address after 20 failures across any emails", async () => {
     const throttle = new SignInThrottle(db(), () => new Date("2026-11-21T14:00:00Z"));
-    for (let i = 0; i < 20; i++) await throttle.recordFailure(`user${i}@example.com`, "10.0.0.9");
-    expect(await throttle.retryAfterSeconds("fresh@example.com", "10.0.0.9")).toBe(900);
+    for (let i = 0; i < 20; i++) await throttle.recordFailure(from(`user${i}@example.com`, "10.0.0.9"));
+    expect(await throttle.retryAfterSeconds(from("fresh@example.com", "10.0.0.9"))).toBe(900);
   });
 
   it("two instances on one database share the count: 3 failures on one and 2 on the other lock the email on both", async () => {
     const clock = () => new Date("2026-11-21T15:00:00Z");
     const [first, second] = [new SignInThrottle(db(), clock), new SignInThrottle(db(), clock)];
     await Promise.all([
-      ...Array.from({ length: 3 }, () => first.recordFailure("d@example.com", "10.0.2.1")),
-      ...Array.from({ length: 2 }, () => second.recordFailure("d@example.com", "10.0.2.2")),
+      ...Array.from({ length: 3 }, () => first.recordFailure(from("d@example.com", "10.0.2.1"))),
+      ...Array.from({ length: 2 }, () => second.recordFailure(from("d@example.com", "10.0.2.2"))),
     ]);
-    expect(await first.retryAfterSeconds("d@example.com", "10.0.2.3")).toBe(900);
-    expect(await second.retryAfterSeconds("d@example.com", "10.0.2.3")).toBe(900);
+    expect(await first.retryAfterSeconds(from("d@example.com", "10.0.2.3"))).toBe(900);
+    expect(await second.retryAfterSeconds(from("d@example.com", "10.0.2.3"))).toBe(900);
+  });
+});
+
+describe("a stranger's wrong passwords cannot lock the owner out of a device that signed in before, and guessing from many addresses is still throttled", () => {
+  let service: TestService & { url?: string };
+  const OWNER = "owner@lockout.example";
+  const OTHER = "other@lockout.example";
+  const RIGHT = "vermilion otter cartography";
+  beforeAll(async () => {
+    service = await startTestService({}, true);
+    await createOrganizationWithOwner(service.service.store.db, { organizationName: "Lockout Works", email: OWNER, password: RIGHT });
+    await createOrganizationWithOwner(service.service.store.db, { organizationName: "Other Works", email: OTHER, password: RIGHT });
+  });
+  afterAll(() => service.close());
+
+  /** A sign-in over a real socket from a loopback address of our choosing, with the cookies the "device" holds. */
+  async function signInFrom(address: string, email: string, password: string, device = ""): Promise<{ status: number; cookies: string[] }> {
+    const form = await requestFrom(service.url!, address, "GET", "/dashboard/sign-in", { cookie: device });
+    const formCookie = form.cookies.find((c) => c.startsWith("buckeye_form"))?.split(";")[0] ?? "";
+    const token = /name="_csrf" value="([^"]+)"/.exec(form.body)![1]!;
+    const answer = await requestFrom(service.url!, address, "POST", "/dashboard/sign-in", {
+      cookie: [formCookie, device].filter(Boolean).join("; "),
+      "content-type": "application/x-www-form-urlencoded",
+    }, new URLSearchParams({ _csrf: token, email, password, next: "/dashboard/keys" }).toString());
+    return { status: answer.status, cookies: answer.cookies };
+  }
+
+  const deviceCookieOf = (cookies: string[]) => cookies.find((c) => c.startsWith("buckeye_device="))!.split(";")[0]!;
+
+  it("after 5 wrong passwords from 5 addresses, the right one from a sixth address is 429, and from the owner's device it signs in", async () => {
+    const first = await signInFrom("127.0.0.20", OWNER, RIGHT);
+    expect(first.status).toBe(303);
+    const device = deviceCookieOf(first.cookies);
+    expect(first.cookies.find((c) => c.startsWith("buckeye_device="))).toMatch(/HttpOnly/i);
+
+    for (let n = 1; n <= 5; n++) expect((await signInFrom(`127.0.0.${n + 1}`, OWNER, `wrong guess ${n}`)).status).toBe(401);
+    expect((await signInFrom("127.0.0.7", OWNER, RIGHT)).status).toBe(429);
+
+    expect((await signInFrom("127.0.0.20", OWNER, RIGHT, device)).status).toBe(303);
+    // The same device from another network is still the owner's device.
+    expect((await signInFrom("127.0.0.21", OWNER, RIGHT, device)).status).toBe(303);
+  });
+
+  it("guessing from many more addresses is still refused before the password is checked, and another account's device cookie does not help", async () => {
+    for (let n = 8; n < 14; n++) expect((await signInFrom(`127.0.0.${n}`, OWNER, `wrong guess ${n}`)).status).toBe(429);
+    const other = await signInFrom("127.0.0.30", OTHER, RIGHT);
+    expect(other.status).toBe(303);
+    expect((await signInFrom("127.0.0.30", OWNER, RIGHT, deviceCookieOf(other.cookies))).status).toBe(429);
+  });
+
+  it("changing the password forgets every other device: theirs is then throttled as a stranger's, the device that changed it is not", async () => {
+    const THIRD = "third@lockout.example";
+    const NEW = "saffron heron lighthouse";
+    await createOrganizationWithOwner(service.service.store.db, { organizationName: "Third Works", email: THIRD, password: RIGHT });
+    const a = await signInFrom("127.0.0.50", THIRD, RIGHT);
+    const b = await signInFrom("127.0.0.51", THIRD, RIGHT);
+    const deviceA = deviceCookieOf(a.cookies);
+    const sessionA = a.cookies.find((c) => c.startsWith("buckeye_session="))!.split(";")[0]!;
+    const cookiesA = `${sessionA}; ${deviceA}`;
+    const settings = await requestFrom(service.url!, "127.0.0.50", "GET", "/dashboard/settings", { cookie: cookiesA });
+    const token = /name="_csrf" value="([^"]+)"/.exec(settings.body)![1]!;
+    const changed = await requestFrom(service.url!, "127.0.0.50", "POST", "/dashboard/settings/password", { cookie: cookiesA, "content-type": "application/x-www-form-urlencoded" }, new URLSearchParams({ _csrf: token, current_password: RIGHT, new_password: NEW }).toString());
+    expect(changed.status).toBe(303);
+
+    for (let n = 1; n <= 5; n++) expect((await signInFrom(`127.0.0.${51 + n}`, THIRD, `wrong guess ${n}`)).status).toBe(401);
+    expect((await signInFrom("127.0.0.51", THIRD, NEW, deviceCookieOf(b.cookies))).status).toBe(429);
+    expect((await signInFrom("127.0.0.50", THIRD, NEW, deviceA)).status).toBe(303);
+  });
+
+  it("a known device's own wrong passwords lock that device only, after 5", async () => {
+    const known = await signInFrom("127.0.0.40", OTHER, RIGHT);
+    const device = deviceCookieOf(known.cookies);
+    for (let n = 1; n <= 5; n++) expect((await signInFrom("127.0.0.40", OTHER, `typo ${n}`, device)).status).toBe(401);
+    expect((await signInFrom("127.0.0.40", OTHER, RIGHT, device)).status).toBe(429);
+    // The account's own count was not touched: a client without that device signs in.
+    expect((await signInFrom("127.0.0.41", OTHER, RIGHT)).status).toBe(303);
   });
 });
 
@@ -284,6 +394,48 @@ describe("sign-up is throttled per client address, across instances", () => {
     const names = (await organizations()).map((o) => o.name);
     expect(names.length).toBe(before + 3);
     expect(names).not.toContain("Flood 4");
+    // Open sign-up makes organizations in trial (docs/guides/dashboard.md, "Trial organizations").
+    const flood = await a.service.store.db.selectFrom("organizations").select("verified_at").where("name", "like", "Flood %").execute();
+    expect(flood.map((o) => o.verified_at)).toEqual([null, null, null]);
+  });
+});
+
+describe("behind a trusted proxy (TRUSTED_PROXIES), the throttles count the client X-Forwarded-For names; from any other socket, the socket's address", () => {
+  let service: TestService & { url?: string };
+  let n = 0;
+  beforeAll(async () => {
+    // The proxy is 127.0.0.1; clients that connect from elsewhere in 127/8 stand for clients reaching the service directly.
+    service = await startTestService({ SIGN_UP_LIMIT: "2", TRUSTED_PROXIES: "127.0.0.1/32" }, true);
+  });
+  afterAll(() => service.close());
+
+  async function signUp(socket: string, forwardedFor: string): Promise<number> {
+    const form = await requestFrom(service.url!, socket, "GET", "/dashboard/sign-up", {});
+    const formCookie = form.cookies.find((c) => c.startsWith("buckeye_form"))!.split(";")[0]!;
+    const token = /name="_csrf" value="([^"]+)"/.exec(form.body)![1]!;
+    n += 1;
+    const body = new URLSearchParams({ _csrf: token, organization: `Proxied ${n}`, email: `proxied-${n}@example.com`, password: "vermilion otter cartography" }).toString();
+    return (await requestFrom(service.url!, socket, "POST", "/dashboard/sign-up", { cookie: formCookie, "content-type": "application/x-www-form-urlencoded", "x-forwarded-for": forwardedFor }, body)).status;
+  }
+
+  it("clients behind the proxy are counted apart, and what a client writes left of the proxy's entry changes nothing", async () => {
+    expect(await signUp("127.0.0.1", "198.51.100.7")).toBe(303);
+    expect(await signUp("127.0.0.1", "198.51.100.7")).toBe(303);
+    expect(await signUp("127.0.0.1", "198.51.100.7")).toBe(429);
+    // A client that sends its own X-Forwarded-For: the proxy appends the address it saw, and that one counts.
+    expect(await signUp("127.0.0.1", "203.0.113.99, 198.51.100.7")).toBe(429);
+    expect(await signUp("127.0.0.1", "198.51.100.8")).toBe(303);
+  });
+
+  it("TRUSTED_PROXIES takes addresses and CIDR ranges of either family, and refuses anything else at start", () => {
+    expect(loadConfig({ TRUSTED_PROXIES: "10.0.0.0/8, 192.0.2.1, 2001:db8::/32" }).trustedProxies).toEqual(["10.0.0.0/8", "192.0.2.1", "2001:db8::/32"]);
+    for (const bad of ["10.0.0.0/33", "proxy.internal", "10.0.0.1/8/2", "2001:db8::/129"]) expect(() => loadConfig({ TRUSTED_PROXIES: bad })).toThrow(/IP address or a CIDR range/);
+  });
+
+  it("a socket that is not a trusted proxy is counted by its own address, whatever X-Forwarded-For it sends", async () => {
+    expect(await signUp("127.0.0.9", "198.51.100.20")).toBe(303);
+    expect(await signUp("127.0.0.9", "198.51.100.21")).toBe(303);
+    expect(await signUp("127.0.0.9", "198.51.100.22")).toBe(429);
   });
 });
 

@@ -238,7 +238,7 @@ describe("batch jobs (createBatch, getBatch, getBatchResults)", () => {
   });
 });
 
-describe("deleting batch jobs, and the caps per organization (deleteBatch; createBatch 429 and 409)", () => {
+describe("deleting batch jobs, and the caps per organization (deleteBatch; createBatch 429, 409 and 403)", () => {
   it("refuses a job over the jobs in flight (429 with Retry-After) and over the jobs stored (409); deletes a job (204) and then finds it no more (404)", async () => {
     const org = await createOrganization(api.service.store.db, "Contract Batches");
     const key = (await createKey(api.service.store.db, org.id, "contract batches", "live")).key;
@@ -262,6 +262,12 @@ describe("deleting batch jobs, and the caps per organization (deleteBatch; creat
       }
     }
     await invalid(409, "POST", "/api/v1/batches", county);
+  });
+
+  it("refuses a job from an organization in trial (403)", async () => {
+    const trial = await createOrganization(api.service.store.db, "Contract Trial", new Date(), { trial: true });
+    const key = (await createKey(api.service.store.db, trial.id, "contract trial", "test")).key;
+    await invalid(403, "POST", "/api/v1/batches", { body: "id,county\n1,franklin\n", type: "text/csv", key });
   });
 });
 

@@ -1,7 +1,7 @@
 /**
  * The account actions and their rules, written once for the dashboard and the CLI: sign-up (an
- * organization with its owner) or an organization alone, sign-in, password changes, API keys
- * (create, list, revoke) and suspension. The adapters read a form or command-line options, call an
+ * organization with its owner) or an organization alone, verification of a trial organization,
+ * sign-in, password changes, API keys (create, list, revoke) and suspension. The adapters read a form or command-line options, call an
  * action here and render the answer or the AccountError / KeyError it throws.
  *
  * The rule that makes this a service rather than a list of repository calls: a change that moves a
@@ -12,7 +12,7 @@
 import { createKey, KeyError, type CreatedKey } from "../auth/key-service.ts";
 import { listApiKeys, revokeApiKey } from "../store/api-keys.repository.ts";
 import type { ApiKey, Db, KeyEnv, Organization, OrganizationStatus } from "../store/database.ts";
-import { createOrganization, findOrganization, listOrganizations, setOrganizationStatus } from "../store/organizations.repository.ts";
+import { createOrganization, findOrganization, listOrganizations, setOrganizationStatus, verifyOrganization } from "../store/organizations.repository.ts";
 import { AccountError, changePassword, checkSignIn, createOrganizationWithOwner, organizationNameProblem, type NewAccount } from "./accounts.ts";
 
 export interface AccountServiceDeps {
@@ -36,8 +36,11 @@ export function createAccountService(deps: AccountServiceDeps) {
   }
 
   return {
-    /** An organization and its owner, created together (dashboard sign-up, `buckeye org create --email`). */
-    signUp: (input: NewAccount) => createOrganizationWithOwner(db, input, now()),
+    /**
+     * An organization and its owner, created together: by open sign-up in the dashboard, in trial
+     * until an operator verifies it; by `buckeye org create --email`, verified, since an operator made it.
+     */
+    signUp: (input: NewAccount, options: { trial: boolean }) => createOrganizationWithOwner(db, input, now(), options),
 
     /** An organization without an owner (`buckeye org create --name`). */
     async createOrganization(name: string): Promise<Organization> {
@@ -47,6 +50,18 @@ export function createAccountService(deps: AccountServiceDeps) {
     },
 
     listOrganizations: () => listOrganizations(db),
+
+    /**
+     * Ends an organization's trial (`buckeye org verify`): its keys get the full allowance from their
+     * next request (the verdict they are cached with says trial, so the change is announced). Null
+     * when there is no such organization.
+     */
+    async verify(organizationId: string): Promise<Organization | null> {
+      const row = await verifyOrganization(db, organizationId, now());
+      if (!row) return null;
+      await deps.keyChanged();
+      return row;
+    },
 
     checkSignIn: (email: string, password: string) => checkSignIn(db, email, password),
 

@@ -44,8 +44,8 @@ export interface NewAccount {
   password: string;
 }
 
-/** Creates the organization and its owner in one transaction; throws AccountError on bad input. */
-export async function createOrganizationWithOwner(db: Db, input: NewAccount, now: Date = new Date()): Promise<{ organization: Organization; owner: User }> {
+/** Creates the organization (in trial when `trial`) and its owner in one transaction; throws AccountError on bad input. */
+export async function createOrganizationWithOwner(db: Db, input: NewAccount, now: Date = new Date(), options: { trial?: boolean } = {}): Promise<{ organization: Organization; owner: User }> {
   const name = input.organizationName.trim();
   const email = normalizeEmail(input.email);
   const nameIssue = organizationNameProblem(name);
@@ -58,7 +58,7 @@ export async function createOrganizationWithOwner(db: Db, input: NewAccount, now
   const passwordHash = await hashPassword(input.password);
   try {
     return await db.transaction().execute(async (trx) => {
-      const organization = await createOrganization(trx, name, now);
+      const organization = await createOrganization(trx, name, now, options);
       const owner = await insertUser(trx, { organizationId: organization.id, email, passwordHash, role: "owner" }, now);
       return { organization, owner };
     });

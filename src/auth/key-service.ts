@@ -40,6 +40,8 @@ export interface Principal {
   organizationId: string;
   env: KeyEnv;
   prefix: string;
+  /** The organization is in trial (made by open sign-up, not verified yet): it gets the trial allowance. */
+  trial: boolean;
 }
 
 export type Verification =
@@ -60,7 +62,7 @@ export async function verifyKey(findKeys: KeyFinder, key: string): Promise<Verif
     if (candidate.org_status !== "active") return { ok: false, reason: "suspended" };
     return {
       ok: true,
-      principal: { keyId: candidate.id, organizationId: candidate.organization_id, env: shape.env, prefix: shape.prefix },
+      principal: { keyId: candidate.id, organizationId: candidate.organization_id, env: shape.env, prefix: shape.prefix, trial: candidate.org_verified_at === null },
     };
   }
   return { ok: false, reason: "unknown" };

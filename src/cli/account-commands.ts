@@ -40,7 +40,7 @@ export function addOrgCommands(program: Command): void {
       const row = await withAccounts(async (accounts) =>
         opts.email === undefined
           ? accounts.createOrganization(opts.name)
-          : (await accounts.signUp({ organizationName: opts.name, email: opts.email, password: opts.password! })).organization,
+          : (await accounts.signUp({ organizationName: opts.name, email: opts.email, password: opts.password! }, { trial: false })).organization,
       );
       const out = { id: row.id, name: row.name, status: row.status };
       const owner = opts.email === undefined ? "" : ` with owner ${normalizeEmail(opts.email)}`;
@@ -52,7 +52,17 @@ export function addOrgCommands(program: Command): void {
     .addOption(jsonOption())
     .action(async (opts: { json?: boolean }) => {
       const rows = await withAccounts((accounts) => accounts.listOrganizations());
-      print(Boolean(opts.json), rows, rows.map((r) => `${r.id}  ${r.status.padEnd(9)}  ${r.name}`).join("\n") || "no organizations");
+      print(Boolean(opts.json), rows, rows.map((r) => `${r.id}  ${r.status.padEnd(9)}  ${(r.verified_at ? "verified" : "trial").padEnd(8)}  ${r.name}`).join("\n") || "no organizations");
+    });
+
+  org
+    .command("verify <id>")
+    .description("end a trial: an organization made by dashboard sign-up gets the full allowance (rate, batch jobs, deliveries)")
+    .addOption(jsonOption())
+    .action(async (id: string, opts: { json?: boolean }) => {
+      const row = await withAccounts((accounts) => accounts.verify(id));
+      if (!row) throw new CliError(`no organization ${id}`);
+      print(Boolean(opts.json), { id: row.id, name: row.name, status: row.status, verified_at: row.verified_at }, `${row.id} is verified (since ${row.verified_at})`);
     });
 
   for (const [verb, status] of [["suspend", "suspended"], ["activate", "active"]] as const) {

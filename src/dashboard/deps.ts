@@ -8,6 +8,7 @@ import type { SignInThrottle } from "./sign-in-throttle.ts";
 import type { SignUpThrottle } from "./sign-up-throttle.ts";
 import type { SubmitOnce } from "./submit-once.ts";
 import type { Logger } from "../log.ts";
+import type { ClientAddress } from "../web/client-address.ts";
 
 
 export interface DashboardDeps {
@@ -16,6 +17,8 @@ export interface DashboardDeps {
   /** The API's request limits per key and per organization, shown on the usage page. */
   rateLimits: Readonly<{ perKey: number; perOrganization: number }>;
   usage?: UsageRecorder;
+  /** The client's address the throttles count by: the socket's, or a trusted proxy's X-Forwarded-For (TRUSTED_PROXIES). */
+  clientAddress: ClientAddress;
   throttle: SignInThrottle;
   signUps: SignUpThrottle;
   once: SubmitOnce;
@@ -29,7 +32,9 @@ export interface DashboardDeps {
 }
 
 /** What the composition root gives the dashboard; it makes its throttles and form tokens itself. */
-export type DashboardSetup = Omit<DashboardDeps, "throttle" | "signUps" | "once" | "log"> & {
+export type DashboardSetup = Omit<DashboardDeps, "clientAddress" | "throttle" | "signUps" | "once" | "log"> & {
   /** Sign-up attempts one client address may make within 15 minutes (SIGN_UP_LIMIT). */
   signUpLimit: number;
+  /** The reverse proxies whose X-Forwarded-For names the client (TRUSTED_PROXIES). */
+  trustedProxies: readonly string[];
 };

@@ -20,6 +20,7 @@ import { currentSession } from "./session.ts";
 import { SignInThrottle } from "./sign-in-throttle.ts";
 import { SignUpThrottle } from "./sign-up-throttle.ts";
 import { SubmitOnce } from "./submit-once.ts";
+import { clientAddressReader } from "../web/client-address.ts";
 import { StaticFiles } from "../web/static-files.ts";
 
 const ASSETS: Record<string, string> = {
@@ -35,9 +36,10 @@ function isDashboardPath(event: H3Event): boolean {
 
 /** Mounts the dashboard on the service's app (the composition root, src/service.ts, calls it). */
 export function registerDashboard(app: H3, setup: DashboardSetup, log: Logger = () => {}): void {
-  const { signUpLimit, ...given } = setup;
+  const { signUpLimit, trustedProxies, ...given } = setup;
   const deps: DashboardDeps = {
     ...given,
+    clientAddress: clientAddressReader(trustedProxies),
     throttle: new SignInThrottle(setup.db, setup.now),
     signUps: new SignUpThrottle(setup.db, setup.now, signUpLimit),
     once: new SubmitOnce(setup.db, setup.now),

@@ -24,6 +24,18 @@ import { setAnswerHeader } from "./answer-headers.ts";
 import type { ApiContext } from "./context.ts";
 import type { RateDecision } from "./rate-limit.ts";
 
+/**
+ * The organization bucket a principal draws from: its organization's, or, for an organization in
+ * trial, the one bucket every trial organization shares, so organizations made by open sign-up
+ * add nothing to the rate the service gives away, however many are made (docs/guides/dashboard.md,
+ * "Trial organizations"). Organization ids start with `org_`, so this name is no organization's.
+ */
+export const TRIAL_BUCKET = "trial";
+
+function organizationBucket(principal: Principal): string {
+  return principal.trial ? TRIAL_BUCKET : principal.organizationId;
+}
+
 /** A good key's principal and the rate-limit decision for this request, or why the key is refused. */
 type Admission = { principal: Principal; decision: RateDecision } | { refused: (Verification & { ok: false })["reason"] };
 
@@ -32,18 +44,22 @@ async function admit(ctx: ApiContext, key: string): Promise<Admission> {
   const { verdicts } = ctx.keys;
   const hit = verdicts.peek(key);
   if (hit?.verdict.ok) {
-    const { keyId, organizationId } = hit.verdict.principal;
-    const taking = ctx.limiter.consume(keyId, organizationId, ctx.now().getTime());
+    const taking = ctx.limiter.consume(hit.verdict.principal.keyId, organizationBucket(hit.verdict.principal), ctx.now().getTime());
     const epoch = await ctx.keys.epoch();
     const verdict = epoch !== undefined && epoch === hit.epoch ? hit.verdict : await verdicts.read(key, epoch);
     if (!verdict.ok) return { refused: verdict.reason };
     // The in-process buckets decide at once: awaiting their decision would cost a promise per request.
-    return { principal: verdict.principal, decision: taking instanceof Promise ? await taking : taking };
+    const decision = taking instanceof Promise ? await taking : taking;
+    // An organization verified since the verdict was cached: its own bucket decides, from this request on.
+    if (verdict.principal.trial !== hit.verdict.principal.trial) {
+      return { principal: verdict.principal, decision: await ctx.limiter.consume(verdict.principal.keyId, organizationBucket(verdict.principal), ctx.now().getTime()) };
+    }
+    return { principal: verdict.principal, decision };
   }
   const verdict = await verdicts.check(key, await ctx.keys.epoch());
   if (!verdict.ok) return { refused: verdict.reason };
   const { principal } = verdict;
-  return { principal, decision: await ctx.limiter.consume(principal.keyId, principal.organizationId, ctx.now().getTime()) };
+  return { principal, decision: await ctx.limiter.consume(principal.keyId, organizationBucket(principal), ctx.now().getTime()) };
 }
 
 const BEARER = /^Bearer[ \t]+(tax_(?:live|test)_\S*)\s*$/i;
@@ -73,17 +89,24 @@ export function admitRequest(ctx: ApiContext): Middleware {
       throw problem("invalid-api-key", INVALID_KEY[admission.refused], { headers: { "www-authenticate": 'Bearer realm="buckeye", error="invalid_token"' } });
     }
     event.context.principal = admission.principal;
-    limit(event, admission.decision);
+    limit(event, admission.decision, admission.principal);
     ctx.usage?.record(admission.principal.keyId);
   };
 }
 
-function limit(event: H3Event, decision: RateDecision): void {
+function limit(event: H3Event, decision: RateDecision, principal: Principal): void {
   setAnswerHeader(event, "ratelimit-limit", String(decision.limit));
   setAnswerHeader(event, "ratelimit-remaining", String(decision.remaining));
   setAnswerHeader(event, "ratelimit-reset", String(decision.resetSeconds));
   if (decision.allowed) return;
   const headers = { headers: { "retry-after": String(decision.retryAfterSeconds) } };
+  if (decision.scope === "organization" && principal.trial) {
+    throw problem(
+      "organization-rate-limit-exceeded",
+      `This organization is in trial, and organizations in trial share ${decision.limit} requests per second across all their API keys until an operator verifies them. Wait ${decision.retryAfterSeconds} s and retry.`,
+      headers,
+    );
+  }
   if (decision.scope === "organization") {
     throw problem(
       "organization-rate-limit-exceeded",

@@ -317,6 +317,7 @@ function paths() {
         responses: {
           "202": json("The job; Location is where to poll it", ref("BatchJob"), { Location: header("Location") }),
           ...problems(400, 413, 415),
+          "403": answer("organization-in-trial: the organization was made by open sign-up and an operator has not verified it yet; batch jobs start once it is", problemContent),
           "409": answer(
             "batch-jobs-stored: the organization keeps as many jobs as it may (BATCH_JOBS_STORED_PER_ORG, completed ones included); delete some with DELETE /api/v1/batches/{id}",
             problemContent,

@@ -9,6 +9,8 @@ export interface KeyCandidate {
   key_hash: string;
   key_status: ApiKey["status"];
   org_status: OrganizationStatus;
+  /** Null while the organization is in trial. */
+  org_verified_at: string | null;
 }
 
 export interface NewKeyFields {
@@ -69,6 +71,7 @@ function keysByPrefixQuery(db: Db, prefix: string) {
       "api_keys.key_hash as key_hash",
       "api_keys.status as key_status",
       "organizations.status as org_status",
+      "organizations.verified_at as org_verified_at",
     ])
     .where("api_keys.prefix", "=", prefix);
 }

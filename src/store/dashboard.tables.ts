@@ -35,8 +35,17 @@ export interface ApiKeyUsageTable {
   count: number;
 }
 
+/** A device that signed in to an account (migrations/2026-11-27-320-known-devices.ts). */
+export interface KnownDevicesTable {
+  /** SHA-256 of the device cookie's token; the token itself is never stored. */
+  token_hash: string;
+  user_id: string;
+  created_at: string;
+  expires_at: string;
+}
+
 export interface SignInCountersTable {
-  /** `e:<email>` or `a:<client address>`. */
+  /** `e:<email>`, `a:<client address>` or `d:<known device's token hash>`. */
   key: string;
   failures: number;
   window_start: string;

@@ -5,9 +5,9 @@
 import type { BatchChunksTable, BatchJobsTable, BatchTurnsTable } from "./batch-jobs.table.ts";
 import type { Kysely, Selectable } from "kysely";
 import type { CertificatesTable } from "./certificates.table.ts";
-import type { DeliveriesTable, DeliveryAttemptsTable, EventsTable, WebhooksTable } from "./webhooks.tables.ts";
+import type { DeliveriesTable, DeliveryAttemptsTable, DeliveryTurnsTable, EventsTable, WebhooksTable } from "./webhooks.tables.ts";
 import type { ReconciliationsTable, RecordedRatePeriodsTable } from "./reconciliations.tables.ts";
-import type { ApiKeyUsageTable, FormTokensTable, SessionsTable, SignInCountersTable, UsersTable } from "./dashboard.tables.ts";
+import type { ApiKeyUsageTable, FormTokensTable, KnownDevicesTable, SessionsTable, SignInCountersTable, UsersTable } from "./dashboard.tables.ts";
 import type { JobRunsTable } from "./job-runs.table.ts";
 import type { BoundaryCitiesTable, BoundaryImportLeaseTable, BoundaryPointerTable, BoundaryRecordsTable, BoundaryVersionsTable } from "./boundaries.table.ts";
 
@@ -22,6 +22,8 @@ export interface OrganizationsTable {
   status: OrganizationStatus;
   filing_frequency: FilingFrequency;
   created_at: string;
+  /** When an operator verified it; null while it is in trial (migrations/2026-11-27-330-trial-organizations.ts). */
+  verified_at: string | null;
 }
 
 export interface ApiKeysTable {
@@ -44,6 +46,7 @@ export interface Database {
   events: EventsTable;
   deliveries: DeliveriesTable;
   delivery_attempts: DeliveryAttemptsTable;
+  delivery_turns: DeliveryTurnsTable;
   certificates: CertificatesTable;
   reconciliations: ReconciliationsTable;
   recorded_rate_periods: RecordedRatePeriodsTable;
@@ -55,6 +58,7 @@ export interface Database {
   api_key_usage: ApiKeyUsageTable;
   job_runs: JobRunsTable;
   sign_in_counters: SignInCountersTable;
+  known_devices: KnownDevicesTable;
   form_tokens: FormTokensTable;
   boundary_versions: BoundaryVersionsTable;
   boundary_pointer: BoundaryPointerTable;

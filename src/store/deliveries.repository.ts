@@ -1,11 +1,20 @@
 /**
  * Deliveries: claiming due ones under a lease, recording each attempt, listing them.
  *
- * Claims are fair between organizations (docs/guides/webhooks-and-jobs.md, "Fairness between organizations"): one claim takes
- * each organization's oldest due delivery before any organization's second, and never lets an
- * organization hold more than `perOrganization` live claims at once, counting every instance's. So
- * an organization whose receiver hangs ties up at most that many of the delivery slots, and the
- * others' deliveries go out beside its backlog instead of behind it.
+ * Claims are fair between organizations (docs/guides/webhooks-and-jobs.md, "Fairness between
+ * organizations"):
+ *
+ * - the next slot goes to the organization holding the fewest, and among those to the one that
+ *   has waited longest: since its oldest due delivery became due, or since it was last given a
+ *   slot (`delivery_turns`), whichever is later. How much an organization has queued, and how
+ *   long ago, buys it nothing once it has been served;
+ * - no organization holds more than `perOrganization` live claims at once, counting every
+ *   instance's, and an organization in trial (made by open sign-up, not verified yet) no more than
+ *   one, since anyone can make many;
+ * - an endpoint in doubt (its last attempt failed, or it never answered and another endpoint of
+ *   its organization is failing) has one delivery in flight at a time, and deliveries to endpoints
+ *   in doubt hold at most `doubtfulSlots` of this instance's slots. Receivers that never answer
+ *   hold a slot for the whole timeout; the other slots stay for receivers that answer.
  *
  * That count must not be raced: on PostgreSQL a claim first takes a transaction-scoped advisory
  * lock, so instances claim one after another (a claim is one short query) and each sees the
@@ -25,56 +34,77 @@ export interface Claim {
   limit: number;
   /** Live claims one organization may hold at once, across every instance (WEBHOOK_IN_FLIGHT_PER_ORG). */
   perOrganization: number;
+  /** Live claims of this instance that may go to endpoints in doubt (half of WEBHOOK_CONCURRENCY). */
+  doubtfulSlots: number;
 }
+
+/** Live claims an organization in trial may hold (docs/guides/dashboard.md, "Trial organizations"). */
+export const TRIAL_IN_FLIGHT = 1;
 
 /** Names the advisory lock that serialises delivery claims on PostgreSQL (any constant no other lock uses). */
 const CLAIM_LOCK = 0x0b0c_de11;
 
 /**
- * Claims up to `limit` due deliveries (pending, due, and unclaimed or with a lapsed lease), in
- * turns: every organization's first before anyone's second, oldest first within a turn, and no
- * organization past `perOrganization` live claims.
+ * Claims up to `limit` due deliveries (pending, due, and unclaimed or with a lapsed lease) by the
+ * rules above, and records the claim time of each organization served.
  */
 export async function claimDueDeliveries(db: Db, dialect: Dialect, claim: Claim): Promise<Delivery[]> {
   if (claim.limit <= 0) return [];
   const now = claim.now.toISOString();
   return db.transaction().execute(async (trx) => {
     if (dialect === "postgres") await sql`select pg_advisory_xact_lock(${CLAIM_LOCK})`.execute(trx);
-    const inFlight = trx
-      .selectFrom("deliveries")
-      .innerJoin("webhooks", "webhooks.id", "deliveries.webhook_id")
-      .select(["webhooks.organization_id as organization_id", (eb) => eb.fn.countAll<number>().as("claims")])
-      .where("deliveries.status", "=", "pending")
-      .where("deliveries.claimed_until", ">=", now)
-      .groupBy("webhooks.organization_id");
-    const due = trx
-      .selectFrom("deliveries")
-      .innerJoin("webhooks", "webhooks.id", "deliveries.webhook_id")
-      .select([
-        "deliveries.id as id",
-        "deliveries.next_attempt_at as next_attempt_at",
-        "webhooks.organization_id as organization_id",
-        (eb) =>
-          eb.fn
-            .agg<number>("row_number")
-            .over((over) => over.partitionBy("webhooks.organization_id").orderBy("deliveries.next_attempt_at").orderBy("deliveries.id"))
-            .as("turn"),
-      ])
-      .where("deliveries.status", "=", "pending")
-      .where("deliveries.next_attempt_at", "<=", now)
-      .where((eb) => eb.or([eb("deliveries.claimed_until", "is", null), eb("deliveries.claimed_until", "<", now)]));
-    const chosen = await trx
-      .selectFrom(due.as("due"))
-      .leftJoin(inFlight.as("in_flight"), "in_flight.organization_id", "due.organization_id")
-      .select("due.id")
-      .where((eb) => eb(eb("due.turn", "+", eb.fn.coalesce("in_flight.claims", eb.lit(0))), "<=", claim.perOrganization))
-      .orderBy("due.turn")
-      .orderBy("due.next_attempt_at")
-      .orderBy("due.id")
-      .limit(claim.limit)
-      .execute();
+    // Window functions over CTEs read the same on SQLite and PostgreSQL; the query builder would spell the five steps less plainly.
+    const { rows: chosen } = await sql<{ id: string; organization_id: string }>`
+      with endpoints as (
+        select w.id, w.organization_id,
+          case when w.consecutive_failures > 0
+            or (w.last_success_at is null and w.organization_id in (select f.organization_id from webhooks f where f.consecutive_failures > 0))
+          then 1 else 0 end as doubtful
+        from webhooks w
+      ),
+      live as (
+        select d.webhook_id, d.claimed_by, e.organization_id, e.doubtful
+        from deliveries d join endpoints e on e.id = d.webhook_id
+        where d.status = 'pending' and d.claimed_until >= ${now}
+      ),
+      endpoint_live as (select webhook_id, count(*) as claims from live group by webhook_id),
+      organization_live as (select organization_id, count(*) as claims from live group by organization_id),
+      mine_doubtful as (select count(*) as claims from live where claimed_by = ${claim.instance} and doubtful = 1),
+      due as (
+        select d.id, d.next_attempt_at, e.organization_id, e.doubtful,
+          row_number() over (partition by d.webhook_id order by d.next_attempt_at, d.id) + coalesce(el.claims, 0) as endpoint_turn
+        from deliveries d
+        join endpoints e on e.id = d.webhook_id
+        left join endpoint_live el on el.webhook_id = d.webhook_id
+        where d.status = 'pending' and d.next_attempt_at <= ${now} and (d.claimed_until is null or d.claimed_until < ${now})
+      ),
+      eligible as (
+        select due.id, due.next_attempt_at, due.organization_id, due.doubtful,
+          row_number() over (partition by due.organization_id order by due.next_attempt_at, due.id) + coalesce(ol.claims, 0) as turn,
+          min(due.next_attempt_at) over (partition by due.organization_id) as oldest_due
+        from due left join organization_live ol on ol.organization_id = due.organization_id
+        where due.doubtful = 0 or due.endpoint_turn <= 1
+      ),
+      ranked as (
+        select el.id, el.organization_id, el.doubtful, el.turn, el.next_attempt_at,
+          case when t.last_claimed_at > el.oldest_due then t.last_claimed_at else el.oldest_due end as waiting_since
+        from eligible el
+        join organizations o on o.id = el.organization_id
+        left join delivery_turns t on t.organization_id = el.organization_id
+        -- PostgreSQL would type a CASE of bare parameters as text; the cast keeps the comparison numeric.
+        where el.turn <= cast(case when o.verified_at is null then ${TRIAL_IN_FLIGHT} else ${claim.perOrganization} end as integer)
+      ),
+      ordered as (
+        select r.*, row_number() over (partition by r.doubtful order by r.turn, r.waiting_since, r.next_attempt_at, r.id) as doubtful_rank
+        from ranked r
+      )
+      select o.id, o.organization_id from ordered o cross join mine_doubtful m
+      where o.doubtful = 0 or o.doubtful_rank + m.claims <= ${claim.doubtfulSlots}
+      order by o.turn, o.waiting_since, o.next_attempt_at, o.id
+      limit ${claim.limit}
+    `.execute(trx);
     if (chosen.length === 0) return [];
-    return trx
+    const claimed = await trx
       .updateTable("deliveries")
       .set({ claimed_by: claim.instance, claimed_until: claim.leaseUntil.toISOString() })
       .where("id", "in", chosen.map((row) => row.id))
@@ -82,6 +112,13 @@ export async function claimDueDeliveries(db: Db, dialect: Dialect, claim: Claim)
       .where((eb) => eb.or([eb("claimed_until", "is", null), eb("claimed_until", "<", now)]))
       .returningAll()
       .execute();
+    const served = [...new Set(chosen.map((row) => row.organization_id))];
+    await trx
+      .insertInto("delivery_turns")
+      .values(served.map((organization_id) => ({ organization_id, last_claimed_at: now })))
+      .onConflict((oc) => oc.column("organization_id").doUpdateSet({ last_claimed_at: now }))
+      .execute();
+    return claimed;
   });
 }
 

@@ -1,13 +1,15 @@
 import type { Db, FilingFrequency, Organization, OrganizationStatus } from "./database.ts";
 import { newId } from "../ids.ts";
 
-export async function createOrganization(db: Db, name: string, now: Date = new Date()): Promise<Organization> {
+/** A new organization, verified unless `trial` (open sign-up makes trial ones; an operator's are verified). */
+export async function createOrganization(db: Db, name: string, now: Date = new Date(), options: { trial?: boolean } = {}): Promise<Organization> {
   const row: Organization = {
     id: newId("org"),
     name,
     status: "active",
     filing_frequency: "monthly",
     created_at: now.toISOString(),
+    verified_at: options.trial ? null : now.toISOString(),
   };
   await db.insertInto("organizations").values(row).execute();
   return row;
@@ -42,4 +44,10 @@ export async function setFilingFrequency(db: Db, id: string, frequency: FilingFr
 
 export async function setOrganizationName(db: Db, id: string, name: string): Promise<void> {
   await db.updateTable("organizations").set({ name }).where("id", "=", id).execute();
+}
+
+/** Ends the organization's trial (kept as it was when verified already). Returns it, or undefined when no organization has that id. */
+export async function verifyOrganization(db: Db, id: string, now: Date): Promise<Organization | undefined> {
+  await db.updateTable("organizations").set({ verified_at: now.toISOString() }).where("id", "=", id).where("verified_at", "is", null).execute();
+  return findOrganization(db, id);
 }

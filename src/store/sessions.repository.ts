@@ -37,6 +37,8 @@ export interface SessionView {
   organizationStatus: OrganizationStatus;
   filingFrequency: FilingFrequency;
   organizationCreatedAt: string;
+  /** Null while the organization is in trial (docs/guides/dashboard.md, "Trial organizations"). */
+  organizationVerifiedAt: string | null;
 }
 
 /** The unexpired session with this token hash, or undefined. */
@@ -56,6 +58,7 @@ export async function findSession(db: Db, tokenHash: string, now: Date): Promise
       "organizations.status as organizationStatus",
       "organizations.filing_frequency as filingFrequency",
       "organizations.created_at as organizationCreatedAt",
+      "organizations.verified_at as organizationVerifiedAt",
     ])
     .where("sessions.token_hash", "=", tokenHash)
     .where("sessions.expires_at", ">", now.toISOString())

@@ -29,6 +29,8 @@ export async function insertWebhook(db: Db, fields: NewWebhookFields, now: Date)
     disabled_reason: null,
     created_at: at,
     updated_at: at,
+    consecutive_failures: 0,
+    last_success_at: null,
   };
   await db.insertInto("webhooks").values(row).execute();
   return row;
@@ -149,5 +151,18 @@ async function cancelPendingDeliveries(db: Db, webhookId: string, now: Date): Pr
     .set({ status: "cancelled", claimed_by: null, claimed_until: null, updated_at: now.toISOString() })
     .where("webhook_id", "=", webhookId)
     .where("status", "=", "pending")
+    .execute();
+}
+
+/**
+ * Keeps an endpoint's record of its answers: a 2xx clears its failures, anything else (an error
+ * status, a timeout, no connection) adds one. The record decides how many delivery slots the
+ * endpoint may hold (deliveries.repository.ts, claimDueDeliveries).
+ */
+export async function noteEndpointAnswer(db: Db, id: string, answered: boolean, at: Date): Promise<void> {
+  await db
+    .updateTable("webhooks")
+    .set(answered ? { consecutive_failures: 0, last_success_at: at.toISOString() } : (eb) => ({ consecutive_failures: eb("consecutive_failures", "+", 1) }))
+    .where("id", "=", id)
     .execute();
 }

@@ -24,6 +24,10 @@ export interface WebhooksTable {
   disabled_reason: string | null;
   created_at: string;
   updated_at: string;
+  /** Failed attempts since the last 2xx (migrations/2026-11-27-310-delivery-turns-endpoint-health.ts). */
+  consecutive_failures: number;
+  /** The last attempt answered with a 2xx; null: never. */
+  last_success_at: string | null;
 }
 
 export interface EventsTable {
@@ -55,6 +59,12 @@ export interface DeliveriesTable {
   created_at: string;
   updated_at: string;
   delivered_at: string | null;
+}
+
+/** When an organization was last given a delivery slot (migrations/2026-11-27-310-delivery-turns-endpoint-health.ts). */
+export interface DeliveryTurnsTable {
+  organization_id: string;
+  last_claimed_at: string;
 }
 
 export interface DeliveryAttemptsTable {

@@ -46,6 +46,7 @@ export const PROBLEMS = {
   "outside-ohio": { status: 422, title: "Location Outside Ohio", when: "an address or `lat`/`lon` outside Ohio" },
   "rate-limit-exceeded": { status: 429, title: "Too Many Requests", when: "more than the key's requests per second (`RATE_LIMIT_PER_SECOND`); `Retry-After` says when to retry" },
   "organization-rate-limit-exceeded": { status: 429, title: "Too Many Requests for This Organization", when: "more than the organization's requests per second across all its keys (`RATE_LIMIT_PER_SECOND_PER_ORG`), though the key itself is within its limit; the RateLimit headers describe the organization's bucket, `Retry-After` says when to retry, and the key's own tokens were not spent" },
+  "organization-in-trial": { status: 403, title: "Organization in Trial", when: "a batch job from an organization made by open sign-up that an operator has not verified yet (`buckeye org verify`); single and inline lookups work meanwhile, within the rate organizations in trial share" },
   "batch-jobs-in-flight": { status: 429, title: "Too Many Batch Jobs in Flight", when: "a new job while the organization has `BATCH_JOBS_IN_FLIGHT_PER_ORG` jobs queued or running (10 by default); `Retry-After` says when to try again" },
   "batch-uploads-in-flight": {
     status: 429,

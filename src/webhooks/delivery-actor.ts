@@ -24,7 +24,7 @@ import {
   type DeliveryWork,
 } from "../store/deliveries.repository.ts";
 import type { Delivery } from "../store/webhooks.tables.ts";
-import { disableWebhook } from "../store/webhooks.repository.ts";
+import { disableWebhook, noteEndpointAnswer } from "../store/webhooks.repository.ts";
 import { allowedTargetsFor, type AllowedTargets } from "./address-guard.ts";
 import { postJson, type PostResult } from "./post.ts";
 import { parseRetryAfter, withJitter } from "./retry-schedule.ts";
@@ -47,6 +47,14 @@ export interface DeliveryActorDeps {
   log?: Logger;
   now?: () => Date;
   random?: () => number;
+}
+
+/**
+ * Slots an instance lets endpoints in doubt hold (half, at least one): the rest stay free for
+ * receivers that answer (docs/guides/webhooks-and-jobs.md, "Fairness between organizations").
+ */
+export function doubtfulSlotsOf(concurrency: number): number {
+  return Math.max(1, Math.floor(concurrency / 2));
 }
 
 interface Verdict {
@@ -126,6 +134,7 @@ export class DeliveryActor {
         leaseUntil: new Date(at.getTime() + settings.leaseMs),
         limit: free,
         perOrganization: settings.perOrganization,
+        doubtfulSlots: doubtfulSlotsOf(settings.concurrency),
       });
       for (const delivery of claimed) {
         this.#waiting.add(delivery.id);
@@ -203,7 +212,9 @@ export class DeliveryActor {
         nextAttemptAt: verdict.nextAttemptAt,
         finishedAt,
       });
-      if (!applied || !verdict.disableReason) return false;
+      if (!applied) return false;
+      await noteEndpointAnswer(trx, webhookId, verdict.outcome === "delivered", finishedAt);
+      if (!verdict.disableReason) return false;
       await disableWebhook(trx, webhookId, verdict.disableReason, finishedAt);
       return true;
     });

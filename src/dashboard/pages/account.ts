@@ -1,11 +1,12 @@
 /** Sign up (a new organization and its owner), sign in and sign out. */
-import { getRequestIP, type H3, type H3Event } from "h3";
+import type { H3, H3Event } from "h3";
 import { AccountError, normalizeEmail } from "../../accounts/accounts.ts";
 import { assertSessionToken, assertSignedOutToken, CSRF_FIELD, signedOutToken } from "../csrf.ts";
 import type { DashboardDeps } from "../deps.ts";
 import { html, type HtmlValue } from "../html.ts";
 import { minutes, notice, signedOutPage, textField } from "../layout.ts";
 import { MIN_PASSWORD_LENGTH } from "../../accounts/password-policy.ts";
+import { knownDeviceFor, rememberThisDevice } from "../known-device.ts";
 import { field, readForm, redirectTo, sendPage } from "../respond.ts";
 import { currentSession, endSession, requireSession, startSession } from "../session.ts";
 
@@ -85,9 +86,9 @@ export function accountRoutes(app: H3, deps: DashboardDeps): void {
     const email = normalizeEmail(field(form, "email"));
     const password = form.get("password") ?? "";
     const next = field(form, "next");
-    const address = getRequestIP(event) ?? "unknown";
+    const attempt = { email, address: deps.clientAddress(event), device: await knownDeviceFor(event, deps, email) };
 
-    const wait = await deps.throttle.retryAfterSeconds(email, address);
+    const wait = await deps.throttle.retryAfterSeconds(attempt);
     if (wait > 0) {
       event.res.headers.set("retry-after", String(wait));
       const message = notice(
@@ -100,10 +101,10 @@ export function accountRoutes(app: H3, deps: DashboardDeps): void {
 
     const result = await deps.accounts.checkSignIn(email, password);
     if (!result.ok && result.reason === "wrong-credentials") {
-      await deps.throttle.recordFailure(email, address);
+      await deps.throttle.recordFailure(attempt);
       return sendPage(event, signInForm(event, { email, next, message: notice("danger", "That email and password do not match an account.") }), 401);
     }
-    await deps.throttle.recordSuccess(email);
+    await deps.throttle.recordSuccess(attempt);
     if (!result.ok) {
       const message = notice(
         "danger",
@@ -112,6 +113,7 @@ export function accountRoutes(app: H3, deps: DashboardDeps): void {
       );
       return sendPage(event, signInForm(event, { email, next, message }), 403);
     }
+    if (!attempt.device) await rememberThisDevice(event, deps, result.user.id);
     await startSession(event, deps, result.user.id);
     return redirectTo(event, safeNext(next));
   });
@@ -125,7 +127,7 @@ export function accountRoutes(app: H3, deps: DashboardDeps): void {
     await assertSignedOutToken(event);
     const form = await readForm(event);
     const view = { name: field(form, "organization"), email: field(form, "email") };
-    const address = getRequestIP(event) ?? "unknown";
+    const address = deps.clientAddress(event);
     const wait = await deps.signUps.retryAfterSeconds(address);
     if (wait > 0) {
       event.res.headers.set("retry-after", String(wait));
@@ -134,7 +136,8 @@ export function accountRoutes(app: H3, deps: DashboardDeps): void {
     }
     await deps.signUps.recordAttempt(address);
     try {
-      const { owner } = await deps.accounts.signUp({ organizationName: view.name, email: view.email, password: form.get("password") ?? "" });
+      // Open sign-up makes a trial organization: anyone can make many (docs/guides/dashboard.md, "Trial organizations").
+      const { owner } = await deps.accounts.signUp({ organizationName: view.name, email: view.email, password: form.get("password") ?? "" }, { trial: true });
       await startSession(event, deps, owner.id);
       return redirectTo(event, "/dashboard/keys?welcome=1");
     } catch (error) {

@@ -105,6 +105,13 @@ function keysTable(keys: ApiKey[]) {
 </table></div>`;
 }
 
+/** What an organization made by open sign-up gets until an operator verifies it (docs/guides/dashboard.md, "Trial organizations"). */
+const TRIAL_NOTICE = notice(
+  "warning",
+  "Your organization is in trial.",
+  html`<p>Until Buckeye verifies it, your keys share the request rate of all organizations in trial, batch jobs (<code>POST /api/v1/batches</code>) are refused with <code>403 organization-in-trial</code>, and webhooks get one delivery at a time. Single and inline lookups work. Contact Buckeye support to be verified.</p>`,
+);
+
 const ROTATION_GUIDE = html`<section class="card guide" aria-labelledby="rotate-heading">
   <h2 id="rotate-heading">Rotating a key without downtime</h2>
   <ol class="steps">
@@ -125,6 +132,7 @@ function keysPage(session: SessionView, view: KeysView) {
   <p class="lede">Keys authenticate your calls to the Buckeye API: send one as <code>Authorization: Bearer &lt;key&gt;</code>. Each key is identified here by its public prefix, its first 16 characters.</p>
   ${freshnessLine(view.status)}
 </div>
+${session.organizationVerifiedAt === null ? TRIAL_NOTICE : ""}
 ${view.message ?? ""}
 ${view.created ? newKeyPanel(view.created.key, view.created.origin) : ""}
 ${createForm(session, view)}

@@ -2,7 +2,7 @@
  * Settings: the organization's name and its filing frequency (which drives filing.due reminders),
  * and the signed-in user's password.
  */
-import { getRequestIP, type H3 } from "h3";
+import type { H3 } from "h3";
 import { periodDueIn } from "../../jobs/filing-reminders.ts";
 import { dateInOhio } from "../../rates/calendar.ts";
 import type { FilingFrequency } from "../../store/database.ts";
@@ -12,6 +12,7 @@ import { organizationNameProblem } from "../../accounts/accounts.ts";
 import { assertSessionToken } from "../csrf.ts";
 import type { DashboardDeps } from "../deps.ts";
 import { html, type HtmlValue } from "../html.ts";
+import { forgetOtherDevicesOf, knownDeviceFor } from "../known-device.ts";
 import { badge, csrfField, minutes, notice, shortDate, signedInPage, textField } from "../layout.ts";
 import { field, readForm, redirectTo, sendPage } from "../respond.ts";
 import { requireSession } from "../session.ts";
@@ -145,9 +146,9 @@ export function settingsRoutes(app: H3, deps: DashboardDeps): void {
       await assertSessionToken(event, session.csrfToken);
       const form = await readForm(event);
       const today = dateInOhio(deps.now());
-      const address = getRequestIP(event) ?? "unknown";
       // A wrong current password counts as a failed sign-in: a borrowed session must not become a way to guess it.
-      const wait = await deps.throttle.retryAfterSeconds(session.email, address);
+      const attempt = { email: session.email, address: deps.clientAddress(event), device: await knownDeviceFor(event, deps, session.email) };
+      const wait = await deps.throttle.retryAfterSeconds(attempt);
       if (wait > 0) {
         event.res.headers.set("retry-after", String(wait));
         const message = notice("danger", "Too many wrong passwords.", html`<p>Changing the password is paused for ${minutes(wait)}.</p>`);
@@ -155,10 +156,11 @@ export function settingsRoutes(app: H3, deps: DashboardDeps): void {
       }
       const result = await deps.accounts.changePassword(session, form.get("current_password") ?? "", form.get("new_password") ?? "");
       if (!result.ok) {
-        if (result.field === "current_password") await deps.throttle.recordFailure(session.email, address);
+        if (result.field === "current_password") await deps.throttle.recordFailure(attempt);
         const message = notice("danger", "The password was not changed.", html`<p>Please correct the highlighted field.</p>`);
         return sendPage(event, settingsPage(session, today, { passwordErrors: { [result.field]: result.message }, message }), 422);
       }
+      await forgetOtherDevicesOf(deps, session.userId, attempt.device);
       deps.log({ level: "info", msg: "password changed", user_id: session.userId, other_sessions_ended: result.signedOut });
       return redirectTo(event, "/dashboard/settings?password=1#password-heading");
     },

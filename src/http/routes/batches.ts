@@ -119,6 +119,10 @@ export function postBatch(ctx: ApiContext) {
   return async (event: H3Event) => {
     const format = uploadFormat(event);
     const principal = event.context.principal!;
+    // Batch jobs are the allowance an organization in trial does not get (docs/guides/dashboard.md, "Trial organizations").
+    if (principal.trial) {
+      throw problem("organization-in-trial", "This organization is in trial: batch jobs start once an operator verifies it. Single and inline lookups (POST /api/v1/rates/batch) work meanwhile.");
+    }
     // Refused before the upload is read: a full queue or store, or too many bytes already being uploaded,
     // costs the caller nothing to learn. Its places are held until the job is stored or refused.
     const admitted = await ctx.lookups.service.admitJob(principal.organizationId, reservedBytes(event));
