@@ -132,8 +132,8 @@ function keysPage(session: SessionView, view: KeysView) {
   <p class="lede">Keys authenticate your calls to the Buckeye API: send one as <code>Authorization: Bearer &lt;key&gt;</code>. Each key is identified here by its public prefix, its first 16 characters.</p>
   ${freshnessLine(view.status)}
 </div>
-${session.organizationVerifiedAt === null ? TRIAL_NOTICE : ""}
 ${view.message ?? ""}
+${session.organizationVerifiedAt === null ? TRIAL_NOTICE : ""}
 ${view.created ? newKeyPanel(view.created.key, view.created.origin) : ""}
 ${createForm(session, view)}
 <section class="card" aria-labelledby="keys-heading">
