@@ -15,8 +15,8 @@
  *
  * A connection past its time is answered 408 (unless its answer has started) and closed. And near
  * the cap a new connection is let in by closing one that waits on its client: an idle one first,
- * then the oldest still sending headers, then the slowest body; connections being answered are
- * never closed for room.
+ * then the oldest still sending headers, then the slowest body, then one whose client does not read
+ * its answer; a connection whose answer the service is still working on is never closed for room.
  */
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
@@ -46,6 +46,9 @@ interface Watched {
 }
 
 const REQUEST_TIMEOUT_ANSWER = "HTTP/1.1 408 Request Timeout\r\nConnection: close\r\n\r\n";
+
+/** How many of the oldest bodies, or answers, are weighed when one must be closed for room: a bounded look, however many are held. */
+const LOOK_AT = 16;
 
 /** How often a warning about closed connections may be logged, with the counts since the last one. */
 const LOG_EVERY_MS = 10_000;
@@ -101,7 +104,10 @@ export function watchSlowClients(server: Server, limits: SlowClientLimits, log: 
     watched -= 1;
   };
 
-  /** The connection to close for a newcomer: idle longest, else sending headers longest, else the slowest of the oldest bodies. */
+  /**
+   * The connection to close for a newcomer: idle longest, else sending headers longest, else the
+   * slowest of the oldest bodies, else the oldest whose answer waits for its client to read it.
+   */
   const leastUseful = (now: number): Watched | undefined => {
     for (const w of phases.idle) return w;
     for (const w of phases.headers) return w;
@@ -111,9 +117,15 @@ export function watchSlowClients(server: Server, limits: SlowClientLimits, log: 
     for (const w of phases.body) {
       const rate = (w.socket.bytesRead - w.bytesAt) / Math.max(1, now - w.since);
       if (rate < slowestRate) [slowest, slowestRate] = [w, rate];
-      if (++looked === 16) break;
+      if (++looked === LOOK_AT) break;
     }
-    return slowest;
+    if (slowest) return slowest;
+    looked = 0;
+    for (const w of phases.answering) {
+      if (w.socket.writableNeedDrain) return w;
+      if (++looked === LOOK_AT) break;
+    }
+    return undefined;
   };
 
   const roomAt = limits.maxConnections - reservedConnections(limits.maxConnections);
