@@ -170,7 +170,8 @@ export function watchSlowClients(server: Server, limits: SlowClientLimits, log: 
         continue;
       }
       if (w.socket.isPaused()) continue;
-      w.readingMs += elapsed;
+      // A body that began since the last sweep has been read only since it began.
+      w.readingMs += Math.min(elapsed, now - w.since);
       const allowedMs = limits.bodyTimeoutMs + ((w.socket.bytesRead - w.bytesAt) * 1000) / limits.bodyMinBytesPerSecond;
       if (w.readingMs > allowedMs) close(w, "body");
     }
