@@ -147,10 +147,12 @@ export function watchSlowClients(server: Server, limits: SlowClientLimits, log: 
     if (!w || !phases[w.phase].has(w)) return;
     w.req = req;
     w.res = res;
-    enter(w, req.complete ? "answering" : "body");
+    // Judged by what the request declares, not only by `complete`, which some runtimes (Deno) leave unset on a GET.
+    const sending = (req.headers["transfer-encoding"] !== undefined || Number(req.headers["content-length"] ?? 0) > 0) && !req.complete;
+    enter(w, sending ? "body" : "answering");
     res.once("finish", () => {
       // A later request on the same connection has its own phase; an answer sent before its body ended leaves the body phase on.
-      if (w.req === req && req.complete && phases[w.phase].has(w)) enter(w, "idle");
+      if (w.req === req && w.phase !== "body" && phases[w.phase].has(w)) enter(w, "idle");
     });
   });
 
