@@ -235,9 +235,11 @@ export const configSchema = z.object({
   REDIS_URL: z.string().regex(/^rediss?:\/\//, "must start with redis:// or rediss://").optional().describe("`redis://…`: rate-limit buckets shared by every instance; unset: per process"),
   REDIS_KEY_PREFIX: z.string().default("buckeye:").describe("prefix of every Redis key, so deployments can share one Redis"),
   REDIS_TIMEOUT_MS: positiveInt.default(250).describe("how long a request waits for Redis before answering from its own instance bucket (logged once as a warning)"),
-  HTTP_HEADERS_TIMEOUT_MS: positiveInt.default(10_000).describe("a client must send a request's headers within this, or gets 408 and is closed (checked every 30 s); Node's own default is 60 s, which let slow sockets pile up"),
+  HTTP_HEADERS_TIMEOUT_MS: positiveInt.default(10_000).describe("a client must send a request's headers within this (from its connection, or from the first byte after an answer), or gets 408 and is closed, checked every tenth of the shorter of this and `HTTP_BODY_TIMEOUT_MS` (at most every second); Node's own default is 60 s, which let slow sockets pile up"),
+  HTTP_BODY_TIMEOUT_MS: positiveInt.default(10_000).describe("a request body gets this long, plus one second for every `HTTP_BODY_MIN_BYTES_PER_SECOND` bytes it has sent, counting only time the service is reading it; past that the client gets 408 and is closed. A 2 KB form has 12 s, a 64 MB upload must keep its average above the minimum rate"),
+  HTTP_BODY_MIN_BYTES_PER_SECOND: positiveInt.default(1024).describe("the slowest average rate a request body may arrive at once its `HTTP_BODY_TIMEOUT_MS` is spent (a 64 MB upload at exactly this rate would take 18 hours: `HTTP_REQUEST_TIMEOUT_MS` ends it first)"),
   HTTP_REQUEST_TIMEOUT_MS: positiveInt.default(300_000).describe("a client must send a whole request within this (a 64 MB upload needs about 1.8 Mbit/s to fit), or gets 408 and is closed"),
-  HTTP_MAX_CONNECTIONS: positiveInt.optional().meta({ description: "connections held at once; past it new connections are closed at once, with a warning in the log at most every 10 s. Keep it under the process's open-file limit (`ulimit -n`), which the store, worker threads and upstream calls also use. A per-client-address limit belongs in the proxy in front (docs/operations/README.md)", shownDefault: "three quarters of the process's open-file limit (4,096 assumed where it cannot be read)" }),
+  HTTP_MAX_CONNECTIONS: positiveInt.optional().meta({ description: "connections held at once. Near it (within a fiftieth) a new connection is let in by closing one that waits on its client: an idle keep-alive connection first, then the one longest sending headers, then the slowest body, then one whose client does not read its answers; a connection the service is still answering is never closed for room (docs/operations/README.md, \"Connections\"). Past it new connections are closed at once, with a warning in the log at most every 10 s. Keep it under the process's open-file limit (`ulimit -n`), which the store, worker threads and upstream calls also use. A per-client-address limit belongs in the proxy in front (docs/operations/README.md)", shownDefault: "three quarters of the process's open-file limit (4,096 assumed where it cannot be read)" }),
   SLOW_REQUEST_MS: z.coerce.number().int().positive().default(500).describe("requests at least this slow get an access-log line at `info`"),
   SHUTDOWN_GRACE_MS: z.coerce.number().int().positive().default(30_000).describe("how long SIGTERM waits for requests, deliveries and jobs in flight before exiting anyway"),
   WEBHOOK_TIMEOUT_MS: positiveInt.default(10_000).describe("a delivery attempt must get its 2xx within this"),
@@ -383,7 +385,7 @@ export type Config = Readonly<{
   /** Shared rate-limit buckets for several instances; null: each instance keeps its own in memory. */
   redis: Readonly<{ url: string; keyPrefix: string; commandTimeoutMs: number }> | null;
   /** The listening socket's limits (src/http/server-limits.ts); maxConnections null: from the open-file limit. */
-  server: Readonly<{ headersTimeoutMs: number; requestTimeoutMs: number; maxConnections: number | null }>;
+  server: Readonly<{ headersTimeoutMs: number; requestTimeoutMs: number; bodyTimeoutMs: number; bodyMinBytesPerSecond: number; maxConnections: number | null }>;
   /** Requests slower than this are logged at info level even when they succeed. */
   slowRequestMs: number;
   /** How long SIGTERM waits for in-flight requests and deliveries before exiting anyway. */
@@ -496,7 +498,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     tigerBaseUrl: e.TIGER_BASE_URL.replace(/\/+$/, ""),
     usageFlushMs: e.USAGE_FLUSH_MS,
     redis: e.REDIS_URL ? Object.freeze({ url: e.REDIS_URL, keyPrefix: e.REDIS_KEY_PREFIX, commandTimeoutMs: e.REDIS_TIMEOUT_MS }) : null,
-    server: Object.freeze({ headersTimeoutMs: e.HTTP_HEADERS_TIMEOUT_MS, requestTimeoutMs: e.HTTP_REQUEST_TIMEOUT_MS, maxConnections: e.HTTP_MAX_CONNECTIONS ?? null }),
+    server: Object.freeze({
+      headersTimeoutMs: e.HTTP_HEADERS_TIMEOUT_MS,
+      requestTimeoutMs: e.HTTP_REQUEST_TIMEOUT_MS,
+      bodyTimeoutMs: e.HTTP_BODY_TIMEOUT_MS,
+      bodyMinBytesPerSecond: e.HTTP_BODY_MIN_BYTES_PER_SECOND,
+      maxConnections: e.HTTP_MAX_CONNECTIONS ?? null,
+    }),
     slowRequestMs: e.SLOW_REQUEST_MS,
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
     signUpLimit: e.SIGN_UP_LIMIT,

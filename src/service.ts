@@ -30,6 +30,7 @@ import { findPolygonFiles } from "./geo/polygon-files.ts";
 import { createApp } from "./http/app.ts";
 import type { ApiContext } from "./http/context.ts";
 import { createRateLimiter } from "./http/create-rate-limiter.ts";
+import { gatePipelinedRequests } from "./http/pipeline-gate.ts";
 import { applyServerLimits } from "./http/server-limits.ts";
 import { backgroundOptionsFrom, createBackground, type Background } from "./jobs/background.ts";
 import { jsonLogger, type Logger } from "./log.ts";
@@ -169,7 +170,7 @@ export interface RunningService extends Service {
 
 export async function startService(config: Config, options: ServiceOptions = {}): Promise<RunningService> {
   const service = await createService(config, options);
-  const listener = await listen(toNodeHandler(service.app), {
+  const listener = await listen(gatePipelinedRequests(toNodeHandler(service.app)), {
     port: { port: config.port, alternativePortRange: [config.port, config.port] },
     hostname: config.host,
     showURL: false,

@@ -115,6 +115,35 @@ describe("GET /api/v1/openapi.json", () => {
   });
 });
 
+describe("GET /api/v1/openapi.json is one prepared representation: an ETag, a 304 for it, and brotli or gzip as asked", () => {
+  const get = (headers: Record<string, string>) => api.service.app.fetch(new Request("http://buckeye.test/api/v1/openapi.json", { headers }));
+
+  it("each encoding has its own strong ETag; If-None-Match with it answers an empty 304", async () => {
+    const plain = await get({});
+    const etag = plain.headers.get("etag")!;
+    expect(etag).toMatch(/^"[\w-]+"$/);
+    expect(plain.headers.get("cache-control")).toBe("no-cache");
+    expect(plain.headers.get("vary")).toBe("accept-encoding");
+    expect(JSON.parse(await plain.text())).toEqual(document);
+    expect((await get({})).headers.get("etag")).toBe(etag);
+    const again = await get({ "if-none-match": etag });
+    expect(again.status).toBe(304);
+    expect(await again.text()).toBe("");
+    expect((await get({ "if-none-match": '"something-else"' })).status).toBe(200);
+  });
+
+  it("is sent brotli- or gzip-compressed as Accept-Encoding prefers, decoding to the same document", async () => {
+    const { brotliDecompressSync, gunzipSync } = await import("node:zlib");
+    const br = await get({ "accept-encoding": "gzip, br" });
+    expect(br.headers.get("content-encoding")).toBe("br");
+    expect(JSON.parse(brotliDecompressSync(Buffer.from(await br.arrayBuffer())).toString())).toEqual(document);
+    const gz = await get({ "accept-encoding": "gzip" });
+    expect(gz.headers.get("content-encoding")).toBe("gzip");
+    expect(JSON.parse(gunzipSync(Buffer.from(await gz.arrayBuffer())).toString())).toEqual(document);
+    expect(gz.headers.get("etag")).not.toBe(br.headers.get("etag"));
+  });
+});
+
 describe("real answers validate against the document", () => {
   const rates = (query: string) => call(api, "GET", `/api/v1/rates?${query}`);
 

@@ -4,6 +4,7 @@
  */
 import { HTTPError, type H3Event } from "h3";
 import type { SafeHtml } from "./html.ts";
+import { mediaType, readCapped } from "../web/read-body.ts";
 
 /**
  * No inline script or style is allowed, so even markup that slipped past escaping could not run.
@@ -52,18 +53,18 @@ declare module "h3" {
   }
 }
 
-/** The posted form, read once and kept on the event (the CSRF check and the handler both need it). */
+/**
+ * The posted form, read once and kept on the event (the CSRF check and the handler both need it).
+ * Its bytes are counted as they arrive, so a chunked body, or one longer than it declared, is
+ * refused at its 32,769th byte, never held whole.
+ */
 export async function readForm(event: H3Event): Promise<URLSearchParams> {
   if (event.context.dashboardForm) return event.context.dashboardForm;
-  const type = (event.req.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
-  if (type !== "application/x-www-form-urlencoded") {
+  if (mediaType(event) !== "application/x-www-form-urlencoded") {
     throw dashboardError(415, "Unsupported form", "This page accepts forms posted by the dashboard only.");
   }
-  const declared = Number(event.req.headers.get("content-length") ?? 0);
-  if (declared > MAX_FORM_BYTES) throw dashboardError(413, "Form too large", "That form was larger than any dashboard form can be.");
-  const text = await event.req.text();
-  if (text.length > MAX_FORM_BYTES) throw dashboardError(413, "Form too large", "That form was larger than any dashboard form can be.");
-  event.context.dashboardForm = new URLSearchParams(text);
+  const bytes = await readCapped(event, MAX_FORM_BYTES, () => dashboardError(413, "Form too large", "That form was larger than any dashboard form can be."));
+  event.context.dashboardForm = new URLSearchParams(bytes.toString("utf8"));
   return event.context.dashboardForm;
 }
 

@@ -34,6 +34,10 @@ import { getReadyz } from "./routes/readyz.ts";
 import { openApiDocument } from "./openapi.ts";
 import type { Logger } from "../log.ts";
 import { STRICT_TRANSPORT_SECURITY, isSecureRequest } from "../web/secure-request.ts";
+import { FixedAnswer } from "../web/static-files.ts";
+
+/** The document changes only with a release: a client may keep it, but asks (with its ETag, for a 304) before each use. */
+const OPENAPI_CACHE_CONTROL = "no-cache";
 
 
 function problemResponse(ctx: ApiContext, error: HTTPError, event: H3Event, log: Logger): Response {
@@ -100,7 +104,8 @@ export function createApp(ctx: ApiContext, log: Logger = () => {}, access?: Acce
   route("GET", "/api/v1/reconciliations", getReconciliations(ctx), { middleware: api });
 
   route("GET", "/healthz", () => ({ status: "ok" }));
-  route("GET", "/api/v1/openapi.json", () => openApiDocument());
+  const openApi = new FixedAnswer("application/json", Buffer.from(JSON.stringify(openApiDocument())), OPENAPI_CACHE_CONTROL);
+  route("GET", "/api/v1/openapi.json", (event) => openApi.answer(event.req));
   route("GET", "/readyz", getReadyz(ctx));
   return app;
 }

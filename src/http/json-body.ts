@@ -6,7 +6,7 @@
  */
 import type { H3Event } from "h3";
 import type { z } from "zod";
-import { mediaType, readCapped } from "./body-guard.ts";
+import { mediaType, readCapped } from "../web/read-body.ts";
 import { problem, type InvalidParam, type ProblemSlug } from "../web/problem.ts";
 
 const MAX_BODY_BYTES = 64 * 1024;

@@ -2,7 +2,7 @@
  * GET /api/v1/openapi.json (docs/api/README.md): the OpenAPI 3.1 document, generated from the zod schemas
  * the service itself uses, so the records (src/rates/record-schemas.ts), the problem details, the
  * webhook record and every query parameter are written once. Paths and their wording live here.
- * Built once, on first request.
+ * Built once, when the app is (src/http/app.ts serves it serialized and compressed, with an ETag).
  */
 import { z } from "zod";
 import { SUBSCRIBABLE_EVENTS } from "../webhooks/event-types.ts";

@@ -1,18 +1,23 @@
 /**
  * Limits on the listening socket, so slow or idle connections cannot hold the process's file
  * descriptors: past the descriptor limit every new connection, legitimate or not, is reset and
- * nothing says why. A client must send its headers within `headersTimeoutMs` and its whole request
- * within `requestTimeoutMs` (Node answers 408 and closes; it checks every 30 s, so a slow client
- * lasts at most that much longer); past `maxConnections` new connections are closed at once and a
- * warning says so. Limits per client address belong to the proxy in front (docs/operations/README.md).
+ * nothing says why. A client must send its headers within `headersTimeoutMs`, its body at a minimum
+ * rate (slow-clients.ts, which also makes room near the cap), and its whole request within
+ * `requestTimeoutMs` (Node answers 408 and closes; it checks every 30 s); past `maxConnections`
+ * new connections are closed at once and a warning says so. Limits per client address belong to
+ * the proxy in front (docs/operations/README.md).
  */
 import { readFileSync } from "node:fs";
 import type { Server } from "node:http";
 import type { Logger } from "../log.ts";
+import { watchSlowClients } from "./slow-clients.ts";
 
 export interface ServerLimits {
   headersTimeoutMs: number;
   requestTimeoutMs: number;
+  /** A body gets this long, plus a second for every `bodyMinBytesPerSecond` bytes it has sent. */
+  bodyTimeoutMs: number;
+  bodyMinBytesPerSecond: number;
   /** Connections held at once; null: three quarters of the process's open-file limit. */
   maxConnections: number | null;
 }
@@ -57,5 +62,6 @@ export function applyServerLimits(server: Server, limits: ServerLimits, log: Log
     loggedAt = now;
     dropped = 0;
   });
+  watchSlowClients(server, { headersTimeoutMs: limits.headersTimeoutMs, bodyTimeoutMs: limits.bodyTimeoutMs, bodyMinBytesPerSecond: limits.bodyMinBytesPerSecond, maxConnections }, log);
   return maxConnections;
 }

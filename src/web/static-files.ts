@@ -3,7 +3,9 @@
  * page's Swagger UI bundle (1.4 MB as it ships). Each is compressed once, off the answering thread (zlib's
  * asynchronous calls run on libuv's pool), the first time it is asked for, and sent as the client
  * accepts: brotli, gzip or as it is. An ETag lets a browser that has the file ask again with one
- * header and get an empty 304, and `Cache-Control` lets it skip even that for a day.
+ * header and get an empty 304, and `Cache-Control` lets it skip even that for a day. The API's OpenAPI
+ * document is one such fixed body too (`FixedAnswer`), built when the app is: answering it is a lookup,
+ * never a serialization, so a client that asks for it again and again costs no more than for /healthz.
  */
 import { createHash } from "node:crypto";
 import { promisify } from "node:util";
@@ -61,10 +63,43 @@ function matches(ifNoneMatch: string | null, hash: string): boolean {
   });
 }
 
+/**
+ * One fixed body, hashed and compressed once when it is built (compression starts at once, off the
+ * answering thread), answered as the request accepts it: brotli, gzip or as it is, with its ETag, or an
+ * empty 304 when `If-None-Match` names it.
+ */
+export class FixedAnswer {
+  readonly #type: string;
+  readonly #cacheControl: string;
+  readonly #file: Prepared;
+
+  constructor(type: string, body: Buffer, cacheControl: string) {
+    this.#type = type;
+    this.#cacheControl = cacheControl;
+    this.#file = prepare(body);
+  }
+
+  async answer(request: Request): Promise<Response> {
+    const file = this.#file;
+    const encoding = preferredEncoding(request.headers.get("accept-encoding"));
+    const headers = new Headers({
+      etag: etagOf(file.hash, encoding),
+      "cache-control": this.#cacheControl,
+      vary: "accept-encoding",
+      "x-content-type-options": "nosniff",
+    });
+    if (matches(request.headers.get("if-none-match"), file.hash)) return new Response(null, { status: 304, headers });
+    headers.set("content-type", this.#type);
+    if (encoding === null) return new Response(new Uint8Array(file.identity), { headers });
+    headers.set("content-encoding", encoding);
+    return new Response(new Uint8Array((await file.encoded)[encoding]), { headers });
+  }
+}
+
 export class StaticFiles {
   readonly #types: ReadonlyMap<string, string>;
   readonly #read: (name: string) => Buffer;
-  readonly #prepared = new Map<string, Prepared>();
+  readonly #prepared = new Map<string, FixedAnswer>();
 
   /** `types` names every file served (name → content type); `read` gives a file's bytes, read on its first request. */
   constructor(types: Record<string, string>, read: (name: string) => Buffer) {
@@ -77,18 +112,7 @@ export class StaticFiles {
     const type = this.#types.get(name);
     if (type === undefined) return null;
     let file = this.#prepared.get(name);
-    if (!file) this.#prepared.set(name, (file = prepare(this.#read(name))));
-    const encoding = preferredEncoding(request.headers.get("accept-encoding"));
-    const headers = new Headers({
-      etag: etagOf(file.hash, encoding),
-      "cache-control": STATIC_CACHE_CONTROL,
-      vary: "accept-encoding",
-      "x-content-type-options": "nosniff",
-    });
-    if (matches(request.headers.get("if-none-match"), file.hash)) return new Response(null, { status: 304, headers });
-    headers.set("content-type", type);
-    if (encoding === null) return new Response(new Uint8Array(file.identity), { headers });
-    headers.set("content-encoding", encoding);
-    return new Response(new Uint8Array((await file.encoded)[encoding]), { headers });
+    if (!file) this.#prepared.set(name, (file = new FixedAnswer(type, this.#read(name), STATIC_CACHE_CONTROL)));
+    return file.answer(request);
   }
 }

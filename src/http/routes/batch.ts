@@ -14,7 +14,7 @@ import { dateInOhio } from "../../rates/calendar.ts";
 import { recordContext } from "../../rates/records.ts";
 import type { ApiContext } from "../context.ts";
 import { sendsJson } from "../json-body.ts";
-import { readCapped } from "../body-guard.ts";
+import { readCapped } from "../../web/read-body.ts";
 import { problem } from "../../web/problem.ts";
 import { itemAnswer, type ItemAnswer } from "../../lookup/item-answers.ts";
 import type { BatchAnswer } from "../answer-schemas.ts";

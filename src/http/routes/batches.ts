@@ -20,7 +20,7 @@ import type { BatchFileFormat } from "../../store/batch-jobs.table.ts";
 import type { ApiContext } from "../context.ts";
 import { problem } from "../../web/problem.ts";
 import { RowCounter, UploadRefusal } from "../../batch/row-counter.ts";
-import { mediaType, readCapped } from "../body-guard.ts";
+import { mediaType, readCapped } from "../../web/read-body.ts";
 import { problemBody } from "../../lookup/item-answers.ts";
 import type { BatchJobAnswer } from "../answer-schemas.ts";
 

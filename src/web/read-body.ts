@@ -1,9 +1,11 @@
 /**
- * What every request body passes before it is read (after its media type, json-body.ts sendsJson
- * or the batch upload's own check): a declared Content-Length over the limit is refused before a
- * byte is read (413), and a body sent without one is read only up to the limit. `readCapped`
- * hands each chunk to a check that may stop the upload early (the batch endpoint stops at row
- * 100,001), so no body is ever held whole before it is judged.
+ * The one way a request body is read, by the API and the dashboard alike (after its media type:
+ * the API's json-body.ts sendsJson, the batch upload's own check, the dashboard's form reader): a
+ * declared Content-Length over the limit is refused before a byte is read (413), and every body,
+ * whatever it declared and chunked or not, is counted as it arrives and refused at the first byte
+ * past the limit. `readCapped` hands each chunk to a check that may stop the upload early (the
+ * batch endpoint stops at row 100,001), so no body is ever held whole before it is judged. How
+ * fast a body must arrive is the listening socket's business (src/http/slow-clients.ts).
  */
 import type { H3Event, HTTPError } from "h3";
 import { setImmediate as nextTurn } from "node:timers/promises";
@@ -13,14 +15,14 @@ export function mediaType(event: H3Event): string {
   return (event.req.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
 }
 
-/**
- * Reads the body, at most `maxBytes` of it. `tooLarge` builds the 413; `inspect` sees each chunk as
- * it arrives and throws to refuse the upload there. Reading stops (and the stream is cancelled) at
- * the first refusal.
- */
 /** How much of a body is read and inspected between two turns of the event loop (about 2 ms of row counting). */
 const YIELD_EVERY_BYTES = 1024 * 1024;
 
+/**
+ * Reads the body, at most `maxBytes` of it. `tooLarge` builds the 413; `inspect` sees each chunk as
+ * it arrives and throws to refuse the upload there. Reading stops at the first refusal, and the
+ * rest of the body is read and dropped.
+ */
 export async function readCapped(event: H3Event, maxBytes: number, tooLarge: (bytes: number | null) => HTTPError, inspect?: (chunk: Uint8Array) => void): Promise<Buffer> {
   const declared = event.req.headers.get("content-length");
   // Refused unread: Node discards a body nobody reads once the answer is sent, keeping the connection usable.
@@ -58,7 +60,8 @@ export async function readCapped(event: H3Event, maxBytes: number, tooLarge: (by
  * The rest of a refused body is read and dropped while the answer goes out, holding nothing: left
  * unread, it would be parsed as the connection's next request. (Cancelling the stream stops
  * reading without draining the socket; closing the connection trips listhen's shutdown tracker.)
- * Node's requestTimeout still ends a client that never stops sending.
+ * The listening socket's limits still end a client that sends too slowly (src/http/slow-clients.ts)
+ * or never stops (HTTP_REQUEST_TIMEOUT_MS).
  */
 function discardRest(reader: ReadableStreamDefaultReader<Uint8Array>): void {
   void (async () => {
