@@ -17,6 +17,7 @@ import * as boundaryImportReport from "./2026-11-25-100-boundary-import-report.t
 import * as retention from "./2026-11-25-230-retention.ts";
 import * as certificatePages from "./2026-11-25-240-certificate-pages.ts";
 import * as boundaryCities from "./2026-11-27-250-boundary-cities.ts";
+import * as batchIgnoredColumns from "./2026-11-27-260-batch-ignored-columns.ts";
 
 export const migrations: Record<string, Migration> = {
   "2026-11-21-001-organizations-and-api-keys": organizationsAndApiKeys,
@@ -33,4 +34,5 @@ export const migrations: Record<string, Migration> = {
   "2026-11-25-230-retention": retention,
   "2026-11-25-240-certificate-pages": certificatePages,
   "2026-11-27-250-boundary-cities": boundaryCities,
+  "2026-11-27-260-batch-ignored-columns": batchIgnoredColumns,
 };

@@ -32,6 +32,7 @@ import { countBatchJobs, findBatchJob, markBatchJobDeleted, purgeDeletedJob, rea
 import type { BatchFileFormat } from "../store/batch-jobs.table.ts";
 import type { Db } from "../store/database.ts";
 import type { BatchWorkerData, ChunkDone, ChunkLease, ChunkWork, Geocoded } from "./batch-tasks.ts";
+import { finderLine, type FinderFile } from "./finder-results.ts";
 import type { ItemResult, RowResult } from "./item-result.ts";
 import { jobCapRefusal, type JobCaps, type JobRefusal } from "./job-admission.ts";
 import { batchOutcomes, complete, settle, type Entry, type LadderParts } from "./ladder.ts";
@@ -367,19 +368,24 @@ export class LookupService {
    * of work, and the next is read only when the reader asks, so a 100,000-row download neither
    * sits in memory whole nor holds the thread.
    */
-  async *resultText(job: BatchJob, format: ResultFormat, problemOf: ProblemOf): AsyncGenerator<string> {
+  async *resultText(job: BatchJob, format: ResultFormat | FinderFile, problemOf: ProblemOf): AsyncGenerator<string> {
     const db = this.#jobs();
-    const header = resultHeader(format);
+    const finder = format === "finder" || format === "finder-errors" ? format : null;
+    const header = finder ? "" : resultHeader(format as ResultFormat);
     if (header) yield header;
     for (let nextSeq = 0; nextSeq < job.chunk_count; ) {
-      const page = await readChunkOutputs(db, job.id, nextSeq, RESULT_PAGE_CHUNKS);
+      const page = await readChunkOutputs(db, job.id, nextSeq, RESULT_PAGE_CHUNKS, finder !== null);
       // Every chunk in order, each with its results: anything else means the job was deleted (by its
       // organization or the retention sweep) while it streamed, and a short file must not look whole.
       if (page.length === 0) throw new ResultsCut(job.id, nextSeq);
       for (const chunk of page) {
         if (chunk.seq !== nextSeq || chunk.output === null) throw new ResultsCut(job.id, nextSeq);
         let text = "";
-        for (const row of JSON.parse(chunk.output) as RowResult[]) text += resultLine(row, format, problemOf);
+        const rows = JSON.parse(chunk.output) as RowResult[];
+        if (finder) {
+          const inputs = JSON.parse(chunk.input!) as unknown[];
+          rows.forEach((row, i) => (text += finderLine(row, inputs[i], finder, problemOf)));
+        } else for (const row of rows) text += resultLine(row, format as ResultFormat, problemOf);
         yield text;
         nextSeq++;
       }
