@@ -46,8 +46,8 @@ const FILE_NAMES: Record<ResultFile, string> = { csv: "results.csv", ndjson: "re
  * which every tool uploads as text/csv, and a parameter such as `profile=finder` on it is dropped by
  * many clients and proxies without a word, which would read the file's first row as a header.
  */
-const UPLOAD_QUERY = { format: z.enum(["finder"], { error: "must be finder (Ohio's Finder layout), or absent" }).optional() };
-const RESULTS_QUERY = { format: z.enum(["csv", "ndjson", "finder", "finder-errors"], { error: "must be csv, ndjson, finder or finder-errors" }).optional() };
+export const UPLOAD_QUERY = { format: z.enum(["finder"], { error: "must be finder (Ohio's Finder layout), or absent" }).optional() };
+export const RESULTS_QUERY = { format: z.enum(["csv", "ndjson", "finder", "finder-errors"], { error: "must be csv, ndjson, finder or finder-errors" }).optional() };
 
 function uploadFormat(event: H3Event): BatchFileFormat {
   const { format } = readQuery(event, UPLOAD_QUERY);
