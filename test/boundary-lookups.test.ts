@@ -337,7 +337,7 @@ describe("a file in Ohio's Finder layout is accepted unchanged, and its results 
       expect(type).toBe("text/csv; charset=utf-8; header=absent");
       expect(rows.map((row) => row.slice(0, 9))).toEqual(good().map((fields) => [...fields, ...(fields.length === 8 ? [""] : [])]));
       expect(rows.map((row) => [row[10], row[15]])).toEqual(blocks().map((r) => [r.countyFips, "address_range"]));
-      expect(rows.every((row) => row.length === 18 && row[17] === "2026-06-01")).toBe(true);
+      expect(rows.every((row) => row.length === 19 && row[17] === "2026-06-01" && row[18]!.includes("SYNTHETIC"))).toBe(true);
     }
   });
 

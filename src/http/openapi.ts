@@ -363,7 +363,7 @@ function paths() {
         description:
           "One line per input row, in input order. ?format= or else Accept chooses the format (text/csv or application/x-ndjson); with neither, or */*, the results come in the format that was uploaded. " +
           "A job uploaded with ?format=finder has two headerless CSV files besides: ?format=finder (its default, and what Accept: text/csv gives it), each row answered with one rate as its 9 Finder fields then " +
-          "county, fips, combined_rate, state_rate, county_permissive_rate, transit_authority_rate, resolved_by, effective_from, date_evaluated; and ?format=finder-errors, every other row as its 9 Finder fields then row, status, problem_type, problem_detail. " +
+          "county, fips, combined_rate, state_rate, county_permissive_rate, transit_authority_rate, resolved_by, effective_from, date_evaluated, note; and ?format=finder-errors, every other row as its 9 Finder fields then row, status, problem_type, problem_detail. " +
           "Asking another job for a Finder file is a 400. " +
           "Any other Accept is a 406. Until the job is completed the answer is a 409 with Retry-After. " +
           "You have every row when the body ends cleanly and holds the job's total rows (its total, as GET /api/v1/batches/{id} shows; a CSV has a header line besides). " +

@@ -18,7 +18,7 @@ import { csvLine, type ProblemOf } from "./result-lines.ts";
 export type FinderFile = "finder" | "finder-errors";
 
 export const FINDER_RESULT_FIELDS = [
-  "county", "fips", "combined_rate", "state_rate", "county_permissive_rate", "transit_authority_rate", "resolved_by", "effective_from", "date_evaluated",
+  "county", "fips", "combined_rate", "state_rate", "county_permissive_rate", "transit_authority_rate", "resolved_by", "effective_from", "date_evaluated", "note",
 ] as const;
 
 export const FINDER_ERROR_FIELDS = ["row", "status", "problem_type", "problem_detail"] as const;
@@ -37,13 +37,13 @@ export function finderLine(row: RowResult, raw: unknown, file: FinderFile, probl
     if (file !== "finder") return "";
     const r = result.body;
     const c = r.components;
-    return csvLine([...inputFields(raw), r.county, r.fips, r.combined_rate, c.state, c.county_permissive, c.transit_authority, r.resolved_by, r.effective_from, r.date_evaluated]);
+    return csvLine([...inputFields(raw), r.county, r.fips, r.combined_rate, c.state, c.county_permissive, c.transit_authority, r.resolved_by, r.effective_from, r.date_evaluated, r.note ?? null]);
   }
   if (file !== "finder-errors") return "";
   if (result.kind === "ambiguous") {
     const a = result.body;
     const candidates = a.candidate_counties.map((county) => `${county.county} (${county.fips})`).join(", ");
-    return csvLine([...inputFields(raw), row.row, 300, "ambiguous", `${a.note ?? a.message} Candidate counties: ${candidates}.`]);
+    return csvLine([...inputFields(raw), row.row, 200, "ambiguous", `${a.note ?? a.message} Candidate counties: ${candidates}.`]);
   }
   const problem = problemOf(row);
   return csvLine([...inputFields(raw), row.row, problem.status, problem.type, problem.detail]);
