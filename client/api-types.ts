@@ -758,6 +758,8 @@ export interface operations {
               zip4?: string | number;
               /** @description The +4 of the ZIP. Split columns are written into one address, "street unit, city, state ZIP"; two that name one thing with different values fail the item */
               plus4?: string | number;
+              /** @description A row in Ohio's Finder batch layout, its fields in order (invoice number, address, suite, city, state, ZIP, ZIP+4, as-of date MM/DD/YYYY, optional taxable amount), held to the layout's rules; sent alone, without the other fields. Its invoice number is the result's id */
+              finder?: string[];
             })[];
         };
       };

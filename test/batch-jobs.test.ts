@@ -198,9 +198,9 @@ describe("POST /api/v1/batches refuses what it cannot run", () => {
 
   it("413 batch-too-large at row 100,001 of a Finder file, which has no header row", async () => {
     const line = "INV-1,1 Main St,,Columbus,OH,43215,,01/02/2026\n";
-    const { res, body } = await call(api.service, api.liveKey, "/api/v1/batches?format=finder", { method: "POST", body: line.repeat(100_001), headers: { "content-type": "text/csv" } }).then(async (r) => ({ res: r, body: (await r.json()) as Record<string, any> }));
+    const res = await call(api.service, api.liveKey, "/api/v1/batches?format=finder", { method: "POST", body: line.repeat(100_001), headers: { "content-type": "text/csv" } });
     expect(res.status).toBe(413);
-    expect(body.detail).toMatch(/100001 rows/);
+    expect(((await res.json()) as { detail: string }).detail).toMatch(/100001 rows/);
   });
 
   it("413 batch-too-large over 100,000 rows", async () => {

@@ -318,6 +318,8 @@ describe("a file in Ohio's Finder layout is accepted unchanged, and its results 
     ["INV-2002", "1 Main St", "", "Columbus", "OH", "43215", "", "12/31/2010"],
     ["INV-2003", "1 Main St", "", "Columbus", "OH", "43215", "", "2026-06-01"],
   ];
+  /** No street the file or the geocoder knows, in a ZIP that spans two counties: no single rate. */
+  const unplaced = ["INV-3001", "1 Nowhere Rd", "", "Westerville", "OH", "43081", "", asOf];
   let location = "";
   const download = async (query: string) => {
     const res = await api.get(`${location}/results${query}`, { authorization: `Bearer ${api.liveKey}` });
@@ -326,9 +328,9 @@ describe("a file in Ohio's Finder layout is accepted unchanged, and its results 
   };
 
   beforeAll(async () => {
-    const file = [...good(), ...bad].map((fields) => fields.join(",")).join("\r\n");
+    const file = [...good(), ...bad, unplaced].map((fields) => fields.join(",")).join("\r\n");
     location = await submitted(await post("/api/v1/batches?format=finder", file, "text/csv"));
-    expect(await completed(location)).toMatchObject({ format: "finder", total: good().length + bad.length, failed: bad.length, ignored_columns: [] });
+    expect(await completed(location)).toMatchObject({ format: "finder", total: good().length + bad.length + 1, failed: bad.length, ignored_columns: [] });
   }, 30_000);
 
   it("results (?format=finder, the default): headerless, each answered row's 9 Finder fields as sent, then its rate from the file", async () => {
@@ -344,7 +346,12 @@ describe("a file in Ohio's Finder layout is accepted unchanged, and its results 
   it("errors (?format=finder-errors): each failed row's 9 Finder fields, then its row number, status, problem type and detail", async () => {
     const { rows } = await download("?format=finder-errors");
     const first = good().length + 1;
-    expect(rows.map((row) => [...row.slice(0, 8), row[9], row[10]])).toEqual(bad.map((fields, i) => [...fields, String(first + i), i === 1 ? "422" : "400"]));
+    expect(rows.map((row) => [...row.slice(0, 8), row[9], row[10]])).toEqual([
+      ...bad.map((fields, i) => [...fields, String(first + i), i === 1 ? "422" : "400"]),
+      [...unplaced, String(first + bad.length), "200"],
+    ]);
+    expect(rows.at(-1)![11]).toBe("ambiguous");
+    expect(rows.at(-1)![12]).toMatch(/Candidate counties: .*\(39041\)/);
     expect(rows[0]![12]).toContain("Invalid state: must be OH");
     expect(rows[1]![11]).toMatch(/date-out-of-range$/);
     expect(rows[1]![12]).toContain("2018-01-01");
@@ -358,6 +365,15 @@ describe("a file in Ohio's Finder layout is accepted unchanged, and its results 
     await completed(csvJob);
     const refused = await api.get(`${csvJob}/results?format=finder`, { authorization: `Bearer ${api.liveKey}` });
     expect(refused.status).toBe(400);
+  });
+
+  it("an inline batch item {finder: [its fields]} is read as a Finder row, under the same rules", async () => {
+    const [fields] = good();
+    const lookups = [{ finder: fields }, { finder: bad[0] }];
+    const body = (await (await post("/api/v1/rates/batch", JSON.stringify({ lookups }), "application/json")).json()) as Record<string, any>;
+    expect(body.results[0]).toMatchObject({ id: "INV-1000", status: 200, body: { resolved_by: "address_range", boundary_record: { line: blocks()[0]!.line } } });
+    expect(body.results[1]).toMatchObject({ id: "INV-2001", status: 400, body: { invalid_params: [{ name: "state" }] } });
+    expect(body.ignored_fields).toEqual([]);
   });
 
   it("?format= other than finder on the upload is a 400, and a Finder file sent as NDJSON a 415", async () => {

@@ -226,8 +226,8 @@ const BATCH_LOOKUP = {
   description:
     "A lookup as for GET /api/v1/rates, with the same precedence, and an optional id of yours that its result repeats. " +
     "Each item is validated on its own, with the rules of GET /api/v1/rates: a value it would refuse (a ZIP that is not five digits or a ZIP+4, " +
-    "a date not written YYYY-MM-DD, a field not listed here) makes that item's result a 400 problem whose invalid_params names the field, " +
-    "and the other items are answered as usual.",
+    "a date not written YYYY-MM-DD) makes that item's result a 400 problem whose invalid_params names the field, " +
+    "and the other items are answered as usual. A field not listed here (an export's name) is ignored and listed in the answer's ignored_fields; an item left with nothing to look up fails, naming it.",
   properties: {
     id: { type: ["string", "number"], maxLength: 100, description: "Yours, up to 100 characters; its result repeats it" },
     county: { type: "string", maxLength: 64, description: "County name or slug, any case, up to 64 characters" },
@@ -251,6 +251,16 @@ const BATCH_LOOKUP = {
         ["plus4", "The +4 of the ZIP"],
       ].map(([name, description]) => [name, { type: ["string", "number"], description: `${description}. Split columns are written into one address, "street unit, city, state ZIP"; two that name one thing with different values fail the item` }]),
     ),
+    finder: {
+      type: "array",
+      minItems: 8,
+      maxItems: 9,
+      items: { type: "string" },
+      description:
+        "A row in Ohio's Finder batch layout, its fields in order (invoice number, address, suite, city, state, ZIP, ZIP+4, as-of date MM/DD/YYYY, optional taxable amount), held to the layout's rules; " +
+        "sent alone, without the other fields. Its invoice number is the result's id",
+      examples: [["INV-1001", "150 High St", "Suite 200", "Columbus", "OH", "43215", "", "11/02/2026"]],
+    },
   },
 };
 
