@@ -17,6 +17,10 @@ import { csvLine, type ProblemOf } from "./result-lines.ts";
 
 export type FinderFile = "finder" | "finder-errors";
 
+export function isFinderFile(format: string): format is FinderFile {
+  return format === "finder" || format === "finder-errors";
+}
+
 export const FINDER_RESULT_FIELDS = [
   "county", "fips", "combined_rate", "state_rate", "county_permissive_rate", "transit_authority_rate", "resolved_by", "effective_from", "date_evaluated", "note",
 ] as const;
