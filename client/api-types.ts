@@ -22,8 +22,8 @@ export interface paths {
   };
   "/api/v1/batches": {
     /**
-     * Starts a batch job of up to 100,000 rows (CSV or NDJSON)
-     * @description CSV with a header row naming the columns id, county, zip, address, lat, lon and date, or NDJSON with one lookup object per line. Address columns as exports name them are read too (street, address1, address2, street2, unit, suite, city, state, postal_code, zip4, plus4; a header in any case, spaces or hyphens for underscores): they are written into one address line, and address is then its street line. The job runs in the background; poll the Location until its status is completed, then fetch its results. Refused as the upload streams, before anything is stored: a line (an NDJSON line, or a CSV record with its quoted line breaks) longer than UPLOAD_MAX_LINE_BYTES (64 KiB by default) is a 413 batch-line-too-long, an NDJSON line nested deeper than 3 levels a 400, and row 100,001 a 413 batch-too-large; each names where. A field longer than its documented length, or holding a control character, fails its own row. Refused before the body is read: an upload past the organization's caps on jobs (counting its uploads being received) or on bytes being uploaded at once (429), or past the server's bytes being uploaded at once (503). Send Content-Length: without it an upload counts as 64 MiB.
+     * Starts a batch job of up to 100,000 rows (CSV, NDJSON, or Ohio's Finder layout)
+     * @description CSV with a header row naming the columns id, county, zip, address, lat, lon and date, or NDJSON with one lookup object per line. Address columns as exports name them are read too (street, address1, address2, street2, unit, suite, city, state, postal_code, zip4, plus4; a header in any case, spaces or hyphens for underscores): they are written into one address line, and address is then its street line. Other columns (an export's name, phone, …) are ignored, not refused: the job lists them as ignored_columns, and a row left with nothing to look up fails with a problem naming them. With ?format=finder the body is a headerless CSV in Ohio's Finder batch layout (invoice number, address, suite, city, state, ZIP, ZIP+4, as-of date MM/DD/YYYY, optional taxable amount), sent as text/csv; each row is checked against the layout's rules (field lengths, state OH, ZIP 5 digits, ZIP+4 4 digits, dates from 01/01/2004 and not in the future) and fails alone if it breaks one; a date before 2018-01-01 fails with 422 date-out-of-range. The job runs in the background; poll the Location until its status is completed, then fetch its results. Refused as the upload streams, before anything is stored: a line (an NDJSON line, or a CSV record with its quoted line breaks) longer than UPLOAD_MAX_LINE_BYTES (64 KiB by default) is a 413 batch-line-too-long, an NDJSON line nested deeper than 3 levels a 400, and row 100,001 a 413 batch-too-large; each names where. A field longer than its documented length, or holding a control character, fails its own row. Refused before the body is read: an upload past the organization's caps on jobs (counting its uploads being received) or on bytes being uploaded at once (429), or past the server's bytes being uploaded at once (503). Send Content-Length: without it an upload counts as 64 MiB.
      */
     post: operations["createBatch"];
   };
@@ -41,8 +41,8 @@ export interface paths {
   };
   "/api/v1/batches/{id}/results": {
     /**
-     * A finished job's results, as CSV or NDJSON
-     * @description One line per input row, in input order. Accept chooses the format (text/csv or application/x-ndjson); with no Accept, or *\/*, the results come in the format that was uploaded. Any other Accept is a 406. Until the job is completed the answer is a 409 with Retry-After. You have every row when the body ends cleanly and holds the job's total rows (its total, as GET /api/v1/batches/{id} shows; a CSV has a header line besides). A download cut short, because the job was deleted (DELETE, or the retention sweep) while it streamed, fails as a transfer: the connection is closed before the chunked body's end, never a clean end with fewer rows.
+     * A finished job's results, as CSV or NDJSON, or a Finder job's results and errors files
+     * @description One line per input row, in input order. ?format= or else Accept chooses the format (text/csv or application/x-ndjson); with neither, or *\/*, the results come in the format that was uploaded. A job uploaded with ?format=finder has two headerless CSV files besides: ?format=finder (its default, and what Accept: text/csv gives it), each row answered with one rate as its 9 Finder fields then county, fips, combined_rate, state_rate, county_permissive_rate, transit_authority_rate, resolved_by, effective_from, date_evaluated, note; and ?format=finder-errors, every other row as its 9 Finder fields then row, status, problem_type, problem_detail. Asking another job for a Finder file is a 400. Any other Accept is a 406. Until the job is completed the answer is a 409 with Retry-After. You have every row when the body ends cleanly and holds the job's total rows (its total, as GET /api/v1/batches/{id} shows; a CSV has a header line besides). A download cut short, because the job was deleted (DELETE, or the retention sweep) while it streamed, fails as a transfer: the connection is closed before the chunked body's end, never a clean end with fewer rows.
      */
     get: operations["getBatchResults"];
   };
@@ -495,6 +495,8 @@ export interface components {
           status: number;
           body: components["schemas"]["RateRecord"] | components["schemas"]["AmbiguousResponse"] | components["schemas"]["ProblemDetails"];
         })[];
+      /** @description The fields of the lookups Buckeye does not read (such as an export's name), at most 20: ignored, not refused, and listed here so a misspelt field is never silent */
+      ignored_fields: string[];
       request_id: string;
     };
     /** @description An asynchronous batch job */
@@ -502,8 +504,13 @@ export interface components {
       id: string;
       /** @enum {string} */
       status: "queued" | "running" | "completed";
-      /** @enum {string} */
-      format: "csv" | "ndjson";
+      /**
+       * @description As uploaded: csv (with a header row), ndjson, or finder (Ohio's Finder layout, uploaded with ?format=finder)
+       * @enum {string}
+       */
+      format: "csv" | "ndjson" | "finder";
+      /** @description The upload's columns (CSV) or fields (NDJSON) Buckeye does not read, such as an export's name or phone, at most 20: ignored, not refused, and listed here so a misspelt column is never silent */
+      ignored_columns: string[];
       total: number;
       done: number;
       failed: number;
@@ -751,6 +758,8 @@ export interface operations {
               zip4?: string | number;
               /** @description The +4 of the ZIP. Split columns are written into one address, "street unit, city, state ZIP"; two that name one thing with different values fail the item */
               plus4?: string | number;
+              /** @description A row in Ohio's Finder batch layout, its fields in order (invoice number, address, suite, city, state, ZIP, ZIP+4, as-of date MM/DD/YYYY, optional taxable amount), held to the layout's rules; sent alone, without the other fields. Its invoice number is the result's id */
+              finder?: string[];
             })[];
         };
       };
@@ -830,10 +839,16 @@ export interface operations {
     };
   };
   /**
-   * Starts a batch job of up to 100,000 rows (CSV or NDJSON)
-   * @description CSV with a header row naming the columns id, county, zip, address, lat, lon and date, or NDJSON with one lookup object per line. Address columns as exports name them are read too (street, address1, address2, street2, unit, suite, city, state, postal_code, zip4, plus4; a header in any case, spaces or hyphens for underscores): they are written into one address line, and address is then its street line. The job runs in the background; poll the Location until its status is completed, then fetch its results. Refused as the upload streams, before anything is stored: a line (an NDJSON line, or a CSV record with its quoted line breaks) longer than UPLOAD_MAX_LINE_BYTES (64 KiB by default) is a 413 batch-line-too-long, an NDJSON line nested deeper than 3 levels a 400, and row 100,001 a 413 batch-too-large; each names where. A field longer than its documented length, or holding a control character, fails its own row. Refused before the body is read: an upload past the organization's caps on jobs (counting its uploads being received) or on bytes being uploaded at once (429), or past the server's bytes being uploaded at once (503). Send Content-Length: without it an upload counts as 64 MiB.
+   * Starts a batch job of up to 100,000 rows (CSV, NDJSON, or Ohio's Finder layout)
+   * @description CSV with a header row naming the columns id, county, zip, address, lat, lon and date, or NDJSON with one lookup object per line. Address columns as exports name them are read too (street, address1, address2, street2, unit, suite, city, state, postal_code, zip4, plus4; a header in any case, spaces or hyphens for underscores): they are written into one address line, and address is then its street line. Other columns (an export's name, phone, …) are ignored, not refused: the job lists them as ignored_columns, and a row left with nothing to look up fails with a problem naming them. With ?format=finder the body is a headerless CSV in Ohio's Finder batch layout (invoice number, address, suite, city, state, ZIP, ZIP+4, as-of date MM/DD/YYYY, optional taxable amount), sent as text/csv; each row is checked against the layout's rules (field lengths, state OH, ZIP 5 digits, ZIP+4 4 digits, dates from 01/01/2004 and not in the future) and fails alone if it breaks one; a date before 2018-01-01 fails with 422 date-out-of-range. The job runs in the background; poll the Location until its status is completed, then fetch its results. Refused as the upload streams, before anything is stored: a line (an NDJSON line, or a CSV record with its quoted line breaks) longer than UPLOAD_MAX_LINE_BYTES (64 KiB by default) is a 413 batch-line-too-long, an NDJSON line nested deeper than 3 levels a 400, and row 100,001 a 413 batch-too-large; each names where. A field longer than its documented length, or holding a control character, fails its own row. Refused before the body is read: an upload past the organization's caps on jobs (counting its uploads being received) or on bytes being uploaded at once (429), or past the server's bytes being uploaded at once (503). Send Content-Length: without it an upload counts as 64 MiB.
    */
   createBatch: {
+    parameters: {
+      query?: {
+        /** @description finder: the body is a headerless CSV in Ohio's Finder batch layout (Content-Type text/csv); absent: CSV with a header row, or NDJSON, by Content-Type */
+        format?: "finder";
+      };
+    };
     requestBody: {
       content: {
         "text/csv": string;
@@ -1073,11 +1088,15 @@ export interface operations {
     };
   };
   /**
-   * A finished job's results, as CSV or NDJSON
-   * @description One line per input row, in input order. Accept chooses the format (text/csv or application/x-ndjson); with no Accept, or *\/*, the results come in the format that was uploaded. Any other Accept is a 406. Until the job is completed the answer is a 409 with Retry-After. You have every row when the body ends cleanly and holds the job's total rows (its total, as GET /api/v1/batches/{id} shows; a CSV has a header line besides). A download cut short, because the job was deleted (DELETE, or the retention sweep) while it streamed, fails as a transfer: the connection is closed before the chunked body's end, never a clean end with fewer rows.
+   * A finished job's results, as CSV or NDJSON, or a Finder job's results and errors files
+   * @description One line per input row, in input order. ?format= or else Accept chooses the format (text/csv or application/x-ndjson); with neither, or *\/*, the results come in the format that was uploaded. A job uploaded with ?format=finder has two headerless CSV files besides: ?format=finder (its default, and what Accept: text/csv gives it), each row answered with one rate as its 9 Finder fields then county, fips, combined_rate, state_rate, county_permissive_rate, transit_authority_rate, resolved_by, effective_from, date_evaluated, note; and ?format=finder-errors, every other row as its 9 Finder fields then row, status, problem_type, problem_detail. Asking another job for a Finder file is a 400. Any other Accept is a 406. Until the job is completed the answer is a 409 with Retry-After. You have every row when the body ends cleanly and holds the job's total rows (its total, as GET /api/v1/batches/{id} shows; a CSV has a header line besides). A download cut short, because the job was deleted (DELETE, or the retention sweep) while it streamed, fails as a transfer: the connection is closed before the chunked body's end, never a clean end with fewer rows.
    */
   getBatchResults: {
     parameters: {
+      query?: {
+        /** @description csv or ndjson: Buckeye's results; finder or finder-errors (a job uploaded with ?format=finder only): its Finder results or errors file. Absent: by Accept */
+        format?: "csv" | "ndjson" | "finder" | "finder-errors";
+      };
       path: {
         /** @description Batch id, as returned when the job was submitted */
         id: string;
@@ -1097,6 +1116,18 @@ export interface operations {
         content: {
           "text/csv": string;
           "application/x-ndjson": string;
+        };
+      };
+      /** @description Invalid or conflicting parameters */
+      400: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["ProblemDetails"];
         };
       };
       /** @description No API key, or one that is unknown, mistyped, revoked or of a suspended organization */

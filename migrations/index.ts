@@ -17,6 +17,7 @@ import * as boundaryImportReport from "./2026-11-25-100-boundary-import-report.t
 import * as retention from "./2026-11-25-230-retention.ts";
 import * as certificatePages from "./2026-11-25-240-certificate-pages.ts";
 import * as boundaryCities from "./2026-11-27-250-boundary-cities.ts";
+import * as batchIgnoredColumns from "./2026-11-27-260-batch-ignored-columns.ts";
 import * as deliveryTurnsEndpointHealth from "./2026-11-27-310-delivery-turns-endpoint-health.ts";
 import * as knownDevices from "./2026-11-27-320-known-devices.ts";
 import * as trialOrganizations from "./2026-11-27-330-trial-organizations.ts";
@@ -36,6 +37,7 @@ export const migrations: Record<string, Migration> = {
   "2026-11-25-230-retention": retention,
   "2026-11-25-240-certificate-pages": certificatePages,
   "2026-11-27-250-boundary-cities": boundaryCities,
+  "2026-11-27-260-batch-ignored-columns": batchIgnoredColumns,
   "2026-11-27-310-delivery-turns-endpoint-health": deliveryTurnsEndpointHealth,
   "2026-11-27-320-known-devices": knownDevices,
   "2026-11-27-330-trial-organizations": trialOrganizations,

@@ -56,8 +56,17 @@ describe("two columns that name the same thing with different values are a 400 f
     expect(item({ street: "150 Birch Ct", zip: "43081", postal_code: "43081" })).toMatchObject({ zip: "43081", address: "150 Birch Ct, 43081" });
   });
 
-  it("a field that is neither a lookup field nor an address column is still refused", () => {
-    expect(item({ street: "150 Birch Ct", adress: "x" })).toMatchObject({ kind: "failure", param: "adress" });
+});
+
+describe("fields Buckeye does not read are ignored, and named when the row is left with nothing to look up", () => {
+  it("an export's name beside its address columns is ignored: the row is answered from the address", () => {
+    expect(item({ name: "Acme Supply", street: "150 Birch Ct", city: "Westerville", state: "OH", zip: "43081" })).toMatchObject({ address: "150 Birch Ct, Westerville, OH 43081", zip: "43081" });
+  });
+
+  it("a misspelt adress leaves the row with no location: its problem names the ignored field", () => {
+    const failed = item({ id: "r1", adress: "150 Birch Ct, Westerville, OH 43081", name: "Acme" });
+    expect(failed).toMatchObject({ kind: "failure", slug: "bad-request" });
+    expect((failed as { detail: string }).detail).toContain("This row's adress, name are not read");
   });
 });
 
@@ -70,8 +79,19 @@ describe("a CSV export's header is read in any case, with spaces or hyphens", ()
     expect(readLookups(reading.chunks[0]!.input, TODAY)[0]!.item).toMatchObject({ id: "r1", address: "150 Birch Ct Apt 4, Westerville, OH 43081-1234", zip: "43081", zip4: "1234" });
   });
 
-  it("an unknown column still refuses the upload, and the message lists every accepted name", () => {
-    const reading = readBatchFile(new TextEncoder().encode("name,street,city,state,zip\nAcme,150 Birch Ct,Westerville,OH,43081\n"), "csv", 100, 50);
-    expect(reading).toMatchObject({ ok: false, slug: "bad-request", detail: expect.stringContaining("Unknown CSV column name; allowed: id, county, zip, address, lat, lon, date, street, address1") });
+  it("the issue's export header name, street, city, state, zip is accepted; name is listed as ignored", () => {
+    const reading = readBatchFile(new TextEncoder().encode("name, street, city, state, zip\nAcme,150 Birch Ct,Westerville,OH,43081\n"), "csv", 100, 50);
+    expect(reading).toMatchObject({ ok: true, total: 1, ignoredColumns: ["name"] });
+    if (!reading.ok) return;
+    expect(readLookups(reading.chunks[0]!.input, TODAY)[0]!.item).toMatchObject({ address: "150 Birch Ct, Westerville, OH 43081", zip: "43081" });
+  });
+
+  it("NDJSON rows' unread fields are gathered, each once, in order of first sight", () => {
+    const ndjson = '{"zip":"43081","name":"A"}\n{"zip":"43081","phone":"1","name":"B"}\n';
+    expect(readBatchFile(new TextEncoder().encode(ndjson), "ndjson", 100, 50)).toMatchObject({ ok: true, ignoredColumns: ["name", "phone"] });
+  });
+
+  it("a column named twice is still refused", () => {
+    expect(readBatchFile(new TextEncoder().encode("zip,name,name\n43081,a,b\n"), "csv", 100, 50)).toMatchObject({ ok: false, detail: "A CSV column is named twice in the header." });
   });
 });

@@ -182,11 +182,25 @@ describe("POST /api/v1/batches refuses what it cannot run", () => {
     expect(res.status).toBe(415);
   });
 
-  it("400 for a CSV with an unknown column, or no rows", async () => {
-    const unknown = await submit(api.service, api.liveKey, "zip,colour\n43215,blue\n", "text/csv");
-    expect(unknown.res.status).toBe(400);
-    expect(unknown.body.detail).toMatch(/colour/);
+  it("400 for a CSV with a column named twice, or no rows", async () => {
+    const twice = await submit(api.service, api.liveKey, "zip,zip\n43215,43215\n", "text/csv");
+    expect(twice.res.status).toBe(400);
+    expect(twice.body.detail).toMatch(/named twice/);
     expect((await submit(api.service, api.liveKey, "zip\n", "text/csv")).res.status).toBe(400);
+  });
+
+  it("a column Buckeye does not read is accepted, and the job lists it as polled", async () => {
+    const { res, body } = await submit(api.service, api.liveKey, "zip,colour\n43215,blue\n", "text/csv");
+    expect(res.status).toBe(202);
+    expect(body.ignored_columns).toEqual(["colour"]);
+    expect(await completed(api.service, api.liveKey, res.headers.get("location")!)).toMatchObject({ ignored_columns: ["colour"], failed: 0 });
+  });
+
+  it("413 batch-too-large at row 100,001 of a Finder file, which has no header row", async () => {
+    const line = "INV-1,1 Main St,,Columbus,OH,43215,,01/02/2026\n";
+    const res = await call(api.service, api.liveKey, "/api/v1/batches?format=finder", { method: "POST", body: line.repeat(100_001), headers: { "content-type": "text/csv" } });
+    expect(res.status).toBe(413);
+    expect(((await res.json()) as { detail: string }).detail).toMatch(/100001 rows/);
   });
 
   it("413 batch-too-large over 100,000 rows", async () => {

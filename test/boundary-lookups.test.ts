@@ -272,6 +272,114 @@ describe("address columns as customer exports carry them work through the batch 
     const body = (await (await post("/api/v1/rates/batch", JSON.stringify({ lookups }), "application/json")).json()) as Record<string, any>;
     expect(body.results.map((r: any) => r.body.boundary_record?.line)).toEqual(rows.map((r) => r.line));
   });
+
+  it("the issue's export header `name, street, city, state, zip`: name is ignored and listed on the job; a row with no location names it", async () => {
+    const rows = blocks().slice(0, 10);
+    const csv = ["name, street, city, state, zip", ...rows.map((r, i) => `Customer ${i},${street(r)},${r.city},OH,${r.zip5}`), "Walk-in customer,,,,"].join("\n");
+    const location = await submitted(await post("/api/v1/batches", csv, "text/csv"));
+    const job = await completed(location);
+    expect(job).toMatchObject({ format: "csv", ignored_columns: ["name"], total: rows.length + 1, failed: 1 });
+    const lines = parseCsv(await (await api.get(`${location}/results`, { authorization: `Bearer ${api.liveKey}`, accept: "text/csv" })).text(), { columns: true }) as Array<Record<string, string>>;
+    expect(lines.slice(0, rows.length).map((line) => [line.resolved_by, Number(line.boundary_line)])).toEqual(rows.map((r) => ["address_range", r.line]));
+    expect(lines.at(-1)).toMatchObject({ status: "400", problem_detail: expect.stringContaining("This row's name is not read") });
+  });
+
+  it("an inline batch: an unread field is ignored, listed as ignored_fields, and named by a row it leaves with no location", async () => {
+    const [r] = blocks();
+    const lookups = [{ id: "a", name: "Acme", street: street(r!), city: r!.city, state: "OH", zip: r!.zip5, date: DATE }, { id: "b", adress: `${street(r!)}, ${r!.city}, OH ${r!.zip5}` }];
+    const body = (await (await post("/api/v1/rates/batch", JSON.stringify({ lookups }), "application/json")).json()) as Record<string, any>;
+    expect(body.ignored_fields).toEqual(["name", "adress"]);
+    expect(body.results[0]).toMatchObject({ status: 200, body: { boundary_record: { line: r!.line } } });
+    expect(body.results[1]).toMatchObject({ status: 400, body: { detail: expect.stringContaining("This row's adress is not read") } });
+  });
+});
+
+async function submitted(res: Response): Promise<string> {
+  expect(res.status, await res.clone().text()).toBe(202);
+  return res.headers.get("location")!;
+}
+
+async function completed(location: string): Promise<Record<string, any>> {
+  for (let waited = 0; ; waited += 50) {
+    const job = (await (await api.get(location)).json()) as Record<string, any>;
+    if (job.status === "completed") return job;
+    if (waited > 20_000) throw new Error(`job still ${job.status}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+describe("a file in Ohio's Finder layout is accepted unchanged, and its results come back in the same shape", () => {
+  const blocks = () => v1.filter((r) => r.recordType === "A" && r.unit === null && r.effectiveTo === null && r.effectiveFrom <= DATE).slice(0, 12);
+  const street = (r: Lined) => [r.parity === "O" ? oddIn(r) : evenIn(r), r.preDirectional, r.streetName, r.suffix].filter(Boolean).join(" ");
+  const asOf = "06/01/2026";
+  const good = () => blocks().map((r, i) => [`INV-${1000 + i}`, street(r), i % 2 === 0 ? "Suite 200" : "", r.city, "OH", r.zip5, "", asOf, ...(i % 3 === 0 ? ["125.00"] : [])]);
+  const bad = [
+    ["INV-2001", "1 Main St", "", "Columbus", "PA", "43215", "", asOf],
+    ["INV-2002", "1 Main St", "", "Columbus", "OH", "43215", "", "12/31/2010"],
+    ["INV-2003", "1 Main St", "", "Columbus", "OH", "43215", "", "2026-06-01"],
+  ];
+  /** No street the file or the geocoder knows, in a ZIP that spans two counties: no single rate. */
+  const unplaced = ["INV-3001", "1 Nowhere Rd", "", "Westerville", "OH", "43081", "", asOf];
+  let location = "";
+  const download = async (query: string) => {
+    const res = await api.get(`${location}/results${query}`, { authorization: `Bearer ${api.liveKey}` });
+    expect(res.status).toBe(200);
+    return { type: res.headers.get("content-type"), rows: parseCsv(await res.text(), { relax_column_count: true }) as string[][] };
+  };
+
+  beforeAll(async () => {
+    const file = [...good(), ...bad, unplaced].map((fields) => fields.join(",")).join("\r\n");
+    location = await submitted(await post("/api/v1/batches?format=finder", file, "text/csv"));
+    expect(await completed(location)).toMatchObject({ format: "finder", total: good().length + bad.length + 1, failed: bad.length, ignored_columns: [] });
+  }, 30_000);
+
+  it("results (?format=finder, the default): headerless, each answered row's 9 Finder fields as sent, then its rate from the file", async () => {
+    for (const query of ["?format=finder", ""]) {
+      const { type, rows } = await download(query);
+      expect(type).toBe("text/csv; charset=utf-8; header=absent");
+      expect(rows.map((row) => row.slice(0, 9))).toEqual(good().map((fields) => [...fields, ...(fields.length === 8 ? [""] : [])]));
+      expect(rows.map((row) => [row[10], row[15]])).toEqual(blocks().map((r) => [r.countyFips, "address_range"]));
+      expect(rows.every((row) => row.length === 19 && row[17] === "2026-06-01" && row[18]!.includes("SYNTHETIC"))).toBe(true);
+    }
+  });
+
+  it("errors (?format=finder-errors): each failed row's 9 Finder fields, then its row number, status, problem type and detail", async () => {
+    const { rows } = await download("?format=finder-errors");
+    const first = good().length + 1;
+    expect(rows.map((row) => [...row.slice(0, 8), row[9], row[10]])).toEqual([
+      ...bad.map((fields, i) => [...fields, String(first + i), i === 1 ? "422" : "400"]),
+      [...unplaced, String(first + bad.length), "200"],
+    ]);
+    expect(rows.at(-1)![11]).toBe("ambiguous");
+    expect(rows.at(-1)![12]).toMatch(/Candidate counties: .*\(39041\)/);
+    expect(rows[0]![12]).toContain("Invalid state: must be OH");
+    expect(rows[1]![11]).toMatch(/date-out-of-range$/);
+    expect(rows[1]![12]).toContain("2018-01-01");
+    expect(rows[2]![12]).toContain("MM/DD/YYYY");
+  });
+
+  it("the same job's Buckeye CSV names each answer's boundary record; a CSV job has no Finder files (400)", async () => {
+    const lines = parseCsv((await (await api.get(`${location}/results?format=csv`, { authorization: `Bearer ${api.liveKey}` })).text()), { columns: true }) as Array<Record<string, string>>;
+    expect(lines.slice(0, blocks().length).map((line) => [line.id, Number(line.boundary_line)])).toEqual(blocks().map((r, i) => [`INV-${1000 + i}`, r.line]));
+    const csvJob = await submitted(await post("/api/v1/batches", "id,zip\n1,43215\n", "text/csv"));
+    await completed(csvJob);
+    const refused = await api.get(`${csvJob}/results?format=finder`, { authorization: `Bearer ${api.liveKey}` });
+    expect(refused.status).toBe(400);
+  });
+
+  it("an inline batch item {finder: [its fields]} is read as a Finder row, under the same rules", async () => {
+    const [fields] = good();
+    const lookups = [{ finder: fields }, { finder: bad[0] }];
+    const body = (await (await post("/api/v1/rates/batch", JSON.stringify({ lookups }), "application/json")).json()) as Record<string, any>;
+    expect(body.results[0]).toMatchObject({ id: "INV-1000", status: 200, body: { resolved_by: "address_range", boundary_record: { line: blocks()[0]!.line } } });
+    expect(body.results[1]).toMatchObject({ id: "INV-2001", status: 400, body: { invalid_params: [{ name: "state" }] } });
+    expect(body.ignored_fields).toEqual([]);
+  });
+
+  it("?format= other than finder on the upload is a 400, and a Finder file sent as NDJSON a 415", async () => {
+    expect((await post("/api/v1/batches?format=sst", "a,b\n", "text/csv")).status).toBe(400);
+    expect((await post("/api/v1/batches?format=finder", good()[0]!.join(","), "application/x-ndjson")).status).toBe(415);
+  });
 });
 
 describe("a version switch while requests run: no request sees half a file", () => {

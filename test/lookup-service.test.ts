@@ -197,4 +197,58 @@ describe("buckeye batch writes what the API's job results give, row for row", ()
     expect(fromCli.map(comparable)).toEqual(fromApi.map(comparable));
     expect(fromCli.map((line) => (JSON.parse(line) as { status: number }).status)).toEqual([200, 200, 200, 200, 200, 200, 400, 422]);
   }, 60_000);
+
+  it("--format finder writes the Finder results and errors files a Finder job's downloads give, byte for byte", async () => {
+    const rows = settledBlocks.slice(0, 6).map((r, i) => [`INV-${i}`, r.street, i === 0 ? "Suite 200" : "", r.city, "OH", r.zip5, "", "06/01/2026", ...(i === 1 ? ["99.95"] : [])].join(","));
+    const file = [...rows, "INV-BAD,1 Main St,,Columbus,OH,4321,,06/01/2026", "INV-OLD,1 Main St,,Columbus,OH,43215,,03/31/2012"].join("\n");
+    const submitted = await api.service.app.fetch(
+      new Request("http://buckeye.test/api/v1/batches?format=finder", { method: "POST", headers: { authorization: `Bearer ${api.liveKey}`, "content-type": "text/csv" }, body: file }),
+    );
+    expect(submitted.status).toBe(202);
+    const location = submitted.headers.get("location")!;
+    await jobCompleted(location);
+    const download = async (format: string) => (await api.get(`${location}/results?format=${format}`, { authorization: `Bearer ${api.liveKey}` })).text();
+
+    const input = join(dir, "finder.csv");
+    const output = join(dir, "finder-out.csv");
+    writeFileSync(input, file);
+    await promisify(execFile)(process.execPath, [BIN, "batch", input, "--format", "finder", "--out", output], { env: cliEnv() });
+    const results = readFileSync(output, "utf8");
+    expect(results).toBe(await download("finder"));
+    expect(readFileSync(join(dir, "finder-out-errors.csv"), "utf8")).toBe(await download("finder-errors"));
+    expect(results.trim().split("\n").map((line) => [line.split(",")[0], line.split(",")[15]])).toEqual(rows.map((_, i) => [`INV-${i}`, "address_range"]));
+    expect(readFileSync(join(dir, "finder-out-errors.csv"), "utf8")).toMatch(/^INV-BAD,.*,7,400,.*\nINV-OLD,.*,8,422,.*2018-01-01/);
+  }, 60_000);
+
+  it("an export with a name column: the CLI says which columns it ignores, and a row with no location names them", async () => {
+    const [r] = settledBlocks;
+    const input = join(dir, "export.csv");
+    const output = join(dir, "export-out.csv");
+    writeFileSync(input, `name, street, city, state, zip\nAcme,${r!.street},${r!.city},OH,${r!.zip5}\nWalk-in,,,,\n`);
+    const { stderr } = await promisify(execFile)(process.execPath, [BIN, "batch", input, "--out", output], { env: cliEnv() });
+    expect(stderr).toContain("ignored columns (Buckeye does not read them): name");
+    const [header, answered, failed] = readFileSync(output, "utf8").trim().split("\n");
+    expect(header).toMatch(/^row,id,status/);
+    expect(answered).toContain(`address_range`);
+    expect(failed).toContain("This row's name is not read");
+  }, 60_000);
 });
+
+const settledBlocks = linedRecords(RECORDS)
+  .filter((r) => r.recordType === "A" && r.unit === null && r.effectiveTo === null && r.effectiveFrom <= DATE)
+  .slice(0, 10)
+  .map((r) => {
+    const house = r.parity === "E" ? r.houseLow! + (r.houseLow! % 2) : r.houseLow! + 1 - (r.houseLow! % 2);
+    return { street: [house, r.preDirectional, r.streetName, r.suffix].filter(Boolean).join(" "), city: r.city, zip5: r.zip5, line: r.line };
+  });
+
+const cliEnv = () => ({ ...process.env, DATABASE_URL: api.config.databaseUrl, CENSUS_GEOCODER_URL: api.fake.url, GEO_DATA_DIR: api.config.geoDataDir, LOG_LEVEL: "silent" });
+
+async function jobCompleted(location: string): Promise<void> {
+  for (let waited = 0; ; waited += 50) {
+    const job = (await (await api.get(location)).json()) as { status: string };
+    if (job.status === "completed") return;
+    if (waited > 20_000) throw new Error(`job still ${job.status}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}

@@ -192,15 +192,15 @@ describe("POST /api/v1/rates/batch (getRatesBatch)", () => {
     await invalid(415, "POST", "/api/v1/rates/batch", { body: JSON.stringify({ lookups: [{ county: "wayne" }] }), type: "text/plain" });
   });
 
-  it("accepts items the service refuses one by one (a malformed ZIP, a bad date, an unknown field) and answers each with its own problem", async () => {
-    const lookups = [{ id: "ok", zip: "43215" }, { id: "zip", zip: "4321" }, { id: "date", county: "wayne", date: "31/03/2026" }, { id: "field", county: "wayne", cuonty: "x" }];
+  it("accepts items the service refuses one by one (a malformed ZIP, a bad date, only an unread field) and answers each with its own problem", async () => {
+    const lookups = [{ id: "ok", zip: "43215" }, { id: "zip", zip: "4321" }, { id: "date", county: "wayne", date: "31/03/2026" }, { id: "field", cuonty: "wayne" }];
     const { body } = await valid(200, "POST", "/api/v1/rates/batch", { json: { lookups } });
-    expect(body).toMatchObject({ total: 4, failed: 3 });
+    expect(body).toMatchObject({ total: 4, failed: 3, ignored_fields: ["cuonty"] });
     expect(body.results.map((r: { id: string; status: number; body: { invalid_params?: Array<{ name: string }> } }) => [r.id, r.status, r.body.invalid_params?.[0]?.name])).toEqual([
       ["ok", 200, undefined],
       ["zip", 400, "zip"],
       ["date", 400, "date"],
-      ["field", 400, "cuonty"],
+      ["field", 400, "county"],
     ]);
   });
 });
@@ -219,6 +219,19 @@ describe("batch jobs (createBatch, getBatch, getBatchResults)", () => {
     expect((await valid(200, "GET", `/api/v1/batches/${job.id}/results`)).body).toMatch(/^row,id,status/);
     expect((await valid(200, "GET", `/api/v1/batches/${job.id}/results`, { accept: "application/x-ndjson" })).headers.get("content-type")).toBe("application/x-ndjson");
     await invalid(406, "GET", `/api/v1/batches/${job.id}/results`, { accept: "text/html" });
+    await invalid(400, "GET", `/api/v1/batches/${job.id}/results?format=finder`);
+  });
+
+  it("submits a Finder file with ?format=finder and serves its results and errors files by ?format=", async () => {
+    const finder = await valid(202, "POST", "/api/v1/batches?format=finder", { body: "INV-1,1 Main St,,Columbus,OH,43215,,01/02/2026\nINV-2,1 Main St,,Columbus,PA,43215,,01/02/2026\n", type: "text/csv" });
+    expect(finder.body).toMatchObject({ format: "finder", ignored_columns: [] });
+    let job = finder.body;
+    for (let i = 0; i < 200 && job.status !== "completed"; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      job = (await valid(200, "GET", `/api/v1/batches/${finder.body.id}`)).body;
+    }
+    expect((await valid(200, "GET", `/api/v1/batches/${job.id}/results?format=finder-errors`)).body).toMatch(/^INV-2,1 Main St,,Columbus,PA,43215,,01\/02\/2026,,2,400,/);
+    await invalid(400, "POST", "/api/v1/batches?format=sst", { body: "id,county\n1,franklin\n", type: "text/csv" });
   });
 
   it("refuses another upload type (415), an empty file (400), a file over 100,000 rows (413) and unknown jobs (404); results before the end are a 409", async () => {

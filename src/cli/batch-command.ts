@@ -1,12 +1,15 @@
 /**
  * `buckeye batch INPUT --out OUTPUT`: a file resolved locally by the lookup service, as the API's
  * batch jobs resolve theirs (the same chunks through the pool's batch lane, the same result lines,
- * row for row), with a progress bar (rows/s, ETA) on stderr.
+ * row for row), with a progress bar (rows/s, ETA) on stderr. `--format finder` reads Ohio's Finder
+ * layout and writes, as a Finder job's downloads, its results file to OUTPUT and its errors file to
+ * `--errors` (default: OUTPUT with `-errors` before its extension).
  */
 import { createWriteStream } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { once } from "node:events";
 import { extname } from "node:path";
+import type { Writable } from "node:stream";
 import { type Command, Option } from "commander";
 import { openBoundaryIndex } from "../boundaries/boundary-index.ts";
 import { loadConfig, type Config } from "../config.ts";
@@ -15,21 +18,38 @@ import { newId } from "../ids.ts";
 import type { ItemFailure, RowResult } from "../lookup/item-result.ts";
 import { LookupService } from "../lookup/lookup-service.ts";
 import type { BatchFormat } from "../lookup/read-batch-file.ts";
-import { resultHeader, resultLine } from "../lookup/result-lines.ts";
+import { finderLine } from "../lookup/finder-results.ts";
+import { resultHeader, resultLine, type ResultFormat } from "../lookup/result-lines.ts";
 import { dateInOhio } from "../rates/calendar.ts";
 import { recordContext } from "../rates/records.ts";
 import { withRuntime, type Runtime } from "../runtime.ts";
 import { fail } from "./output.ts";
 
 function formatOf(path: string, given: string | undefined): BatchFormat {
-  if (given === "csv" || given === "ndjson") return given;
+  if (given === "csv" || given === "ndjson" || given === "finder") return given;
   return [".ndjson", ".jsonl"].includes(extname(path).toLowerCase()) ? "ndjson" : "csv";
+}
+
+/** The output: Buckeye's CSV or NDJSON; for a Finder input without --output-format, the Finder results and errors files. */
+function outputOf(input: BatchFormat, out: string, given: string | undefined): ResultFormat | "finder" {
+  if (input === "finder" && given === undefined) return "finder";
+  return formatOf(out, given) === "ndjson" ? "ndjson" : "csv";
+}
+
+function errorsPathOf(out: string): string {
+  const ext = extname(out);
+  return `${out.slice(0, out.length - ext.length)}-errors${ext || ".csv"}`;
 }
 
 interface BatchOptions {
   out: string;
+  errors?: string;
   format?: string;
   outputFormat?: string;
+}
+
+async function writeTo(out: Writable, text: string): Promise<void> {
+  if (text !== "" && !out.write(text)) await once(out, "drain");
 }
 
 async function runBatch(input: string, opts: BatchOptions): Promise<void> {
@@ -57,14 +77,15 @@ async function resolveFile(runtime: Runtime, config: Config, input: string, opts
   const requestId = newId("req");
   const errorsUrl = config.errorsUrl;
   try {
-    const reading = await lookups.pool.run("readBatchFile", { bytes: await readFile(input), format: formatOf(input, opts.format), maxRows: Number.MAX_SAFE_INTEGER, chunkRows });
+    const inFormat = formatOf(input, opts.format);
+    const reading = await lookups.pool.run("readBatchFile", { bytes: await readFile(input), format: inFormat, maxRows: Number.MAX_SAFE_INTEGER, chunkRows });
     if (!reading.ok) return fail(`${input}: ${reading.detail}`);
-    const outFormat = formatOf(opts.out, opts.outputFormat);
+    if (reading.ignoredColumns.length > 0) process.stderr.write(`ignored columns (Buckeye does not read them): ${reading.ignoredColumns.join(", ")}\n`);
+    const outFormat = outputOf(inFormat, opts.out, opts.outputFormat);
     const out = createWriteStream(opts.out);
-    const write = async (text: string) => {
-      if (!out.write(text)) await once(out, "drain");
-    };
-    await write(resultHeader(outFormat));
+    const errorsPath = outFormat === "finder" ? (opts.errors ?? errorsPathOf(opts.out)) : null;
+    const errors = errorsPath === null ? null : createWriteStream(errorsPath);
+    if (outFormat !== "finder") await writeTo(out, resultHeader(outFormat));
 
     // Loaded here, not at the top: `buckeye serve` shares this module graph and never draws a bar.
     const { SingleBar } = await import("cli-progress");
@@ -94,17 +115,27 @@ async function resolveFile(runtime: Runtime, config: Config, input: string, opts
         failed += chunk!.failed;
         bar.update(rowsDone, { speed: Math.round(rowsDone / ((performance.now() - started) / 1000)).toLocaleString("en-US") });
         while (results[written]) {
-          for (const row of results[written]!) await write(resultLine(row, outFormat, problemOf));
+          const inputs = outFormat === "finder" ? (JSON.parse(reading.chunks[written]!.input) as unknown[]) : [];
+          for (const [i, row] of results[written]!.entries()) {
+            if (outFormat !== "finder") await writeTo(out, resultLine(row, outFormat, problemOf));
+            else {
+              await writeTo(out, finderLine(row, inputs[i], "finder", problemOf));
+              await writeTo(errors!, finderLine(row, inputs[i], "finder-errors", problemOf));
+            }
+          }
           results[written++] = [];
         }
       }
     };
     await Promise.all(Array.from({ length: config.batchThreads + 1 }, worker));
     bar.stop();
-    out.end();
-    await once(out, "finish");
+    await Promise.all([out, ...(errors ? [errors] : [])].map(async (stream) => {
+      stream.end();
+      await once(stream, "finish");
+    }));
     const seconds = (performance.now() - started) / 1000;
-    process.stderr.write(`${reading.total} rows in ${seconds.toFixed(1)} s (${Math.round(reading.total / seconds)} rows/s): ${reading.total - failed} answered, ${failed} problems → ${opts.out}\n`);
+    const where = errorsPath === null ? opts.out : `${opts.out} (errors: ${errorsPath})`;
+    process.stderr.write(`${reading.total} rows in ${seconds.toFixed(1)} s (${Math.round(reading.total / seconds)} rows/s): ${reading.total - failed} answered, ${failed} problems → ${where}\n`);
   } finally {
     await lookups.close();
     await boundaries.close();
@@ -114,9 +145,10 @@ async function resolveFile(runtime: Runtime, config: Config, input: string, opts
 export function addBatchCommand(program: Command): void {
   program
     .command("batch <input>")
-    .description("look up every row of a CSV (header: id,address,zip,county,lat,lon,date) or NDJSON file, as the API's batch jobs do")
-    .requiredOption("--out <file>", "where to write the results (.csv or .ndjson)")
-    .addOption(new Option("--format <format>", "input format, when the file extension does not say").choices(["csv", "ndjson"]))
+    .description("look up every row of a CSV (header: id,address,zip,county,lat,lon,date), NDJSON or Finder-layout file, as the API's batch jobs do")
+    .requiredOption("--out <file>", "where to write the results (.csv or .ndjson; for --format finder, the Finder results file)")
+    .option("--errors <file>", "with --format finder: where to write the Finder errors file (default: the --out name with -errors)")
+    .addOption(new Option("--format <format>", "input format, when the file extension does not say; finder: Ohio's Finder batch layout").choices(["csv", "ndjson", "finder"]))
     .addOption(new Option("--output-format <format>", "output format, when the --out extension does not say").choices(["csv", "ndjson"]))
     .action(runBatch);
 }

@@ -21,6 +21,7 @@ import {
 import { batchAnswerSchema, batchJobSchema, certificateRecordSchema, deliveryRecordSchema, reconciliationSchema } from "./answer-schemas.ts";
 import { problemDetailsSchema } from "../web/problem.ts";
 import { CERTIFICATES_QUERY, certificateSchema } from "./routes/certificates.ts";
+import { RESULTS_QUERY, UPLOAD_QUERY } from "./routes/batches.ts";
 import { COUNTIES_QUERY } from "./routes/counties.ts";
 import { RATE_QUERY } from "./routes/rates.ts";
 import { RECONCILIATIONS_QUERY } from "./routes/reconciliations.ts";
@@ -225,8 +226,8 @@ const BATCH_LOOKUP = {
   description:
     "A lookup as for GET /api/v1/rates, with the same precedence, and an optional id of yours that its result repeats. " +
     "Each item is validated on its own, with the rules of GET /api/v1/rates: a value it would refuse (a ZIP that is not five digits or a ZIP+4, " +
-    "a date not written YYYY-MM-DD, a field not listed here) makes that item's result a 400 problem whose invalid_params names the field, " +
-    "and the other items are answered as usual.",
+    "a date not written YYYY-MM-DD) makes that item's result a 400 problem whose invalid_params names the field, " +
+    "and the other items are answered as usual. A field not listed here (an export's name) is ignored and listed in the answer's ignored_fields; an item left with nothing to look up fails, naming it.",
   properties: {
     id: { type: ["string", "number"], maxLength: 100, description: "Yours, up to 100 characters; its result repeats it" },
     county: { type: "string", maxLength: 64, description: "County name or slug, any case, up to 64 characters" },
@@ -250,6 +251,16 @@ const BATCH_LOOKUP = {
         ["plus4", "The +4 of the ZIP"],
       ].map(([name, description]) => [name, { type: ["string", "number"], description: `${description}. Split columns are written into one address, "street unit, city, state ZIP"; two that name one thing with different values fail the item` }]),
     ),
+    finder: {
+      type: "array",
+      minItems: 8,
+      maxItems: 9,
+      items: { type: "string" },
+      description:
+        "A row in Ohio's Finder batch layout, its fields in order (invoice number, address, suite, city, state, ZIP, ZIP+4, as-of date MM/DD/YYYY, optional taxable amount), held to the layout's rules; " +
+        "sent alone, without the other fields. Its invoice number is the result's id",
+      examples: [["INV-1001", "150 High St", "Suite 200", "Columbus", "OH", "43215", "", "11/02/2026"]],
+    },
   },
 };
 
@@ -297,16 +308,20 @@ function paths() {
     },
     "/api/v1/batches": {
       post: operation("Batches", "createBatch", {
-        summary: "Starts a batch job of up to 100,000 rows (CSV or NDJSON)",
+        summary: "Starts a batch job of up to 100,000 rows (CSV, NDJSON, or Ohio's Finder layout)",
         description:
           "CSV with a header row naming the columns id, county, zip, address, lat, lon and date, or NDJSON with one lookup object per line. " +
           "Address columns as exports name them are read too (street, address1, address2, street2, unit, suite, city, state, postal_code, zip4, plus4; a header in any case, spaces or hyphens for underscores): " +
           "they are written into one address line, and address is then its street line. " +
+          "Other columns (an export's name, phone, …) are ignored, not refused: the job lists them as ignored_columns, and a row left with nothing to look up fails with a problem naming them. " +
+          "With ?format=finder the body is a headerless CSV in Ohio's Finder batch layout (invoice number, address, suite, city, state, ZIP, ZIP+4, as-of date MM/DD/YYYY, optional taxable amount), sent as text/csv; " +
+          "each row is checked against the layout's rules (field lengths, state OH, ZIP 5 digits, ZIP+4 4 digits, dates from 01/01/2004 and not in the future) and fails alone if it breaks one; a date before 2018-01-01 fails with 422 date-out-of-range. " +
           "The job runs in the background; poll the Location until its status is completed, then fetch its results. " +
           "Refused as the upload streams, before anything is stored: a line (an NDJSON line, or a CSV record with its quoted line breaks) longer than UPLOAD_MAX_LINE_BYTES " +
           "(64 KiB by default) is a 413 batch-line-too-long, an NDJSON line nested deeper than 3 levels a 400, and row 100,001 a 413 batch-too-large; each names where. " +
           "A field longer than its documented length, or holding a control character, fails its own row. " +
           "Refused before the body is read: an upload past the organization's caps on jobs (counting its uploads being received) or on bytes being uploaded at once (429), or past the server's bytes being uploaded at once (503). Send Content-Length: without it an upload counts as 64 MiB.",
+        parameters: queryParameters(UPLOAD_QUERY, { format: "finder: the body is a headerless CSV in Ohio's Finder batch layout (Content-Type text/csv); absent: CSV with a header row, or NDJSON, by Content-Type" }),
         requestBody: {
           required: true,
           content: {
@@ -355,20 +370,23 @@ function paths() {
     },
     "/api/v1/batches/{id}/results": {
       get: operation("Batches", "getBatchResults", {
-        summary: "A finished job's results, as CSV or NDJSON",
+        summary: "A finished job's results, as CSV or NDJSON, or a Finder job's results and errors files",
         description:
-          "One line per input row, in input order. Accept chooses the format (text/csv or application/x-ndjson); with no Accept, or */*, the results come in the format that was uploaded. " +
+          "One line per input row, in input order. ?format= or else Accept chooses the format (text/csv or application/x-ndjson); with neither, or */*, the results come in the format that was uploaded. " +
+          "A job uploaded with ?format=finder has two headerless CSV files besides: ?format=finder (its default, and what Accept: text/csv gives it), each row answered with one rate as its 9 Finder fields then " +
+          "county, fips, combined_rate, state_rate, county_permissive_rate, transit_authority_rate, resolved_by, effective_from, date_evaluated, note; and ?format=finder-errors, every other row as its 9 Finder fields then row, status, problem_type, problem_detail. " +
+          "Asking another job for a Finder file is a 400. " +
           "Any other Accept is a 406. Until the job is completed the answer is a 409 with Retry-After. " +
           "You have every row when the body ends cleanly and holds the job's total rows (its total, as GET /api/v1/batches/{id} shows; a CSV has a header line besides). " +
           "A download cut short, because the job was deleted (DELETE, or the retention sweep) while it streamed, fails as a transfer: the connection is closed before the chunked body's end, never a clean end with fewer rows.",
-        parameters: [batchId],
+        parameters: [batchId, ...queryParameters(RESULTS_QUERY, { format: "csv or ndjson: Buckeye's results; finder or finder-errors (a job uploaded with ?format=finder only): its Finder results or errors file. Absent: by Accept" })],
         responses: {
           "200": answer(
             "One line per row, streamed",
             { "text/csv": { schema: { type: "string" } }, "application/x-ndjson": { schema: { type: "string" } } },
             { "Content-Disposition": { description: "attachment, with a file name made of the batch id", required: true, schema: { type: "string" } } },
           ),
-          ...problems(404, 406, 409),
+          ...problems(400, 404, 406, 409),
         },
       }),
     },

@@ -208,7 +208,7 @@ export function createBatchTasks(workerData: BatchWorkerData, locate: (points: R
           }
         : undefined;
       try {
-        const job = await insertBatchJob(openedStore()!.db, { ...fields, format: input.format, total: reading.total, chunks: reading.chunks }, new Date(input.now), admit);
+        const job = await insertBatchJob(openedStore()!.db, { ...fields, format: input.format, total: reading.total, ignoredColumns: reading.ignoredColumns, chunks: reading.chunks }, new Date(input.now), admit);
         return { ok: true, job };
       } catch (error) {
         if (error instanceof CapReached) return error.refusal;

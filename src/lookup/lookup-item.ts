@@ -11,6 +11,7 @@
 import { z } from "zod";
 import { isIsoDate, type IsoDate } from "../rates/calendar.ts";
 import { ADDRESS_COLUMNS, foldAddressColumns } from "./address-columns.ts";
+import { FINDER_ROW, finderInvoice, readFinderRow } from "./finder-layout.ts";
 import { failure, type ItemFailure } from "./item-result.ts";
 
 export interface LookupItem {
@@ -90,12 +91,17 @@ function bad(param: string, reason: string): ItemFailure {
   return { ...failure("bad-request", `Invalid ${param}: ${reason}.`, param), reason };
 }
 
-/** The rules between fields, once each is valid text: lat and lon together, and something to look up. */
-export function combineFields(fields: Fields, today: IsoDate): LookupItem | ItemFailure {
+/**
+ * The rules between fields, once each is valid text: lat and lon together, and something to look up.
+ * `ignored` names the fields the row carried that Buckeye does not read: a row left with nothing to
+ * look up says which, so a misspelt `adress` is named where it cost the row its answer.
+ */
+export function combineFields(fields: Fields, today: IsoDate, ignored: readonly string[] = []): LookupItem | ItemFailure {
   const { id, county, zip, address, lat, lon, date } = fields;
   if ((lat === undefined) !== (lon === undefined)) return bad(lat === undefined ? "lat" : "lon", "lat and lon must be sent together");
   if (county === undefined && zip === undefined && address === undefined && lat === undefined) {
-    return failure("bad-request", "Send one of county, zip, address, or lat with lon.", "county");
+    const named = ignored.length === 0 ? "" : ` This row's ${ignored.join(", ")} ${ignored.length > 1 ? "are" : "is"} not read (the columns Buckeye reads: ${LOOKUP_COLUMNS.join(", ")}).`;
+    return failure("bad-request", `Send one of county, zip, address, or lat with lon.${named}`, "county");
   }
   return {
     id: id ?? null,
@@ -128,26 +134,34 @@ export function asksBoundaryFile(item: LookupItem): boolean {
   return strategy === "address" || strategy === "zip4";
 }
 
+/**
+ * The fields of a row Buckeye does not read (a customer export's `name`, `phone`, a misspelt `adress`):
+ * they are ignored, not refused, and listed where the caller sees them (docs/guides/address-resolution.md,
+ * "Columns Buckeye does not read").
+ */
+export function ignoredFields(raw: Record<string, unknown>): string[] {
+  return Object.keys(raw).filter((key) => !LOOKUP_COLUMNS.includes(key) && key !== FINDER_ROW);
+}
+
 /** Returns the validated lookup, or the 400 problem for its first bad field. */
 export function readLookupItem(raw: unknown, today: IsoDate): LookupItem | ItemFailure {
   if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return failure("bad-request", "Each lookup must be a JSON object.", null);
+  if (FINDER_ROW in raw) return readFinderRow((raw as Record<string, unknown>)[FINDER_ROW], today, readLookupItem);
   const folded = foldAddressColumns(raw as Record<string, unknown>);
   if (!folded.ok) return folded.failure;
   const given = folded.fields;
-  const unknown = Object.keys(given).find((key) => !(ITEM_FIELDS as readonly string[]).includes(key));
-  if (unknown !== undefined) return bad(unknown, `unknown field; allowed: ${LOOKUP_COLUMNS.join(", ")}`);
   const fields: Fields = {};
   for (const name of ITEM_FIELDS) {
     const result = ITEM_SCHEMAS[name].safeParse(asText(given[name]));
     if (!result.success) return bad(name, result.error.issues[0]?.message ?? "invalid");
     fields[name] = result.data;
   }
-  return combineFields(fields, today);
+  return combineFields(fields, today, ignoredFields(raw as Record<string, unknown>));
 }
 
 /** The id of a row that failed validation, when it has a usable one, so the caller can still match it. */
 export function rawId(raw: unknown): string | null {
-  const id = typeof raw === "object" && raw !== null ? (raw as Record<string, unknown>)["id"] : undefined;
+  const id = typeof raw === "object" && raw !== null ? (FINDER_ROW in raw ? finderInvoice((raw as Record<string, unknown>)[FINDER_ROW]) : (raw as Record<string, unknown>)["id"]) : undefined;
   return typeof id === "string" && id.length <= 100 && !CONTROL.test(id) ? id : typeof id === "number" ? String(id) : null;
 }
 

@@ -32,6 +32,7 @@ import { countBatchJobs, findBatchJob, markBatchJobDeleted, purgeDeletedJob, rea
 import type { BatchFileFormat } from "../store/batch-jobs.table.ts";
 import type { Db } from "../store/database.ts";
 import type { BatchWorkerData, ChunkDone, ChunkLease, ChunkWork, Geocoded } from "./batch-tasks.ts";
+import { finderLine, isFinderFile, type FinderFile } from "./finder-results.ts";
 import type { ItemResult, RowResult } from "./item-result.ts";
 import { jobCapRefusal, type JobCaps, type JobRefusal } from "./job-admission.ts";
 import { batchOutcomes, complete, settle, type Entry, type LadderParts } from "./ladder.ts";
@@ -365,21 +366,25 @@ export class LookupService {
   /**
    * A completed job's results as text, a page of chunks at a time: each page is a few milliseconds
    * of work, and the next is read only when the reader asks, so a 100,000-row download neither
-   * sits in memory whole nor holds the thread.
+   * sits in memory whole nor holds the thread. A Finder file (finder-results.ts) reads each chunk's
+   * rows as uploaded too, to give their fields back.
    */
-  async *resultText(job: BatchJob, format: ResultFormat, problemOf: ProblemOf): AsyncGenerator<string> {
+  async *resultText(job: BatchJob, format: ResultFormat | FinderFile, problemOf: ProblemOf): AsyncGenerator<string> {
     const db = this.#jobs();
-    const header = resultHeader(format);
-    if (header) yield header;
+    if (!isFinderFile(format) && resultHeader(format)) yield resultHeader(format);
     for (let nextSeq = 0; nextSeq < job.chunk_count; ) {
-      const page = await readChunkOutputs(db, job.id, nextSeq, RESULT_PAGE_CHUNKS);
+      const page = await readChunkOutputs(db, job.id, nextSeq, RESULT_PAGE_CHUNKS, isFinderFile(format));
       // Every chunk in order, each with its results: anything else means the job was deleted (by its
       // organization or the retention sweep) while it streamed, and a short file must not look whole.
       if (page.length === 0) throw new ResultsCut(job.id, nextSeq);
       for (const chunk of page) {
         if (chunk.seq !== nextSeq || chunk.output === null) throw new ResultsCut(job.id, nextSeq);
         let text = "";
-        for (const row of JSON.parse(chunk.output) as RowResult[]) text += resultLine(row, format, problemOf);
+        const rows = JSON.parse(chunk.output) as RowResult[];
+        if (isFinderFile(format)) {
+          const inputs = JSON.parse(chunk.input!) as unknown[];
+          rows.forEach((row, i) => (text += finderLine(row, inputs[i], format, problemOf)));
+        } else for (const row of rows) text += resultLine(row, format, problemOf);
         yield text;
         nextSeq++;
       }

@@ -1,5 +1,6 @@
 /**
- * Reads an uploaded batch (CSV with a header row, or NDJSON) into raw lookups, cut into chunks
+ * Reads an uploaded batch (CSV with a header row, NDJSON, or a headerless CSV in Ohio's Finder
+ * layout, finder-layout.ts) into raw lookups, cut into chunks
  * for the job table. A file (up to 64 MB) is read in a worker thread; the inline body of
  * POST /rates/batch (up to 1 MB) on the answering thread. A syntax error that makes the whole
  * file unreadable fails the upload; a bad row only fails that row.
@@ -14,12 +15,17 @@
 import { parse } from "csv-parse/sync";
 import type { NewBatchChunk } from "../store/batch-jobs.repository.ts";
 import { columnName } from "./address-columns.ts";
-import { CONTROL, LOOKUP_COLUMNS } from "./lookup-item.ts";
+import { FINDER_ROW } from "./finder-layout.ts";
+import { CONTROL, ignoredFields } from "./lookup-item.ts";
 
-export type BatchFormat = "csv" | "ndjson";
+export type BatchFormat = "csv" | "ndjson" | "finder";
+
+/** At most this many ignored column names are recorded for a job: enough to spot a misspelling, bounded for NDJSON rows of many keys. */
+export const MAX_IGNORED_COLUMNS = 20;
 
 export type BatchFileReading =
-  | { ok: true; total: number; chunks: NewBatchChunk[] }
+  /** `ignoredColumns`: the columns (CSV) or fields (NDJSON) Buckeye does not read, in order of first sight. */
+  | { ok: true; total: number; chunks: NewBatchChunk[]; ignoredColumns: string[] }
   | { ok: false; slug: "bad-request" | "batch-too-large"; detail: string };
 
 /**
@@ -35,6 +41,7 @@ export const MAX_CHUNK_CHARS = 4 * 1024 * 1024;
  */
 class Chunker {
   readonly chunks: NewBatchChunk[] = [];
+  readonly ignored = new Set<string>();
   total = 0;
   #rows: string[] = [];
   #chars = 0;
@@ -49,6 +56,9 @@ class Chunker {
     this.total++;
     // Past the limit rows are only counted, for the refusal's message.
     if (this.total > this.maxRows) return;
+    if (this.ignored.size < MAX_IGNORED_COLUMNS && typeof item === "object" && item !== null && !Array.isArray(item)) {
+      for (const name of ignoredFields(item as Record<string, unknown>)) if (this.ignored.size < MAX_IGNORED_COLUMNS) this.ignored.add(name);
+    }
     const text = JSON.stringify(withoutControlText(item));
     if (this.#rows.length > 0 && this.#chars + text.length > MAX_CHUNK_CHARS) this.#cut();
     this.#rows.push(text);
@@ -76,26 +86,33 @@ class Chunker {
  */
 const REFUSED_FIELD = "\u007f";
 
+function storedText(value: string): string {
+  const trimmed = value.trim();
+  return CONTROL.test(trimmed) ? REFUSED_FIELD : trimmed;
+}
+
 /**
- * The row as stored: each top-level text field trimmed, as its validation reads it (so line breaks
- * and the like around a value are not stored either), and replaced by REFUSED_FIELD when a control
- * character (tab aside) is left inside it.
+ * The row as stored: each top-level text field (and each field of a Finder row) trimmed, as its
+ * validation reads it (so line breaks and the like around a value are not stored either), and
+ * replaced by REFUSED_FIELD when a control character (tab aside) is left inside it.
  */
 function withoutControlText(item: unknown): unknown {
   if (typeof item !== "object" || item === null || Array.isArray(item)) return item;
   let copy: Record<string, unknown> | null = null;
   for (const [name, value] of Object.entries(item)) {
+    if (name === FINDER_ROW && Array.isArray(value)) {
+      (copy ??= { ...item })[name] = value.map((field: unknown) => (typeof field === "string" ? storedText(field) : field));
+      continue;
+    }
     if (typeof value !== "string") continue;
-    const trimmed = value.trim();
-    const stored = CONTROL.test(trimmed) ? REFUSED_FIELD : trimmed;
+    const stored = storedText(value);
     if (stored !== value) (copy ??= { ...item })[name] = stored;
   }
   return copy ?? item;
 }
 
+/** Columns Buckeye does not read are not a problem (they are listed on the job); a column named twice is. */
 function headerProblem(columns: readonly string[]): string | null {
-  const unknown = columns.filter((name) => !LOOKUP_COLUMNS.includes(name));
-  if (unknown.length > 0) return `Unknown CSV column${unknown.length > 1 ? "s" : ""} ${unknown.join(", ")}; allowed: ${LOOKUP_COLUMNS.join(", ")}.`;
   if (new Set(columns).size !== columns.length) return "A CSV column is named twice in the header.";
   return null;
 }
@@ -130,6 +147,28 @@ function readCsv(bytes: Uint8Array, rows: Chunker): string | null {
   return null;
 }
 
+/**
+ * Reads a Finder file into `rows`: no header, each record stored as its fields (8, or 9 with the
+ * taxable amount). A record with another count is still a row, which fails alone saying so.
+ */
+function readFinder(bytes: Uint8Array, rows: Chunker): string | null {
+  try {
+    parse(bytes, {
+      bom: true,
+      skip_empty_lines: true,
+      relax_column_count: true,
+      trim: true,
+      on_record: (cells: string[]) => {
+        rows.add({ [FINDER_ROW]: cells });
+        return null;
+      },
+    });
+  } catch (error) {
+    return `The Finder file cannot be read as CSV: ${(error as Error).message}`;
+  }
+  return null;
+}
+
 const NEWLINE = 0x0a;
 const UTF8_BOM = [0xef, 0xbb, 0xbf];
 
@@ -158,16 +197,17 @@ function readNdjson(bytes: Uint8Array, rows: Chunker): void {
 /** Reads a file as uploaded (UTF-8). */
 export function readBatchFile(bytes: Uint8Array, format: BatchFormat, maxRows: number, chunkRows: number): BatchFileReading {
   const rows = new Chunker(chunkRows, maxRows);
-  if (format === "csv") {
-    const problem = readCsv(bytes, rows);
+  if (format === "ndjson") readNdjson(bytes, rows);
+  else {
+    const problem = format === "csv" ? readCsv(bytes, rows) : readFinder(bytes, rows);
     if (problem !== null) return { ok: false, slug: "bad-request", detail: problem };
-  } else readNdjson(bytes, rows);
+  }
   if (rows.total === 0) return { ok: false, slug: "bad-request", detail: "The batch has no rows." };
   if (rows.total > maxRows) {
     return { ok: false, slug: "batch-too-large", detail: `The batch has ${rows.total} rows; a job takes at most ${maxRows}. Split the file.` };
   }
   rows.finish();
-  return { ok: true, total: rows.total, chunks: rows.chunks };
+  return { ok: true, total: rows.total, chunks: rows.chunks, ignoredColumns: [...rows.ignored] };
 }
 
 /** The body of POST /api/v1/rates/batch: `{"lookups": [...]}`. */

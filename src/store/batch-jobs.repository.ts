@@ -29,6 +29,8 @@ export interface NewBatchJob {
   format: BatchFileFormat;
   today: string;
   total: number;
+  /** The upload's columns Buckeye does not read; none when absent. */
+  ignoredColumns?: readonly string[];
   /** In order. */
   chunks: NewBatchChunk[];
 }
@@ -70,6 +72,7 @@ export async function insertBatchJob(db: Db, job: NewBatchJob, now: Date, admit?
     started_at: null,
     completed_at: null,
     deleted_at: null,
+    ignored_columns: (job.ignoredColumns ?? []).length === 0 ? null : JSON.stringify(job.ignoredColumns),
   };
   await db.transaction().execute(async (trx) => {
     await admit?.(trx);
@@ -392,12 +395,19 @@ export async function completeChunk(
 /**
  * Finished chunks' outputs in row order, a page at a time, for streaming the results. Nothing once
  * the job is marked deleted: a download cut by a delete stops at the next page, whether or not the
- * purge has reached its chunks yet.
+ * purge has reached its chunks yet. With `withInput`, their rows as uploaded too: the Finder files
+ * give each row's fields back.
  */
-export async function readChunkOutputs(db: Db, jobId: string, fromSeq: number, limit: number): Promise<Array<Pick<Selectable<BatchChunksTable>, "seq" | "first_row" | "output">>> {
+export async function readChunkOutputs(
+  db: Db,
+  jobId: string,
+  fromSeq: number,
+  limit: number,
+  withInput = false,
+): Promise<Array<Pick<Selectable<BatchChunksTable>, "seq" | "first_row" | "output"> & { input?: string }>> {
   return db
     .selectFrom("batch_chunks")
-    .select(["seq", "first_row", "output"])
+    .select(withInput ? ["seq", "first_row", "output", "input"] : ["seq", "first_row", "output"])
     .where("job_id", "=", jobId)
     .where("seq", ">=", fromSeq)
     .where((eb) => eb.exists(eb.selectFrom("batch_jobs").select("id").where("id", "=", jobId).where("deleted_at", "is", null)))

@@ -1,7 +1,8 @@
 /** Rows of the batch job tables (migrations/2026-11-21-020-batch-jobs.ts). */
 export type BatchJobStatus = "queued" | "running" | "completed";
 export type BatchChunkStatus = "pending" | "leased" | "done";
-export type BatchFileFormat = "csv" | "ndjson";
+/** "finder": a headerless CSV in Ohio's Finder layout (src/lookup/finder-layout.ts). */
+export type BatchFileFormat = "csv" | "ndjson" | "finder";
 
 export interface BatchJobsTable {
   id: string;
@@ -22,6 +23,8 @@ export interface BatchJobsTable {
   completed_at: string | null;
   /** Set when the job is deleted (migrations/2026-11-25-230-retention.ts): it is gone for everyone, and its chunks are being deleted. */
   deleted_at: string | null;
+  /** JSON array of the upload's columns Buckeye does not read (migrations/2026-11-27-260-batch-ignored-columns.ts); null: none, or stored before. */
+  ignored_columns: string | null;
 }
 
 export interface BatchChunksTable {

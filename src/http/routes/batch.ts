@@ -9,7 +9,8 @@
  */
 import type { H3Event } from "h3";
 import { JsonDepthGauge, MAX_LOOKUP_DEPTH } from "../../lookup/json-depth.ts";
-import { readLookupsBody } from "../../lookup/read-batch-file.ts";
+import { ignoredFields } from "../../lookup/lookup-item.ts";
+import { MAX_IGNORED_COLUMNS, readLookupsBody } from "../../lookup/read-batch-file.ts";
 import { dateInOhio } from "../../rates/calendar.ts";
 import { recordContext } from "../../rates/records.ts";
 import type { ApiContext } from "../context.ts";
@@ -47,6 +48,15 @@ async function readLimitedText(event: H3Event, maxBytes: number, what: string): 
   return (await readCapped(event, maxBytes, tooLarge, tooDeep)).toString("utf8");
 }
 
+function ignoredFieldsOf(items: readonly unknown[]): string[] {
+  const ignored = new Set<string>();
+  for (const item of items) {
+    if (typeof item !== "object" || item === null || Array.isArray(item)) continue;
+    for (const name of ignoredFields(item as Record<string, unknown>)) if (ignored.size < MAX_IGNORED_COLUMNS) ignored.add(name);
+  }
+  return [...ignored];
+}
+
 export function postRatesBatch(ctx: ApiContext) {
   return async (event: H3Event) => {
     if (!sendsJson(event)) {
@@ -72,6 +82,7 @@ export function postRatesBatch(ctx: ApiContext) {
       total: results.length,
       failed: results.filter((r) => r.status >= 400).length,
       results,
+      ignored_fields: ignoredFieldsOf(body.items),
       request_id: requestId,
     };
     return answer;

@@ -1,16 +1,20 @@
 /**
- * Asynchronous batch jobs for files up to 100,000 rows (CSV with a header row, or NDJSON):
+ * Asynchronous batch jobs for files up to 100,000 rows (CSV with a header row, NDJSON, or with
+ * ?format=finder a headerless CSV in Ohio's Finder layout, docs/guides/address-resolution.md):
  *
  *   POST /api/v1/batches               → 202, Location: /api/v1/batches/{id}
- *   GET  /api/v1/batches/{id}          → status, total, done, failed, timestamps
- *   GET  /api/v1/batches/{id}/results  → CSV or NDJSON by Accept, in input order, once completed (cut, if
- *                                        the job is deleted meanwhile, as a failed transfer, never a clean end)
+ *   GET  /api/v1/batches/{id}          → status, total, done, failed, ignored columns, timestamps
+ *   GET  /api/v1/batches/{id}/results  → CSV or NDJSON by Accept (or ?format=), in input order, once completed;
+ *                                        a Finder job's results and errors files by ?format=finder|finder-errors
+ *                                        (cut, if the job is deleted meanwhile, as a failed transfer, never a clean end)
  *   DELETE /api/v1/batches/{id}        → 204 once the job is marked: it is gone for every reader (a running job is
  *                                        cancelled); its rows and results are purged in the background
  *
  * Only the organization that submitted a job sees it; to anyone else it does not exist.
  */
 import { getRouterParam, noContent, type H3Event } from "h3";
+import { z } from "zod";
+import type { FinderFile } from "../../lookup/finder-results.ts";
 import type { ItemFailure, RowResult } from "../../lookup/item-result.ts";
 import type { JobRefusal } from "../../lookup/job-admission.ts";
 import { MAX_JOB_ROWS } from "../../lookup/lookup-service.ts";
@@ -21,25 +25,57 @@ import type { ApiContext } from "../context.ts";
 import { problem } from "../../web/problem.ts";
 import { RowCounter, UploadRefusal } from "../../batch/row-counter.ts";
 import { mediaType, readCapped } from "../../web/read-body.ts";
+import { readQuery } from "../query.ts";
 import { problemBody } from "../../lookup/item-answers.ts";
 import type { BatchJobAnswer } from "../answer-schemas.ts";
 
 /** 100,000 rows of full addresses stay well under this. */
 const MAX_JOB_BYTES = 64 * 1024 * 1024;
 const NDJSON_TYPES = ["application/x-ndjson", "application/ndjson", "application/jsonl", "application/x-jsonlines"];
-const CONTENT_TYPES: Record<BatchFileFormat, string> = { csv: "text/csv; charset=utf-8", ndjson: "application/x-ndjson" };
+type ResultFile = "csv" | "ndjson" | FinderFile;
+const CONTENT_TYPES: Record<ResultFile, string> = {
+  csv: "text/csv; charset=utf-8",
+  ndjson: "application/x-ndjson",
+  finder: "text/csv; charset=utf-8; header=absent",
+  "finder-errors": "text/csv; charset=utf-8; header=absent",
+};
+const FILE_NAMES: Record<ResultFile, string> = { csv: "results.csv", ndjson: "results.ndjson", finder: "finder-results.csv", "finder-errors": "finder-errors.csv" };
+
+/**
+ * The Finder layout is asked for by a query parameter, not a media type: a Finder file is plain CSV,
+ * which every tool uploads as text/csv, and a parameter such as `profile=finder` on it is dropped by
+ * many clients and proxies without a word, which would read the file's first row as a header.
+ */
+export const UPLOAD_QUERY = { format: z.enum(["finder"], { error: "must be finder (Ohio's Finder layout), or absent" }).optional() };
+export const RESULTS_QUERY = { format: z.enum(["csv", "ndjson", "finder", "finder-errors"], { error: "must be csv, ndjson, finder or finder-errors" }).optional() };
 
 function uploadFormat(event: H3Event): BatchFileFormat {
+  const { format } = readQuery(event, UPLOAD_QUERY);
   const type = mediaType(event);
+  if (format === "finder") {
+    if (type === "text/csv") return "finder";
+    throw problem("unsupported-media-type", "Send a Finder file as Content-Type: text/csv.");
+  }
   if (type === "text/csv") return "csv";
   if (NDJSON_TYPES.includes(type)) return "ndjson";
-  throw problem("unsupported-media-type", "Send the file as Content-Type: text/csv (with a header row) or application/x-ndjson (one JSON lookup per line).");
+  throw problem("unsupported-media-type", "Send the file as Content-Type: text/csv (with a header row), text/csv with ?format=finder (Ohio's Finder layout), or application/x-ndjson (one JSON lookup per line).");
 }
 
-// Accept decides; with no preference (none, or any type) the results come back in the format that was uploaded.
-function resultFormat(event: H3Event, job: BatchJob): BatchFileFormat {
+/**
+ * ?format= decides; without it, Accept; with no preference (none, or any type) the results come back
+ * in the format that was uploaded (a Finder job: its results file). The Finder files exist only for a
+ * job uploaded in that layout: another job's rows have no Finder fields to give back.
+ */
+function resultFormat(event: H3Event, job: BatchJob): ResultFile {
+  const { format } = readQuery(event, RESULTS_QUERY);
+  if ((format === "finder" || format === "finder-errors") && job.format !== "finder") {
+    throw problem("bad-request", `Batch ${job.id} was uploaded as ${job.format}; the Finder results and errors files are made for jobs uploaded with ?format=finder.`, {
+      invalidParams: [{ name: "format", reason: "only for a job uploaded in the Finder layout" }],
+    });
+  }
+  if (format !== undefined) return format;
   const accept = (event.req.headers.get("accept") ?? "").toLowerCase();
-  if (accept.includes("text/csv")) return "csv";
+  if (accept.includes("text/csv")) return job.format === "finder" ? "finder" : "csv";
   if (/application\/(x-ndjson|ndjson|jsonl|x-jsonlines)/.test(accept)) return "ndjson";
   if (accept === "" || accept.includes("*/*")) return job.format;
   throw problem("not-acceptable", "Results are available as text/csv or application/x-ndjson.");
@@ -52,6 +88,7 @@ export function toJobView(job: BatchJob) {
     id: job.id,
     status: job.status,
     format: job.format,
+    ignored_columns: job.ignored_columns === null ? [] : (JSON.parse(job.ignored_columns) as string[]),
     total: job.total,
     done: job.done,
     failed: job.failed,
@@ -77,7 +114,7 @@ async function ownJob(ctx: ApiContext, event: H3Event): Promise<BatchJob> {
  * deeper than a lookup (400) stops it the same way, before anything is stored or handed to a thread.
  */
 async function readUpload(ctx: ApiContext, event: H3Event, format: BatchFileFormat): Promise<Buffer> {
-  const counter = new RowCounter(format, { maxLineBytes: ctx.config.batch.maxLineBytes });
+  const counter = new RowCounter(format === "ndjson" ? "ndjson" : "csv", { maxLineBytes: ctx.config.batch.maxLineBytes });
   const maxRecords = MAX_JOB_ROWS + (format === "csv" ? 1 : 0);
   const bytes = await readCapped(
     event,
@@ -189,7 +226,7 @@ export function getBatchResults(ctx: ApiContext) {
     });
     const headers = new Headers(event.res.headers);
     headers.set("content-type", CONTENT_TYPES[format]);
-    headers.set("content-disposition", `attachment; filename="${job.id}-results.${format === "csv" ? "csv" : "ndjson"}"`);
+    headers.set("content-disposition", `attachment; filename="${job.id}-${FILE_NAMES[format]}"`);
     return new Response(body, { status: 200, headers });
   };
 }
