@@ -594,6 +594,14 @@ export interface components {
     Location: string;
     /** @description The Bearer challenge (RFC 6750): `Bearer realm="buckeye"`, with `error="invalid_token"` for a key that was refused */
     "WWW-Authenticate": string;
+    /** @description A strong validator of this representation (one per content encoding): send it back as If-None-Match to get an empty 304 while the document is unchanged */
+    ETag: string;
+    /** @description `no-cache`: a client may keep the document but asks again, with If-None-Match, before using it */
+    "Cache-Control": string;
+    /** @description `accept-encoding`: the document is sent brotli- or gzip-compressed when the request accepts it */
+    Vary: string;
+    /** @description `nosniff` */
+    "X-Content-Type-Options": string;
   };
   pathItems: never;
 }
@@ -2464,10 +2472,25 @@ export interface operations {
       200: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
+          ETag: components["headers"]["ETag"];
+          "Cache-Control": components["headers"]["Cache-Control"];
+          Vary: components["headers"]["Vary"];
+          "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
         };
         content: {
           "application/json": Record<string, never>;
         };
+      };
+      /** @description Not modified: the If-None-Match sent names this document's ETag */
+      304: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          ETag: components["headers"]["ETag"];
+          "Cache-Control": components["headers"]["Cache-Control"];
+          Vary: components["headers"]["Vary"];
+          "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+        };
+        content: never;
       };
     };
   };

@@ -77,6 +77,7 @@ interface Send {
   body?: string;
   type?: string;
   accept?: string;
+  ifNoneMatch?: string;
 }
 
 async function send(method: string, path: string, options: Send = {}): Promise<Exchange> {
@@ -87,6 +88,7 @@ async function send(method: string, path: string, options: Send = {}): Promise<E
   if (options.json !== undefined) body = JSON.stringify(options.json);
   if (body !== undefined) headers["content-type"] = options.type ?? "application/json";
   if (options.accept) headers.accept = options.accept;
+  if (options.ifNoneMatch) headers["if-none-match"] = options.ifNoneMatch;
   const res = await fetch(`${prism.url}${path}`, { method, headers, ...(body !== undefined && { body }) });
   const text = await res.text();
   const type = res.headers.get("content-type") ?? "";
@@ -402,7 +404,8 @@ describe("health and this document (getHealth, getReadiness, getOpenApiDocument)
   it("answer without an API key, as documented", async () => {
     await valid(200, "GET", "/healthz", { key: null });
     await valid(200, "GET", "/readyz", { key: null });
-    await valid(200, "GET", "/api/v1/openapi.json", { key: null });
+    const document = await valid(200, "GET", "/api/v1/openapi.json", { key: null });
+    await valid(304, "GET", "/api/v1/openapi.json", { key: null, ifNoneMatch: document.headers.get("etag")! });
   });
 });
 

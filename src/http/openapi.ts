@@ -135,6 +135,10 @@ const HEADERS = {
   "Retry-After": { description: "Seconds to wait before retrying", required: true, schema: { type: "integer", minimum: 1 } },
   Location: { description: "The path of the resource this request created", required: true, schema: { type: "string", format: "uri-reference" } },
   "WWW-Authenticate": { description: 'The Bearer challenge (RFC 6750): `Bearer realm="buckeye"`, with `error="invalid_token"` for a key that was refused', required: true, schema: { type: "string" } },
+  ETag: { description: "A strong validator of this representation (one per content encoding): send it back as If-None-Match to get an empty 304 while the document is unchanged", required: true, schema: { type: "string" } },
+  "Cache-Control": { description: "`no-cache`: a client may keep the document but asks again, with If-None-Match, before using it", required: true, schema: { type: "string" } },
+  Vary: { description: "`accept-encoding`: the document is sent brotli- or gzip-compressed when the request accepts it", required: true, schema: { type: "string" } },
+  "X-Content-Type-Options": { description: "`nosniff`", required: true, schema: { type: "string" } },
 } as const;
 type HeaderName = keyof typeof HEADERS;
 
@@ -213,6 +217,18 @@ function open(tag: Tag, operationId: string, summary: string, description: strin
     Object.entries(responses).map(([status, { description: said, schema }]) => [status, { description: said, headers: { "X-Request-Id": header("X-Request-Id") }, content: jsonContent(schema) }]),
   );
   return { operationId, tags: [tag], summary, description, security: [], responses: answers };
+}
+
+/** GET /api/v1/openapi.json: prepared once, so it carries a validator and answers a matching If-None-Match with an empty 304. */
+function documentOperation(): Operation {
+  const validated = Object.fromEntries((["ETag", "Cache-Control", "Vary", "X-Content-Type-Options"] as const).map((name) => [name, header(name)]));
+  const operation = open("Health", "getOpenApiDocument", "This document", "The OpenAPI 3.1 description of this API, generated from the service's own schemas.", {
+    "200": { description: "OpenAPI 3.1", schema: { type: "object" } },
+  });
+  const ok = operation.responses["200"] as { headers: Record<string, unknown> };
+  ok.headers = { ...ok.headers, ...validated };
+  operation.responses["304"] = { description: "Not modified: the If-None-Match sent names this document's ETag", headers: ok.headers };
+  return operation;
 }
 
 /**
@@ -529,9 +545,7 @@ function paths() {
       }),
     },
     "/api/v1/openapi.json": {
-      get: open("Health", "getOpenApiDocument", "This document", "The OpenAPI 3.1 description of this API, generated from the service's own schemas.", {
-        "200": { description: "OpenAPI 3.1", schema: { type: "object" } },
-      }),
+      get: documentOperation(),
     },
   };
 }
