@@ -210,28 +210,37 @@ export interface VersionComparison {
  */
 const ZIPS_PER_STEP = 16;
 
-/** A range's rows on one side: what each (county, transit, current on the day) it names, and on which side. */
+/** A range's jurisdiction sets ("county|transit|current on the day") on each side, as the rows name them. */
 interface RangeSides {
-  inNew: boolean;
-  inOld: boolean;
-  /** "county\ttransit\tcurrent" → 1 new, 2 old, 3 both. */
-  readonly sets: Map<string, number>;
-  /** county → sides, transit → sides: what each jurisdiction the range names is named by. */
-  readonly counties: Map<string, number>;
-  readonly transits: Map<string, number>;
+  readonly inNew: string[];
+  readonly inOld: string[];
 }
 
-interface SideRow {
-  k: string | null;
-  c: string;
-  t: string;
-  cur: number | string;
+/** The columns a duplicate row repeats (all but its line and unit parity), nulls told from empty text. */
+const IDENTITY_COLUMNS = ["zip5", "zip5_high", "plus4_low", "plus4_high", "street", "house_low", "house_high", "parity", "unit_designator", "unit_low", "unit_high", "effective_from", "effective_to", "county_fips", "transit_code"];
+const IDENTITY = [
+  ...IDENTITY_COLUMNS.map((c) => `COALESCE(CAST(${c} AS TEXT), '')`),
+  ...IDENTITY_COLUMNS.map((c) => `CASE WHEN ${c} IS NULL THEN '0' ELSE '1' END`),
+].join(" || '|' || ");
+
+/** The same distinct sets on both sides (a range's rows: most have one a side). */
+function sameSets(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length === 1 && b.length === 1) return a[0] === b[0];
+  const [left, right] = [new Set(a), new Set(b)];
+  return left.size === right.size && [...left].every((set) => right.has(set));
 }
 
-interface NewSideRow extends SideRow {
-  zip5: string; zip5_high: string; plus4_low: string | null; plus4_high: string | null; street: string | null;
-  house_low: number | null; house_high: number | null; parity: string | null; unit_designator: string | null;
-  unit_low: string | null; unit_high: string | null; effective_from: string; effective_to: string | null; county_fips: string; transit_code: string | null;
+/** The counties and the transit codes ("" for none) a range's sets name. */
+function jurisdictionsOf(sets: readonly string[]): [Set<string>, Set<string>] {
+  const counties = new Set<string>();
+  const transits = new Set<string>();
+  for (const set of sets) {
+    // A county's FIPS code has no "|" and the day's flag is last: whatever the transit code holds lies between.
+    const first = set.indexOf("|");
+    counties.add(set.slice(0, first));
+    transits.add(set.slice(first + 1, set.lastIndexOf("|")));
+  }
+  return [counties, transits];
 }
 
 /**
@@ -250,23 +259,22 @@ export async function compareVersions(store: Pick<Store, "db" | "sqlite">, versi
   if (!store.sqlite) await sql`ANALYZE boundary_records`.execute(db);
   const totals = { against_ranges: 0, compared: 0, changed: 0, added: 0, removed: 0 };
   const losses = new Map<string, JurisdictionLoss>();
-  const lose = (kind: "county" | "transit", code: string, sides: number, kept: boolean) => {
-    // Only the jurisdictions the other version names count; a range lost one when the new version kept the range without it.
-    if ((sides & 2) === 0 || (kind === "transit" && code === "")) return;
+  // A jurisdiction the other version names on a range; lost when the new version kept the range without it.
+  const lose = (kind: "county" | "transit", code: string, lost: boolean) => {
     const key = `${kind}:${code}`;
-    const sum = losses.get(key) ?? { kind, code, ranges: 0, lost: 0 };
+    let sum = losses.get(key);
+    if (sum === undefined) losses.set(key, (sum = { kind, code, ranges: 0, lost: 0 }));
     sum.ranges++;
-    if (kept && (sides & 1) === 0) sum.lost++;
-    losses.set(key, sum);
+    if (lost) sum.lost++;
   };
   let rows = 0;
   let duplicates = 0;
   for (const type of ["A", "4", "Z"] as const) {
-    const coverage = sql.raw(COVERAGE[type]);
-    const oldSide = (from: string, to: string) => sql<SideRow>`
-      SELECT ${coverage} AS k, county_fips AS c, COALESCE(transit_code, '') AS t,
-        CASE WHEN effective_from <= ${day} AND (effective_to IS NULL OR effective_to >= ${day}) THEN 1 ELSE 0 END AS cur
-      FROM boundary_records WHERE version = ${against} AND record_type = ${sql.raw(`'${type}'`)} AND zip5 >= ${from} AND zip5 <= ${to}`;
+    const side = (v: string, from: string, to: string, identity: boolean) => sql<{ k: string | null; s: string; d?: string }>`
+      SELECT ${sql.raw(COVERAGE[type])} AS k,
+        county_fips || '|' || COALESCE(transit_code, '') || '|' || CASE WHEN effective_from <= ${day} AND (effective_to IS NULL OR effective_to >= ${day}) THEN '1' ELSE '0' END AS s
+        ${sql.raw(identity ? `, ${IDENTITY} AS d` : "")}
+      FROM boundary_records WHERE version = ${v} AND record_type = ${sql.raw(`'${type}'`)} AND zip5 >= ${from} AND zip5 <= ${to}`;
     const { rows: zipRows } = await sql<{ zip5: string }>`
       SELECT DISTINCT zip5 FROM boundary_records WHERE version = ${version} AND record_type = ${sql.raw(`'${type}'`)}
       UNION SELECT DISTINCT zip5 FROM boundary_records WHERE version = ${against} AND record_type = ${sql.raw(`'${type}'`)}`.execute(db);
@@ -276,44 +284,30 @@ export async function compareVersions(store: Pick<Store, "db" | "sqlite">, versi
       const ranges = new Map<string | null, RangeSides>();
       const range = (k: string | null) => {
         let r = ranges.get(k);
-        if (r === undefined) ranges.set(k, (r = { inNew: false, inOld: false, sets: new Map(), counties: new Map(), transits: new Map() }));
+        if (r === undefined) ranges.set(k, (r = { inNew: [], inOld: [] }));
         return r;
       };
-      const mark = (row: SideRow, bit: number) => {
-        const r = range(row.k);
-        if (bit === 1) r.inNew = true;
-        else r.inOld = true;
-        const set = `${row.c}\t${row.t}\t${Number(row.cur)}`;
-        r.sets.set(set, (r.sets.get(set) ?? 0) | bit);
-        r.counties.set(row.c, (r.counties.get(row.c) ?? 0) | bit);
-        r.transits.set(row.t, (r.transits.get(row.t) ?? 0) | bit);
-      };
-      // The new side with the columns a duplicate row repeats (all but its line and unit parity, as the file's rows are told apart).
-      const newSide = sql<NewSideRow>`
-        SELECT ${coverage} AS k, county_fips AS c, COALESCE(transit_code, '') AS t,
-          CASE WHEN effective_from <= ${day} AND (effective_to IS NULL OR effective_to >= ${day}) THEN 1 ELSE 0 END AS cur,
-          zip5, zip5_high, plus4_low, plus4_high, street, house_low, house_high, parity, unit_designator, unit_low, unit_high,
-          effective_from, effective_to, county_fips, transit_code
-        FROM boundary_records WHERE version = ${version} AND record_type = ${sql.raw(`'${type}'`)} AND zip5 >= ${from} AND zip5 <= ${to}`;
       const identical = new Set<string>();
-      for (const row of (await newSide.execute(db)).rows) {
-        mark(row, 1);
+      for (const row of (await side(version, from, to, true).execute(db)).rows) {
+        range(row.k).inNew.push(row.s);
         rows++;
-        const identity = JSON.stringify([row.zip5, row.zip5_high, row.plus4_low, row.plus4_high, row.street, row.house_low, row.house_high, row.parity,
-          row.unit_designator, row.unit_low, row.unit_high, row.effective_from, row.effective_to, row.county_fips, row.transit_code]);
-        if (identical.has(identity)) duplicates++;
-        else identical.add(identity);
+        if (identical.has(row.d!)) duplicates++;
+        else identical.add(row.d!);
       }
-      for (const row of (await oldSide(from, to).execute(db)).rows) mark(row, 2);
+      for (const row of (await side(against, from, to, false).execute(db)).rows) range(row.k).inOld.push(row.s);
       for (const r of ranges.values()) {
-        if (r.inOld) totals.against_ranges++;
-        if (r.inNew && r.inOld) {
+        if (r.inOld.length > 0) totals.against_ranges++;
+        if (r.inNew.length > 0 && r.inOld.length > 0) {
           totals.compared++;
-          if ([...r.sets.values()].some((sides) => sides !== 3)) totals.changed++;
-        } else if (r.inNew) totals.added++;
+          if (!sameSets(r.inNew, r.inOld)) totals.changed++;
+        } else if (r.inNew.length > 0) totals.added++;
         else totals.removed++;
-        for (const [code, sides] of r.counties) lose("county", code, sides, r.inNew);
-        for (const [code, sides] of r.transits) lose("transit", code, sides, r.inNew);
+        if (r.inOld.length === 0) continue;
+        const kept = r.inNew.length > 0;
+        const [newCounties, newTransits] = jurisdictionsOf(r.inNew);
+        const [oldCounties, oldTransits] = jurisdictionsOf(r.inOld);
+        for (const code of oldCounties) lose("county", code, kept && !newCounties.has(code));
+        for (const code of oldTransits) if (code !== "") lose("transit", code, kept && !newTransits.has(code));
       }
     }
   }
