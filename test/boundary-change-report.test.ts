@@ -132,3 +132,40 @@ describe(`ZIPs contradicting the shipped ZIP table count against the active vers
     }
   });
 });
+
+describe("versions are compared a few ZIPs at a time, and every ZIP's ranges count", () => {
+  it("over 40 ZIPs, rows repeated in the first and the last ZIPs read are all counted, and a ZIP left out of the last ones is counted removed", async () => {
+    const fresh = await boundaryWorkspace();
+    try {
+      const zips = [...new Set(readFileSync(join(DATA_DIR, "zip-counties.csv"), "utf8").trim().split(/\r?\n/).slice(1).map((line) => line.split(",")[0]!))].slice(0, 40);
+      const first = await fresh.write("OHB2026Q1OCT1-synthetic.csv", 8_000, { zips });
+      expect(await importBoundaryFile({ store: fresh.store, source: first, synthetic: true })).toMatchObject({ status: "imported" });
+      const rows = readFileSync(first, "utf8").split("\r\n").slice(0, -1);
+      // The first row is the first ZIP's whole-ZIP record: its ZIP column is where the ZIP stands.
+      const zipColumn = rows[0]!.split(",").indexOf(zips[0]!);
+      const zipOf = (row: string) => row.split(",")[zipColumn]!;
+      const sorted = [...zips].sort();
+      const [low, high] = [sorted[0]!, sorted.at(-1)!];
+      const repeated = [...rows.filter((row) => zipOf(row) === low).slice(1, 11), ...rows.filter((row) => zipOf(row) === high).slice(1, 11)];
+      expect(repeated).toHaveLength(20);
+
+      const withRepeats = join(fresh.dir, "OHB2026Q2JAN1-synthetic.csv");
+      writeFileSync(withRepeats, `${[...rows, ...repeated].join("\r\n")}\r\n`);
+      const imported = await importBoundaryFile({ store: fresh.store, source: withRepeats, synthetic: true });
+      expect(imported).toMatchObject({ status: "imported", changes: { duplicate_rows: 20, ranges_changed: 0, ranges_added: 0, ranges_removed: 0 } });
+      expect(imported.changes!.ranges_compared).toBe(imported.changes!.ranges_in_active);
+
+      const left = sorted.at(-2)!;
+      const without = join(fresh.dir, "OHB2026Q3APR1-synthetic.csv");
+      writeFileSync(without, `${rows.filter((row) => zipOf(row) !== left).join("\r\n")}\r\n`);
+      const shorter = await importBoundaryFile({ store: fresh.store, source: without, synthetic: true, force: true });
+      const leftRanges = rows.filter((row) => zipOf(row) === left).length;
+      expect(shorter).toMatchObject({ status: "imported", changes: { ranges_changed: 0, ranges_added: 0 } });
+      expect(shorter.changes!.ranges_removed).toBeGreaterThan(0);
+      expect(shorter.changes!.ranges_removed).toBeLessThanOrEqual(leftRanges);
+      expect(shorter.changes!.ranges_compared + shorter.changes!.ranges_removed).toBe(shorter.changes!.ranges_in_active);
+    } finally {
+      await fresh.close();
+    }
+  }, 120_000);
+});

@@ -180,6 +180,16 @@ export interface ImportResult {
   /** The file's ZIPs against the shipped ZIP table, once it is all read; null before that or without a table. */
   zips: ZipReport | null;
   seconds: number;
+  /** Where the seconds went: reading and writing the rows, the change report, the ZIP check, the switch, removing superseded versions. */
+  phases: ImportPhases;
+}
+
+export interface ImportPhases {
+  load: number;
+  compare: number;
+  zip_check: number;
+  activate: number;
+  cleanup: number;
 }
 
 export interface ImportOptions {
@@ -337,6 +347,13 @@ export async function importBoundaryFile(options: ImportOptions): Promise<Import
   const { store, source } = options;
   const now = options.now ?? (() => new Date());
   const started = performance.now();
+  const phases: ImportPhases = { load: 0, compare: 0, zip_check: 0, activate: 0, cleanup: 0 };
+  let phaseStarted = started;
+  const endPhase = (phase: keyof ImportPhases) => {
+    const at = performance.now();
+    phases[phase] = Number(((at - phaseStarted) / 1000).toFixed(2));
+    phaseStarted = at;
+  };
   const counts = { records: 0, address_ranges: 0, zip4_ranges: 0, zip5_ranges: 0 };
   const skipped: SkippedRows = { rows: 0, by_reason: {} };
   let changes: ChangeReport | null = null;
@@ -361,6 +378,7 @@ export async function importBoundaryFile(options: ImportOptions): Promise<Import
     changes,
     zips,
     seconds: Number(((performance.now() - started) / 1000).toFixed(2)),
+    phases,
   });
 
   try {
@@ -445,6 +463,7 @@ export async function importBoundaryFile(options: ImportOptions): Promise<Import
     }
     if (counts.records === 0) throw new Refusal("the file has no records");
 
+    endPhase("load");
     const active = pointer.version === null ? undefined : await findVersion(store.db, pointer.version);
     if (active && counts.records < active.records * MIN_SHARE_OF_ACTIVE && !options.force) {
       throw new Refusal(
@@ -456,6 +475,7 @@ export async function importBoundaryFile(options: ImportOptions): Promise<Import
       changes = await changeReport(store, loadedAs, active.version, dateInOhio(now()));
       if (!options.force) refuseChanges(changes);
     }
+    endPhase("compare");
     if (options.dataDir) {
       zips = await zipReport(store, loadedAs, active?.version ?? null, readZipCounties(options.dataDir));
       if (!options.force && zips.contradicting_share > MAX_CONTRADICTING_SHARE) {
@@ -465,10 +485,13 @@ export async function importBoundaryFile(options: ImportOptions): Promise<Import
         );
       }
     }
+    endPhase("zip_check");
     const report: ImportReport = { skipped, changes, zips };
     previous = await activateVersion(store.db, version, counts, now(), lease, JSON.stringify(report), loadedAs);
     loading = false;
+    endPhase("activate");
     for (const stale of await staleVersions(store.db)) await deleteVersion(store.db, stale);
+    endPhase("cleanup");
     return result("imported");
   } catch (error) {
     // A lost lease leaves its rows to the import that took over, which removes them as leftovers.

@@ -176,21 +176,6 @@ const COVERAGE: Record<"A" | "4" | "Z", string> = {
   Z: `zip5 || '|' || zip5_high`,
 };
 
-/**
- * Both versions' ranges of one type as distinct (coverage, county, transit, in effect on the day),
- * each with where it is found: hi = 1 when the new version has it, lo = 0 when the other one does.
- * The jurisdictions a range names whatever the dates, and which of them answers on the day compared,
- * so a file that swaps which record is current changes the range too. One sort, no join: the two
- * versions are told apart by grouping, which stays linear in the rows on both databases.
- */
-function pairsOf(version: string, against: string, type: "A" | "4" | "Z", day: string) {
-  const side = (v: string, s: 0 | 1) =>
-    sql`SELECT DISTINCT ${sql.raw(COVERAGE[type])} AS k, county_fips AS c, COALESCE(transit_code, '') AS t,
-        CASE WHEN effective_from <= ${day} AND (effective_to IS NULL OR effective_to >= ${day}) THEN 1 ELSE 0 END AS cur, ${sql.raw(String(s))} AS s
-      FROM boundary_records WHERE version = ${v} AND record_type = ${sql.raw(`'${type}'`)}`;
-  return sql`SELECT k, c, t, cur, MAX(s) AS hi, MIN(s) AS lo FROM (${side(version, 1)} UNION ALL ${side(against, 0)}) AS sides GROUP BY k, c, t, cur`;
-}
-
 /** A county or transit code that ranges the other version gave it no longer carry. */
 export interface JurisdictionLoss {
   kind: "county" | "transit";
@@ -220,8 +205,52 @@ export interface VersionComparison {
 }
 
 /**
+ * How many ZIPs one comparison step reads: a few tens of thousands of rows a side, so memory stays
+ * flat whatever the file's size, and few enough statements that PostgreSQL's round trips do not count.
+ */
+const ZIPS_PER_STEP = 16;
+
+/** A range's jurisdiction sets ("county|transit|current on the day") on each side, as the rows name them. */
+interface RangeSides {
+  readonly inNew: string[];
+  readonly inOld: string[];
+}
+
+/** The columns a duplicate row repeats (all but its line and unit parity), nulls told from empty text. */
+const IDENTITY_COLUMNS = ["zip5", "zip5_high", "plus4_low", "plus4_high", "street", "house_low", "house_high", "parity", "unit_designator", "unit_low", "unit_high", "effective_from", "effective_to", "county_fips", "transit_code"];
+const IDENTITY = [
+  ...IDENTITY_COLUMNS.map((c) => `COALESCE(CAST(${c} AS TEXT), '')`),
+  ...IDENTITY_COLUMNS.map((c) => `CASE WHEN ${c} IS NULL THEN '0' ELSE '1' END`),
+].join(" || '|' || ");
+
+/** The same distinct sets on both sides (a range's rows: most have one a side). */
+function sameSets(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length === 1 && b.length === 1) return a[0] === b[0];
+  const [left, right] = [new Set(a), new Set(b)];
+  return left.size === right.size && [...left].every((set) => right.has(set));
+}
+
+/** The counties and the transit codes ("" for none) a range's sets name. */
+function jurisdictionsOf(sets: readonly string[]): [Set<string>, Set<string>] {
+  const counties = new Set<string>();
+  const transits = new Set<string>();
+  for (const set of sets) {
+    // A county's FIPS code has no "|" and the day's flag is last: whatever the transit code holds lies between.
+    const first = set.indexOf("|");
+    counties.add(set.slice(0, first));
+    transits.add(set.slice(first + 1, set.lastIndexOf("|")));
+  }
+  return [counties, transits];
+}
+
+/**
  * How a version differs from another (the active one) on `day`: ranges compared by what they cover,
  * whatever their dates; ranges added and removed; what each county and transit code lost; duplicate rows.
+ *
+ * A range's coverage begins with its ZIP, so two versions are compared a few ZIPs at a time: each
+ * step reads both versions' rows for those ZIPs through the record type's index and compares them
+ * in memory. Linear in the rows with no sort of the whole file (the single GROUP BY this replaced
+ * took 40 s and 120 MB more at 2,000,000 rows on SQLite; docs/operations/benchmarks.md).
  */
 export async function compareVersions(store: Pick<Store, "db" | "sqlite">, version: string, against: string, day: string): Promise<VersionComparison> {
   const { db } = store;
@@ -230,43 +259,60 @@ export async function compareVersions(store: Pick<Store, "db" | "sqlite">, versi
   if (!store.sqlite) await sql`ANALYZE boundary_records`.execute(db);
   const totals = { against_ranges: 0, compared: 0, changed: 0, added: 0, removed: 0 };
   const losses = new Map<string, JurisdictionLoss>();
+  // A jurisdiction the other version names on a range; lost when the new version kept the range without it.
+  const lose = (kind: "county" | "transit", code: string, lost: boolean) => {
+    const key = `${kind}:${code}`;
+    let sum = losses.get(key);
+    if (sum === undefined) losses.set(key, (sum = { kind, code, ranges: 0, lost: 0 }));
+    sum.ranges++;
+    if (lost) sum.lost++;
+  };
+  let rows = 0;
+  let duplicates = 0;
   for (const type of ["A", "4", "Z"] as const) {
-    // One statement: the pairs are grouped once (a CTE read twice is computed once on both databases),
-    // then read per range (the totals) and per range and jurisdiction (what each county and transit code lost).
-    const { rows } = await sql<{ kind: "total" | "county" | "transit"; code: string; a: number | string | null; b: number | string | null; c: number | string | null; d: number | string | null; e: number | string | null }>`
-      WITH pairs AS (${pairsOf(version, against, type, day)}),
-        ranges AS (SELECT k, MAX(hi) AS in_new, 1 - MIN(lo) AS in_old, MAX(CASE WHEN hi = lo THEN 1 ELSE 0 END) AS one_sided FROM pairs GROUP BY k),
-        by_county AS (SELECT c AS code, MAX(hi) AS has_new, MIN(lo) AS old_lo, MAX(MAX(hi)) OVER (PARTITION BY k) AS kept FROM pairs GROUP BY k, c),
-        by_transit AS (SELECT t AS code, MAX(hi) AS has_new, MIN(lo) AS old_lo, MAX(MAX(hi)) OVER (PARTITION BY k) AS kept FROM pairs GROUP BY k, t)
-      SELECT 'total' AS kind, '' AS code, SUM(in_old) AS a, SUM(in_new * in_old) AS b, SUM(in_new * in_old * one_sided) AS c,
-        SUM(in_new * (1 - in_old)) AS d, SUM(in_old * (1 - in_new)) AS e FROM ranges
-      UNION ALL
-      SELECT 'county' AS kind, code, SUM(1 - old_lo) AS a, SUM((1 - old_lo) * (1 - has_new) * kept) AS b, 0 AS c, 0 AS d, 0 AS e FROM by_county WHERE old_lo = 0 GROUP BY code
-      UNION ALL
-      SELECT 'transit' AS kind, code, SUM(1 - old_lo) AS a, SUM((1 - old_lo) * (1 - has_new) * kept) AS b, 0 AS c, 0 AS d, 0 AS e FROM by_transit WHERE old_lo = 0 AND code <> '' GROUP BY code`.execute(db);
-    const total = rows.find((r) => r.kind === "total")!;
-    totals.against_ranges += Number(total.a ?? 0);
-    totals.compared += Number(total.b ?? 0);
-    totals.changed += Number(total.c ?? 0);
-    totals.added += Number(total.d ?? 0);
-    totals.removed += Number(total.e ?? 0);
-    for (const r of rows) {
-      if (r.kind === "total") continue;
-      const key = `${r.kind}:${r.code}`;
-      const sum = losses.get(key) ?? { kind: r.kind, code: r.code, ranges: 0, lost: 0 };
-      sum.ranges += Number(r.a);
-      sum.lost += Number(r.b);
-      losses.set(key, sum);
+    const side = (v: string, from: string, to: string, identity: boolean) => sql<{ k: string | null; s: string; d?: string }>`
+      SELECT ${sql.raw(COVERAGE[type])} AS k,
+        county_fips || '|' || COALESCE(transit_code, '') || '|' || CASE WHEN effective_from <= ${day} AND (effective_to IS NULL OR effective_to >= ${day}) THEN '1' ELSE '0' END AS s
+        ${sql.raw(identity ? `, ${IDENTITY} AS d` : "")}
+      FROM boundary_records WHERE version = ${v} AND record_type = ${sql.raw(`'${type}'`)} AND zip5 >= ${from} AND zip5 <= ${to}`;
+    const { rows: zipRows } = await sql<{ zip5: string }>`
+      SELECT DISTINCT zip5 FROM boundary_records WHERE version = ${version} AND record_type = ${sql.raw(`'${type}'`)}
+      UNION SELECT DISTINCT zip5 FROM boundary_records WHERE version = ${against} AND record_type = ${sql.raw(`'${type}'`)}`.execute(db);
+    const zips = zipRows.map((r) => r.zip5).sort();
+    for (let i = 0; i < zips.length; i += ZIPS_PER_STEP) {
+      const [from, to] = [zips[i]!, zips[Math.min(i + ZIPS_PER_STEP, zips.length) - 1]!];
+      const ranges = new Map<string | null, RangeSides>();
+      const range = (k: string | null) => {
+        let r = ranges.get(k);
+        if (r === undefined) ranges.set(k, (r = { inNew: [], inOld: [] }));
+        return r;
+      };
+      const identical = new Set<string>();
+      for (const row of (await side(version, from, to, true).execute(db)).rows) {
+        range(row.k).inNew.push(row.s);
+        rows++;
+        if (identical.has(row.d!)) duplicates++;
+        else identical.add(row.d!);
+      }
+      for (const row of (await side(against, from, to, false).execute(db)).rows) range(row.k).inOld.push(row.s);
+      for (const r of ranges.values()) {
+        if (r.inOld.length > 0) totals.against_ranges++;
+        if (r.inNew.length > 0 && r.inOld.length > 0) {
+          totals.compared++;
+          if (!sameSets(r.inNew, r.inOld)) totals.changed++;
+        } else if (r.inNew.length > 0) totals.added++;
+        else totals.removed++;
+        if (r.inOld.length === 0) continue;
+        const kept = r.inNew.length > 0;
+        const [newCounties, newTransits] = jurisdictionsOf(r.inNew);
+        const [oldCounties, oldTransits] = jurisdictionsOf(r.inOld);
+        for (const code of oldCounties) lose("county", code, kept && !newCounties.has(code));
+        for (const code of oldTransits) if (code !== "") lose("transit", code, kept && !newTransits.has(code));
+      }
     }
   }
-  const { rows } = await sql<{ total: number | string | null; duplicates: number | string | null }>`
-    SELECT SUM(c) AS total, SUM(c - 1) AS duplicates FROM (
-      SELECT COUNT(*) AS c FROM boundary_records WHERE version = ${version}
-      GROUP BY record_type, zip5, zip5_high, plus4_low, plus4_high, street, house_low, house_high, parity,
-               unit_designator, unit_low, unit_high, effective_from, effective_to, county_fips, transit_code
-    ) AS identical`.execute(db);
   const jurisdictions = [...losses.values()].sort((a, b) => b.lost - a.lost || a.kind.localeCompare(b.kind) || a.code.localeCompare(b.code));
-  return { ...totals, jurisdictions, duplicates: Number(rows[0]?.duplicates ?? 0), rows: Number(rows[0]?.total ?? 0) };
+  return { ...totals, jurisdictions, duplicates, rows };
 }
 
 /** Every distinct (ZIP5, county) pair a version's records name. */
