@@ -36,6 +36,8 @@ import type { ItemResult, RowResult } from "./item-result.ts";
 import { jobCapRefusal, type JobCaps, type JobRefusal } from "./job-admission.ts";
 import { batchOutcomes, complete, settle, type Entry, type LadderParts } from "./ladder.ts";
 import { readLookups, type LookupItem } from "./lookup-item.ts";
+import { countAnswers } from "./lookup-metrics.ts";
+import { geocoderRequests, geocoderSeconds } from "../metrics.ts";
 import type { ResolverData } from "./resolve-item.ts";
 import { resultHeader, resultLine, type ProblemOf, type ResultFormat } from "./result-lines.ts";
 import { UploadReservations, type Reservation, type UploadBudget } from "./upload-reservations.ts";
@@ -189,9 +191,14 @@ export class LookupService {
     const parts = this.#parts();
     const entries: Entry[] = [{ item, context }];
     const settled = await settle(parts, entries);
-    if (settled.pending.length === 0) return settled.results[0]!;
+    if (settled.pending.length === 0) {
+      countAnswers([settled.results[0]!], settled);
+      return settled.results[0]!;
+    }
     const outcomes = await Promise.all(settled.pending.map(async ({ geocode }) => (await this.#geocodeQueue.add(() => this.geocoder.geocode(geocode)))!));
-    return (await complete(parts, entries, settled, outcomes))[0]!;
+    const [result] = await complete(parts, entries, settled, outcomes);
+    countAnswers([result!], settled);
+    return result!;
   }
 
   /**
@@ -211,6 +218,7 @@ export class LookupService {
       settled.pending.length === 0
         ? settled.results.map((r) => r!)
         : await complete(parts, entries, settled, batchOutcomes(parts.data, settled.pending, ...(await this.#geocodeList(settled.pending.map((p) => p.row), options.signal, true))));
+    countAnswers(results, settled);
     return read.map(({ id }, i) => ({ id, result: results[i]! }));
   }
 
@@ -271,10 +279,16 @@ export class LookupService {
     const options = clientWaits
       ? { ...this.#batchOptions, timeoutMs: inlineTimeoutMs, deadlineMs: inlineTimeoutMs, retries: Math.min(INLINE_BATCH_RETRIES, retries), priority: 1 }
       : this.#batchOptions;
+    const timer = geocoderSeconds.startTimer({ endpoint: "batch" });
     try {
-      return [await geocodeBatch(rows, { ...options, permits: this.#batchPermits, ...(signal && { signal }) }), null];
+      const answers = await geocodeBatch(rows, { ...options, permits: this.#batchPermits, ...(signal && { signal }) });
+      timer();
+      geocoderRequests.inc({ endpoint: "batch", outcome: "ok" });
+      return [answers, null];
     } catch (error) {
       if (!(error instanceof GeocoderUnavailableError)) throw error;
+      timer();
+      geocoderRequests.inc({ endpoint: "batch", outcome: "error" });
       const partial = error instanceof BatchGeocoderUnavailableError ? error.partial : new Map<string, BatchGeocode>();
       return [partial, { kind: "unavailable", reason: error.reason, retryAfterSeconds: error.retryAfterSeconds }];
     }
