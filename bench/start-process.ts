@@ -29,14 +29,14 @@ export function compiledServeArgs(): string[] {
 }
 
 /** Starts a server process and resolves with it once it prints its URL. */
-export function startProcess(args: string[], env: NodeJS.ProcessEnv, urlPattern: RegExp): Promise<{ child: ChildProcess; url: string }> {
+export function startProcess(args: string[], env: NodeJS.ProcessEnv, urlPattern: RegExp): Promise<{ child: ChildProcess; url: string; output: () => string }> {
   const child = spawn(process.execPath, args, { cwd: root, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
   return new Promise((resolve, reject) => {
     let out = "";
     const onData = (chunk: Buffer) => {
       out += chunk;
       const match = urlPattern.exec(out);
-      if (match) resolve({ child, url: match[1]! });
+      if (match) resolve({ child, url: match[1]!, output: () => out });
     };
     child.stdout!.on("data", onData);
     child.stderr!.on("data", onData);
@@ -71,7 +71,7 @@ export async function startFakeGeocoder(): Promise<{ child: ChildProcess; url: s
  * Buckeye as `npm start` runs it (the compiled build, rebuilt first, with its V8 flags) on
  * `databaseUrl`, the rate limit raised out of the way of the load; `env` adds to its settings.
  */
-export function startCompiledServer(databaseUrl: string, env: NodeJS.ProcessEnv = {}): Promise<{ child: ChildProcess; url: string }> {
+export function startCompiledServer(databaseUrl: string, env: NodeJS.ProcessEnv = {}): Promise<{ child: ChildProcess; url: string; output: () => string }> {
   buildCompiled();
   return startProcess(
     compiledServeArgs(),
