@@ -12,7 +12,7 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import autocannon from "autocannon";
 import { writeCurrentFigures, type BenchResults } from "./current-figures.ts";
-import { benchDatabase, root, rssMb, startBareRoute, startCompiledServer } from "./start-process.ts";
+import { benchDatabase, metricsUrlOf, root, rssMb, startBareRoute, startCompiledServer } from "./start-process.ts";
 
 const BENCHMARKS_DOC = "docs/operations/benchmarks.md";
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
@@ -43,11 +43,7 @@ const bare = await startBareRoute();
 const buckeye = await startCompiledServer(databaseUrl);
 // The same build with the metrics listener on (METRICS_PORT), scraped once a second during its load as Prometheus would.
 const measured = await startCompiledServer(databaseUrl, { METRICS_PORT: "0" });
-let metricsUrl: string | undefined;
-for (let waited = 0; !(metricsUrl = /"metrics":"([^"]+)"/.exec(measured.output())?.[1]); waited += 50) {
-  if (waited > 5000) throw new Error("the server with METRICS_PORT did not say where its metrics are");
-  await new Promise((resolve) => setTimeout(resolve, 50));
-}
+const metricsUrl = await metricsUrlOf(measured);
 
 const auth = { authorization: `Bearer ${key}` };
 const scenarios: Array<[string, string, Record<string, string>]> = [
@@ -61,7 +57,7 @@ const scenarios: Array<[string, string, Record<string, string>]> = [
 const results: Record<string, Figures & { ratio_to_bare: number }> = {};
 let bareRps = 0;
 for (const [name, url, headers] of scenarios) {
-  const scrapes = url.startsWith(measured.url) ? setInterval(() => void fetch(metricsUrl!).then((r) => r.text()), 1000) : undefined;
+  const scrapes = url.startsWith(measured.url) ? setInterval(() => void fetch(metricsUrl).then((r) => r.text()), 1000) : undefined;
   const figures = await load(url, headers);
   clearInterval(scrapes);
   if (name === "bare h3 route") bareRps = figures.requests_per_second;

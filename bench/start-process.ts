@@ -80,6 +80,16 @@ export function startCompiledServer(databaseUrl: string, env: NodeJS.ProcessEnv 
   );
 }
 
+/** The /metrics URL a server started with METRICS_PORT names in its "listening" line. */
+export async function metricsUrlOf(server: { output: () => string }): Promise<string> {
+  for (let waited = 0; waited <= 5000; waited += 50) {
+    const url = /"metrics":"([^"]+)"/.exec(server.output())?.[1];
+    if (url) return url;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error("the server started with METRICS_PORT did not say where its metrics are");
+}
+
 /** Resolves once the server at `url` answers /readyz with 200 (readiness warms the pool). */
 export async function waitUntilReady(url: string): Promise<void> {
   while ((await fetch(`${url}/readyz`)).status !== 200) await new Promise((resolve) => setTimeout(resolve, 100));

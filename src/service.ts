@@ -133,7 +133,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
       dataStatus,
       lookups,
     };
-    const app = createApp(context, log, { slowMs: config.slowRequestMs, everyRequest: config.logLevel === "debug" });
+    const app = createApp(context, log, { slowMs: config.slowRequestMs, everyRequest: config.logLevel === "debug" }, config.metrics !== null);
     registerDashboard(
       app,
       {

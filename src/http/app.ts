@@ -56,15 +56,18 @@ function problemResponse(ctx: ApiContext, error: HTTPError, event: H3Event, log:
   return new Response(JSON.stringify(body), { status: body.status, headers });
 }
 
-export function createApp(ctx: ApiContext, log: Logger = () => {}, access?: AccessLogOptions): H3 {
+/** `countRequests`: add each answer to the request metrics (src/http/request-metrics.ts); on only with a metrics listener to read them. */
+export function createApp(ctx: ApiContext, log: Logger = () => {}, access?: AccessLogOptions, countRequests = false): H3 {
   const allowed = new AllowedMethods();
   const logAccess = access && logResponse(log, access);
+  // Without a metrics listener nobody reads the request counts, so a request does not pay for them.
+  const count = countRequests ? countResponse : undefined;
   const app = new H3({
     silent: true,
     onError: (error, event) => problemResponse(ctx, allowed.wrongMethod(error, event) ?? error, event, log),
     onResponse: (response, event) => {
       addAnswerHeaders(event, response);
-      countResponse(response, event);
+      count?.(response, event);
       logAccess?.(response, event);
     },
   });
