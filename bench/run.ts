@@ -2,7 +2,8 @@
  * `npm run bench`: starts the real Buckeye server (the compiled build `npm start` runs) and a bare
  * h3 server as separate processes,
  * loads each with autocannon on loopback in the same run, and reports req/s, p99 and the ratio
- * to the bare route. Then runs the address/batch, boundary-file, address-form match rate, batch-job and webhook benchmarks
+ * to the bare route. The county route is measured twice: as shipped (no metrics) and on a second
+ * server with METRICS_PORT set, scraped once a second (docs/operations/metrics.md, "Cost"). Then runs the address/batch, boundary-file, address-form match rate, batch-job and webhook benchmarks
  * when present, and ends with the lookup and job targets met or missed.
  * Results go to bench/results.json, and a full run's figures to the top of docs/operations/benchmarks.md
  * (bench/current-figures.ts).
@@ -49,9 +50,9 @@ const auth = { authorization: `Bearer ${key}` };
 const scenarios: Array<[string, string, Record<string, string>]> = [
   ["bare h3 route", `${bare.url}/bare`, {}],
   ["rates by county", `${buckeye.url}/api/v1/rates?county=franklin`, auth],
+  ["rates by county, metrics on", `${measured.url}/api/v1/rates?county=franklin`, auth],
   ["rates by zip (unambiguous)", `${buckeye.url}/api/v1/rates?zip=43215`, auth],
   ["rates by zip (ambiguous)", `${buckeye.url}/api/v1/rates?zip=43068`, auth],
-  ["rates by county, metrics on", `${measured.url}/api/v1/rates?county=franklin`, auth],
 ];
 
 const results: Record<string, Figures & { ratio_to_bare: number }> = {};
