@@ -36,7 +36,7 @@ export const httpRequestSeconds = new Histogram({
 
 export const rateLimited = new Counter({
   name: "buckeye_rate_limited_total",
-  help: "Requests refused with 429, by which limit refused them (key or organization)",
+  help: "Requests refused with 429, by the limit that refused them (key, organization, batch_jobs, batch_uploads)",
   labelNames: ["kind"] as const,
 });
 
@@ -69,6 +69,12 @@ export const geocoderSeconds = new Histogram({
   help: "Time the Census geocoder took to answer (retries included), by endpoint",
   labelNames: ["endpoint"] as const,
   buckets: UPSTREAM_SECONDS_BUCKETS,
+});
+
+export const batchRows = new Counter({
+  name: "buckeye_batch_rows_total",
+  help: "Rows of stored batch jobs resolved, by outcome (answered, failed); rate() of it is rows per second",
+  labelNames: ["outcome"] as const,
 });
 
 export const webhookAttempts = new Counter({

@@ -28,6 +28,7 @@ const COUNTY_LOOKUPS = 7;
 const BURST = 2 * PER_SECOND;
 const WORKER_THREADS = 2;
 const BATCH_THREADS = 1;
+const JOB_ROWS = 2;
 
 let api: GeocodedTestService;
 let prometheus: Prometheus;
@@ -120,7 +121,7 @@ beforeAll(async () => {
   expect((await lookup(oneLine("statehouse"))).body.resolved_by).toBe("address_geocoding");
 
   // A batch job, polled until it completes.
-  const job = await call("/api/v1/batches", "POST", "/api/v1/batches", { body: "id,county\n1,franklin\n2,wayne\n", type: "text/csv" });
+  const job = await call("/api/v1/batches", "POST", "/api/v1/batches", { body: `id,county\n${Array.from({ length: JOB_ROWS }, (_, i) => `${i + 1},franklin`).join("\n")}\n`, type: "text/csv" });
   expect(job.status).toBe(202);
   jobId = job.body.id;
   for (let state = job.body.status; state !== "completed"; ) {
@@ -229,8 +230,9 @@ describe("pool, jobs, webhooks and data: gauges read at scrape time", () => {
     expect(tasks.find((t) => t.metric.lane === "batch")?.value).toBeGreaterThan(0);
   });
 
-  it("the completed job is counted by state, and no job waits", async () => {
+  it("the completed job is counted by state, its rows by outcome, and no job waits", async () => {
     await settlesTo("buckeye_batch_jobs", "state", { queued: 0, running: 0, completed: 1 });
+    await settlesTo("sum by (outcome) (buckeye_batch_rows_total)", "outcome", { answered: JOB_ROWS, failed: 0 });
     await settlesTo("buckeye_batch_oldest_queued_job_age_seconds", "job", { buckeye: 0 });
   });
 

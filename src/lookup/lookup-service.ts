@@ -37,13 +37,23 @@ import { jobCapRefusal, type JobCaps, type JobRefusal } from "./job-admission.ts
 import { batchOutcomes, complete, settle, type Entry, type LadderParts } from "./ladder.ts";
 import { readLookups, type LookupItem } from "./lookup-item.ts";
 import { countAnswers } from "./lookup-metrics.ts";
-import { geocoderRequests, geocoderSeconds } from "../metrics.ts";
+import { batchRows, geocoderRequests, geocoderSeconds } from "../metrics.ts";
 import type { ResolverData } from "./resolve-item.ts";
 import { resultHeader, resultLine, type ProblemOf, type ResultFormat } from "./result-lines.ts";
 import { UploadReservations, type Reservation, type UploadBudget } from "./upload-reservations.ts";
 import { GeoPool } from "./worker-pool.ts";
 
 export type LookupsConfig = Pick<Config, "geoDataDir" | "workerThreads" | "batchThreads" | "batchThreadHeapMb" | "geocoder">;
+
+/** A job's chunks (those stored, without rows coming back) counted here as the batch lane returns them: a thread's own counters are never scraped. */
+function countJobRows(chunks: ChunkDone[]): ChunkDone[] {
+  for (const chunk of chunks) {
+    if (chunk.output !== undefined) continue;
+    batchRows.inc({ outcome: "answered" }, chunk.done - chunk.failed);
+    batchRows.inc({ outcome: "failed" }, chunk.failed);
+  }
+  return chunks;
+}
 
 /** The ceiling for one asynchronous job. */
 export const MAX_JOB_ROWS = 100_000;
@@ -234,11 +244,11 @@ export class LookupService {
     const options = { ...(signal && !clientWaits && { signal }), clientWaits };
     signal?.throwIfAborted();
     const step = await this.pool.run("resolveChunks", { chunks, overlay, now: this.#options.now().toISOString() }, options);
-    if (step.kind === "done") return step.chunks;
+    if (step.kind === "done") return countJobRows(step.chunks);
     const [answers, down] = await this.#geocodeList(step.rows, signal, clientWaits);
     signal?.throwIfAborted();
     const geocoded: Geocoded = { answers: [...answers], down };
-    return (await this.pool.run("completeChunks", { state: step.state, overlay, geocoded, now: this.#options.now().toISOString() }, options)).chunks;
+    return countJobRows((await this.pool.run("completeChunks", { state: step.state, overlay, geocoded, now: this.#options.now().toISOString() }, options)).chunks);
   }
 
   /**
