@@ -19,7 +19,7 @@ import { createKeyCheck } from "../src/auth/key-check.ts";
 import { loadShippedData } from "../src/load-data.ts";
 import { resolveLookup } from "../src/lookup/resolve-lookup.ts";
 import { recordContext, toRateRecord } from "../src/rates/records.ts";
-import { benchDatabase, root, startBareRoute, startCompiledServer } from "./start-process.ts";
+import { benchDatabase, metricsUrlOf, root, startBareRoute, startCompiledServer } from "./start-process.ts";
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -72,6 +72,9 @@ await store.close();
 
 const bare = await startBareRoute();
 const buckeye = await startCompiledServer(databaseUrl);
+// The same build with the metrics listener on, scraped once a second during its load as Prometheus would.
+const measured = await startCompiledServer(databaseUrl, { METRICS_PORT: "0" });
+const metricsUrl = await metricsUrlOf(measured);
 const auth = { authorization: `Bearer ${key}` };
 const endToEnd: Record<string, Awaited<ReturnType<typeof cpuPerRequest>>> = {};
 try {
@@ -80,13 +83,17 @@ try {
     ["buckeye /healthz (middleware)", buckeye.child.pid!, `${buckeye.url}/healthz`, {}],
     ["rates by county", buckeye.child.pid!, `${buckeye.url}/api/v1/rates?county=franklin`, auth],
     ["rates by zip (unambiguous)", buckeye.child.pid!, `${buckeye.url}/api/v1/rates?zip=43215`, auth],
+    ["rates by county, metrics on", measured.child.pid!, `${measured.url}/api/v1/rates?county=franklin`, auth],
   ] as const) {
+    const scrapes = pid === measured.child.pid ? setInterval(() => void fetch(metricsUrl).then((r) => r.text()), 1000) : undefined;
     endToEnd[name] = await cpuPerRequest(pid, url, headers);
+    clearInterval(scrapes);
     console.log(`${name.padEnd(32)} ${String(endToEnd[name].requests_per_second).padStart(7)} req/s  ${endToEnd[name].cpu_us_per_request} µs CPU per request`);
   }
 } finally {
   bare.child.kill();
   buckeye.child.kill();
+  measured.child.kill();
   rmSync(dir, { recursive: true, force: true });
 }
 

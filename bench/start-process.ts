@@ -29,14 +29,14 @@ export function compiledServeArgs(): string[] {
 }
 
 /** Starts a server process and resolves with it once it prints its URL. */
-export function startProcess(args: string[], env: NodeJS.ProcessEnv, urlPattern: RegExp): Promise<{ child: ChildProcess; url: string }> {
+export function startProcess(args: string[], env: NodeJS.ProcessEnv, urlPattern: RegExp): Promise<{ child: ChildProcess; url: string; output: () => string }> {
   const child = spawn(process.execPath, args, { cwd: root, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
   return new Promise((resolve, reject) => {
     let out = "";
     const onData = (chunk: Buffer) => {
       out += chunk;
       const match = urlPattern.exec(out);
-      if (match) resolve({ child, url: match[1]! });
+      if (match) resolve({ child, url: match[1]!, output: () => out });
     };
     child.stdout!.on("data", onData);
     child.stderr!.on("data", onData);
@@ -71,13 +71,23 @@ export async function startFakeGeocoder(): Promise<{ child: ChildProcess; url: s
  * Buckeye as `npm start` runs it (the compiled build, rebuilt first, with its V8 flags) on
  * `databaseUrl`, the rate limit raised out of the way of the load; `env` adds to its settings.
  */
-export function startCompiledServer(databaseUrl: string, env: NodeJS.ProcessEnv = {}): Promise<{ child: ChildProcess; url: string }> {
+export function startCompiledServer(databaseUrl: string, env: NodeJS.ProcessEnv = {}): Promise<{ child: ChildProcess; url: string; output: () => string }> {
   buildCompiled();
   return startProcess(
     compiledServeArgs(),
     { DATABASE_URL: databaseUrl, PORT: "0", RATE_LIMIT_PER_SECOND: "10000000", LOG_LEVEL: "warn", NODE_ENV: "production", ...env },
     /"url":"([^"]+)"/,
   );
+}
+
+/** The /metrics URL a server started with METRICS_PORT names in its "listening" line. */
+export async function metricsUrlOf(server: { output: () => string }): Promise<string> {
+  for (let waited = 0; waited <= 5000; waited += 50) {
+    const url = /"metrics":"([^"]+)"/.exec(server.output())?.[1];
+    if (url) return url;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error("the server started with METRICS_PORT did not say where its metrics are");
 }
 
 /** Resolves once the server at `url` answers /readyz with 200 (readiness warms the pool). */

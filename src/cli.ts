@@ -29,7 +29,7 @@ program
   .action(async () => {
     const config = loadConfig();
     const service = await startService(config);
-    process.stderr.write(`${JSON.stringify({ level: "info", msg: "listening", url: service.url, database: config.databaseUrl.replace(/\/\/[^@]*@/, "//***@") })}\n`);
+    process.stderr.write(`${JSON.stringify({ level: "info", msg: "listening", url: service.url, ...(service.metricsUrl && { metrics: service.metricsUrl }), database: config.databaseUrl.replace(/\/\/[^@]*@/, "//***@") })}\n`);
     exitGracefullyOnSignals(service, { graceMs: config.shutdownGraceMs, log: jsonLogger(config.logLevel) });
   });
 

@@ -144,6 +144,8 @@ const positiveInt = z.coerce.number().int().positive();
 export const configSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000).describe("listening port (`0` picks a free one)"),
   HOST: z.string().min(1).default("127.0.0.1").describe("listening address"),
+  METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional().describe("port of a separate listener that serves Prometheus metrics at `/metrics` (docs/operations/metrics.md); unset: no metrics listener (`0` picks a free one)"),
+  METRICS_HOST: z.string().min(1).default("127.0.0.1").describe("address the metrics listener binds to: loopback by default, so only this machine (a Prometheus or an agent beside it) can scrape; a private interface only on a network customers cannot reach"),
   DATABASE_URL: z
     .string()
     .regex(/^(sqlite:|postgres(ql)?:\/\/)/, "must start with sqlite: or postgres://")
@@ -313,6 +315,10 @@ export const configSchema = z.object({
     path: ["RECONCILE_SOURCE"],
     message: "is a plain http:// URL: use https://, or set RECONCILE_SHA256 to the file's checksum",
   })
+  .refine((e) => e.METRICS_PORT === undefined || e.METRICS_PORT === 0 || e.METRICS_PORT !== e.PORT, {
+    path: ["METRICS_PORT"],
+    message: "must differ from PORT: metrics are never served on the public port",
+  })
   .refine((e) => e.SECRETS_KEY_PREVIOUS === undefined || e.SECRETS_KEY !== undefined, {
     path: ["SECRETS_KEY_PREVIOUS"],
     message: "needs SECRETS_KEY, the key that replaces it",
@@ -364,6 +370,8 @@ export interface DeliverySettings {
 export type Config = Readonly<{
   port: number;
   host: string;
+  /** The Prometheus listener (src/metrics.ts), or null when METRICS_PORT is unset. */
+  metrics: Readonly<{ port: number; host: string }> | null;
   databaseUrl: string;
   /** Token buckets per key and per organization (src/http/rate-limit.ts). */
   rateLimits: Readonly<{ perKey: number; perOrganization: number }>;
@@ -458,6 +466,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   return Object.freeze({
     port: e.PORT,
     host: e.HOST,
+    metrics: e.METRICS_PORT === undefined ? null : Object.freeze({ port: e.METRICS_PORT, host: e.METRICS_HOST }),
     databaseUrl: e.DATABASE_URL,
     rateLimits: Object.freeze({ perKey: e.RATE_LIMIT_PER_SECOND, perOrganization: e.RATE_LIMIT_PER_SECOND_PER_ORG ?? 5 * e.RATE_LIMIT_PER_SECOND }),
     activeKeysPerOrganization: e.ACTIVE_KEYS_PER_ORG,

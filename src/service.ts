@@ -34,6 +34,8 @@ import { gatePipelinedRequests } from "./http/pipeline-gate.ts";
 import { applyServerLimits } from "./http/server-limits.ts";
 import { backgroundOptionsFrom, createBackground, type Background } from "./jobs/background.ts";
 import { jsonLogger, type Logger } from "./log.ts";
+import { serveMetrics } from "./metrics.ts";
+import { serviceMetrics } from "./service-metrics.ts";
 import { registerReference } from "./reference-page/routes.ts";
 import { openRuntime } from "./runtime.ts";
 import type { Store } from "./store/connect.ts";
@@ -131,7 +133,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
       dataStatus,
       lookups,
     };
-    const app = createApp(context, log, { slowMs: config.slowRequestMs, everyRequest: config.logLevel === "debug" });
+    const app = createApp(context, log, { slowMs: config.slowRequestMs, everyRequest: config.logLevel === "debug" }, config.metrics !== null);
     registerDashboard(
       app,
       {
@@ -166,6 +168,8 @@ export async function createService(config: Config, options: ServiceOptions = {}
 export interface RunningService extends Service {
   url: string;
   listener: Listener;
+  /** The Prometheus listener's /metrics URL, or null when METRICS_PORT is unset. */
+  metricsUrl: string | null;
 }
 
 export async function startService(config: Config, options: ServiceOptions = {}): Promise<RunningService> {
@@ -187,6 +191,15 @@ export async function startService(config: Config, options: ServiceOptions = {})
   }
   applyServerLimits(listener.server as Server, config.server, options.log ?? jsonLogger(config.logLevel));
   const url = `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${listener.address.port}`;
+  // Metrics on a listener of their own (loopback by default), never on the public port.
+  const { context } = service;
+  const metrics = config.metrics
+    ? await serveMetrics(config.metrics.host, config.metrics.port, serviceMetrics({ db: context.db, now: context.now, lookups: context.lookups, freshness: context.freshness })).catch(async (error: unknown) => {
+        await listener.close();
+        await service.close();
+        throw error;
+      })
+    : null;
   // The boundary polygons load into the worker threads now, in the background; /readyz says "loading" until they are in.
   void service.context.lookups.pool.warm();
   service.start();
@@ -194,7 +207,9 @@ export async function startService(config: Config, options: ServiceOptions = {})
     ...service,
     url,
     listener,
+    metricsUrl: metrics?.url ?? null,
     close: async () => {
+      await metrics?.close();
       await listener.close();
       await service.close();
     },

@@ -15,7 +15,7 @@ const WORKERS = join(ROOT, "workers");
 /** Each room's layer (a folder of src/, or a file at its top): a room may import only rooms with a smaller number, and itself. */
 export const LAYERS: Record<string, number> = {
   "supported-node.js": -1,
-  "config.ts": 0, "log.ts": 0, "ids.ts": 0, "error-fields.ts": 0, "require-supported-node.js": 0, "clock.ts": 0, "per-turn.ts": 0, "worker-entries.ts": 0, "closing-stack.ts": 0,
+  "config.ts": 0, "log.ts": 0, "ids.ts": 0, "error-fields.ts": 0, "require-supported-node.js": 0, "clock.ts": 0, "per-turn.ts": 0, "worker-entries.ts": 0, "closing-stack.ts": 0, "metrics.ts": 0,
   store: 1, rates: 1, web: 1,
   geo: 2, auth: 2, usage: 2, webhooks: 2, boundaries: 2,
   "load-data.ts": 3, lookup: 3, accounts: 3,
@@ -27,6 +27,7 @@ export const LAYERS: Record<string, number> = {
   "reference-page": 8, cli: 8,
   dashboard: 9,
   "docs-generator": 10, "graceful-shutdown.ts": 10,
+  "service-metrics.ts": 10.5,
   "service.ts": 11,
   "cli.ts": 12,
   // The thread entries the lookup and boundary rooms load by path: above the rooms they call, imported by none.

@@ -11,6 +11,7 @@ import http from "node:http";
 import https from "node:https";
 import { LRUCache } from "lru-cache";
 import type { ParsedAddress } from "./address.ts";
+import { geocoderRequests, geocoderSeconds } from "../metrics.ts";
 import { CircuitBreaker } from "./circuit-breaker.ts";
 import type { GeocodeOutcome, GeocodedArea, Geocoder } from "./geocoder.ts";
 
@@ -166,9 +167,11 @@ export class CensusGeocoder implements Geocoder {
 
   async #geocodeUncached(address: ParsedAddress, signal?: AbortSignal): Promise<GeocodeOutcome> {
     if (!this.breaker.tryAcquire()) {
+      geocoderRequests.inc({ endpoint: "single", outcome: "refused" });
       return { kind: "unavailable", reason: "the geocoder has failed repeatedly; calls are paused", retryAfterSeconds: Math.max(1, this.breaker.retryAfterSeconds()) };
     }
     const url = censusRequestUrl(this.#options.baseUrl, address);
+    const timer = geocoderSeconds.startTimer({ endpoint: "single" });
     try {
       let outcome: GeocodeOutcome;
       try {
@@ -178,10 +181,14 @@ export class CensusGeocoder implements Geocoder {
         outcome = await this.#call(url, signal);
       }
       this.breaker.succeeded();
+      timer();
+      geocoderRequests.inc({ endpoint: "single", outcome: "ok" });
       this.#cache.set(address.key, outcome);
       return outcome;
     } catch (error) {
       if (signal?.aborted) throw signal.reason;
+      timer();
+      geocoderRequests.inc({ endpoint: "single", outcome: "error" });
       this.breaker.failed();
       const reason = error instanceof Error ? error.message : String(error);
       return { kind: "unavailable", reason, retryAfterSeconds: Math.max(1, this.breaker.retryAfterSeconds() || 30) };

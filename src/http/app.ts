@@ -1,6 +1,6 @@
 /**
  * The h3 application. A request passes, in order: request id (and HSTS over https) → (for /api/v1) admission (the key,
- * then the rate limits: admit-request.ts) → route → error hook → response hook (answer headers, access log). Handlers return
+ * then the rate limits: admit-request.ts) → route → error hook → response hook (answer headers, metrics, access log). Handlers return
  * data or throw a problem; the error hook is the one place a thrown value becomes an HTTP response.
  */
 import { H3, type EventHandler, type H3Event, type HTTPError, type RouteOptions } from "h3";
@@ -35,6 +35,7 @@ import { openApiDocument } from "./openapi.ts";
 import type { Logger } from "../log.ts";
 import { STRICT_TRANSPORT_SECURITY, isSecureRequest } from "../web/secure-request.ts";
 import { FixedAnswer } from "../web/static-files.ts";
+import { countProblem, countResponse } from "./request-metrics.ts";
 
 /** The document changes only with a release: a client may keep it, but asks (with its ETag, for a 304) before each use. */
 const OPENAPI_CACHE_CONTROL = "no-cache";
@@ -43,6 +44,7 @@ const OPENAPI_CACHE_CONTROL = "no-cache";
 function problemResponse(ctx: ApiContext, error: HTTPError, event: H3Event, log: Logger): Response {
   const requestId = event.context.requestId ?? newId("req");
   const { headers: extra, ...body } = toProblemDetails(error, ctx.config.errorsUrl, requestId);
+  countProblem(body.type);
   if (body.status >= 500) {
     // A 503 reports a state (an upstream down), not a fault of ours, as in the access log.
     log({ level: body.status === 503 ? "warn" : "error", request_id: requestId, path: event.url.pathname, problem: body.type.split("/").pop(), ...errorFields(error) });
@@ -54,14 +56,18 @@ function problemResponse(ctx: ApiContext, error: HTTPError, event: H3Event, log:
   return new Response(JSON.stringify(body), { status: body.status, headers });
 }
 
-export function createApp(ctx: ApiContext, log: Logger = () => {}, access?: AccessLogOptions): H3 {
+/** `countRequests`: add each answer to the request metrics (src/http/request-metrics.ts); on only with a metrics listener to read them. */
+export function createApp(ctx: ApiContext, log: Logger = () => {}, access?: AccessLogOptions, countRequests = false): H3 {
   const allowed = new AllowedMethods();
   const logAccess = access && logResponse(log, access);
+  // Without a metrics listener nobody reads the request counts, so a request does not pay for them.
+  const count = countRequests ? countResponse : undefined;
   const app = new H3({
     silent: true,
     onError: (error, event) => problemResponse(ctx, allowed.wrongMethod(error, event) ?? error, event, log),
     onResponse: (response, event) => {
       addAnswerHeaders(event, response);
+      count?.(response, event);
       logAccess?.(response, event);
     },
   });

@@ -37,12 +37,24 @@ import type { ItemResult, RowResult } from "./item-result.ts";
 import { jobCapRefusal, type JobCaps, type JobRefusal } from "./job-admission.ts";
 import { batchOutcomes, complete, settle, type Entry, type LadderParts } from "./ladder.ts";
 import { readLookups, type LookupItem } from "./lookup-item.ts";
+import { countAnswers } from "./lookup-metrics.ts";
+import { batchRows, geocoderRequests, geocoderSeconds } from "../metrics.ts";
 import type { ResolverData } from "./resolve-item.ts";
 import { resultHeader, resultLine, type ProblemOf, type ResultFormat } from "./result-lines.ts";
 import { UploadReservations, type Reservation, type UploadBudget } from "./upload-reservations.ts";
 import { GeoPool } from "./worker-pool.ts";
 
 export type LookupsConfig = Pick<Config, "geoDataDir" | "workerThreads" | "batchThreads" | "batchThreadHeapMb" | "geocoder">;
+
+/** A job's chunks (those stored, without rows coming back) counted here as the batch lane returns them: a thread's own counters are never scraped. */
+function countJobRows(chunks: ChunkDone[]): ChunkDone[] {
+  for (const chunk of chunks) {
+    if (chunk.output !== undefined) continue;
+    batchRows.inc({ outcome: "answered" }, chunk.done - chunk.failed);
+    batchRows.inc({ outcome: "failed" }, chunk.failed);
+  }
+  return chunks;
+}
 
 /** The ceiling for one asynchronous job. */
 export const MAX_JOB_ROWS = 100_000;
@@ -190,9 +202,14 @@ export class LookupService {
     const parts = this.#parts();
     const entries: Entry[] = [{ item, context }];
     const settled = await settle(parts, entries);
-    if (settled.pending.length === 0) return settled.results[0]!;
+    if (settled.pending.length === 0) {
+      countAnswers([settled.results[0]!], settled);
+      return settled.results[0]!;
+    }
     const outcomes = await Promise.all(settled.pending.map(async ({ geocode }) => (await this.#geocodeQueue.add(() => this.geocoder.geocode(geocode)))!));
-    return (await complete(parts, entries, settled, outcomes))[0]!;
+    const [result] = await complete(parts, entries, settled, outcomes);
+    countAnswers([result!], settled);
+    return result!;
   }
 
   /**
@@ -212,6 +229,7 @@ export class LookupService {
       settled.pending.length === 0
         ? settled.results.map((r) => r!)
         : await complete(parts, entries, settled, batchOutcomes(parts.data, settled.pending, ...(await this.#geocodeList(settled.pending.map((p) => p.row), options.signal, true))));
+    countAnswers(results, settled);
     return read.map(({ id }, i) => ({ id, result: results[i]! }));
   }
 
@@ -227,11 +245,11 @@ export class LookupService {
     const options = { ...(signal && !clientWaits && { signal }), clientWaits };
     signal?.throwIfAborted();
     const step = await this.pool.run("resolveChunks", { chunks, overlay, now: this.#options.now().toISOString() }, options);
-    if (step.kind === "done") return step.chunks;
+    if (step.kind === "done") return countJobRows(step.chunks);
     const [answers, down] = await this.#geocodeList(step.rows, signal, clientWaits);
     signal?.throwIfAborted();
     const geocoded: Geocoded = { answers: [...answers], down };
-    return (await this.pool.run("completeChunks", { state: step.state, overlay, geocoded, now: this.#options.now().toISOString() }, options)).chunks;
+    return countJobRows((await this.pool.run("completeChunks", { state: step.state, overlay, geocoded, now: this.#options.now().toISOString() }, options)).chunks);
   }
 
   /**
@@ -272,10 +290,16 @@ export class LookupService {
     const options = clientWaits
       ? { ...this.#batchOptions, timeoutMs: inlineTimeoutMs, deadlineMs: inlineTimeoutMs, retries: Math.min(INLINE_BATCH_RETRIES, retries), priority: 1 }
       : this.#batchOptions;
+    const timer = geocoderSeconds.startTimer({ endpoint: "batch" });
     try {
-      return [await geocodeBatch(rows, { ...options, permits: this.#batchPermits, ...(signal && { signal }) }), null];
+      const answers = await geocodeBatch(rows, { ...options, permits: this.#batchPermits, ...(signal && { signal }) });
+      timer();
+      geocoderRequests.inc({ endpoint: "batch", outcome: "ok" });
+      return [answers, null];
     } catch (error) {
       if (!(error instanceof GeocoderUnavailableError)) throw error;
+      timer();
+      geocoderRequests.inc({ endpoint: "batch", outcome: "error" });
       const partial = error instanceof BatchGeocoderUnavailableError ? error.partial : new Map<string, BatchGeocode>();
       return [partial, { kind: "unavailable", reason: error.reason, retryAfterSeconds: error.retryAfterSeconds }];
     }

@@ -17,6 +17,7 @@
  * worker-entries.ts's to say.
  */
 import { Piscina } from "piscina";
+import { poolTaskSeconds } from "../metrics.ts";
 import type { PolygonFiles } from "../geo/polygon-files.ts";
 import type { PolygonsData } from "../geo/polygons.ts";
 import { IN_DENO, threadEntry } from "../worker-entries.ts";
@@ -150,9 +151,23 @@ export class GeoPool {
    * `transfer`: buffers handed to the thread rather than copied (the caller gives them up).
    */
   async run<N extends TaskName>(name: N, input: TaskInput<N>, options: { signal?: AbortSignal; clientWaits?: boolean; transfer?: ArrayBuffer[] } = {}): Promise<TaskOutput<N>> {
-    const pool = await this.#pool(LANES[name]);
+    const lane = LANES[name];
+    const pool = await this.#pool(lane);
     const task = options.clientWaits ? clientWaiting(input as object) : input;
-    return pool.run(task, { name, ...(options.signal && { signal: options.signal }), ...(options.transfer && { transferList: options.transfer }) }) as Promise<TaskOutput<N>>;
+    const timer = poolTaskSeconds.startTimer({ lane });
+    const answer = pool.run(task, { name, ...(options.signal && { signal: options.signal }), ...(options.transfer && { transferList: options.transfer }) }) as Promise<TaskOutput<N>>;
+    return answer.finally(() => timer());
+  }
+
+  /** Each started lane's queue, threads and utilization (piscina's share of time its threads were busy), for the metrics. */
+  async lanes(): Promise<Array<{ lane: Lane; queued: number; threads: number; utilization: number }>> {
+    const started = Object.entries(this.#lanes) as Array<[Lane, Promise<Piscina>]>;
+    return Promise.all(
+      started.map(async ([lane, pending]) => {
+        const pool = await pending;
+        return { lane, queued: pool.queueSize, threads: pool.threads.length, utilization: pool.utilization };
+      }),
+    );
   }
 
   /**

@@ -10,6 +10,7 @@
  * receivers can drop duplicates: delivery is at least once, since a crash between a receiver's
  * 2xx and our commit means the event is sent again once the lease lapses.
  */
+import { webhookAttempts } from "../metrics.ts";
 import PQueue from "p-queue";
 import { newId } from "../ids.ts";
 import type { Dialect } from "../store/connect.ts";
@@ -195,6 +196,7 @@ export class DeliveryActor {
     if (result.cause) this.#deps.log({ level: "info", msg: "delivery attempt failed", delivery_id: delivery.id, cause: result.cause });
     const finishedAt = now();
     const verdict = this.#judge(result, number, work.eventType === "webhook.test", finishedAt);
+    webhookAttempts.inc({ outcome: verdict.outcome });
     const webhookId = work.webhook.id;
     // A delivery that lost its claim meanwhile (the webhook was disabled, which cancelled it, and
     // perhaps set active again since) must not disable the webhook with its late failure.
