@@ -21,6 +21,8 @@ import { fetchPolygonsIfMissing } from "./_global-setup.ts";
 import { createService } from "../src/service.ts";
 import { startTestService, testConfig } from "./_setup.ts";
 
+const ROOT = new URL("..", import.meta.url).pathname;
+
 type Ring = Array<[number, number]>;
 interface ShapeRecord {
   rings: Ring[];
@@ -231,8 +233,17 @@ describe("a test run without polygons fetches them once with buckeye data fetch-
 
   it("stops the run with fetch-geo's own explanation when the site cannot be reached", async () => {
     const env = { ...process.env, GEO_DATA_DIR: join(mkdtempSync(join(tmpdir(), "buckeye-geo-")), "geo"), TIGER_BASE_URL: "http://127.0.0.1:2" };
-    await expect(fetchPolygonsIfMissing(env, () => {})).rejects.toThrow(/fetch-geo failed \(exit 1\):[^]*\nbuckeye: could not download .*needs internet access[^]*Put the county and place files in /);
+    await expect(fetchPolygonsIfMissing(env, () => {})).rejects.toThrow(/^the tests need boundary polygons in .* and buckeye data fetch-geo failed \(exit 1\): could not download .*needs internet access.*; put the county and place files there/);
   });
+
+  it("a test run that cannot get them ends with that one line and exit 1, not vitest's \"No test files found\" over a stack", () => {
+    const env = { ...process.env, GEO_DATA_DIR: join(mkdtempSync(join(tmpdir(), "buckeye-geo-")), "geo"), TIGER_BASE_URL: "http://127.0.0.1:2" };
+    const run = spawnSync(process.execPath, [join(ROOT, "node_modules/vitest/vitest.mjs"), "run", "test/supported-node.test.ts"], { cwd: ROOT, env, encoding: "utf8", timeout: 60_000 });
+    const output = `${run.stdout}${run.stderr}`;
+    expect(run.status).toBe(1);
+    expect(output).toMatch(/^\[polygons\] the tests need boundary polygons in .* could not download .*; put the county and place files there .* and run the tests again$/m);
+    expect(output).not.toMatch(/No test files found|Unhandled Error|    at /);
+  }, 60_000);
 });
 
 describe("a server started without polygons warns at start-up; after buckeye data fetch-geo, /readyz says a restart loads them", () => {
