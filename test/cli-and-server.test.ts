@@ -5,7 +5,7 @@
  */
 import { getJson } from "./_http.ts";
 import { execFile, spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -69,6 +69,25 @@ describe("buckeye org / key commands (--json)", () => {
       stderr: expect.stringContaining("no organization org_nope"),
     });
   });
+});
+
+describe("every relative path setting is read from the checkout, whatever the current folder", () => {
+  it("npx buckeye run in a subfolder with a relative sqlite DATABASE_URL uses the checkout's file, not a new one in that folder", async () => {
+    const ROOT = new URL("..", import.meta.url).pathname;
+    const relative = `var/subfolder-${process.pid}.sqlite`;
+    const subfolder = join(ROOT, "docs");
+    try {
+      const subEnv = { ...process.env, DATABASE_URL: `sqlite:${relative}`, LOG_LEVEL: "silent" };
+      await run(process.execPath, [BIN, "org", "create", "--name", "From the checkout", "--json"], { env: subEnv, cwd: ROOT });
+      await run(process.execPath, [BIN, "org", "create", "--name", "From a subfolder", "--json"], { env: subEnv, cwd: subfolder });
+      expect(existsSync(join(subfolder, relative))).toBe(false);
+      const listed = JSON.parse((await run(process.execPath, [BIN, "org", "list", "--json"], { env: subEnv, cwd: subfolder })).stdout) as Array<{ name: string }>;
+      expect(listed.map((org) => org.name).sort()).toEqual(["From a subfolder", "From the checkout"]);
+    } finally {
+      for (const suffix of ["", "-wal", "-shm"]) rmSync(join(ROOT, relative + suffix), { force: true });
+      rmSync(join(subfolder, "var"), { recursive: true, force: true });
+    }
+  }, 60_000);
 });
 
 describe("buckeye serve over a real socket", () => {
