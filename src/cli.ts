@@ -18,7 +18,7 @@ import { CliError } from "./cli/output.ts";
 import { loadConfig } from "./config.ts";
 import { exitGracefullyOnSignals } from "./graceful-shutdown.ts";
 import { jsonLogger } from "./log.ts";
-import { startService } from "./service.ts";
+import { PortTakenError, startService } from "./service.ts";
 
 const program = new Command("buckeye").description("Buckeye, the Ohio sales tax rate service").showHelpAfterError();
 
@@ -45,7 +45,7 @@ addBoundaryCommands(program);
 try {
   await program.parseAsync(process.argv);
 } catch (error) {
-  const known = error instanceof CliError || error instanceof KeyError || error instanceof AccountError;
+  const known = error instanceof CliError || error instanceof KeyError || error instanceof AccountError || error instanceof PortTakenError;
   // An account rule names the form field it is about, which is the option of the same name here.
   const message = error instanceof AccountError ? `--${error.field}: ${error.message}` : known ? error.message : error instanceof Error ? error.stack : String(error);
   process.stderr.write(`buckeye: ${message}\n`);

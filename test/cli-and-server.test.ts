@@ -90,6 +90,21 @@ describe("every relative path setting is read from the checkout, whatever the cu
   }, 60_000);
 });
 
+describe("buckeye serve on a port that is taken stops with one line naming PORT", () => {
+  it("exits 1 with the port, its host and how to choose another, and never falls back to a random port", async () => {
+    const taken = new URL(baseUrl).port;
+    const failed = await run(process.execPath, [BIN, "serve"], { env: { ...env, PORT: taken, HOST: "127.0.0.1" } }).then(
+      () => {
+        throw new Error("serve started on a taken port");
+      },
+      (error: { code: number; stdout: string; stderr: string }) => error,
+    );
+    expect(failed.code).toBe(1);
+    expect(failed.stdout).not.toMatch(/get-port|random port/);
+    expect(failed.stderr).toBe(`buckeye: port ${taken} on 127.0.0.1 is taken by another program; set PORT to a free port (PORT=3001 npm start), or PORT=0 for any free one\n`);
+  }, 60_000);
+});
+
 describe("buckeye serve over a real socket", () => {
   it("answers /api/v1/rates and /api/v1/counties, and a key revoked by the CLI is refused on the next request", async () => {
     const org = await buckeye("org", "create", "--name", "Socket Co");
