@@ -42,12 +42,27 @@ addDataCommands(program);
 addJobCommands(program);
 addBoundaryCommands(program);
 
+/** A file named on the command line that cannot be read or written: the operator's to fix, so one line and a hint, not a stack. */
+function fileProblem(error: unknown): string | undefined {
+  const { code, path, syscall } = (error ?? {}) as { code?: unknown; path?: unknown; syscall?: unknown };
+  if (typeof path !== "string") return undefined;
+  const hints: Record<string, string> = {
+    ENOENT: "no such file or folder; check the path (relative paths are read from the current folder)",
+    EACCES: "permission denied; check the file's permissions",
+    EISDIR: "it is a folder; give a file",
+    ENOTDIR: "a part of the path is not a folder; check the path",
+  };
+  const hint = typeof code === "string" ? hints[code] : undefined;
+  return hint && `cannot ${syscall === "open" || syscall === "read" ? "open" : String(syscall)} ${path}: ${hint}`;
+}
+
 try {
   await program.parseAsync(process.argv);
 } catch (error) {
-  const known = error instanceof CliError || error instanceof KeyError || error instanceof AccountError || error instanceof PortTakenError;
+  const file = fileProblem(error);
+  const known = error instanceof CliError || error instanceof KeyError || error instanceof AccountError || error instanceof PortTakenError || file !== undefined;
   // An account rule names the form field it is about, which is the option of the same name here.
-  const message = error instanceof AccountError ? `--${error.field}: ${error.message}` : known ? error.message : error instanceof Error ? error.stack : String(error);
+  const message = error instanceof AccountError ? `--${error.field}: ${error.message}` : file ?? (known ? (error as Error).message : error instanceof Error ? error.stack : String(error));
   process.stderr.write(`buckeye: ${message}\n`);
   process.exit(known ? 1 : 2);
 }

@@ -90,6 +90,18 @@ describe("every relative path setting is read from the checkout, whatever the cu
   }, 60_000);
 });
 
+describe("the CLI's expected failures are one line and a hint, exit 1, never a stack", () => {
+  it("buckeye batch with an input file that does not exist, or a folder, names it and what to check", async () => {
+    const missing = join(dir, "no-such-rows.csv");
+    for (const [input, hint] of [
+      [missing, "no such file or folder; check the path (relative paths are read from the current folder)"],
+      [dir, "it is a folder; give a file"],
+    ] as const) {
+      await expect(run(process.execPath, [BIN, "batch", input, "--out", join(dir, "out.csv")], { env })).rejects.toMatchObject({ code: 1, stderr: `buckeye: cannot open ${input}: ${hint}\n` });
+    }
+  }, 60_000);
+});
+
 describe("buckeye serve on a port that is taken stops with one line naming PORT", () => {
   it("exits 1 with the port, its host and how to choose another, and never falls back to a random port", async () => {
     const taken = new URL(baseUrl).port;

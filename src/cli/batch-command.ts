@@ -58,7 +58,10 @@ async function resolveFile(runtime: Runtime, config: Config, input: string, opts
   const requestId = newId("req");
   const errorsUrl = config.errorsUrl;
   try {
-    const reading = await lookups.pool.run("readBatchFile", { bytes: await readFile(input), format: formatOf(input, opts.format), maxRows: Number.MAX_SAFE_INTEGER, chunkRows });
+    const reading = await lookups.pool.run("readBatchFile", { bytes: await readFile(input).catch((error: Error & { path?: string }) => {
+          // A folder's EISDIR names no path: the one-line message (src/cli.ts) needs it.
+          throw Object.assign(error, { path: error.path ?? input });
+        }), format: formatOf(input, opts.format), maxRows: Number.MAX_SAFE_INTEGER, chunkRows });
     if (!reading.ok) return fail(`${input}: ${reading.detail}`);
     const outFormat = formatOf(opts.out, opts.outputFormat);
     const out = createWriteStream(opts.out);
