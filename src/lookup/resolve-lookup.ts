@@ -24,7 +24,7 @@ export type Resolution =
   | { kind: "failure"; slug: LookupFailureSlug; detail: string; param: string };
 
 /** Ohio's ZIP codes all begin 430–459. */
-function isOhioZipRange(zip: string): boolean {
+export function isOhioZipRange(zip: string): boolean {
   const head = Number(zip.slice(0, 3));
   return head >= 430 && head <= 459;
 }
