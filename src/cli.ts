@@ -5,6 +5,8 @@
  */
 // First: on an unsupported Node it stops with a clear message before any dependency loads.
 import "./require-supported-node.js";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { Command } from "commander";
 import { AccountError } from "./accounts/accounts.ts";
 import { KeyError } from "./auth/key-service.ts";
@@ -15,7 +17,7 @@ import { addDataCommands } from "./cli/data-commands.ts";
 import { addJobCommands } from "./cli/job-commands.ts";
 import { addMigrateCommand } from "./cli/migrate-command.ts";
 import { CliError } from "./cli/output.ts";
-import { loadConfig } from "./config.ts";
+import { loadConfig, REPO_ROOT } from "./config.ts";
 import { exitGracefullyOnSignals } from "./graceful-shutdown.ts";
 import { jsonLogger } from "./log.ts";
 import { PortTakenError, startService } from "./service.ts";
@@ -54,6 +56,16 @@ function fileProblem(error: unknown): string | undefined {
   };
   const hint = typeof code === "string" ? hints[code] : undefined;
   return hint && `cannot ${syscall === "open" || syscall === "read" ? "open" : String(syscall)} ${path}: ${hint}`;
+}
+
+program.version((JSON.parse(readFileSync(join(REPO_ROOT, "package.json"), "utf8")) as { version: string }).version, "-V, --version", "print the version");
+// Commander's help does not mark required options; every one says so here, in one place.
+for (const command of [program, ...allCommands(program)]) {
+  for (const option of command.options) if (option.mandatory && !option.description.endsWith("(required)")) option.description += " (required)";
+}
+
+function allCommands(command: Command): Command[] {
+  return command.commands.flatMap((sub) => [sub, ...allCommands(sub)]);
 }
 
 try {

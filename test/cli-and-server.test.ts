@@ -5,7 +5,7 @@
  */
 import { getJson } from "./_http.ts";
 import { execFile, spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -63,12 +63,38 @@ describe("buckeye org / key commands (--json)", () => {
     expect(listed[0]).toMatchObject({ prefix: key.prefix, label: "checkout", status: "active" });
   });
 
+  it("org create refuses a second organization of an existing name (case aside) unless --allow-duplicate", async () => {
+    const first = await buckeye("org", "create", "--name", "Twice Hardware");
+    await expect(run(process.execPath, [BIN, "org", "create", "--name", "twice hardware", "--json"], { env })).rejects.toMatchObject({
+      code: 1,
+      stderr: `buckeye: an organization named "Twice Hardware" already exists (${first.id}); use its id, or pass --allow-duplicate to create another\n`,
+    });
+    const named = async () => ((await buckeye("org", "list")) as Array<{ name: string }>).filter((org) => org.name.toLowerCase() === "twice hardware");
+    expect(await named()).toHaveLength(1);
+    const second = await buckeye("org", "create", "--name", "Twice Hardware", "--allow-duplicate");
+    expect(second.id).not.toBe(first.id);
+    expect(await named()).toHaveLength(2);
+  });
+
   it("refuses a key for an organization that does not exist, with exit code 1", async () => {
     await expect(run(process.execPath, [BIN, "key", "create", "--org", "org_nope", "--label", "x"], { env })).rejects.toMatchObject({
       code: 1,
       stderr: expect.stringContaining("no organization org_nope"),
     });
   });
+});
+
+describe("buckeye's help: a version, a description for every subcommand, required options marked", () => {
+  it("--version prints package.json's version; key --help describes each subcommand; batch --help marks --out required", async () => {
+    const ROOT = new URL("..", import.meta.url).pathname;
+    const { version } = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { version: string };
+    expect((await run(process.execPath, [BIN, "--version"], { env })).stdout).toBe(`${version}\n`);
+    const keyHelp = (await run(process.execPath, [BIN, "key", "--help"], { env })).stdout;
+    for (const sub of ["create", "list", "revoke"]) expect(keyHelp, sub).toMatch(new RegExp(`^  ${sub} \\S*(?: \\S+)? +\\w`, "m"));
+    const orgHelp = (await run(process.execPath, [BIN, "org", "--help"], { env })).stdout;
+    for (const sub of ["create", "list", "verify", "suspend", "activate"]) expect(orgHelp, sub).toMatch(new RegExp(`^  ${sub} \\S*(?: \\S+)? +\\w`, "m"));
+    expect((await run(process.execPath, [BIN, "batch", "--help"], { env })).stdout).toMatch(/--out <file> +where to write the results \(\.csv or \.ndjson\)\s+\(required\)/);
+  }, 60_000);
 });
 
 describe("every relative path setting is read from the checkout, whatever the current folder", () => {
