@@ -5,6 +5,8 @@
  */
 // First: on an unsupported Node it stops with a clear message before any dependency loads.
 import "./require-supported-node.js";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { Command } from "commander";
 import { AccountError } from "./accounts/accounts.ts";
 import { KeyError } from "./auth/key-service.ts";
@@ -15,10 +17,10 @@ import { addDataCommands } from "./cli/data-commands.ts";
 import { addJobCommands } from "./cli/job-commands.ts";
 import { addMigrateCommand } from "./cli/migrate-command.ts";
 import { CliError } from "./cli/output.ts";
-import { loadConfig } from "./config.ts";
+import { loadConfig, REPO_ROOT } from "./config.ts";
 import { exitGracefullyOnSignals } from "./graceful-shutdown.ts";
 import { jsonLogger } from "./log.ts";
-import { startService } from "./service.ts";
+import { PortTakenError, startService } from "./service.ts";
 
 const program = new Command("buckeye").description("Buckeye, the Ohio sales tax rate service").showHelpAfterError();
 
@@ -42,12 +44,37 @@ addDataCommands(program);
 addJobCommands(program);
 addBoundaryCommands(program);
 
+/** A file named on the command line that cannot be read or written: the operator's to fix, so one line and a hint, not a stack. */
+function fileProblem(error: unknown): string | undefined {
+  const { code, path, syscall } = (error ?? {}) as { code?: unknown; path?: unknown; syscall?: unknown };
+  if (typeof path !== "string") return undefined;
+  const hints: Record<string, string> = {
+    ENOENT: "no such file or folder; check the path (relative paths are read from the current folder)",
+    EACCES: "permission denied; check the file's permissions",
+    EISDIR: "it is a folder; give a file",
+    ENOTDIR: "a part of the path is not a folder; check the path",
+  };
+  const hint = typeof code === "string" ? hints[code] : undefined;
+  return hint && `cannot ${syscall === "open" || syscall === "read" ? "open" : String(syscall)} ${path}: ${hint}`;
+}
+
+program.version((JSON.parse(readFileSync(join(REPO_ROOT, "package.json"), "utf8")) as { version: string }).version, "-V, --version", "print the version");
+// Commander's help does not mark required options; every one says so here, in one place.
+for (const command of [program, ...allCommands(program)]) {
+  for (const option of command.options) if (option.mandatory && !option.description.endsWith("(required)")) option.description += " (required)";
+}
+
+function allCommands(command: Command): Command[] {
+  return command.commands.flatMap((sub) => [sub, ...allCommands(sub)]);
+}
+
 try {
   await program.parseAsync(process.argv);
 } catch (error) {
-  const known = error instanceof CliError || error instanceof KeyError || error instanceof AccountError;
+  const file = fileProblem(error);
+  const known = error instanceof CliError || error instanceof KeyError || error instanceof AccountError || error instanceof PortTakenError || file !== undefined;
   // An account rule names the form field it is about, which is the option of the same name here.
-  const message = error instanceof AccountError ? `--${error.field}: ${error.message}` : known ? error.message : error instanceof Error ? error.stack : String(error);
+  const message = error instanceof AccountError ? `--${error.field}: ${error.message}` : file ?? (known ? (error as Error).message : error instanceof Error ? error.stack : String(error));
   process.stderr.write(`buckeye: ${message}\n`);
   process.exit(known ? 1 : 2);
 }

@@ -5,7 +5,7 @@
 import { existsSync } from "node:fs";
 import { isIP } from "node:net";
 import { availableParallelism } from "node:os";
-import { dirname, join } from "node:path";
+import { dirname, isAbsolute, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Cron } from "croner";
 import { z } from "zod";
@@ -141,6 +141,19 @@ const defaultGeoDataDir = existsSync(sharedGeoDir) ? sharedGeoDir : `${repoRoot}
 
 const positiveInt = z.coerce.number().int().positive();
 
+/**
+ * One rule for every path setting: a relative path is read from the checkout, as the defaults are,
+ * never from the current folder, so `npx buckeye` run in a subfolder works on the same files.
+ */
+function inCheckout(path: string): string {
+  return isAbsolute(path) ? path : join(REPO_ROOT, path);
+}
+
+function sqliteInCheckout(url: string): string {
+  const path = url.slice("sqlite:".length);
+  return url.startsWith("sqlite:") && path !== ":memory:" ? `sqlite:${inCheckout(path)}` : url;
+}
+
 export const configSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000).describe("listening port (`0` picks a free one)"),
   HOST: z.string().min(1).default("127.0.0.1").describe("listening address"),
@@ -149,7 +162,7 @@ export const configSchema = z.object({
   DATABASE_URL: z
     .string()
     .regex(/^(sqlite:|postgres(ql)?:\/\/)/, "must start with sqlite: or postgres://")
-    .default("sqlite:var/buckeye.sqlite").describe("`sqlite:PATH` (embedded default) or `postgres://…`; `?schema=NAME` puts the tables in that schema, created if missing"),
+    .default("sqlite:var/buckeye.sqlite").describe("`sqlite:PATH` (embedded default) or `postgres://…`; `?schema=NAME` puts the tables in that schema, created if missing. A relative `PATH`, like every relative path setting, is read from the checkout, not the current folder"),
   RATE_LIMIT_PER_SECOND: z.coerce.number().positive().default(10).describe("requests per second per API key"),
   RATE_LIMIT_PER_SECOND_PER_ORG: z.coerce
     .number()
@@ -164,9 +177,9 @@ export const configSchema = z.object({
     .default(20)
     .describe("active (not revoked) API keys one organization may hold; creating one more is refused until a key is revoked. Enough for a key per service and environment, few enough that keys stay an inventory rather than a way around limits"),
   ERRORS_URL: z.url().default("https://buckeye.dev/errors").describe("base of problem `type` URIs, which read `{ERRORS_URL}/<slug>` (the contract's form); publish docs/api/errors.md where `<slug>` reaches its anchor"),
-  DATA_DIR: z.string().default(`${repoRoot}data`).meta({ description: "the shipped tables", shownDefault: "`data/` in the checkout" }),
+  DATA_DIR: z.string().default(`${repoRoot}data`).meta({ description: "the shipped tables (a relative path is read from the checkout)", shownDefault: "`data/` in the checkout" }),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info").describe("`debug`, `info`, `warn`, `error` or `silent`; logs are JSON lines on stderr; `debug` adds an access line per request"),
-  GEO_DATA_DIR: z.string().min(1).default(defaultGeoDataDir).meta({ description: "county and place boundary files (GeoJSON or TIGER/Line shapefiles)", shownDefault: "`../shared/data/geo` beside the checkout if present, else `var/geo`" }),
+  GEO_DATA_DIR: z.string().min(1).default(defaultGeoDataDir).meta({ description: "county and place boundary files (GeoJSON or TIGER/Line shapefiles; a relative path is read from the checkout)", shownDefault: "`../shared/data/geo` beside the checkout if present, else `var/geo`" }),
   WORKER_THREADS: positiveInt.max(256).default(availableParallelism()).meta({ description: "threads of the lookup pool's interactive lane: point-in-polygon for single address and coordinate lookups", shownDefault: "the core count" }),
   BATCH_THREADS: positiveInt.max(256).default(Math.max(1, availableParallelism() - 1)).meta({ description: "threads of the lookup pool's batch lane: uploaded files, job chunks and large inline batches, resolved whole; its own threads, so single lookups never wait behind them", shownDefault: "the core count less one, at least 1" }),
   BATCH_THREAD_MAX_HEAP_MB: positiveInt
@@ -467,13 +480,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     port: e.PORT,
     host: e.HOST,
     metrics: e.METRICS_PORT === undefined ? null : Object.freeze({ port: e.METRICS_PORT, host: e.METRICS_HOST }),
-    databaseUrl: e.DATABASE_URL,
+    databaseUrl: sqliteInCheckout(e.DATABASE_URL),
     rateLimits: Object.freeze({ perKey: e.RATE_LIMIT_PER_SECOND, perOrganization: e.RATE_LIMIT_PER_SECOND_PER_ORG ?? 5 * e.RATE_LIMIT_PER_SECOND }),
     activeKeysPerOrganization: e.ACTIVE_KEYS_PER_ORG,
     errorsUrl: e.ERRORS_URL.replace(/\/+$/, ""),
-    dataDir: e.DATA_DIR,
+    dataDir: inCheckout(e.DATA_DIR),
     logLevel: e.LOG_LEVEL,
-    geoDataDir: e.GEO_DATA_DIR,
+    geoDataDir: inCheckout(e.GEO_DATA_DIR),
     workerThreads: e.WORKER_THREADS,
     batchThreads: e.BATCH_THREADS,
     batchThreadHeapMb: e.BATCH_THREAD_MAX_HEAP_MB,

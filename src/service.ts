@@ -165,6 +165,13 @@ export async function createService(config: Config, options: ServiceOptions = {}
   }
 }
 
+/** The configured port is in use: an operator's mistake to fix, said in one line. */
+export class PortTakenError extends Error {
+  constructor(config: Pick<Config, "port" | "host">) {
+    super(`port ${config.port} on ${config.host} is taken by another program; set PORT to a free port (PORT=3001 npm start), or PORT=0 for any free one`);
+  }
+}
+
 export interface RunningService extends Service {
   url: string;
   listener: Listener;
@@ -174,20 +181,21 @@ export interface RunningService extends Service {
 
 export async function startService(config: Config, options: ServiceOptions = {}): Promise<RunningService> {
   const service = await createService(config, options);
+  // The port asked for or none: listhen's port finder would otherwise fall back to a random one (and print that it did).
   const listener = await listen(gatePipelinedRequests(toNodeHandler(service.app)), {
-    port: { port: config.port, alternativePortRange: [config.port, config.port] },
+    port: { port: config.port, alternativePortRange: [config.port, config.port], random: config.port === 0, verbose: false },
     hostname: config.host,
     showURL: false,
     autoClose: false,
     qr: false,
   }).catch(async (error: unknown) => {
     await service.close();
-    throw error;
+    throw (error as { name?: unknown }).name === "GetPortError" ? new PortTakenError(config) : error;
   });
   if (config.port !== 0 && listener.address.port !== config.port) {
     await listener.close();
     await service.close();
-    throw new Error(`port ${config.port} on ${config.host} is taken`);
+    throw new PortTakenError(config);
   }
   applyServerLimits(listener.server as Server, config.server, options.log ?? jsonLogger(config.logLevel));
   const url = `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${listener.address.port}`;

@@ -23,11 +23,20 @@ export async function fetchPolygonsIfMissing(env: NodeJS.ProcessEnv, log: (line:
     log(stdout.trim().split("\n")[0]!);
   } catch (error) {
     const { code, stderr } = error as { code?: number; stderr?: string };
-    throw new Error(`buckeye data fetch-geo failed (exit ${code}): ${stderr?.trim()}\nPut the county and place files in ${dir} (or set GEO_DATA_DIR) and run the tests again.`);
+    const why = (stderr ?? "").trim().split("\n").find((line) => line.startsWith("buckeye:")) ?? (stderr ?? "").trim().split("\n")[0];
+    throw new Error(
+      `the tests need boundary polygons in ${dir} and buckeye data fetch-geo failed (exit ${code}): ${why?.replace(/^buckeye: /, "").replace(/\.$/, "")}; put the county and place files there (or set GEO_DATA_DIR to a folder that has them) and run the tests again`,
+    );
   }
   return true;
 }
 
+/** A failure here is one line and exit 1: thrown, vitest would headline "No test files found" over a stack. */
 export default async function setup(): Promise<void> {
-  await fetchPolygonsIfMissing(process.env, (line) => console.log(`[polygons] ${line}`));
+  try {
+    await fetchPolygonsIfMissing(process.env, (line) => console.log(`[polygons] ${line}`));
+  } catch (error) {
+    process.stderr.write(`[polygons] ${(error as Error).message}\n`);
+    process.exit(1);
+  }
 }

@@ -20,6 +20,10 @@ import { polygonIndexPath, readFreshPolygonIndex } from "../src/geo/polygon-inde
 import { fetchPolygonsIfMissing } from "./_global-setup.ts";
 import { createService } from "../src/service.ts";
 import { startTestService, testConfig } from "./_setup.ts";
+import { createKey } from "../src/auth/key-service.ts";
+import { createOrganization } from "../src/store/organizations.repository.ts";
+
+const ROOT = new URL("..", import.meta.url).pathname;
 
 type Ring = Array<[number, number]>;
 interface ShapeRecord {
@@ -231,12 +235,21 @@ describe("a test run without polygons fetches them once with buckeye data fetch-
 
   it("stops the run with fetch-geo's own explanation when the site cannot be reached", async () => {
     const env = { ...process.env, GEO_DATA_DIR: join(mkdtempSync(join(tmpdir(), "buckeye-geo-")), "geo"), TIGER_BASE_URL: "http://127.0.0.1:2" };
-    await expect(fetchPolygonsIfMissing(env, () => {})).rejects.toThrow(/fetch-geo failed \(exit 1\):[^]*\nbuckeye: could not download .*needs internet access[^]*Put the county and place files in /);
+    await expect(fetchPolygonsIfMissing(env, () => {})).rejects.toThrow(/^the tests need boundary polygons in .* and buckeye data fetch-geo failed \(exit 1\): could not download .*needs internet access.*; put the county and place files there/);
   });
+
+  it("a test run that cannot get them ends with that one line and exit 1, not vitest's \"No test files found\" over a stack", () => {
+    const env = { ...process.env, GEO_DATA_DIR: join(mkdtempSync(join(tmpdir(), "buckeye-geo-")), "geo"), TIGER_BASE_URL: "http://127.0.0.1:2" };
+    const run = spawnSync(process.execPath, [join(ROOT, "node_modules/vitest/vitest.mjs"), "run", "test/supported-node.test.ts"], { cwd: ROOT, env, encoding: "utf8", timeout: 60_000 });
+    const output = `${run.stdout}${run.stderr}`;
+    expect(run.status).toBe(1);
+    expect(output).toMatch(/^\[polygons\] the tests need boundary polygons in .* could not download .*; put the county and place files there .* and run the tests again$/m);
+    expect(output).not.toMatch(/No test files found|Unhandled Error|    at /);
+  }, 60_000);
 });
 
-describe("a server started without polygons warns at start-up; after buckeye data fetch-geo, /readyz says a restart loads them", () => {
-  it("logs the warning, answers /readyz 503 with what to run, then with what is left to do, and is ready after a restart", async () => {
+describe("a server started without polygons warns at start-up; after buckeye data fetch-geo, /readyz and every lookup say a restart loads them", () => {
+  it("logs the warning, answers /readyz and /api/v1/rates 503 with the same reason (what to run, then what is left to do), logs each 503 in one line without a stack, and is ready after a restart", async () => {
     const dir = join(mkdtempSync(join(tmpdir(), "buckeye-geo-")), "geo");
     const { config, cleanup } = testConfig({ GEO_DATA_DIR: dir });
     const log: Array<Record<string, unknown>> = [];
@@ -246,11 +259,18 @@ describe("a server started without polygons warns at start-up; after buckeye dat
     };
     try {
       const first = await createService(config, { log: (entry) => log.push(entry) });
+      const org = await createOrganization(first.store.db, "Polygons Co");
+      const { key } = await createKey(first.store.db, org.id, "polygons", "live");
+      const point = async () => {
+        const res = await first.app.fetch(new Request("http://buckeye.test/api/v1/rates?lat=39.9612&lon=-82.9988&date=2026-06-01", { headers: { authorization: `Bearer ${key}` } }));
+        return { status: res.status, detail: ((await res.json()) as { detail: string }).detail };
+      };
       try {
         expect(log).toContainEqual(expect.objectContaining({ level: "warn", msg: expect.stringMatching(/^no boundary polygons: address and lat\/lon lookups answer 503, and so does \/readyz/), reason: expect.stringMatching(/does not exist; run `buckeye data fetch-geo`/) }));
         const before = await readyz(first);
         expect(before.status).toBe(503);
         expect(before.body.reasons).toContainEqual(expect.stringMatching(/^boundaries-unavailable: GEO_DATA_DIR .* does not exist; run `buckeye data fetch-geo`/));
+        expect(await point()).toMatchObject({ status: 503, detail: expect.stringMatching(/not loaded: GEO_DATA_DIR .* does not exist; run `buckeye data fetch-geo`/) });
 
         const fetched = await promisify(execFile)(process.execPath, ["bin/buckeye.js", "data", "fetch-geo"], { env: { ...process.env, GEO_DATA_DIR: dir, TIGER_BASE_URL: tigerUrl } });
         expect(fetched.stdout).toMatch(/restart the service to load them/);
@@ -259,6 +279,12 @@ describe("a server started without polygons warns at start-up; after buckeye dat
         expect(after.body.reasons).toContainEqual(
           `boundaries-unavailable: this instance started without boundary files; ${dir} now holds TIGER/Line ${defaultVintage()} counties and ${defaultVintage()} places: restart it to load them. Address and lat/lon lookups answer 503; county and ZIP lookups work.`,
         );
+        const { status, detail } = await point();
+        expect(status).toBe(503);
+        expect(detail).toContain(`not loaded: this instance started without boundary files; ${dir} now holds TIGER/Line ${defaultVintage()} counties and ${defaultVintage()} places: restart it to load them.`);
+        const logged503s = log.filter((entry) => entry["problem"] === "boundaries-unavailable");
+        expect(logged503s).toHaveLength(2);
+        for (const entry of logged503s) expect(entry).not.toHaveProperty("stack");
       } finally {
         await first.close();
       }

@@ -167,13 +167,14 @@ describe("resolved_by zip_fallback", () => {
 });
 
 describe("address and coordinate errors", () => {
-  it("422 address-not-resolved when the geocoder finds no match and no ZIP is usable", async () => {
+  it("422 address-not-resolved when the geocoder finds no match and no ZIP is usable; 422 outside-ohio when its ZIP is outside Ohio", async () => {
     const none = await rates(api, { address: "somewhere over the rainbow" });
     expect(none.res.status).toBe(422);
     expect(none.body.type).toMatch(/\/address-not-resolved$/);
     const foreign = await rates(api, { address: "1 Nowhere Ln, Springfield, IL 62701" });
     expect(foreign.res.status).toBe(422);
-    expect(foreign.body.detail).toMatch(/62701 is not an Ohio ZIP/);
+    expect(foreign.body.type).toMatch(/\/outside-ohio$/);
+    expect(foreign.body.detail).toMatch(/^ZIP 62701 \(Ohio's begin 430 to 459\) is outside Ohio/);
   });
 
   it("422 outside-ohio for an address the geocoder places in Indiana, and for a point there", async () => {

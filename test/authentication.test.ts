@@ -20,10 +20,11 @@ async function problemFor(headers: Record<string, string>) {
 }
 
 describe("authentication", () => {
-  it("a missing Authorization header is 401 unauthorized, title API Key Required", async () => {
+  it("a missing Authorization header is 401 unauthorized, title API Key Required, naming both ways to get a key: the dashboard and npx buckeye key create", async () => {
     const { res, body } = await problemFor({});
     expect(res.status).toBe(401);
     expect(body).toMatchObject({ type: expect.stringMatching(/\/unauthorized$/), title: "API Key Required", status: 401 });
+    expect(body.detail).toContain("Keys are created in the dashboard (/dashboard), or by an operator with `npx buckeye key create --org <org_id> --label <label>`.");
     expect(res.headers.get("www-authenticate")).toMatch(/^Bearer/);
   });
 
@@ -63,6 +64,7 @@ describe("authentication", () => {
     const { res, body } = await problemFor(headers);
     expect(res.status).toBe(401);
     expect(body.type).toMatch(/\/invalid-api-key$/);
+    expect(body.detail).toMatch(/Create a new key in the dashboard \(\/dashboard\), or by an operator with `npx buckeye key create/);
   });
 
   it("a key of a suspended organization is refused, and works again once reactivated", async () => {

@@ -98,6 +98,16 @@ describe("errors are logged with their cause's message and code, never [object O
     expect(JSON.stringify(logs)).not.toContain("[object Object]");
   });
 
+  it("an address whose ZIP is outside Ohio is 422 outside-ohio even with the geocoder down, as coordinates outside Ohio are", async () => {
+    const { get } = capturingApp();
+    for (const query of [`address=${encodeURIComponent("1600 Pennsylvania Ave NW, Washington, DC 20500")}`, `address=${encodeURIComponent("2 Other St, Somewhere")}&zip=90210`]) {
+      const res = await get(`/api/v1/rates?${query}&date=2026-06-01`);
+      const body = (await res.json()) as Record<string, unknown>;
+      expect(res.status, query).toBe(422);
+      expect(body, query).toMatchObject({ type: expect.stringMatching(/\/outside-ohio$/), detail: expect.stringMatching(/^ZIP \d{5} \(Ohio's begin 430 to 459\) is outside Ohio/) });
+    }
+  });
+
   it("a fault is logged with its message, its cause's message and the first error code", async () => {
     const { logs, get } = capturingApp({
       freshness: () => {

@@ -6,6 +6,8 @@
  * the operator runs it and held against the API's job results.
  */
 import { execFile } from "node:child_process";
+import { once } from "node:events";
+import { createServer, type AddressInfo } from "node:net";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -252,3 +254,20 @@ async function jobCompleted(location: string): Promise<void> {
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
+
+describe("buckeye batch says what it waits for while the geocoder is unreachable and retried", () => {
+  it("prints one line naming the Census geocoder, the failure and the coming retry, before the rows are answered", async () => {
+    const input = join(dir, "unreachable.ndjson");
+    writeFileSync(input, JSON.stringify({ id: "x", address: "1 Nowhere Unknown Rd, Columbus, OH 43215", date: DATE }));
+    // A port just let go: nothing listens there, so every request is refused at once.
+    const closed = createServer().listen(0, "127.0.0.1");
+    await once(closed, "listening");
+    const { port } = closed.address() as AddressInfo;
+    closed.close();
+    const { stderr } = await promisify(execFile)(process.execPath, [BIN, "batch", input, "--out", join(dir, "unreachable-out.ndjson")], {
+      env: { ...process.env, DATABASE_URL: api.config.databaseUrl, CENSUS_GEOCODER_URL: `http://127.0.0.1:${port}`, GEOCODER_BATCH_RETRIES: "1", GEO_DATA_DIR: api.config.geoDataDir, LOG_LEVEL: "silent" },
+    });
+    expect(stderr).toMatch(/^waiting for the Census geocoder \(.+\): retry 1 of 1 in \d+ s$/m);
+    expect(stderr).toMatch(/^1 rows in .* → /m);
+  }, 60_000);
+});

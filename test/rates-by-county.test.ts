@@ -77,6 +77,15 @@ describe("GET /api/v1/rates?county=", () => {
     expect(res.status).toBe(404);
     expect(res.headers.get("content-type")).toBe("application/problem+json");
     expect(body.type).toMatch(/\/county-not-found$/);
+    expect(body.detail).not.toMatch(/Did you mean/);
+  });
+
+  it("a misspelt county's 404 suggests the one county within two edits: Frankiln → Franklin, Cuyhoga County → Cuyahoga, Van Wret → Van Wert", async () => {
+    for (const [typed, meant] of [["Frankiln", "Franklin"], ["cuyhoga%20county", "Cuyahoga"], ["Van%20Wret", "Van Wert"]]) {
+      const { res, body } = await rate(`county=${typed}`);
+      expect(res.status, typed).toBe(404);
+      expect(body.detail, typed).toContain(`is not one of Ohio's 88 counties. Did you mean ${meant}? Use a county name or slug`);
+    }
   });
 });
 

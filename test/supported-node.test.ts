@@ -47,3 +47,18 @@ describe("on Node 20, every entry point of a fresh clone prints how to get Node 
     }
   }, 120_000);
 });
+
+describe("on Node 20, npm ci stops with npm's EBADENGINE naming >=22.12, as the README says before the fetch-node line", () => {
+  it("npm ci in a fresh clone fails before installing anything, and the README names that error rather than the fetch-node line", () => {
+    const node20 = execFileSync("bash", [join(ROOT, "scripts/fetch-node.sh"), "20"], { encoding: "utf8" }).trim();
+    const clone = mkdtempSync(join(tmpdir(), "buckeye-clone-"));
+    for (const file of ["package.json", "package-lock.json", ".npmrc"]) cpSync(join(ROOT, file), join(clone, file));
+    const run = spawnSync("npm", ["ci"], { cwd: clone, env: { ...process.env, PATH: `${node20}:${process.env.PATH}` }, encoding: "utf8", timeout: 60_000 });
+    expect(run.status).not.toBe(0);
+    expect(run.stderr).toContain("EBADENGINE");
+    expect(run.stderr).toContain('Required: {"node":">=22.12"}');
+    const readme = readFileSync(join(ROOT, "README.md"), "utf8").replace(/\s+/g, " ");
+    expect(readme).toContain("`npm ci` stops at once with npm's own `EBADENGINE` error (`Required: {\"node\":\">=22.12\"}`)");
+    expect(readme).not.toMatch(/every entry point prints this line/);
+  }, 60_000);
+});

@@ -31,17 +31,24 @@ export function addOrgCommands(program: Command): void {
 
   org
     .command("create")
+    .description("create an organization (and, with --email and --password, its dashboard owner)")
     .requiredOption("--name <name>", "organization name")
     .option("--email <email>", "also create its owner, who signs in to the dashboard with this email")
     .option("--password <password>", "the owner's password, at least 12 characters and not a common one (with --email)")
+    .option("--allow-duplicate", "create it even when an organization of the same name exists")
     .addOption(jsonOption())
-    .action(async (opts: { name: string; email?: string; password?: string; json?: boolean }) => {
+    .action(async (opts: { name: string; email?: string; password?: string; allowDuplicate?: boolean; json?: boolean }) => {
       if ((opts.email === undefined) !== (opts.password === undefined)) throw new CliError("--email and --password go together");
-      const row = await withAccounts(async (accounts) =>
-        opts.email === undefined
+      const row = await withAccounts(async (accounts) => {
+        // Re-running a setup script must not make a second organization nobody meant to have.
+        const same = (await accounts.listOrganizations()).find((existing) => existing.name.trim().toLowerCase() === opts.name.trim().toLowerCase());
+        if (same && !opts.allowDuplicate) {
+          throw new CliError(`an organization named "${same.name}" already exists (${same.id}); use its id, or pass --allow-duplicate to create another`);
+        }
+        return opts.email === undefined
           ? accounts.createOrganization(opts.name)
-          : (await accounts.signUp({ organizationName: opts.name, email: opts.email, password: opts.password! }, { trial: false })).organization,
-      );
+          : (await accounts.signUp({ organizationName: opts.name, email: opts.email, password: opts.password! }, { trial: false })).organization;
+      });
       const out = { id: row.id, name: row.name, status: row.status };
       const owner = opts.email === undefined ? "" : ` with owner ${normalizeEmail(opts.email)}`;
       print(Boolean(opts.json), out, `created organization ${row.id} (${row.name})${owner}`);
@@ -49,6 +56,7 @@ export function addOrgCommands(program: Command): void {
 
   org
     .command("list")
+    .description("list organizations: id, status, verified or trial, name")
     .addOption(jsonOption())
     .action(async (opts: { json?: boolean }) => {
       const rows = await withAccounts((accounts) => accounts.listOrganizations());
@@ -83,6 +91,7 @@ export function addKeyCommands(program: Command): void {
 
   key
     .command("create")
+    .description("create an API key for an organization; the full key is shown this once")
     .requiredOption("--org <id>", "organization id")
     .requiredOption("--label <label>", "what the key is for, e.g. 'checkout service'")
     .addOption(new Option("--env <env>", "live or test").choices(["live", "test"]).default("live"))
@@ -95,6 +104,7 @@ export function addKeyCommands(program: Command): void {
 
   key
     .command("list")
+    .description("list an organization's keys by public prefix (never the key itself)")
     .requiredOption("--org <id>", "organization id")
     .addOption(jsonOption())
     .action(async (opts: { org: string; json?: boolean }) => {

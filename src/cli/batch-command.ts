@@ -16,6 +16,7 @@ import { loadConfig, type Config } from "../config.ts";
 import { problemBody } from "../lookup/item-answers.ts";
 import { newId } from "../ids.ts";
 import type { ItemFailure, RowResult } from "../lookup/item-result.ts";
+import type { BatchRetry } from "../geo/census-batch-geocoder.ts";
 import { LookupService } from "../lookup/lookup-service.ts";
 import type { BatchFormat } from "../lookup/read-batch-file.ts";
 import { finderLine } from "../lookup/finder-results.ts";
@@ -78,7 +79,11 @@ async function resolveFile(runtime: Runtime, config: Config, input: string, opts
   const errorsUrl = config.errorsUrl;
   try {
     const inFormat = formatOf(input, opts.format);
-    const reading = await lookups.pool.run("readBatchFile", { bytes: await readFile(input), format: inFormat, maxRows: Number.MAX_SAFE_INTEGER, chunkRows });
+    const bytes = await readFile(input).catch((error: Error & { path?: string }) => {
+      // A folder's EISDIR names no path: the one-line message (src/cli.ts) needs it.
+      throw Object.assign(error, { path: error.path ?? input });
+    });
+    const reading = await lookups.pool.run("readBatchFile", { bytes, format: inFormat, maxRows: Number.MAX_SAFE_INTEGER, chunkRows });
     if (!reading.ok) return fail(`${input}: ${reading.detail}`);
     if (reading.ignoredColumns.length > 0) process.stderr.write(`ignored columns (Buckeye does not read them): ${reading.ignoredColumns.join(", ")}\n`);
     const outFormat = outputOf(inFormat, opts.out, opts.outputFormat);
@@ -90,12 +95,21 @@ async function resolveFile(runtime: Runtime, config: Config, input: string, opts
     // Loaded here, not at the top: `buckeye serve` shares this module graph and never draws a bar.
     const { SingleBar } = await import("cli-progress");
     const bar = new SingleBar({
-      format: "{bar} {percentage}% | {value}/{total} rows | {speed} rows/s | ETA {eta_formatted}",
+      format: "{bar} {percentage}% | {value}/{total} rows | {speed} rows/s | ETA {eta_formatted}{waiting}",
       stream: process.stderr,
       hideCursor: true,
     });
     const started = performance.now();
-    bar.start(reading.total, 0, { speed: "0" });
+    bar.start(reading.total, 0, { speed: "0", waiting: "" });
+    // Retries of an unreachable geocoder can hold every row for many seconds: the line says so.
+    let told: BatchRetry | null = null;
+    const sayWhatIsAwaited = setInterval(() => {
+      const retry = lookups.geocoderRetry();
+      const waiting = retry ? waitingLine(retry) : "";
+      if (process.stderr.isTTY) bar.update({ waiting: waiting && ` | ${waiting}` });
+      else if (retry && retry !== told) process.stderr.write(`${waiting}\n`);
+      told = retry;
+    }, 250);
     const context = recordContext(await rateData.freshness(), requestId);
     const today = dateInOhio(new Date());
     const problemOf = (row: RowResult) => problemBody(row.result as ItemFailure, errorsUrl, requestId);
@@ -127,7 +141,7 @@ async function resolveFile(runtime: Runtime, config: Config, input: string, opts
         }
       }
     };
-    await Promise.all(Array.from({ length: config.batchThreads + 1 }, worker));
+    await Promise.all(Array.from({ length: config.batchThreads + 1 }, worker)).finally(() => clearInterval(sayWhatIsAwaited));
     bar.stop();
     await Promise.all([out, ...(errors ? [errors] : [])].map(async (stream) => {
       stream.end();
@@ -140,6 +154,11 @@ async function resolveFile(runtime: Runtime, config: Config, input: string, opts
     await lookups.close();
     await boundaries.close();
   }
+}
+
+function waitingLine(retry: BatchRetry): string {
+  const seconds = Math.max(0, Math.ceil((retry.at - Date.now()) / 1000));
+  return `waiting for the Census geocoder (${retry.reason}): retry ${retry.retry} of ${retry.retries} in ${seconds} s`;
 }
 
 export function addBatchCommand(program: Command): void {

@@ -83,6 +83,16 @@ export interface CensusBatchOptions {
   readonly signal?: AbortSignal;
   /** Replaces the HTTP client (tests inject failures through it). */
   readonly fetch?: typeof fetch;
+  /** Told before each backoff, so whoever waits on the call can say what it is waiting for. */
+  readonly onRetry?: (retry: BatchRetry) => void;
+}
+
+/** A failed request about to be tried again: why it failed, which retry comes next, and when. */
+export interface BatchRetry {
+  readonly reason: string;
+  readonly retry: number;
+  readonly retries: number;
+  readonly at: number;
 }
 
 /** The options the service configuration gives (GEOCODER_BATCH_* and CENSUS_GEOCODER_URL). */
@@ -334,6 +344,7 @@ export async function geocodeBatch(addresses: readonly BatchAddress[], options: 
         const wait = Math.min(MAX_BACKOFF_MS, Math.max(jittered, error.retryAfterMs ?? 0));
         // A retry that could only start after the deadline is not waited for.
         if (Date.now() + wait >= deadlineAt) throw new GaveUp(error, attempt);
+        options.onRetry?.({ reason: error.message, retry: attempt, retries, at: Date.now() + wait });
         await sleep(wait, undefined, { signal: stop });
       }
     }

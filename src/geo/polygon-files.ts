@@ -60,3 +60,14 @@ export function findPolygonFiles(dir: string): PolygonFiles {
   }
   return { available: true, dir, counties, places };
 }
+
+/**
+ * Why a process that started without polygons still has none, asked again of the folder now: once
+ * `buckeye data fetch-geo` has written them, that a restart loads them. /readyz and every lookup
+ * answering `boundaries-unavailable` give this same reason.
+ */
+export function missingPolygonsNow(dir: string): string {
+  const files = findPolygonFiles(dir);
+  if (!files.available) return files.reason;
+  return `this instance started without boundary files; ${dir} now holds TIGER/Line ${files.counties.vintage} counties and ${files.places.vintage} places: restart it to load them`;
+}

@@ -64,10 +64,13 @@ async function admit(ctx: ApiContext, key: string): Promise<Admission> {
 
 const BEARER = /^Bearer[ \t]+(tax_(?:live|test)_\S*)\s*$/i;
 
+/** Both ways to a key: the dashboard for a customer, the CLI for an operator (README, docs/reference/cli.md). */
+const WHERE_KEYS_COME_FROM = "in the dashboard (/dashboard), or by an operator with `npx buckeye key create --org <org_id> --label <label>`";
+
 const INVALID_KEY = {
   malformed: "This is not a valid API key: its checksum does not match, so it was probably mistyped or cut short.",
   unknown: "No such API key.",
-  revoked: "This API key has been revoked. Create a new key in the dashboard.",
+  revoked: `This API key has been revoked. Create a new key ${WHERE_KEYS_COME_FROM}.`,
   suspended: "This API key belongs to a suspended organization.",
 };
 
@@ -80,7 +83,7 @@ export function admitRequest(ctx: ApiContext): Middleware {
         "unauthorized",
         header
           ? "The Authorization header must be `Bearer <key>` with a key that starts with tax_live_ or tax_test_."
-          : "Send your API key as `Authorization: Bearer <key>`. Keys are created in the dashboard.",
+          : `Send your API key as \`Authorization: Bearer <key>\`. Keys are created ${WHERE_KEYS_COME_FROM}.`,
         { headers: { "www-authenticate": 'Bearer realm="buckeye"' } },
       );
     }

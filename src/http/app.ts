@@ -46,8 +46,10 @@ function problemResponse(ctx: ApiContext, error: HTTPError, event: H3Event, log:
   const { headers: extra, ...body } = toProblemDetails(error, ctx.config.errorsUrl, requestId);
   countProblem(body.type);
   if (body.status >= 500) {
-    // A 503 reports a state (an upstream down), not a fault of ours, as in the access log.
-    log({ level: body.status === 503 ? "warn" : "error", request_id: requestId, path: event.url.pathname, problem: body.type.split("/").pop(), ...errorFields(error) });
+    // A 503 reports a state (an upstream down, no polygons yet), not a fault of ours, as in the access log: one line, no stack.
+    const { stack, ...fields } = errorFields(error);
+    const expected = body.status === 503;
+    log({ level: expected ? "warn" : "error", request_id: requestId, path: event.url.pathname, problem: body.type.split("/").pop(), ...fields, ...(!expected && stack !== undefined && { stack }) });
   }
   const headers = new Headers(event.res.headers);
   headers.set("content-type", "application/problem+json");

@@ -21,7 +21,7 @@ import type { BoundaryIndex, ZipSummary } from "../boundaries/boundary-index.int
 import type { Config } from "../config.ts";
 import { errorFields } from "../error-fields.ts";
 import { findPolygonFiles } from "../geo/polygon-files.ts";
-import { BatchGeocoderUnavailableError, censusBatchOptions, geocodeBatch, type BatchAddress, type BatchGeocode } from "../geo/census-batch-geocoder.ts";
+import { BatchGeocoderUnavailableError, censusBatchOptions, geocodeBatch, type BatchAddress, type BatchGeocode, type BatchRetry } from "../geo/census-batch-geocoder.ts";
 import { CensusGeocoder } from "../geo/census-geocoder.ts";
 import { GeocoderUnavailableError, type GeocodeOutcome } from "../geo/geocoder.ts";
 import { newId } from "../ids.ts";
@@ -146,6 +146,7 @@ export class LookupService {
   readonly #batchOptions: ReturnType<typeof censusBatchOptions>;
   /** Every Census batch request of the process, jobs' and inline lists' alike, holds one of these while in flight. */
   readonly #batchPermits: PQueue;
+  #geocoderRetry: BatchRetry | null = null;
   /** Deleted jobs' purges, one at a time: each already yields to other writers, and two at once would only take turns at SQLite's lock. */
   readonly #purges = new PQueue({ concurrency: 1 });
   readonly #stopPurges = new AbortController();
@@ -290,9 +291,12 @@ export class LookupService {
     const options = clientWaits
       ? { ...this.#batchOptions, timeoutMs: inlineTimeoutMs, deadlineMs: inlineTimeoutMs, retries: Math.min(INLINE_BATCH_RETRIES, retries), priority: 1 }
       : this.#batchOptions;
+    const onRetry = (retry: BatchRetry) => {
+      this.#geocoderRetry = retry;
+    };
     const timer = geocoderSeconds.startTimer({ endpoint: "batch" });
     try {
-      const answers = await geocodeBatch(rows, { ...options, permits: this.#batchPermits, ...(signal && { signal }) });
+      const answers = await geocodeBatch(rows, { ...options, onRetry, permits: this.#batchPermits, ...(signal && { signal }) });
       timer();
       geocoderRequests.inc({ endpoint: "batch", outcome: "ok" });
       return [answers, null];
@@ -302,7 +306,14 @@ export class LookupService {
       geocoderRequests.inc({ endpoint: "batch", outcome: "error" });
       const partial = error instanceof BatchGeocoderUnavailableError ? error.partial : new Map<string, BatchGeocode>();
       return [partial, { kind: "unavailable", reason: error.reason, retryAfterSeconds: error.retryAfterSeconds }];
+    } finally {
+      this.#geocoderRetry = null;
     }
+  }
+
+  /** The Census batch request this process is waiting to try again, if any: what a progress line names. */
+  geocoderRetry(): BatchRetry | null {
+    return this.#geocoderRetry;
   }
 
   /**

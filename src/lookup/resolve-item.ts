@@ -8,7 +8,8 @@
  *   when it returned them (its current vintage knows newer annexations than our files), checked
  *   against our polygons, which decide when the Census layers are missing
  *   (`resolved_by: address_geocoding`); no match → the ZIP (`zip_fallback`) or 422
- *   address-not-resolved; geocoder down → the ZIP with a note, or 503 geocoder-unavailable.
+ *   address-not-resolved; geocoder down → the ZIP with a note, or 503 geocoder-unavailable; a ZIP
+ *   outside Ohio's 430–459 → 422 outside-ohio either way.
  *
  * Pure, on the thread that answers: the caller geocodes and has the worker pool place the points
  * in our polygons (worker-tasks.ts `locate`), and passes both in as plain data.
@@ -23,7 +24,7 @@ import { toAmbiguousResponse, toRateRecord, type RecordContext, type ResolvedBy 
 import { failure, type ItemResult } from "./item-result.ts";
 import type { LookupItem } from "./lookup-item.ts";
 import { resolveZipFromFile } from "./resolve-zip-file.ts";
-import { checkDate, resolveLookup, resolveZip, type Resolution } from "./resolve-lookup.ts";
+import { checkDate, isOhioZipRange, resolveLookup, resolveZip, type Resolution } from "./resolve-lookup.ts";
 import type { LocatedPoint, PolygonVintages } from "./worker-tasks.ts";
 
 export interface ResolverData {
@@ -173,6 +174,8 @@ function zipFallback(
 ): ItemResult {
   const zip = item.zip ?? address.zip;
   const usable = zip !== null && data.zips.has(zip);
+  // A ZIP outside Ohio's 430–459 settles it, geocoder or not, as a point outside Ohio does.
+  if (zip !== null && !isOhioZipRange(zip)) return outsideOhio(`ZIP ${zip} (Ohio's begin 430 to 459)`, item.zip === undefined ? "address" : "zip");
   if (!usable) {
     const zipText = zip === null ? "no ZIP was sent with it" : `ZIP ${zip} is not an Ohio ZIP code`;
     if (retryAfterSeconds !== null) {

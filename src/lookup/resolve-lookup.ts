@@ -9,6 +9,7 @@ import type { IsoDate } from "../rates/calendar.ts";
 import { evaluateCounty, findCounty, type CountyRate, type TransitStatus } from "../rates/evaluate.ts";
 import type { County, RateTable } from "../rates/rate-table.ts";
 import type { Candidate, ResolvedBy } from "../rates/records.ts";
+import { nearestName } from "./nearest-name.ts";
 
 export interface Lookup {
   county?: string | undefined;
@@ -24,7 +25,7 @@ export type Resolution =
   | { kind: "failure"; slug: LookupFailureSlug; detail: string; param: string };
 
 /** Ohio's ZIP codes all begin 430–459. */
-function isOhioZipRange(zip: string): boolean {
+export function isOhioZipRange(zip: string): boolean {
   const head = Number(zip.slice(0, 3));
   return head >= 430 && head <= 459;
 }
@@ -75,6 +76,11 @@ export function resolveZip(table: RateTable, zips: ZipIndex, zip: string, date: 
  * The precedence rule (lookup-item.ts): a county wins over a ZIP; a ZIP sent with it must touch that county, else the two
  * disagree and we refuse to guess (400 parameter-conflict).
  */
+function didYouMean(table: RateTable, text: string): string {
+  const name = nearestName(text.replace(/\s+county$/i, ""), table.counties.map((county) => county.name));
+  return name === null ? "" : ` Did you mean ${name}?`;
+}
+
 export function resolveLookup(table: RateTable, zips: ZipIndex, lookup: Lookup): Resolution {
   const early = checkDate(table, lookup.date);
   if (early) return early;
@@ -85,7 +91,7 @@ export function resolveLookup(table: RateTable, zips: ZipIndex, lookup: Lookup):
         kind: "failure",
         slug: "county-not-found",
         param: "county",
-        detail: `"${lookup.county}" is not one of Ohio's 88 counties. Use a county name or slug, as listed by /api/v1/counties.`,
+        detail: `"${lookup.county}" is not one of Ohio's 88 counties.${didYouMean(table, lookup.county)} Use a county name or slug, as listed by /api/v1/counties.`,
       };
     }
     if (lookup.zip !== undefined) {

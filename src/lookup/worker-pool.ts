@@ -18,7 +18,7 @@
  */
 import { Piscina } from "piscina";
 import { poolTaskSeconds } from "../metrics.ts";
-import type { PolygonFiles } from "../geo/polygon-files.ts";
+import { missingPolygonsNow, type PolygonFiles } from "../geo/polygon-files.ts";
 import type { PolygonsData } from "../geo/polygons.ts";
 import { IN_DENO, threadEntry } from "../worker-entries.ts";
 import type { BatchWorkerData } from "./batch-tasks.ts";
@@ -97,9 +97,13 @@ export class GeoPool {
     return this.#options.threads;
   }
 
-  /** Why address and coordinate lookups cannot be placed in polygons at all, or null when the files are there. */
+  /**
+   * Why address and coordinate lookups cannot be placed in polygons at all, or null when the files
+   * were there at start. Asked of the folder each time, so it says the same as /readyz once polygons arrive.
+   */
   get missingPolygons(): string | null {
-    return this.#options.polygonFiles.available ? null : this.#options.polygonFiles.reason;
+    const files = this.#options.polygonFiles;
+    return files.available ? null : missingPolygonsNow(files.dir);
   }
 
   get readiness(): PoolReadiness {

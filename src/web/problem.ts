@@ -13,7 +13,7 @@ export const PROBLEMS = {
   unauthorized: { status: 401, title: "API Key Required", when: "no `Authorization: Bearer tax_live_…/tax_test_…` header" },
   "invalid-api-key": { status: 401, title: "Invalid or Revoked API Key", when: "a key that fails its checksum, is unknown, revoked, or belongs to a suspended organization" },
   "not-found": { status: 404, title: "Not Found", when: "no such path" },
-  "county-not-found": { status: 404, title: "County Not Found", when: "not one of Ohio's 88 counties" },
+  "county-not-found": { status: 404, title: "County Not Found", when: "not one of Ohio's 88 counties; the `detail` suggests the one county within two edits of a misspelling" },
   "zip-not-found": { status: 404, title: "ZIP Code Not Found", when: "not an Ohio ZIP code" },
   "webhook-not-found": { status: 404, title: "Webhook Not Found", when: "not one of this organization's webhooks" },
   "certificate-not-found": { status: 404, title: "Certificate Not Found", when: "not one of this organization's exemption certificates" },

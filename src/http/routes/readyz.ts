@@ -13,7 +13,6 @@
 import { sql } from "kysely";
 import type { H3Event } from "h3";
 import { staleness } from "../../freshness/rates-freshness.ts";
-import { findPolygonFiles } from "../../geo/polygon-files.ts";
 import { dateInOhio } from "../../rates/calendar.ts";
 import type { ApiContext } from "../context.ts";
 
@@ -27,13 +26,6 @@ function withDeadline<T>(work: Promise<T>, ms: number, message: string): Promise
     timer = setTimeout(() => reject(new Error(`${message} within ${ms} ms`)), ms);
   });
   return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
-}
-
-/** For an instance that started without polygons: what the folder holds now. */
-function missingPolygonsNow(dir: string): string {
-  const files = findPolygonFiles(dir);
-  if (!files.available) return files.reason;
-  return `this instance started without boundary files; ${dir} now holds TIGER/Line ${files.counties.vintage} counties and ${files.places.vintage} places: restart it to load them`;
 }
 
 export function getReadyz(ctx: ApiContext) {
@@ -62,7 +54,7 @@ export function getReadyz(ctx: ApiContext) {
       checks.boundaries = `ok (counties TIGER/Line ${geo.boundaries.countyVintage}, places ${geo.boundaries.placeVintage}, ${pool.threads} worker threads)`;
     } else if (geo.state === "unavailable") {
       checks.boundaries = "unavailable";
-      const reason = pool.missingPolygons === null ? geo.reason : missingPolygonsNow(ctx.config.geoDataDir);
+      const reason = pool.missingPolygons ?? geo.reason;
       reasons.push(`boundaries-unavailable: ${reason}. Address and lat/lon lookups answer 503; county and ZIP lookups work.`);
     } else {
       checks.boundaries = "loading";
