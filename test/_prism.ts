@@ -6,7 +6,7 @@
  * It runs offline, as its own process, on a document file.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { createServer } from "node:net";
+import { freePort } from "./_http.ts";
 import { join } from "node:path";
 import { REPO_ROOT } from "../src/config.ts";
 
@@ -20,15 +20,6 @@ export interface Violation {
 export interface PrismProxy {
   url: string;
   close(): Promise<void>;
-}
-
-/** Prism takes a port number, not 0: ask the system for a free one, then hand it over. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 export async function startPrismProxy(documentPath: string, upstream: string): Promise<PrismProxy> {

@@ -5,7 +5,7 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
+import { freePort } from "./_http.ts";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -18,14 +18,6 @@ export interface Prometheus {
   /** Every metric name Prometheus holds. */
   names(): Promise<string[]>;
   close(): Promise<void>;
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 /** `target`: the scraped /metrics URL, e.g. http://127.0.0.1:41234/metrics. */
