@@ -203,6 +203,24 @@ describe("caps per organization: jobs in flight (429) and jobs stored (409)", ()
     for (const res of answers.filter((r) => r.status === 202)) await completed(key, res.headers.get("location")!);
   });
 
+  it("a job stored while its upload's answer is still on its way counts once: the next upload is admitted, not refused for two", async () => {
+    const key = await newKey("Overlapping Org");
+    const organizationId = (await service.store.db.selectFrom("organizations").select("id").where("name", "=", "Overlapping Org").executeTakeFirstOrThrow()).id;
+    const lookups = service.context.lookups.service;
+    const first = await lookups.admitJob(organizationId, 100);
+    if ("ok" in first) throw new Error(`the first upload was refused: ${first.detail}`);
+    try {
+      // The batch lane stores the first job; its place is held until the HTTP answer goes out.
+      const stored = await lookups.submitJob({ jobId: first.jobId, bytes: new TextEncoder().encode(counties(1)), format: "ndjson", organizationId, apiKeyId: "key_test", requestId: "", today: dateInOhio(new Date()) });
+      expect(stored).toMatchObject({ ok: true, job: { id: first.jobId } });
+      const second = await lookups.admitJob(organizationId, 100);
+      expect("ok" in second ? second.slug : "admitted").toBe("admitted");
+      if (!("ok" in second)) second.release();
+    } finally {
+      first.release();
+    }
+  });
+
   it(`a job over ${STORED} stored (completed ones count) is refused with 409 batch-jobs-stored until one is deleted`, async () => {
     const key = await newKey("Hoarding Org");
     const locations: string[] = [];

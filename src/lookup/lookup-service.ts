@@ -105,6 +105,8 @@ export interface Answer {
 }
 
 export interface Submission {
+  /** The id its place was taken under (admitJob's reservation): the job is stored under it. */
+  jobId: string;
   /** The upload as received (UTF-8); handed to the batch lane, so the caller gives it up. */
   bytes: Uint8Array;
   format: BatchFileFormat;
@@ -326,14 +328,16 @@ export class LookupService {
    */
   async admitJob(organizationId: string, bytes: number): Promise<Reservation | JobRefusal> {
     const caps = this.#options.jobCaps;
-    const counts = caps ? await countBatchJobs(this.#jobs(), organizationId) : null;
+    // An upload's job may be stored while its answer is still on the way here, its place not yet given
+    // back: the stored rows leave out the jobs held as uploads, so each job counts once.
+    const counts = caps ? await countBatchJobs(this.#jobs(), organizationId, this.#uploads.jobIds(organizationId)) : null;
     // From here on synchronous: the uploads counted are exactly those held when this one takes its place.
     if (caps && counts) {
-      const uploading = this.#uploads.uploads(organizationId);
+      const uploading = this.#uploads.jobIds(organizationId).length;
       const refusal = jobCapRefusal({ inFlight: counts.inFlight + uploading, stored: counts.stored + uploading, uploading }, caps);
       if (refusal) return refusal;
     }
-    return this.#uploads.reserve(organizationId, bytes);
+    return this.#uploads.reserve(organizationId, bytes, newId("bat"));
   }
 
   /** The batch lane reads the upload, cuts it into chunks and stores the job with them in one transaction. */
@@ -351,7 +355,7 @@ export class LookupService {
           bytes,
           format: submission.format,
           maxRows: MAX_JOB_ROWS,
-          job: { id: newId("bat"), organizationId: submission.organizationId, apiKeyId: submission.apiKeyId, requestId: submission.requestId, today: submission.today },
+          job: { id: submission.jobId, organizationId: submission.organizationId, apiKeyId: submission.apiKeyId, requestId: submission.requestId, today: submission.today },
           chunkRows,
           caps: this.#options.jobCaps ?? null,
           now: now().toISOString(),

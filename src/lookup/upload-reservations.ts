@@ -18,8 +18,12 @@ export interface UploadBudget {
   perProcess: number;
 }
 
-/** An upload's places; `release` gives them back (once; later calls do nothing). */
+/**
+ * An upload's places; `release` gives them back (once; later calls do nothing). `jobId` is the id
+ * its job is stored under if it is accepted, so a count can tell the job stored from the upload.
+ */
 export interface Reservation {
+  readonly jobId: string;
   release(): void;
 }
 
@@ -31,17 +35,20 @@ const UPLOADS_BUSY_RETRY_SECONDS = 10;
 
 export class UploadReservations {
   readonly #budget: UploadBudget;
-  /** Per organization: uploads being received and the bytes they may bring. */
-  readonly #organizations = new Map<string, { uploads: number; bytes: number }>();
+  /** Per organization: the jobs its uploads being received will be, and the bytes they may bring. */
+  readonly #organizations = new Map<string, { jobIds: Set<string>; bytes: number }>();
   #bytes = 0;
 
   constructor(budget: UploadBudget) {
     this.#budget = budget;
   }
 
-  /** Uploads the organization has being received here: each will be a job in flight and a job stored if it is accepted. */
-  uploads(organizationId: string): number {
-    return this.#organizations.get(organizationId)?.uploads ?? 0;
+  /**
+   * The jobs of the uploads the organization has being received here: each will be a job in flight
+   * and a job stored if it is accepted. One may be stored already, its answer still on its way.
+   */
+  jobIds(organizationId: string): string[] {
+    return [...(this.#organizations.get(organizationId)?.jobIds ?? [])];
   }
 
   /**
@@ -50,8 +57,8 @@ export class UploadReservations {
    * when the organization's would. Synchronous, so a check and its reservation cannot be split by
    * another upload's.
    */
-  reserve(organizationId: string, bytes: number): Reservation | JobRefusal {
-    const held = this.#organizations.get(organizationId) ?? { uploads: 0, bytes: 0 };
+  reserve(organizationId: string, bytes: number, jobId: string): Reservation | JobRefusal {
+    const held = this.#organizations.get(organizationId) ?? { jobIds: new Set<string>(), bytes: 0 };
     const { perOrganization, perProcess } = this.#budget;
     if (this.#bytes + bytes > perProcess) {
       return {
@@ -69,19 +76,20 @@ export class UploadReservations {
         retryAfterSeconds: UPLOADS_BUSY_RETRY_SECONDS,
       };
     }
-    held.uploads++;
+    held.jobIds.add(jobId);
     held.bytes += bytes;
     this.#organizations.set(organizationId, held);
     this.#bytes += bytes;
     let released = false;
     return {
+      jobId,
       release: () => {
         if (released) return;
         released = true;
-        held.uploads--;
+        held.jobIds.delete(jobId);
         held.bytes -= bytes;
         this.#bytes -= bytes;
-        if (held.uploads === 0) this.#organizations.delete(organizationId);
+        if (held.jobIds.size === 0) this.#organizations.delete(organizationId);
       },
     };
   }

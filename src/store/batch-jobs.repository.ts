@@ -99,17 +99,21 @@ export async function findBatchJob(db: Db, organizationId: string, id: string): 
   return db.selectFrom("batch_jobs").selectAll().where("id", "=", id).where("organization_id", "=", organizationId).where("deleted_at", "is", null).executeTakeFirst();
 }
 
-/** An organization's jobs not deleted: those queued or running, and all of them (completed ones too). */
-export async function countBatchJobs(db: Db, organizationId: string): Promise<{ inFlight: number; stored: number }> {
-  const row = await db
+/**
+ * An organization's jobs not deleted: those queued or running, and all of them (completed ones too).
+ * `excluding` names jobs the caller counts otherwise (uploads it is still answering for).
+ */
+export async function countBatchJobs(db: Db, organizationId: string, excluding: readonly string[] = []): Promise<{ inFlight: number; stored: number }> {
+  let query = db
     .selectFrom("batch_jobs")
     .select((eb) => [
       eb.fn.countAll<number | string>().as("stored"),
       eb.fn.sum<number | string | null>(eb.case().when("status", "<>", "completed").then(1).else(0).end()).as("in_flight"),
     ])
     .where("organization_id", "=", organizationId)
-    .where("deleted_at", "is", null)
-    .executeTakeFirstOrThrow();
+    .where("deleted_at", "is", null);
+  if (excluding.length > 0) query = query.where("id", "not in", excluding);
+  const row = await query.executeTakeFirstOrThrow();
   return { inFlight: Number(row.in_flight ?? 0), stored: Number(row.stored) };
 }
 

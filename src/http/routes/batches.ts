@@ -168,6 +168,7 @@ export function postBatch(ctx: ApiContext) {
       const bytes = await readUpload(ctx, event, format);
       const requestId = event.context.requestId ?? "";
       const outcome = await ctx.lookups.service.submitJob({
+        jobId: admitted.jobId,
         bytes,
         format,
         organizationId: principal.organizationId,
