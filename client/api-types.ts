@@ -518,6 +518,21 @@ export interface components {
       created_at: string;
       started_at: string | null;
       completed_at: string | null;
+      /** @description What a running job waits for, so a job at done: 0 during an outage says why; null when it waits for nothing (always, once completed). Every instance shows the same: it is stored on the job by the runner that waits, and cleared when its work goes on */
+      waiting_for: {
+        /**
+         * @description geocoder-retry: a request to the Census geocoder for rows the state's boundary file could not place failed, and is tried again at retry_at
+         * @enum {string}
+         */
+        reason: "geocoder-retry";
+        /** @description What is waited for, in words: why the request failed, which retry comes next, and what becomes of the rows if it fails too */
+        detail: string;
+        /**
+         * Format: date-time
+         * @description When the request is tried again; once past, the retry is in flight
+         */
+        retry_at: string;
+      } | null;
       links: {
         self: string;
         results: string;

@@ -77,6 +77,17 @@ export const batchRows = new Counter({
   labelNames: ["outcome"] as const,
 });
 
+export const batchChunkAttempts = new Counter({
+  name: "buckeye_batch_chunk_attempts_total",
+  help: "Chunks of stored batch jobs taken to be worked, by attempt: first, or retry (claimed again after its lease lapsed: its runner's thread failed, or its process stopped)",
+  labelNames: ["attempt"] as const,
+});
+
+export const batchRowsAbandoned = new Counter({
+  name: "buckeye_batch_rows_abandoned_total",
+  help: "Rows of stored batch jobs given up after their chunk's last attempt (BATCH_CHUNK_MAX_ATTEMPTS), failed as batch-row-abandoned",
+});
+
 export const webhookAttempts = new Counter({
   name: "buckeye_webhook_attempts_total",
   help: "Webhook delivery attempts, by outcome (delivered, retry, failed, gone)",
@@ -89,6 +100,16 @@ export const poolTaskSeconds = new Histogram({
   labelNames: ["lane"] as const,
   buckets: [0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 30],
 });
+
+export const poolThreadsOutOfMemory = new Counter({
+  name: "buckeye_pool_threads_out_of_memory_total",
+  help: "Pool threads that ran out of heap (ERR_WORKER_OUT_OF_MEMORY) and were replaced by a fresh one, by lane; the task they ran failed",
+  labelNames: ["lane"] as const,
+});
+
+// Series that alerts and rates read exist from the start, at 0, rather than appearing with their first count.
+for (const attempt of ["first", "retry"]) batchChunkAttempts.inc({ attempt }, 0);
+for (const lane of ["interactive", "batch"]) poolThreadsOutOfMemory.inc({ lane }, 0);
 
 let defaultsCollected = false;
 

@@ -1,7 +1,7 @@
 /**
  * The service's gauges, read when Prometheus scrapes and never per request (docs/operations/metrics.md):
  * the geocoder's circuit, each pool lane's queue and threads, batch jobs by state and the oldest queued
- * job's age, the webhook outbox's depth and oldest pending delivery's age, how old the rate data is and
+ * job's age, unfinished jobs and their rows per organization (bounded: the top ones and `other`), the webhook outbox's depth and oldest pending delivery's age, how old the rate data is and
  * which boundary file is active. They live in a registry of this service's own, so a process that builds
  * a service twice (the tests) never registers a gauge twice; src/metrics.ts serves it beside the
  * process's counters.
@@ -10,7 +10,8 @@ import { Gauge, Registry } from "prom-client";
 import type { AddressLookups } from "./batch/address-lookups.ts";
 import type { RatesFreshness } from "./freshness/rates-freshness.ts";
 import type { Db } from "./store/database.ts";
-import { readJobStates, readOutboxDepth } from "./store/metrics.repository.ts";
+import { organizationShares, OTHER_ORGANIZATIONS, TOP_ORGANIZATIONS, UNFINISHED_STATES, type OrganizationShare } from "./batch/organization-shares.ts";
+import { readJobStates, readOrganizationJobs, readOutboxDepth } from "./store/metrics.repository.ts";
 
 export interface ServiceMetricsParts {
   db: Db;
@@ -84,6 +85,35 @@ export function serviceMetrics(parts: ServiceMetricsParts): Registry {
     registers: [registry],
     async collect() {
       this.set(secondsSince(now(), (await jobStates()).oldestQueuedAt));
+    },
+  });
+  // Per organization: the top ones by rows in unfinished jobs, and `other` (organization-shares.ts); a series
+  // whose organization fell out of the top or finished its jobs is dropped, not left at its last value.
+  let shares: Promise<OrganizationShare[]> | null = null;
+  const organizationJobs = () => (shares ??= readOrganizationJobs(db).then((rows) => organizationShares(rows)).finally(() => queueMicrotask(() => (shares = null))));
+  new Gauge({
+    name: "buckeye_batch_organization_jobs",
+    help: `Queued and running batch jobs per organization (its id), for the ${TOP_ORGANIZATIONS} with the most rows in them; every other organization is summed under organization="${OTHER_ORGANIZATIONS}"`,
+    labelNames: ["organization", "state"],
+    registers: [registry],
+    async collect() {
+      const current = await organizationJobs();
+      this.reset();
+      for (const share of current) for (const state of UNFINISHED_STATES) this.set({ organization: share.organization, state }, share.jobs[state]);
+    },
+  });
+  new Gauge({
+    name: "buckeye_batch_organization_rows",
+    help: `Rows of queued and running batch jobs per organization (as buckeye_batch_organization_jobs), by progress: done (resolved so far) or left`,
+    labelNames: ["organization", "progress"],
+    registers: [registry],
+    async collect() {
+      const current = await organizationJobs();
+      this.reset();
+      for (const share of current) {
+        this.set({ organization: share.organization, progress: "done" }, share.rowsDone);
+        this.set({ organization: share.organization, progress: "left" }, share.rowsLeft);
+      }
     },
   });
   let outbox: ReturnType<typeof readOutboxDepth> | null = null;

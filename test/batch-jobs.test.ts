@@ -280,6 +280,55 @@ describe("a job interrupted by a restart resumes without losing or doubling a ro
   }, 120_000);
 });
 
+describe("GET /api/v1/batches/{id} says what a running job waits for (waiting_for), on every instance", () => {
+  it("while the Census geocoder fails and the request waits to be retried, another instance over the same database shows the wait; once the geocoder is back it clears and the job completes", async () => {
+    const upstream = await startFakeCensusGeocoder();
+    const { config, cleanup } = testConfig({ CENSUS_GEOCODER_URL: upstream.url, BATCH_POLL_MS: "20", GEOCODER_BATCH_RETRIES: "3" });
+    const running = await createService(config);
+    startRequestActors(running);
+    // A second instance that runs no job: it only answers, from the job's row.
+    const answering = await createService(config);
+    try {
+      const org = await createOrganization(running.store.db, "Waiting Org");
+      const key = (await createKey(running.store.db, org.id, "waiting", "live")).key;
+      upstream.setMode("error");
+      const { res, body: accepted } = await submit(running, key, JSON.stringify({ id: "w1", address: oneLine("carroll") }), "application/x-ndjson");
+      expect(res.status).toBe(202);
+      expect(accepted.waiting_for).toBeNull();
+      const location = res.headers.get("location")!;
+
+      let job: Record<string, any>;
+      do {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        job = (await (await call(answering, key, location)).json()) as Record<string, any>;
+      } while (job.waiting_for === null && job.status !== "completed");
+      expect(job).toMatchObject({
+        status: "running",
+        done: 0,
+        waiting_for: {
+          reason: "geocoder-retry",
+          detail: expect.stringMatching(/^Waiting for the Census geocoder \(the geocoder answered a batch request with HTTP 500\): retry [1-3] of 3 at /),
+          retry_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/),
+        },
+      });
+      expect(Date.parse(job.waiting_for.retry_at)).toBeGreaterThan(Date.now() - 60_000);
+
+      upstream.setMode("normal");
+      const done = await completed(answering, key, location);
+      expect(done).toMatchObject({ total: 1, done: 1, failed: 0, waiting_for: null });
+      // Cleared on the row by the runner once the retry answered, not only hidden because the job completed.
+      expect((await findBatchJob(answering.store.db, org.id, location.split("/").pop()!))!.waiting_for).toBeNull();
+      const line = JSON.parse((await (await call(answering, key, `${location}/results`)).text()).trim());
+      expect(line).toMatchObject({ id: "w1", status: 200, body: { resolved_by: "address_geocoding" } });
+    } finally {
+      await answering.close();
+      await running.close();
+      await upstream.close();
+      await cleanup();
+    }
+  }, 60_000);
+});
+
 describe("chunk leases: a worker that lost its lease cannot write", () => {
   it("keeps the results of the worker that holds the lease, and counts the rows once", async () => {
     const own = await startTestService();

@@ -2,7 +2,7 @@
  * Metrics (docs/operations/metrics.md) as an operator sees them: a REAL Prometheus (Debian's
  * `prometheus` package, test/_prometheus.ts) scrapes the service's metrics listener every second while
  * real traffic runs over a socket: county and address lookups against a real store holding a
- * SYNTHETIC boundary file, a 429, a batch job, a webhook delivered to a local receiver
+ * SYNTHETIC boundary file, a 429, batch jobs (one a runner of another instance died holding), a webhook delivered to a local receiver
  * (test/_receiver.ts) and a failing FAKE UPSTREAM Census geocoder (test/fake-census-geocoder.ts).
  * Every assertion is a PromQL query through Prometheus's HTTP API, compared with what the client saw.
  */
@@ -29,6 +29,9 @@ const BURST = 2 * PER_SECOND;
 const WORKER_THREADS = 2;
 const BATCH_THREADS = 1;
 const JOB_ROWS = 2;
+const MAX_ATTEMPTS = 2;
+/** A job a runner of another instance died holding: one chunk on its last attempt (given up), one tried once (retried). */
+const CRASHED = { id: "bat_metrics_crashed", abandonedRows: 3, retriedRows: 2 };
 
 let api: GeocodedTestService;
 let prometheus: Prometheus;
@@ -100,6 +103,8 @@ beforeAll(async () => {
       WEBHOOK_PRIVATE_TARGETS: "loopback",
       WORKER_THREADS: String(WORKER_THREADS),
       BATCH_THREADS: String(BATCH_THREADS),
+      BATCH_CHUNK_MAX_ATTEMPTS: String(MAX_ATTEMPTS),
+      BATCH_POLL_MS: "100",
     },
     true,
   );
@@ -119,6 +124,12 @@ beforeAll(async () => {
   expect((await lookup(`${[house, record.preDirectional, record.streetName, record.suffix].filter(Boolean).join(" ")}, Westerville, OH 43081`)).body.resolved_by).toBe("address_range");
   await lookup("12 Nowhere-Such Ln, Westerville, OH 43081");
   expect((await lookup(oneLine("statehouse"))).body.resolved_by).toBe("address_geocoding");
+
+  // A job whose runner died holding both its chunks, their leases lapsed: the service gives the first up and retries the second.
+  await storeCrashedJob();
+  while ((await api.service.store.db.selectFrom("batch_jobs").select("status").where("id", "=", CRASHED.id).executeTakeFirstOrThrow()).status !== "completed") {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
 
   // A batch job, polled until it completes.
   const job = await call("/api/v1/batches", "POST", "/api/v1/batches", { body: `id,county\n${Array.from({ length: JOB_ROWS }, (_, i) => `${i + 1},franklin`).join("\n")}\n`, type: "text/csv" });
@@ -149,6 +160,47 @@ beforeAll(async () => {
   // The public port is asked for /metrics, which no route there answers.
   publicMetrics = await call("unmatched", "GET", "/metrics");
 }, 180_000);
+
+/** Stored in one transaction as a dead runner left it, so the service's runner never sees it otherwise. */
+async function storeCrashedJob() {
+  const rows = (prefix: string, n: number) => JSON.stringify(Array.from({ length: n }, (_, i) => ({ id: `${prefix}${i + 1}`, county: "franklin" })));
+  const apiKey = await api.service.store.db.selectFrom("api_keys").select("id").where("organization_id", "=", api.orgId).executeTakeFirstOrThrow();
+  const lapsed = new Date(Date.now() - 60_000).toISOString();
+  const total = CRASHED.abandonedRows + CRASHED.retriedRows;
+  await api.service.store.db.transaction().execute(async (trx) => {
+    await trx
+      .insertInto("batch_jobs")
+      .values({
+        id: CRASHED.id,
+        organization_id: api.orgId,
+        api_key_id: apiKey.id,
+        request_id: "req_metrics_crashed",
+        format: "ndjson",
+        status: "running",
+        today: "2026-11-27",
+        total,
+        done: 0,
+        failed: 0,
+        chunk_count: 2,
+        chunks_done: 0,
+        created_at: lapsed,
+        started_at: lapsed,
+        completed_at: null,
+        deleted_at: null,
+        ignored_columns: null,
+        waiting_for: null,
+      })
+      .execute();
+    const leased = { job_id: CRASHED.id, status: "leased" as const, lease_owner: "runner_dead", lease_expires_at: lapsed, output: null };
+    await trx
+      .insertInto("batch_chunks")
+      .values([
+        { ...leased, seq: 0, first_row: 1, row_count: CRASHED.abandonedRows, input: rows("a", CRASHED.abandonedRows), attempts: MAX_ATTEMPTS },
+        { ...leased, seq: 1, first_row: CRASHED.abandonedRows + 1, row_count: CRASHED.retriedRows, input: rows("r", CRASHED.retriedRows), attempts: 1 },
+      ])
+      .execute();
+  });
+}
 
 afterAll(async () => {
   await prometheus?.close();
@@ -230,10 +282,20 @@ describe("pool, jobs, webhooks and data: gauges read at scrape time", () => {
     expect(tasks.find((t) => t.metric.lane === "batch")?.value).toBeGreaterThan(0);
   });
 
-  it("the completed job is counted by state, its rows by outcome, and no job waits", async () => {
-    await settlesTo("buckeye_batch_jobs", "state", { queued: 0, running: 0, completed: 1 });
-    await settlesTo("sum by (outcome) (buckeye_batch_rows_total)", "outcome", { answered: JOB_ROWS, failed: 0 });
+  it("the completed jobs are counted by state, their rows by outcome, and no job waits", async () => {
+    await settlesTo("buckeye_batch_jobs", "state", { queued: 0, running: 0, completed: 2 });
+    await settlesTo("sum by (outcome) (buckeye_batch_rows_total)", "outcome", { answered: JOB_ROWS + CRASHED.retriedRows, failed: 0 });
     await settlesTo("buckeye_batch_oldest_queued_job_age_seconds", "job", { buckeye: 0 });
+  });
+
+  it("chunk attempts are counted as first or retry, and the rows of a chunk given up after its last attempt as abandoned", async () => {
+    // The uploaded job's one chunk and the crashed job's second on their first and second attempts; its first chunk is given up, not worked.
+    await settlesTo("sum by (attempt) (buckeye_batch_chunk_attempts_total)", "attempt", { first: 1, retry: 1 });
+    await settlesTo("buckeye_batch_rows_abandoned_total", "job", { buckeye: CRASHED.abandonedRows });
+  });
+
+  it("no pool thread ran out of heap: each lane's count is there at 0", async () => {
+    await settlesTo("buckeye_pool_threads_out_of_memory_total", "lane", { interactive: 0, batch: 0 });
   });
 
   it("the delivered webhook is counted by outcome, and the outbox is empty", async () => {
@@ -253,6 +315,31 @@ describe("pool, jobs, webhooks and data: gauges read at scrape time", () => {
   it("Node's default metrics are there, event-loop delay included", async () => {
     await prometheus.until("buckeye_nodejs_eventloop_lag_p99_seconds", (v) => v.length === 1 && v[0]! >= 0);
     await prometheus.until("buckeye_process_resident_memory_bytes", (v) => v.length === 1 && v[0]! > 0);
+  });
+});
+
+describe("batch work per organization: by id, for the organizations with the most rows in queued and running jobs, the rest as other", () => {
+  const byOrganization = (metric: string, label: string) => `label_join(${metric}, "key", " ", "organization", "${label}")`;
+
+  it("a running job shows under its organization's id with its rows left, other is there at 0, and the organization's series go once its job completes", async () => {
+    // The upstream holds the job's geocoding, so the job stays running with its rows left while Prometheus scrapes.
+    api.fake.setMode("hold");
+    const asked = api.fake.batchRequests.length;
+    const ndjson = [JSON.stringify({ id: "h1", address: oneLine("statehouse") }), JSON.stringify({ id: "h2", address: oneLine("carroll") })].join("\n");
+    const held = await call("/api/v1/batches", "POST", "/api/v1/batches", { body: ndjson, type: "application/x-ndjson" });
+    expect(held.status).toBe(202);
+    while (api.fake.batchRequests.length === asked) await new Promise((resolve) => setTimeout(resolve, 50));
+
+    await settlesTo(byOrganization("buckeye_batch_organization_jobs", "state"), "key", { [`${api.orgId} queued`]: 0, [`${api.orgId} running`]: 1, "other queued": 0, "other running": 0 });
+    await settlesTo(byOrganization("buckeye_batch_organization_rows", "progress"), "key", { [`${api.orgId} done`]: 0, [`${api.orgId} left`]: 2, "other done": 0, "other left": 0 });
+    for (const series of await prometheus.query("buckeye_batch_organization_jobs")) expect(series.metric.organization).toMatch(/^(org_|other$)/);
+
+    api.fake.release();
+    for (let state = held.body.status; state !== "completed"; ) {
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      state = (await call("/api/v1/batches/:id", "GET", `/api/v1/batches/${held.body.id}`)).body.status;
+    }
+    await settlesTo(byOrganization("buckeye_batch_organization_jobs", "state"), "key", { "other queued": 0, "other running": 0 });
   });
 });
 

@@ -20,6 +20,7 @@ import { anyClaimable, extendLease, type ClaimedChunk } from "../store/batch-job
 import type { Db } from "../store/database.ts";
 import type { LookupService } from "../lookup/lookup-service.ts";
 import { errorFields } from "../error-fields.ts";
+import { batchChunkAttempts, batchRowsAbandoned } from "../metrics.ts";
 
 export interface JobRunnerOptions {
   db: Db;
@@ -107,7 +108,10 @@ export class BatchJobRunner {
       const group: ClaimedChunk[] = [];
       for (const chunk of claimed) {
         if (chunk.attempts > maxAttempts) await this.#abandon(chunk);
-        else group.push(chunk);
+        else {
+          batchChunkAttempts.inc({ attempt: chunk.attempts === 1 ? "first" : "retry" });
+          group.push(chunk);
+        }
       }
       return group;
     });
@@ -166,7 +170,9 @@ export class BatchJobRunner {
     const tries = chunk.attempts - 1;
     // In the batch lane, which reads the chunk's ids itself (batch-tasks.ts abandonChunk).
     const stored = await this.#options.lookups.abandonChunk({ jobId: chunk.jobId, seq: chunk.seq, owner: this.#owner }, chunk.firstRow, chunk.attempts);
-    if (stored) log({ level: "error", msg: "batch chunk given up after its attempts; its rows fail as batch-row-abandoned", job: chunk.jobId, chunk: chunk.seq, attempts: tries });
-    else log({ level: "warn", msg: "batch chunk not stored: its lease was lost (another worker's results were kept) or its job was deleted", job: chunk.jobId, chunk: chunk.seq });
+    if (stored) {
+      batchRowsAbandoned.inc(chunk.rowCount);
+      log({ level: "error", msg: "batch chunk given up after its attempts; its rows fail as batch-row-abandoned", job: chunk.jobId, chunk: chunk.seq, attempts: tries });
+    } else log({ level: "warn", msg: "batch chunk not stored: its lease was lost (another worker's results were kept) or its job was deleted", job: chunk.jobId, chunk: chunk.seq });
   }
 }

@@ -41,6 +41,16 @@ export const batchJobSchema = z
     created_at: timestamp,
     started_at: timestamp.nullable(),
     completed_at: timestamp.nullable(),
+    waiting_for: z
+      .strictObject({
+        reason: z.enum(["geocoder-retry"]).describe("geocoder-retry: a request to the Census geocoder for rows the state's boundary file could not place failed, and is tried again at retry_at"),
+        detail: z.string().describe("What is waited for, in words: why the request failed, which retry comes next, and what becomes of the rows if it fails too"),
+        retry_at: timestamp.describe("When the request is tried again; once past, the retry is in flight"),
+      })
+      .nullable()
+      .describe(
+        "What a running job waits for, so a job at done: 0 during an outage says why; null when it waits for nothing (always, once completed). Every instance shows the same: it is stored on the job by the runner that waits, and cleared when its work goes on",
+      ),
     links: z.strictObject({ self: z.string(), results: z.string() }),
     request_id: z.string(),
   })

@@ -7,7 +7,8 @@
  *   round trip would cost more than the microseconds it takes), with the interactive lane of the
  *   pool for point-in-polygon and the single-address geocoder behind its shared queue;
  * - answerMany: an inline list; a short one as answerOne does, a longer one in the batch lane;
- * - resolveChunks: a job's chunks in the batch lane, with the Census batch endpoint (I/O) here;
+ * - resolveChunks: a job's chunks in the batch lane, with the Census batch endpoint (I/O) here (while a
+ *   failed request waits to be retried, the jobs' rows say so: job-waiting-for.ts);
  *   every request to that endpoint, a job's or an inline list's, is made from this thread, so one
  *   queue here (GEOCODER_BATCH_CONCURRENCY) caps them for the whole process;
  * - admitJob, submitJob, findJob, deleteJob, resultText: asynchronous jobs as stored, within
@@ -34,6 +35,7 @@ import type { Db } from "../store/database.ts";
 import type { BatchWorkerData, ChunkDone, ChunkLease, ChunkWork, Geocoded } from "./batch-tasks.ts";
 import { finderLine, isFinderFile, type FinderFile } from "./finder-results.ts";
 import type { ItemResult, RowResult } from "./item-result.ts";
+import { JobWaits } from "./job-waiting-for.ts";
 import { jobCapRefusal, type JobCaps, type JobRefusal } from "./job-admission.ts";
 import { batchOutcomes, complete, settle, type Entry, type LadderParts } from "./ladder.ts";
 import { readLookups, type LookupItem } from "./lookup-item.ts";
@@ -249,7 +251,16 @@ export class LookupService {
     signal?.throwIfAborted();
     const step = await this.pool.run("resolveChunks", { chunks, overlay, now: this.#options.now().toISOString() }, options);
     if (step.kind === "done") return countJobRows(step.chunks);
-    const [answers, down] = await this.#geocodeList(step.rows, signal, clientWaits);
+    // A stored job's rows wait on the geocoder here: its row says so while a failed request waits to be tried again.
+    const jobIds = [...new Set(chunks.flatMap((chunk) => (chunk.lease ? [chunk.lease.jobId] : [])))];
+    const waits = jobIds.length > 0 && this.#options.db !== null ? new JobWaits(this.#options.db, jobIds, this.#options.log) : null;
+    let answers: ReadonlyMap<string, BatchGeocode>;
+    let down: Geocoded["down"];
+    try {
+      [answers, down] = await this.#geocodeList(step.rows, signal, clientWaits, waits?.onRetry);
+    } finally {
+      await waits?.clear();
+    }
     signal?.throwIfAborted();
     const geocoded: Geocoded = { answers: [...answers], down };
     return countJobRows((await this.pool.run("completeChunks", { state: step.state, overlay, geocoded, now: this.#options.now().toISOString() }, options)).chunks);
@@ -288,6 +299,7 @@ export class LookupService {
     rows: readonly BatchAddress[],
     signal: AbortSignal | undefined,
     clientWaits: boolean,
+    onJobRetry?: (retry: BatchRetry) => void,
   ): Promise<[ReadonlyMap<string, BatchGeocode>, Extract<GeocodeOutcome, { kind: "unavailable" }> | null]> {
     const { inlineTimeoutMs, retries } = this.#options.config.geocoder.batch;
     const options = clientWaits
@@ -295,6 +307,7 @@ export class LookupService {
       : this.#batchOptions;
     const onRetry = (retry: BatchRetry) => {
       this.#geocoderRetry = retry;
+      onJobRetry?.(retry);
     };
     const timer = geocoderSeconds.startTimer({ endpoint: "batch" });
     try {

@@ -17,7 +17,7 @@
  * worker-entries.ts's to say.
  */
 import { Piscina } from "piscina";
-import { poolTaskSeconds } from "../metrics.ts";
+import { poolTaskSeconds, poolThreadsOutOfMemory } from "../metrics.ts";
 import { missingPolygonsNow, type PolygonFiles } from "../geo/polygon-files.ts";
 import type { PolygonsData } from "../geo/polygons.ts";
 import { IN_DENO, threadEntry } from "../worker-entries.ts";
@@ -160,7 +160,18 @@ export class GeoPool {
     const task = options.clientWaits ? clientWaiting(input as object) : input;
     const timer = poolTaskSeconds.startTimer({ lane });
     const answer = pool.run(task, { name, ...(options.signal && { signal: options.signal }), ...(options.transfer && { transferList: options.transfer }) }) as Promise<TaskOutput<N>>;
-    return answer.finally(() => timer());
+    return answer.then(
+      (output) => {
+        timer();
+        return output;
+      },
+      (error: unknown) => {
+        timer();
+        // piscina replaces a thread that hit its heap ceiling (resourceLimits above) and fails only the task it ran.
+        if ((error as { code?: unknown }).code === "ERR_WORKER_OUT_OF_MEMORY") poolThreadsOutOfMemory.inc({ lane });
+        throw error;
+      },
+    );
   }
 
   /** Each started lane's queue, threads and utilization (piscina's share of time its threads were busy), for the metrics. */

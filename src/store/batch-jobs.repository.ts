@@ -73,6 +73,7 @@ export async function insertBatchJob(db: Db, job: NewBatchJob, now: Date, admit?
     completed_at: null,
     deleted_at: null,
     ignored_columns: (job.ignoredColumns ?? []).length === 0 ? null : JSON.stringify(job.ignoredColumns),
+    waiting_for: null,
   };
   await db.transaction().execute(async (trx) => {
     await admit?.(trx);
@@ -338,6 +339,16 @@ export async function readLeasedInput(db: Db, chunk: { jobId: string; seq: numbe
     .where("lease_owner", "=", owner)
     .executeTakeFirst();
   return row?.input ?? null;
+}
+
+/** Says on each of the jobs what it waits for (the JSON of src/lookup/job-waiting-for.ts), for every instance to show. */
+export async function setJobsWaitingFor(db: Db, jobIds: readonly string[], waitingFor: string): Promise<void> {
+  await db.updateTable("batch_jobs").set({ waiting_for: waitingFor }).where("id", "in", jobIds).where("deleted_at", "is", null).execute();
+}
+
+/** Clears what setJobsWaitingFor wrote, where it is still that: a wait another runner wrote since is its to clear. */
+export async function clearJobsWaitingFor(db: Db, jobIds: readonly string[], waitingFor: string): Promise<void> {
+  await db.updateTable("batch_jobs").set({ waiting_for: null }).where("id", "in", jobIds).where("waiting_for", "=", waitingFor).execute();
 }
 
 /** Keeps a lease alive while a slow chunk (a real geocoder upstream) is being worked on. */

@@ -1,9 +1,10 @@
 /**
  * The store's reads for the metrics (docs/operations/metrics.md), made at scrape time, never per
- * request: jobs by state with the oldest queued job's creation, and the webhook outbox's pending
+ * request: jobs by state with the oldest queued job's creation, unfinished jobs by organization, and the webhook outbox's pending
  * deliveries with the oldest one's creation. Each is one aggregate over an index or a table kept small
  * by its caps and retention.
  */
+import { sql } from "kysely";
 import type { Db } from "./database.ts";
 
 export interface JobStates {
@@ -17,6 +18,28 @@ export async function readJobStates(db: Db): Promise<JobStates> {
     db.selectFrom("batch_jobs").select((eb) => eb.fn.min("created_at").as("at")).where("status", "=", "queued").where("deleted_at", "is", null).executeTakeFirst(),
   ]);
   return { byState: rows.map((r) => ({ state: r.status, jobs: Number(r.n) })), oldestQueuedAt: (oldest?.at as string | null | undefined) ?? null };
+}
+
+/** One organization's queued or running jobs: how many, and their rows in all and resolved so far. */
+export interface OrganizationJobs {
+  organizationId: string;
+  state: "queued" | "running";
+  jobs: number;
+  rows: number;
+  done: number;
+}
+
+/** Unfinished jobs (queued, running) by organization and state: one aggregate over the batch_jobs_unfinished index. */
+export async function readOrganizationJobs(db: Db): Promise<OrganizationJobs[]> {
+  const rows = await db
+    .selectFrom("batch_jobs")
+    .select(["organization_id", "status", (eb) => eb.fn.countAll<number | string>().as("n"), (eb) => eb.fn.sum<number | string>("total").as("rows"), (eb) => eb.fn.sum<number | string>("done").as("done")])
+    // The literal is the condition of the batch_jobs_unfinished index.
+    .where("status", "<>", sql.lit("completed"))
+    .where("deleted_at", "is", null)
+    .groupBy(["organization_id", "status"])
+    .execute();
+  return rows.map((r) => ({ organizationId: r.organization_id, state: r.status as OrganizationJobs["state"], jobs: Number(r.n), rows: Number(r.rows), done: Number(r.done) }));
 }
 
 export interface OutboxDepth {

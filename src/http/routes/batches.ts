@@ -3,7 +3,7 @@
  * ?format=finder a headerless CSV in Ohio's Finder layout, docs/guides/address-resolution.md):
  *
  *   POST /api/v1/batches               → 202, Location: /api/v1/batches/{id}
- *   GET  /api/v1/batches/{id}          → status, total, done, failed, ignored columns, timestamps
+ *   GET  /api/v1/batches/{id}          → status, total, done, failed, ignored columns, what it waits for, timestamps
  *   GET  /api/v1/batches/{id}/results  → CSV or NDJSON by Accept (or ?format=), in input order, once completed;
  *                                        a Finder job's results and errors files by ?format=finder|finder-errors
  *                                        (cut, if the job is deleted meanwhile, as a failed transfer, never a clean end)
@@ -15,6 +15,7 @@
 import { getRouterParam, noContent, type H3Event } from "h3";
 import { z } from "zod";
 import type { FinderFile } from "../../lookup/finder-results.ts";
+import { readWaitingFor } from "../../lookup/job-waiting-for.ts";
 import type { ItemFailure, RowResult } from "../../lookup/item-result.ts";
 import type { JobRefusal } from "../../lookup/job-admission.ts";
 import { MAX_JOB_ROWS } from "../../lookup/lookup-service.ts";
@@ -95,6 +96,7 @@ export function toJobView(job: BatchJob) {
     created_at: job.created_at,
     started_at: job.started_at,
     completed_at: job.completed_at,
+    waiting_for: job.status === "completed" ? null : readWaitingFor(job.waiting_for),
     links: { self: path, results: `${path}/results` },
     request_id: job.request_id,
   };
