@@ -23,9 +23,10 @@ export function buildCompiled(): void {
  */
 export function compiledServeArgs(): string[] {
   const start: string = JSON.parse(readFileSync(new URL("package.json", `file://${root}`), "utf8")).scripts.start;
-  const command = /\bnode ((?:--\S+ )*)(dist\/src\/cli\.js serve)\b/.exec(start);
-  if (!command) throw new Error(`package.json's start script does not run "node [flags] dist/src/cli.js serve": ${start}`);
-  return [...command[1]!.trim().split(" ").filter(Boolean), ...command[2]!.split(" ")];
+  // scripts/start.js compiles and then serves dist/src/cli.js; the benches build first (buildCompiled) and start the build directly.
+  const command = /\bnode ((?:--\S+ )*)(?:dist\/src\/cli\.js|scripts\/start\.js) serve\b/.exec(start);
+  if (!command) throw new Error(`package.json's start script does not run "node [flags] dist/src/cli.js serve" or "node [flags] scripts/start.js serve": ${start}`);
+  return [...command[1]!.trim().split(" ").filter(Boolean), "dist/src/cli.js", "serve"];
 }
 
 /** Starts a server process and resolves with it once it prints its URL. */

@@ -35,7 +35,8 @@ export interface Runtime {
 export async function openRuntime(config: Pick<Config, "databaseUrl" | "dataDir" | "redis">): Promise<Runtime> {
   const closing = new ClosingStack();
   try {
-    const store = openStore(config.databaseUrl);
+    // The service answers on this connection's thread: the batch lane's connections run the WAL checkpoints (src/store/connect.ts).
+    const store = openStore(config.databaseUrl, { checkpoints: false });
     closing.defer(() => store.close());
     const applied = ((await migrateToLatest(store.db)).results ?? []).map((r) => r.migrationName);
     let source: Promise<RateSource> | undefined;

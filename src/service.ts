@@ -111,7 +111,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
     }
 
     // Actors, built now and started by startService.
-    const usage = new UsageRecorder(store.db, { flushIntervalMs: config.usageFlushMs, log, now });
+    const usage = new UsageRecorder(store.db, { flushIntervalMs: config.usageFlushMs, log, now, ...(store.sqlite && { sqlite: store.sqlite }) });
     closing.defer(() => usage.stop());
     const background = createBackground({ ...backgroundOptionsFrom(config, store, rates, secrets), clock, log });
     closing.defer(() => background.stop());

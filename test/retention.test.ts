@@ -319,6 +319,40 @@ describe("a usage write is never lost to another writer's lock", () => {
   }, 60_000);
 });
 
+describe("a timed usage write never holds the answering thread for another writer's lock", () => {
+  it("while another connection holds the write lock, the timed writes give way (the event loop keeps turning) and the counts are written once it is released", async () => {
+    const { store, close } = await freshStore();
+    const logged: Array<Record<string, unknown>> = [];
+    try {
+      const org = await createOrganization(store.db, "Busy Org");
+      await createKey(store.db, org.id, "busy", "live");
+      const keyId = (await store.db.selectFrom("api_keys").select("id").where("organization_id", "=", org.id).executeTakeFirstOrThrow()).id;
+      const recorder = new UsageRecorder(store.db, { flushIntervalMs: 50, log: (entry) => logged.push(entry), ...(store.sqlite && { sqlite: store.sqlite }) });
+      const { released } = await holdWriteLock(store, 1_500);
+      // The longest the loop went without turning while the lock was held elsewhere: a write waiting for it synchronously (better-sqlite3's busy wait) would stop it for the whole 1.5 s.
+      let last = performance.now();
+      let longestStall = 0;
+      const ticker = setInterval(() => {
+        const now = performance.now();
+        longestStall = Math.max(longestStall, now - last);
+        last = now;
+      }, 5);
+      for (let i = 0; i < 7; i++) recorder.record(keyId);
+      recorder.start();
+      await released;
+      clearInterval(ticker);
+      const written = async () => Number((await store.db.selectFrom("api_key_usage").select((eb) => eb.fn.sum<number | string>("count").as("n")).where("key_id", "=", keyId).executeTakeFirstOrThrow()).n ?? 0);
+      for (let waited = 0; (await written()) < 7 && waited < 5_000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
+      await recorder.stop();
+      expect(longestStall).toBeLessThan(500);
+      expect(await written()).toBe(7);
+      expect(logged.filter((entry) => entry.level === "error")).toEqual([]);
+    } finally {
+      await close();
+    }
+  }, 60_000);
+});
+
 /**
  * Another writer holds the lock a usage write needs for `ms`: on SQLite a second process in BEGIN
  * IMMEDIATE (in this process, the service connection's synchronous wait would keep the timer that

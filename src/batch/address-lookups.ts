@@ -8,6 +8,7 @@ import { LookupService, type LookupsConfig } from "../lookup/lookup-service.ts";
 import type { ResolverData } from "../lookup/resolve-item.ts";
 import type { RatesOverlay } from "../rates/overlay-periods.ts";
 import type { RecordFreshness } from "../rates/records.ts";
+import type SQLite from "better-sqlite3";
 import type { Db } from "../store/database.ts";
 import { BatchJobRunner } from "./job-runner.ts";
 
@@ -20,7 +21,7 @@ export interface AddressLookups {
 
 export function createAddressLookups(
   config: LookupsConfig & Pick<Config, "batch" | "databaseUrl">,
-  store: { db: Db },
+  store: { db: Db; sqlite?: SQLite.Database },
   clock: { now: () => Date; freshness: () => RecordFreshness | Promise<RecordFreshness>; rates: () => ResolverData & { overlay: RatesOverlay }; shipped: ResolverData },
   boundaries: BoundaryIndex | null,
   log: (entry: Record<string, unknown>) => void,
@@ -42,6 +43,7 @@ export function createAddressLookups(
   });
   runner = new BatchJobRunner({
     db: store.db,
+    ...(store.sqlite && { sqlite: store.sqlite }),
     lookups: service,
     leaseMs: config.batch.leaseMs,
     pollMs: config.batch.pollMs,

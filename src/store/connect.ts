@@ -36,7 +36,22 @@ export interface OpenOptions {
    * would stop the other's transaction from ever finishing.
    */
   immediateTransactions?: boolean;
+  /**
+   * SQLite: whether this connection's commits run the WAL's checkpoints at SQLite's usual 1,000
+   * pages (true, the default), or leave them to the connections that write in bulk (the batch lane
+   * threads, an import thread) and run one only past LEFT_CHECKPOINT_PAGES, should none of them
+   * write. For the answering thread: a commit that checkpoints copies the pages other connections
+   * wrote into the database file and waits on the disk, on the thread that commits.
+   */
+  checkpoints?: boolean;
 }
+
+/**
+ * The WAL size, in pages, at which a connection that leaves checkpoints to others runs one itself:
+ * 64 MiB at SQLite's 4 KiB pages. A service that runs no batch work reaches it only after hours of
+ * usage counts, and the checkpoint then copies little.
+ */
+const LEFT_CHECKPOINT_PAGES = 16_384;
 
 /**
  * SQLite transactions that take the write lock when they begin. Several connections write one file
@@ -62,6 +77,7 @@ function openSqlite(path: string, options: OpenOptions): Store {
   database.pragma("journal_mode = WAL");
   database.pragma("busy_timeout = 5000");
   database.pragma("foreign_keys = ON");
+  if (options.checkpoints === false) database.pragma(`wal_autocheckpoint = ${LEFT_CHECKPOINT_PAGES}`);
   const config = { database };
   const db = new Kysely<Database>({ dialect: options.immediateTransactions ? new ImmediateTransactions(config) : new SqliteDialect(config) });
   return { db, dialect: "sqlite", sqlite: database, close: () => db.destroy() };

@@ -4,12 +4,16 @@
  * `api_keys.last_used_at` every few seconds, and once more on shutdown. A write that fails keeps its
  * counts for the next one, so a lock held by another writer delays counts and never drops them.
  * Counts are added with an upsert, so several instances sharing one database each add their own.
+ * On SQLite a timed write does not wait for the write lock while the batch lane holds it: the wait
+ * would be the answering thread's (src/store/write-if-unlocked.ts); the counts go with the next one.
  */
 import { setTimeout as sleep } from "node:timers/promises";
 import { dateInOhio } from "../rates/calendar.ts";
 import { touchApiKeys } from "../store/api-keys.repository.ts";
 import type { Db } from "../store/database.ts";
 import { addUsage, type UsageCount } from "../store/usage.repository.ts";
+import { writeIfUnlocked } from "../store/write-if-unlocked.ts";
+import type SQLite from "better-sqlite3";
 import { errorFields } from "../error-fields.ts";
 
 /** Writes tried by stop() in all, the first one included, and the first pause between two (doubling after each). */
@@ -18,13 +22,15 @@ const STOP_RETRY_MS = 250;
 
 export interface UsageRecorderOptions {
   flushIntervalMs: number;
+  /** The connection's SQLite handle, when the store is SQLite: timed writes then never wait for its write lock. */
+  sqlite?: SQLite.Database;
   now?: () => Date;
   log?: (entry: Record<string, unknown>) => void;
 }
 
 export class UsageRecorder {
   readonly #db: Db;
-  readonly #options: Required<UsageRecorderOptions>;
+  readonly #options: Required<Omit<UsageRecorderOptions, "sqlite">> & Pick<UsageRecorderOptions, "sqlite">;
   /** `${day} ${keyId}` → requests not yet written. */
   #counts = new Map<string, number>();
   /** keyId → epoch ms of its latest request not yet written. */
@@ -47,7 +53,7 @@ export class UsageRecorder {
 
   start(): void {
     if (this.#timer) return;
-    this.#timer = setInterval(() => void this.flush(), this.#options.flushIntervalMs);
+    this.#timer = setInterval(() => void this.#queue(false), this.#options.flushIntervalMs);
     this.#timer.unref();
   }
 
@@ -73,15 +79,19 @@ export class UsageRecorder {
   }
 
   /**
-   * Writes the pending counts. Flushes never overlap; a failed write puts its counts back so
-   * the next flush retries them.
+   * Writes the pending counts, waiting for the database's write lock as long as any write does.
+   * Flushes never overlap; a failed write puts its counts back so the next flush retries them.
    */
   flush(): Promise<void> {
-    this.#flushing = this.#flushing.then(() => this.#write());
+    return this.#queue(true);
+  }
+
+  #queue(waitForLock: boolean): Promise<void> {
+    this.#flushing = this.#flushing.then(() => this.#write(waitForLock));
     return this.#flushing;
   }
 
-  async #write(): Promise<void> {
+  async #write(waitForLock: boolean): Promise<void> {
     if (this.#counts.size === 0 && this.#lastUsed.size === 0) return;
     const counts = this.#counts;
     const lastUsed = this.#lastUsed;
@@ -96,14 +106,19 @@ export class UsageRecorder {
     // in the same order and cannot deadlock.
     rows.sort((x, y) => (x.keyId === y.keyId ? x.day.localeCompare(y.day) : x.keyId < y.keyId ? -1 : 1));
     const stamps = new Map([...lastUsed].sort(([x], [y]) => (x < y ? -1 : 1)).map(([keyId, ms]) => [keyId, new Date(ms).toISOString()]));
+    const keep = () => {
+      for (const [slot, count] of counts) this.#counts.set(slot, (this.#counts.get(slot) ?? 0) + count);
+      for (const [keyId, ms] of lastUsed) this.#lastUsed.set(keyId, Math.max(ms, this.#lastUsed.get(keyId) ?? 0));
+    };
     try {
-      await this.#db.transaction().execute(async (trx) => {
+      const written = await writeIfUnlocked(this.#db, waitForLock ? undefined : this.#options.sqlite, async (trx) => {
         await addUsage(trx, rows);
         await touchApiKeys(trx, stamps);
       });
+      // The write lock was another connection's: nothing was written, and the next flush brings these counts.
+      if (!written) keep();
     } catch (error) {
-      for (const [slot, count] of counts) this.#counts.set(slot, (this.#counts.get(slot) ?? 0) + count);
-      for (const [keyId, ms] of lastUsed) this.#lastUsed.set(keyId, Math.max(ms, this.#lastUsed.get(keyId) ?? 0));
+      keep();
       this.#options.log({ level: "error", msg: "writing API key usage failed; kept for the next flush", ...errorFields(error) });
     }
   }
