@@ -180,7 +180,10 @@ export function badge(tone: "green" | "gray" | "blue" | "amber" | "red", text: s
   return html`<span class="badge badge-${tone}">${text}</span>`;
 }
 
-/** A URL that may wrap after its "/", "?", "&" and "." (<wbr>) rather than in the middle of a word. */
+/**
+ * A URL that wraps after its "/", "?", "&" and "." rather than at a hyphen inside a word: each part
+ * is kept whole (.url-part) unless it alone is wider than the line.
+ */
 export function breakableUrl(url: string): SafeHtml {
-  return html`${url.split(/(?<=[/?&.])/).map((part, i) => (i === 0 ? part : html`<wbr>${part}`))}`;
+  return html`${url.split(/(?<=[/?&.])/).map((part) => html`<span class="url-part">${part}</span>`)}`;
 }
