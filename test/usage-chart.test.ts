@@ -95,8 +95,8 @@ describe("the chart drawing", () => {
 });
 
 describe("the rate limit sentence", () => {
-  it("an organization without keys is told what a key and all keys may make, not that it can make 0", () => {
-    expect(rateLimitSentence(0, 10, 50)).toBe("Your organization has no active keys yet. Each key you create may make up to 10 requests per second, and all its keys together up to 50.");
+  it("an organization without keys is told what all its keys together may make, not that it can make 0", () => {
+    expect(rateLimitSentence(0, 10, 50)).toBe("Your organization has no active keys yet; once it has some, all of them together may make up to 50 requests per second.");
   });
 
   it("with fewer keys than the organization's limit needs, more keys raise the total up to that limit", () => {

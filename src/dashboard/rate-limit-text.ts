@@ -6,7 +6,7 @@
 export function rateLimitSentence(activeKeys: number, perKey: number, perOrganization: number): string {
   const n = (value: number) => value.toLocaleString("en-US");
   if (activeKeys === 0) {
-    return `Your organization has no active keys yet. Each key you create may make up to ${n(perKey)} requests per second, and all its keys together up to ${n(perOrganization)}.`;
+    return `Your organization has no active keys yet; once it has some, all of them together may make up to ${n(perOrganization)} requests per second.`;
   }
   const keys = activeKeys === 1 ? "1 active key" : `${n(activeKeys)} active keys`;
   if (activeKeys * perKey < perOrganization) {
