@@ -79,7 +79,7 @@ describe("API keys page", () => {
     const cells = await row.getByRole("cell").allTextContents();
     expect(cells.slice(0, 3)).toEqual(["Checkout service, production", "Live", `${liveKey.slice(0, 16)}…`]);
     expect(cells[5]).toBe("Active");
-    expect(cells[4]).toMatch(/^[A-Z][a-z]{2} \d{1,2}, \d\d:\d\d UTC$/);
+    expect(cells[4]).toMatch(/^[A-Z][a-z]{2} \d{1,2}, \d\d:\d\d E[SD]T$/);
     const page = await ownerPage.content();
     expect(page).toContain(liveKey.slice(0, 16));
     expect(page).not.toContain(liveKey.slice(0, 17));

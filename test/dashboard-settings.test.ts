@@ -30,9 +30,9 @@ describe("usage page: requests per day per key, and the rate limit", () => {
     const row = ownerPage.getByRole("row", { name: /Usage probe/ });
     expect(await row.locator('td[data-label="Today"]').textContent()).toBe("3");
     expect(await row.locator('td[data-label="30 days"]').textContent()).toBe("3");
-    expect(await ownerPage.locator("svg.chart rect").count()).toBeGreaterThan(0);
-    expect(await ownerPage.locator("svg.chart title").first().textContent()).toBe("Requests per day, last 30 days");
-    expect(await ownerPage.locator("svg.chart g.chart-axis text").count()).toBeGreaterThanOrEqual(5);
+    expect(await ownerPage.locator("svg.chart-wide rect").count()).toBeGreaterThan(0);
+    expect(await ownerPage.locator("svg.chart-wide title").first().textContent()).toBe("Test requests per day, last 30 days");
+    expect(await ownerPage.locator("svg.chart-wide g.chart-axis text").count()).toBeGreaterThanOrEqual(5);
     expect(await ownerPage.getByText("requests per second, per API key").isVisible()).toBe(true);
     await shot(ownerPage, "usage");
 

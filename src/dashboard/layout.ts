@@ -66,6 +66,7 @@ export function signedInPage({ title, section, session, body }: SignedInPage): S
 </header>
 <main id="main" class="page" tabindex="-1">
 ${body}
+<p class="time-note">Times are Ohio time (Eastern: EST, or EDT in summer); point at one to see it in UTC.</p>
 </main>
 <footer class="footer"><p>Buckeye · Ohio sales tax rates · <a href="${REFERENCE_PATH}">API reference</a> · <a href="/healthz">Service status</a></p></footer>
 </body>
@@ -127,27 +128,62 @@ export function minutes(seconds: number): string {
   return m === 1 ? "1 minute" : `${m} minutes`;
 }
 
-/** Dates as customers read them: "Nov 21, 2026" (UTC), with the exact instant in a title. */
+/**
+ * Times on every page are Ohio's (Eastern, EST or EDT, named with each time), the zone the usage
+ * days are counted in; each `<time>` carries the UTC instant in `datetime` and its title
+ * (docs/guides/dashboard.md, "Times").
+ */
+export const OHIO_TIME_ZONE = "America/New_York";
+
+/** "2026-11-03" (a calendar date, shown as it is) or an instant (shown as its Ohio date). */
+function isCalendarDate(value: string): boolean {
+  return /^\d{4}-\d{2}-\d{2}$/.test(value);
+}
+
+/** Dates as customers read them: "Nov 21, 2026", the Ohio date of an instant, with the exact instant in a title. */
 export function shortDate(iso: string | null): SafeHtml {
   if (!iso) return html`<span class="muted">Never</span>`;
-  const date = new Date(iso);
-  const text = date.toLocaleDateString("en-US", { month: "short", day: "numeric", year: "numeric", timeZone: "UTC" });
-  return html`<time datetime="${iso}" title="${iso}">${text}</time>`;
+  const calendar = isCalendarDate(iso);
+  const text = new Date(calendar ? `${iso}T12:00:00Z` : iso).toLocaleDateString("en-US", { month: "short", day: "numeric", year: "numeric", timeZone: calendar ? "UTC" : OHIO_TIME_ZONE });
+  return html`<time datetime="${iso}" title="${calendar ? iso : utcTitle(iso)}">${text}</time>`;
 }
 
-/** "Nov 21, 14:05 UTC": for when something last happened, where the day alone says too little. */
+function utcTitle(iso: string): string {
+  return `${new Date(iso).toISOString().replace("T", " ").replace(/\.\d{3}Z$/, "")} UTC`;
+}
+
+function ohioTime(iso: string, withSeconds: boolean): string {
+  return new Date(iso).toLocaleString("en-US", {
+    month: "short",
+    day: "numeric",
+    hour: "2-digit",
+    minute: "2-digit",
+    ...(withSeconds ? { second: "2-digit" } : {}),
+    hourCycle: "h23",
+    timeZone: OHIO_TIME_ZONE,
+    timeZoneName: "short",
+  });
+}
+
+/** "Nov 21, 09:05 EST": for when something last happened, where the day alone says too little. */
 export function dateMinute(iso: string | null): SafeHtml {
   if (!iso) return html`<span class="muted">Never</span>`;
-  const text = new Date(iso).toLocaleString("en-US", { month: "short", day: "numeric", hour: "2-digit", minute: "2-digit", hourCycle: "h23", timeZone: "UTC" });
-  return html`<time datetime="${iso}" title="${iso}">${text} UTC</time>`;
+  return html`<time datetime="${new Date(iso).toISOString()}" title="${utcTitle(iso)}">${ohioTime(iso, false)}</time>`;
 }
 
+/** "Nov 21, 09:05:12 EST": delivery attempts and expiries, to the second. */
 export function dateTime(iso: string): SafeHtml {
-  const date = new Date(iso);
-  const text = date.toLocaleString("en-US", { month: "short", day: "numeric", hour: "2-digit", minute: "2-digit", second: "2-digit", hourCycle: "h23", timeZone: "UTC" });
-  return html`<time datetime="${iso}" title="${iso}">${text} UTC</time>`;
+  return html`<time datetime="${new Date(iso).toISOString()}" title="${utcTitle(iso)}">${ohioTime(iso, true)}</time>`;
 }
 
 export function badge(tone: "green" | "gray" | "blue" | "amber" | "red", text: string): SafeHtml {
   return html`<span class="badge badge-${tone}">${text}</span>`;
+}
+
+/**
+ * A URL that wraps after its "/", "?", "&" and "." rather than at a hyphen inside a word: each part
+ * is kept whole (.url-part) unless it alone is wider than the line.
+ */
+export function breakableUrl(url: string): SafeHtml {
+  return html`${url.split(/(?<=[/?&.])/).map((part) => html`<span class="url-part">${part}</span>`)}`;
 }

@@ -32,7 +32,7 @@ interface KeysView {
 
 function newKeyPanel(key: CreatedKey, origin: string) {
   return html`<section class="card reveal" aria-labelledby="new-key-heading">
-  <h2 id="new-key-heading">Your new ${key.env} key “${key.label}”</h2>
+  <h2 id="new-key-heading" tabindex="-1" autofocus>Your new ${key.env} key “${key.label}”</h2>
   ${notice(
     "warning",
     "Copy this key now. It will not be shown again.",
@@ -43,8 +43,8 @@ function newKeyPanel(key: CreatedKey, origin: string) {
     <button class="btn btn-secondary" type="button" data-copy="new-key" hidden>Copy key</button>
   </div>
   <p class="copy-status" role="status" aria-live="polite"></p>
-  <p class="hint">Try it, with the key in <code>BUCKEYE_API_KEY</code>:</p>
-  <pre class="example"><code>curl -H "Authorization: Bearer $BUCKEYE_API_KEY" \\
+  <p class="hint" id="try-it">Try it, with the key in <code>BUCKEYE_API_KEY</code>:</p>
+  <pre class="example" tabindex="0" role="region" aria-labelledby="try-it"><code>curl -H "Authorization: Bearer $BUCKEYE_API_KEY" \\
   "${origin}/api/v1/rates?county=franklin"</code></pre>
 </section>`;
 }
@@ -88,7 +88,7 @@ function keysTable(keys: ApiKey[]) {
   <tbody>
   ${sorted.map(
     (k) => html`<tr${k.status === "revoked" ? html` class="row-muted"` : ""}>
-    <td data-label="Label" class="cell-strong">${k.label}</td>
+    <td data-label="Label" class="cell-strong cell-label">${k.label}</td>
     <td data-label="Environment">${k.env === "live" ? badge("blue", "Live") : badge("amber", "Test")}</td>
     <td data-label="Public prefix"><code class="prefix">${k.prefix}…</code></td>
     <td data-label="Created">${shortDate(k.created_at)}</td>
@@ -124,7 +124,8 @@ const ROTATION_GUIDE = html`<section class="card guide" aria-labelledby="rotate-
 
 function keysPage(session: SessionView, view: KeysView) {
   return signedInPage({
-    title: "API keys",
+    // A page that shows a new key says so in its title, the first thing a screen reader announces.
+    title: view.created ? `New key “${view.created.key.label}” · API keys` : view.error ? "Key not created · API keys" : "API keys",
     section: "keys",
     session,
     body: html`<div class="page-head">
@@ -213,7 +214,7 @@ export function keyRoutes(app: H3, deps: DashboardDeps): void {
       return sendPage(
         event,
         signedInPage({
-          title: "Revoke key",
+          title: `Revoke key “${key.label}” · API keys`,
           section: "keys",
           session,
           body: html`<section class="card confirm" aria-labelledby="confirm-heading">

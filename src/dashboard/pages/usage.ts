@@ -7,9 +7,12 @@ import { html } from "../html.ts";
 import { badge, dateMinute, signedInPage } from "../layout.ts";
 import { sendPage } from "../respond.ts";
 import { requireSession } from "../session.ts";
-import { SERIES_COLOURS, sparkline, stackedDailyChart, swatch, type Series } from "../usage-chart.ts";
+import type { KeyEnv } from "../../store/database.ts";
+import { rateLimitSentence } from "../rate-limit-text.ts";
+import { dayLabel, NARROW, SERIES_COLOURS, sparkline, stackedDailyChart, swatch, WIDE, type Series } from "../usage-chart.ts";
 
 const DAYS = 30;
+const ENV_NAMES: Record<KeyEnv, string> = { live: "Live", test: "Test" };
 
 export function usageRoutes(app: H3, deps: DashboardDeps): void {
   app.get(
@@ -32,29 +35,66 @@ export function usageRoutes(app: H3, deps: DashboardDeps): void {
       }
       // Every active key gets a row; a revoked key only if it was used in the window.
       const shown = keys.filter((k) => k.status === "active" || countsByKey.has(k.id));
-      const rows = shown.map((key, i) => {
+      // Colours go to keys with traffic only, in list order, so the few that are drawn get the most distinct ones.
+      let nextColour = 0;
+      const rows = shown.map((key) => {
         const counts = countsByKey.get(key.id) ?? new Array<number>(DAYS).fill(0);
-        return { key, counts, colour: SERIES_COLOURS[i % SERIES_COLOURS.length]!, total: counts.reduce((a, b) => a + b, 0) };
+        const total = counts.reduce((a, b) => a + b, 0);
+        const colour = total > 0 ? SERIES_COLOURS[nextColour++ % SERIES_COLOURS.length]! : null;
+        return { key, counts, colour, total };
       });
-      const series: Series[] = rows.map((r) => ({ name: `${r.key.label} (${r.key.prefix}…)`, colour: r.colour, counts: r.counts }));
-      const total = rows.reduce((sum, r) => sum + r.total, 0);
+      const byEnv = (env: KeyEnv) => rows.filter((r) => r.key.env === env && r.total > 0);
+      const daily = (env: KeyEnv) => days.map((_, i) => byEnv(env).reduce((sum, r) => sum + r.counts[i]!, 0));
+      const totals = { live: byEnv("live").reduce((s, r) => s + r.total, 0), test: byEnv("test").reduce((s, r) => s + r.total, 0) };
       const activeKeys = keys.filter((k) => k.status === "active").length;
       const limit = deps.rateLimits.perKey;
       const organizationLimit = deps.rateLimits.perOrganization;
-      const description = `${total.toLocaleString("en-US")} requests from ${days[0]} to ${today} across ${rows.length} keys. The table below lists each key's numbers.`;
+
+      const chartFor = (env: KeyEnv) => {
+        const drawn = byEnv(env);
+        if (drawn.length === 0) return "";
+        const series: Series[] = drawn.map((r) => ({ name: `${r.key.label} (${r.key.prefix}…)`, colour: r.colour!, counts: r.counts }));
+        const name = ENV_NAMES[env];
+        const text = (size: string) => ({
+          id: `chart-${env}-${size}`,
+          title: `${name} requests per day, last ${DAYS} days`,
+          description: `${totals[env].toLocaleString("en-US")} ${env} requests from ${dayLabel(days[0]!)} to ${dayLabel(today)} across ${drawn.length === 1 ? "1 key" : `${drawn.length} keys`}. The table “Requests per day” below gives each day's numbers.`,
+          className: `chart-${size}`,
+        });
+        return html`<figure class="chart-figure">
+    <figcaption><h3>${name} keys</h3> <span class="muted">${totals[env].toLocaleString("en-US")} requests</span></figcaption>
+    ${stackedDailyChart(days, series, WIDE, text("wide"))}
+    ${stackedDailyChart(days, series, NARROW, text("narrow"))}
+    <ul class="legend" aria-label="${name} keys in the chart">${drawn.map((r) => html`<li>${swatch(r.colour!)} <span>${r.key.label}</span> <code>${r.key.prefix}…</code></li>`)}</ul>
+  </figure>`;
+      };
+      const live = daily("live");
+      const test = daily("test");
+      const dayTable = html`<details class="day-table">
+    <summary>Requests per day as a table</summary>
+    <div class="table-wrap"><table class="table">
+      <caption class="visually-hidden">Requests per day (Ohio dates), live and test keys, newest first</caption>
+      <thead><tr><th scope="col">Day</th><th scope="col" class="num">Live</th><th scope="col" class="num">Test</th></tr></thead>
+      <tbody>${[...days.keys()].reverse().map(
+        (i) => html`<tr><th scope="row"><time datetime="${days[i]!}">${dayLabel(days[i]!)}</time></th><td class="num">${live[i]!.toLocaleString("en-US")}</td><td class="num">${test[i]!.toLocaleString("en-US")}</td></tr>`,
+      )}</tbody>
+    </table></div>
+  </details>`;
 
       const body = html`<div class="page-head">
   <h1>Usage</h1>
-  <p class="lede">Requests your keys made to the API per day (Ohio time), over the last ${DAYS} days.</p>
+  <p class="lede">Requests your keys made to the API per day, by Ohio calendar day, over the last ${DAYS} days.</p>
 </div>
 <section class="card" aria-labelledby="chart-heading">
   <div class="card-head">
     <h2 id="chart-heading">Requests per day</h2>
-    <p class="stat"><span class="stat-value">${total.toLocaleString("en-US")}</span> <span class="stat-label">requests in ${DAYS} days</span></p>
+    <p class="stats"><span class="stat"><span class="stat-value">${totals.live.toLocaleString("en-US")}</span> <span class="stat-label">live</span></span> <span class="stat"><span class="stat-value">${totals.test.toLocaleString("en-US")}</span> <span class="stat-label">test requests in ${DAYS} days</span></span></p>
   </div>
-  ${total === 0 ? html`<p class="empty">No requests in the last ${DAYS} days. Calls made with your keys appear here within seconds.</p>` : ""}
-  ${stackedDailyChart(days, series, description)}
-  ${rows.length ? html`<ul class="legend">${rows.map((r) => html`<li>${swatch(r.colour)} ${r.key.label} <code>${r.key.prefix}…</code></li>`)}</ul>` : ""}
+  ${
+    totals.live + totals.test === 0
+      ? html`<p class="empty">No requests in the last ${DAYS} days. Calls made with your keys appear here within seconds.</p>`
+      : html`${chartFor("live")}${chartFor("test")}${dayTable}`
+  }
 </section>
 <section class="card" aria-labelledby="by-key-heading">
   <h2 id="by-key-heading">By key</h2>
@@ -66,11 +106,11 @@ export function usageRoutes(app: H3, deps: DashboardDeps): void {
     <thead><tr><th scope="col">Key</th><th scope="col">Environment</th><th scope="col" class="num">Today</th><th scope="col" class="num">${DAYS} days</th><th scope="col">Daily requests</th><th scope="col">Last used</th></tr></thead>
     <tbody>${rows.map(
       (r) => html`<tr${r.key.status === "revoked" ? html` class="row-muted"` : ""}>
-      <td data-label="Key"><div><span class="cell-strong">${swatch(r.colour)} ${r.key.label}</span><br><code class="prefix">${r.key.prefix}…</code>${r.key.status === "revoked" ? html` ${badge("gray", "Revoked")}` : ""}</div></td>
+      <td data-label="Key"><div><span class="cell-strong">${r.colour ? swatch(r.colour) : ""} ${r.key.label}</span><br><code class="prefix">${r.key.prefix}…</code>${r.key.status === "revoked" ? html` ${badge("gray", "Revoked")}` : ""}</div></td>
       <td data-label="Environment">${r.key.env === "live" ? badge("blue", "Live") : badge("amber", "Test")}</td>
       <td data-label="Today" class="num">${r.counts[DAYS - 1]!.toLocaleString("en-US")}</td>
       <td data-label="${DAYS} days" class="num">${r.total.toLocaleString("en-US")}</td>
-      <td data-label="Daily requests">${sparkline(r.counts, r.colour)}</td>
+      <td data-label="Daily requests">${r.colour ? sparkline(r.counts, r.colour) : html`<span class="muted">None</span>`}</td>
       <td data-label="Last used">${dateMinute(r.key.last_used_at)}</td>
     </tr>`,
     )}</tbody>
@@ -81,7 +121,7 @@ export function usageRoutes(app: H3, deps: DashboardDeps): void {
   <h2 id="limit-heading">Rate limit</h2>
   <p class="stat"><span class="stat-value">${limit.toLocaleString("en-US")}</span> <span class="stat-label">requests per second, per API key</span></p>
   <p class="stat"><span class="stat-value">${organizationLimit.toLocaleString("en-US")}</span> <span class="stat-label">requests per second, for your organization across all its keys</span></p>
-  <p>Each key may burst to ${limit.toLocaleString("en-US")} requests and sustain ${limit.toLocaleString("en-US")} per second. With ${activeKeys} active ${activeKeys === 1 ? "key" : "keys"}, your organization can make up to ${Math.min(organizationLimit, limit * activeKeys).toLocaleString("en-US")} requests per second in all; more keys do not raise its limit of ${organizationLimit.toLocaleString("en-US")}.</p>
+  <p>Each key may burst to ${limit.toLocaleString("en-US")} requests and sustain ${limit.toLocaleString("en-US")} per second. ${rateLimitSentence(activeKeys, limit, organizationLimit)}</p>
   <p>A request over its key's limit gets <code>429 rate-limit-exceeded</code>, one over the organization's limit <code>429 organization-rate-limit-exceeded</code>, each with a <code>Retry-After</code> header. Every response carries <code>RateLimit-Limit</code>, <code>RateLimit-Remaining</code> and <code>RateLimit-Reset</code>, so a client can slow down before it is refused.</p>
 </section>`;
       return sendPage(event, signedInPage({ title: "Usage", section: "usage", session, body }));

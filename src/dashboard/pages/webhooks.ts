@@ -21,7 +21,7 @@ import { WebhookRefusal } from "../../webhooks/webhook-service.ts";
 import { assertSessionToken } from "../csrf.ts";
 import type { DashboardDeps } from "../deps.ts";
 import { html, type HtmlValue, type SafeHtml } from "../html.ts";
-import { badge, csrfField, dateTime, notice, shortDate, signedInPage, textField } from "../layout.ts";
+import { badge, breakableUrl, csrfField, dateTime, notice, shortDate, signedInPage, textField } from "../layout.ts";
 import { dashboardError, field, readForm, redirectTo, sendPage } from "../respond.ts";
 import { requireSession } from "../session.ts";
 import { ONCE_FIELD } from "../submit-once.ts";
@@ -106,7 +106,7 @@ function webhookList(rows: Webhook[]): SafeHtml {
   <tbody>${rows.map((row) => {
     const events = JSON.parse(row.events) as string[];
     return html`<tr>
-    <td data-label="Endpoint"><span class="endpoint-url">${row.url}</span></td>
+    <td data-label="Endpoint"><span class="endpoint-url">${breakableUrl(row.url)}</span></td>
     <td data-label="Environment">${envBadge(row.env)}</td>
     <td data-label="Events">${eventBadges(events)}</td>
     <td data-label="Status">${statusBadge(row)}</td>
@@ -217,7 +217,7 @@ function detailPage(session: SessionView, row: Webhook, deliveries: DeliveryWith
     body: html`<div class="page-head">
   <p><a href="/dashboard/webhooks">← All endpoints</a></p>
   <h1>Webhook endpoint</h1>
-  <p class="endpoint-url endpoint-title">${row.url}</p>
+  <p class="endpoint-url endpoint-title">${breakableUrl(row.url)}</p>
 </div>
 ${view.message ?? ""}
 ${view.secret ? secretPanel(view.secret.value, view.secret.heading, view.secret.extra) : ""}
@@ -260,7 +260,7 @@ function confirmPage(session: SessionView, row: Webhook, action: "rotate" | "del
     session,
     body: html`<section class="card confirm" aria-labelledby="confirm-heading">
   <h1 id="confirm-heading">${rotate ? "Rotate the signing secret?" : "Delete this endpoint?"}</h1>
-  <p class="endpoint-url">${row.url}</p>
+  <p class="endpoint-url">${breakableUrl(row.url)}</p>
   ${
     rotate
       ? notice(
