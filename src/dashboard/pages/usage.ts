@@ -39,8 +39,10 @@ export function usageRoutes(app: H3, deps: DashboardDeps): void {
       const series: Series[] = rows.map((r) => ({ name: `${r.key.label} (${r.key.prefix}…)`, colour: r.colour, counts: r.counts }));
       const total = rows.reduce((sum, r) => sum + r.total, 0);
       const activeKeys = keys.filter((k) => k.status === "active").length;
-      const limit = deps.rateLimits.perKey;
-      const organizationLimit = deps.rateLimits.perOrganization;
+      // The organization's own rates where an operator set them (docs/operations/organization-limits.md).
+      const limits = await deps.accounts.limits(session.organizationId);
+      const limit = limits?.find((shown) => shown.name === "requestsPerSecondPerKey")?.value ?? deps.rateLimits.perKey;
+      const organizationLimit = limits?.find((shown) => shown.name === "requestsPerSecondPerOrganization")?.value ?? deps.rateLimits.perOrganization;
       const description = `${total.toLocaleString("en-US")} requests from ${days[0]} to ${today} across ${rows.length} keys. The table below lists each key's numbers.`;
 
       const body = html`<div class="page-head">
