@@ -22,7 +22,7 @@ import type { Principal, Verification } from "../auth/key-service.ts";
 import { problem } from "../web/problem.ts";
 import { setAnswerHeader } from "./answer-headers.ts";
 import type { ApiContext } from "./context.ts";
-import type { RateDecision } from "./rate-limit.ts";
+import { ratesFor, type RateDecision } from "./rate-limit.ts";
 
 /**
  * The organization bucket a principal draws from: its organization's, or, for an organization in
@@ -53,10 +53,15 @@ async function admit(ctx: ApiContext, key: string): Promise<Admission> {
     if (!verdict.ok) return { refused: verdict.reason };
     // The in-process buckets decide at once: awaiting their decision would cost a promise per request.
     const decision = taking instanceof Promise ? await taking : taking;
-    // An organization verified, or given limits of its own, since the verdict was cached: its buckets as they are now decide, from this request on.
+    // An organization verified, or given rates of its own, since the verdict was cached: its buckets as they are now
+    // decide, from this request on. The request was taken under the old rates too and that token is not given back,
+    // so after a raise (or a verification) it is admitted when either take admits it: a raise never refuses the requests
+    // that bring it. After a cut the new rates alone decide (docs/operations/organization-limits.md).
     if (verdict !== hit.verdict && (verdict.principal.trial !== cached.trial || !sameRates(verdict.principal, cached))) {
       const { principal } = verdict;
-      return { principal, decision: await ctx.limiter.consume(principal.keyId, organizationBucket(principal), ctx.now().getTime(), principal.limits) };
+      const again = await ctx.limiter.consume(principal.keyId, organizationBucket(principal), ctx.now().getTime(), principal.limits);
+      const lenient = decision.allowed && !again.allowed && !isCut(ctx, cached, principal);
+      return { principal, decision: lenient ? { ...again, allowed: true, retryAfterSeconds: 0 } : again };
     }
     return { principal: verdict.principal, decision };
   }
@@ -64,6 +69,12 @@ async function admit(ctx: ApiContext, key: string): Promise<Admission> {
   if (!verdict.ok) return { refused: verdict.reason };
   const { principal } = verdict;
   return { principal, decision: await ctx.limiter.consume(principal.keyId, organizationBucket(principal), ctx.now().getTime(), principal.limits) };
+}
+
+/** Whether either rate is lower for `now` than it was for `before`. */
+function isCut(ctx: ApiContext, before: Principal, now: Principal): boolean {
+  const [old, next] = [ratesFor(ctx.config.rateLimits, before.limits), ratesFor(ctx.config.rateLimits, now.limits)];
+  return next.perKey < old.perKey || next.perOrganization < old.perOrganization;
 }
 
 function sameRates(a: Principal, b: Principal): boolean {
