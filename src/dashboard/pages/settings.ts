@@ -61,7 +61,7 @@ function limitsCard(session: SessionView, limits: ShownLimit[]) {
     <thead><tr><th scope="col">Limit</th><th scope="col" class="num">Value</th><th scope="col">Source</th></tr></thead>
     <tbody>${limits.map(
       (limit) => html`<tr>
-      <th scope="row" data-label="Limit">${LIMITS[limit.name].customer}</th>
+      <td data-label="Limit" class="cell-strong">${LIMITS[limit.name].customer}</td>
       <td data-label="Value" class="num">${limit.value.toLocaleString("en-US")} ${LIMITS[limit.name].unit}</td>
       <td data-label="Source">${limit.own ? badge("blue", note(limit)) : note(limit)}</td>
     </tr>`,
