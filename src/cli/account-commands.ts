@@ -16,13 +16,13 @@ function withAccounts<T>(work: (accounts: AccountService) => Promise<T>): Promis
   return withRuntime(config, (runtime) => work(createAccountService({ db: runtime.store.db, now: () => new Date(), keyChanged: () => announce(runtime), limitDefaults: limitDefaults(config) })));
 }
 
-/** After a committed key revocation or organization status change: the change stands even when Redis cannot be told, so say what to do. */
+/** After a committed change to a key's verdict (a revocation, an organization's status or limits): the change stands even when Redis cannot be told, so say what to do. */
 async function announce(runtime: Runtime): Promise<void> {
   try {
     await runtime.announceKeyChange();
   } catch (error) {
     throw new CliError(
-      `the change is committed, but Redis (REDIS_URL) could not be told: instances that cached this key's verdict keep it until Redis is told. Run the command again. (${(error as Error).message})`,
+      `the change is committed, but Redis (REDIS_URL) could not be told: instances that cached the verdicts of the keys it touches (with their organization's limits) keep them until Redis is told. Run the command again. (${(error as Error).message})`,
     );
   }
 }
