@@ -22,6 +22,7 @@ import { createAddressLookups } from "./batch/address-lookups.ts";
 import { openBoundaryIndex } from "./boundaries/boundary-index.ts";
 import { systemClock, type Clock } from "./clock.ts";
 import type { Config } from "./config.ts";
+import { limitDefaults } from "./organization-limits.ts";
 import { ClosingStack } from "./closing-stack.ts";
 import type { RateData } from "./freshness/rate-data.ts";
 import { readDataStatus } from "./freshness/read-data-status.ts";
@@ -144,7 +145,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
         trustedProxies: config.trustedProxies,
         usage,
         webhooks,
-        accounts: createAccountService({ db: store.db, now, keyChanged: () => keys.changed(), activeKeysPerOrganization: config.activeKeysPerOrganization }),
+        accounts: createAccountService({ db: store.db, now, keyChanged: () => keys.changed(), limitDefaults: limitDefaults(config) }),
         dataStatus,
       },
       log,

@@ -4,6 +4,8 @@
  * recorded here to check that every change to a key's verdict is announced after its commit.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadConfig } from "../src/config.ts";
+import { limitDefaults } from "../src/organization-limits.ts";
 import { createAccountService, type AccountService } from "../src/accounts/account-service.ts";
 import { AccountError } from "../src/accounts/accounts.ts";
 import { KeyError } from "../src/auth/key-service.ts";
@@ -27,7 +29,7 @@ beforeAll(async () => {
     keyChanged: async () => {
       seen.push(await announced.at(-1)?.());
     },
-    activeKeysPerOrganization: 20,
+    limitDefaults: { ...limitDefaults(loadConfig({})), activeKeys: 20 },
   });
 });
 afterAll(() => close());
@@ -55,7 +57,7 @@ describe("keys", () => {
   });
 
   it("an organization holds at most its cap of active keys: key N + 1 is refused, and allowed again once a key is revoked", async () => {
-    const capped = createAccountService({ db: store.db, now: () => new Date("2026-11-24T12:00:00Z"), keyChanged: async () => {}, activeKeysPerOrganization: 3 });
+    const capped = createAccountService({ db: store.db, now: () => new Date("2026-11-24T12:00:00Z"), keyChanged: async () => {}, limitDefaults: { ...limitDefaults(loadConfig({})), activeKeys: 3 } });
     const org = await capped.createOrganization("Capped Org");
     const keys = [];
     for (const label of ["one", "two", "three"]) keys.push(await capped.createKey(org.id, label, label === "three" ? "test" : "live"));
@@ -75,7 +77,7 @@ describe("keys", () => {
   });
 
   it("keys created at once cannot slip past the cap: ten concurrent creations against a cap of 4 leave exactly 4 active keys", async () => {
-    const capped = createAccountService({ db: store.db, now: () => new Date("2026-11-24T12:00:00Z"), keyChanged: async () => {}, activeKeysPerOrganization: 4 });
+    const capped = createAccountService({ db: store.db, now: () => new Date("2026-11-24T12:00:00Z"), keyChanged: async () => {}, limitDefaults: { ...limitDefaults(loadConfig({})), activeKeys: 4 } });
     const org = await capped.createOrganization("Racing Org");
     const results = await Promise.allSettled(Array.from({ length: 10 }, (_, i) => capped.createKey(org.id, `racer ${i}`, "live")));
     expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(4);

@@ -6,6 +6,7 @@
 import type { BrowserContext, Page } from "playwright-core";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createOrganizationWithOwner } from "../src/accounts/accounts.ts";
+import { changeOrganizationLimits } from "../src/store/organization-limits.repository.ts";
 import { setOrganizationStatus } from "../src/store/organizations.repository.ts";
 import { dashboardHarness, PASSWORD, PHONE } from "./_dashboard.ts";
 
@@ -53,6 +54,26 @@ describe("settings page: organization name and filing frequency", () => {
     expect(await ownerPage.locator(".org-name").textContent()).toBe("Acme <b>Hardware</b> & Sons");
     expect(await ownerPage.getByRole("radio", { name: /Semiannual/ }).isChecked()).toBe(true);
     expect(await ownerPage.getByText(/Next return due/).isVisible()).toBe(true);
+  });
+});
+
+describe("settings page: the organization's limits, read-only", () => {
+  it("lists each limit in the customer's words with its value, marks the one an operator set for it, and offers nothing to change them", async () => {
+    const { db } = dash.service.service.store;
+    const { organization_id } = await db.selectFrom("users").select("organization_id").where("email", "=", owner.email).executeTakeFirstOrThrow();
+    await changeOrganizationLimits(db, organization_id, { jobsStored: 25 }, new Date());
+    await ownerPage.goto("/dashboard/settings");
+    const limits = ownerPage.getByRole("region", { name: "Limits" });
+    const stored = limits.getByRole("row", { name: /Batch jobs kept/ });
+    expect(await stored.locator('td[data-label="Value"]').textContent()).toBe("25 jobs");
+    expect(await stored.locator('td[data-label="Source"]').textContent()).toBe("Set for your organization");
+    const perKey = limits.getByRole("row", { name: /Requests per second, per API key/ });
+    expect(await perKey.locator('td[data-label="Source"]').textContent()).toBe("Standard");
+    // Signed up in the dashboard, so in trial: the rate across keys is the one every organization in trial shares.
+    const perOrganization = limits.getByRole("row", { name: /across all your API keys/ });
+    expect(await perOrganization.locator('td[data-label="Source"]').textContent()).toBe("Shared by all organizations in trial");
+    expect(await limits.locator("input, select, textarea, button").count()).toBe(0);
+    await shot(ownerPage, "settings-limits");
   });
 });
 

@@ -99,6 +99,26 @@ describe("shared rate limits: REDIS_URL", () => {
     }
   });
 
+  it("an organization's own rates (an operator's) size its buckets in the same script call as the defaults' of another: 3 per key for one, 10 for the other; a shared bucket keeps each key's own rate", async () => {
+    const a = limiter(REDIS.href, prefix(), () => {}, { perKey: 10, perOrganization: 1000 });
+    await until(() => a.shared, "the limiter to connect");
+    const own = { requestsPerSecondPerKey: 3, requestsPerSecondPerOrganization: null };
+    const tight = { requestsPerSecondPerKey: 2, requestsPerSecondPerOrganization: 4 };
+    // One turn: an organization with its own rate per key, one on the defaults, and two keys with rates of their own drawing from one organization bucket of 4.
+    const decisions = await Promise.all([
+      ...Array.from({ length: 5 }, () => a.consume("key_own", "org_own", Date.now(), own)),
+      ...Array.from({ length: 12 }, () => a.consume("key_default", "org_default", Date.now())),
+      ...Array.from({ length: 3 }, () => a.consume("key_tight_1", "org_tight", Date.now(), tight)),
+      ...Array.from({ length: 3 }, () => a.consume("key_tight_2", "org_tight", Date.now(), tight)),
+    ]);
+    expect(decisions.slice(0, 5).map((d) => [d.allowed, d.limit])).toEqual([...Array(3).fill([true, 3]), ...Array(2).fill([false, 3])]);
+    expect(decisions.slice(5, 17).map((d) => d.allowed)).toEqual([...Array(10).fill(true), false, false]);
+    expect(decisions[5]).toMatchObject({ limit: 10 });
+    // Each key stops at its own 2; together they reach the organization's 4.
+    expect(decisions.slice(17).map((d) => d.allowed)).toEqual([true, true, false, true, true, false]);
+    expect(decisions[19]).toMatchObject({ scope: "key", limit: 2 });
+  });
+
   it("two instances: four keys of one organization at once admit its 25 between them (plus refill) and no more, each refusal the organization's; another organization has its own bucket", async () => {
     const a = limiter(REDIS.href, prefix(), () => {}, { perKey: 10, perOrganization: 25 });
     const b = limiter(REDIS.href, a.keyPrefix, () => {}, { perKey: 10, perOrganization: 25 });

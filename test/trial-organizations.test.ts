@@ -5,6 +5,8 @@
  * real service, its API through the app, keys read from the store.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadConfig } from "../src/config.ts";
+import { limitDefaults } from "../src/organization-limits.ts";
 import { createAccountService, type AccountService } from "../src/accounts/account-service.ts";
 import { createKey } from "../src/auth/key-service.ts";
 import { createOrganization } from "../src/store/organizations.repository.ts";
@@ -18,7 +20,7 @@ let accounts: AccountService;
 beforeAll(async () => {
   api = await startTestService({ RATE_LIMIT_PER_SECOND: "100", RATE_LIMIT_PER_SECOND_PER_ORG: String(PER_ORGANIZATION) });
   const { db } = api.service.store;
-  accounts = createAccountService({ db, now: () => new Date(), keyChanged: () => api.service.context.keys.changed(), activeKeysPerOrganization: 10 });
+  accounts = createAccountService({ db, now: () => new Date(), keyChanged: () => api.service.context.keys.changed(), limitDefaults: { ...limitDefaults(loadConfig({})), activeKeys: 10 } });
 });
 afterAll(() => api.close());
 

@@ -1,7 +1,8 @@
 /**
  * The account actions and their rules, written once for the dashboard and the CLI: sign-up (an
  * organization with its owner) or an organization alone, verification of a trial organization,
- * sign-in, password changes, API keys (create, list, revoke) and suspension. The adapters read a form or command-line options, call an
+ * sign-in, password changes, API keys (create, list, revoke), suspension, and the limits an operator sets per
+ * organization. The adapters read a form or command-line options, call an
  * action here and render the answer or the AccountError / KeyError it throws.
  *
  * The rule that makes this a service rather than a list of repository calls: a change that moves a
@@ -12,7 +13,9 @@
 import { createKey, KeyError, type CreatedKey } from "../auth/key-service.ts";
 import { listApiKeys, revokeApiKey } from "../store/api-keys.repository.ts";
 import type { ApiKey, Db, KeyEnv, Organization, OrganizationStatus } from "../store/database.ts";
+import { changeOrganizationLimits, findOrganizationLimits } from "../store/organization-limits.repository.ts";
 import { createOrganization, findOrganization, listOrganizations, setOrganizationStatus, verifyOrganization } from "../store/organizations.repository.ts";
+import { effectiveLimits, LIMIT_NAMES, LIMITS, type LimitName, type LimitValues, type OrganizationLimits } from "../organization-limits.ts";
 import { AccountError, changePassword, checkSignIn, createOrganizationWithOwner, organizationNameProblem, type NewAccount } from "./accounts.ts";
 
 export interface AccountServiceDeps {
@@ -20,9 +23,25 @@ export interface AccountServiceDeps {
   now: () => Date;
   /** Called after a committed change to a key's verdict (src/auth/key-check.ts). */
   keyChanged: () => Promise<void>;
-  /** Active API keys one organization may hold (ACTIVE_KEYS_PER_ORG); revoked keys do not count. */
-  activeKeysPerOrganization: number;
+  /** Each limit's value where an organization has none of its own (src/organization-limits.ts). */
+  limitDefaults: LimitValues;
 }
+
+/** One limit of an organization as shown to an operator or a customer: its value, and whether it is the organization's own or the default. */
+export interface ShownLimit {
+  name: LimitName;
+  value: number;
+  own: boolean;
+}
+
+/** An organization's limits, each with where its value comes from. */
+export function showLimits(own: OrganizationLimits, defaults: LimitValues): ShownLimit[] {
+  const values = effectiveLimits(own, defaults);
+  return LIMIT_NAMES.map((name) => ({ name, value: values[name], own: own[name] !== null }));
+}
+
+/** A change of limits that breaks a rule: nothing was changed. */
+export class LimitsError extends Error {}
 
 export type AccountService = ReturnType<typeof createAccountService>;
 
@@ -75,8 +94,39 @@ export function createAccountService(deps: AccountServiceDeps) {
       return row;
     },
 
-    /** A new key, shown once: the answer is the only place its secret appears. Refused past the organization's cap on active keys. */
-    createKey: (organizationId: string, label: string, env: KeyEnv): Promise<CreatedKey> => createKey(db, organizationId, label, env, deps.activeKeysPerOrganization),
+    /** A new key, shown once: the answer is the only place its secret appears. Refused past the organization's cap on active keys (its own, or ACTIVE_KEYS_PER_ORG). */
+    async createKey(organizationId: string, label: string, env: KeyEnv): Promise<CreatedKey> {
+      const own = await findOrganizationLimits(db, organizationId);
+      return createKey(db, organizationId, label, env, own.activeKeys ?? deps.limitDefaults.activeKeys);
+    },
+
+    /** The organization's limits, each with its value and whether it is its own; null when there is no such organization. */
+    async limits(organizationId: string): Promise<ShownLimit[] | null> {
+      if (!(await findOrganization(db, organizationId))) return null;
+      return showLimits(await findOrganizationLimits(db, organizationId), deps.limitDefaults);
+    },
+
+    /**
+     * Sets some of an organization's limits (a value) and clears others back to their default
+     * (null), in one statement; limits not named keep theirs. The key epoch moves with the commit
+     * (the table's triggers) and is announced after it, so every instance applies the new limits
+     * from the organization's next request. Values must already be parsed (parseLimitValue); they
+     * are checked against their bounds again here, so no adapter can store one out of range.
+     */
+    async changeLimits(organizationId: string, changes: Partial<OrganizationLimits>): Promise<ShownLimit[]> {
+      const named = LIMIT_NAMES.filter((name) => changes[name] !== undefined);
+      if (named.length === 0) throw new LimitsError("name at least one limit to change");
+      for (const name of named) {
+        const value = changes[name];
+        if (value !== null && (!Number.isInteger(value) || value! < 1 || value! > LIMITS[name].max)) {
+          throw new LimitsError(`--${LIMITS[name].flag} must be a whole number from 1 to ${LIMITS[name].max.toLocaleString("en-US")}, not ${value}`);
+        }
+      }
+      if (!(await findOrganization(db, organizationId))) throw new LimitsError(`no organization ${organizationId}`);
+      const own = await changeOrganizationLimits(db, organizationId, changes, now());
+      await deps.keyChanged();
+      return showLimits(own, deps.limitDefaults);
+    },
 
     async listKeys(organizationId: string): Promise<ApiKey[]> {
       await requireOrganization(organizationId);

@@ -4,7 +4,9 @@
 import { timingSafeEqual } from "node:crypto";
 import type { Db, KeyEnv } from "../store/database.ts";
 import { insertApiKey, insertApiKeyWithinCap, type KeyFinder } from "../store/api-keys.repository.ts";
+import { limitsOfColumns } from "../store/organization-limits.repository.ts";
 import { findOrganization } from "../store/organizations.repository.ts";
+import type { OrganizationLimits } from "../organization-limits.ts";
 import { checkKeyShape, hashKey, issueKey } from "./api-key.ts";
 
 export interface CreatedKey {
@@ -42,6 +44,11 @@ export interface Principal {
   prefix: string;
   /** The organization is in trial (made by open sign-up, not verified yet): it gets the trial allowance. */
   trial: boolean;
+  /**
+   * The limits an operator set for the organization, null where the setting applies: read with the
+   * verdict and trusted as long as it is, so a change moves the key epoch (src/organization-limits.ts).
+   */
+  limits: OrganizationLimits;
 }
 
 export type Verification =
@@ -62,7 +69,7 @@ export async function verifyKey(findKeys: KeyFinder, key: string): Promise<Verif
     if (candidate.org_status !== "active") return { ok: false, reason: "suspended" };
     return {
       ok: true,
-      principal: { keyId: candidate.id, organizationId: candidate.organization_id, env: shape.env, prefix: shape.prefix, trial: candidate.org_verified_at === null },
+      principal: { keyId: candidate.id, organizationId: candidate.organization_id, env: shape.env, prefix: shape.prefix, trial: candidate.org_verified_at === null, limits: limitsOfColumns(candidate) },
     };
   }
   return { ok: false, reason: "unknown" };

@@ -3,25 +3,26 @@
  * dashboard calls too (src/accounts/account-service.ts).
  */
 import { type Command, Option } from "commander";
-import { createAccountService, type AccountService } from "../accounts/account-service.ts";
+import { createAccountService, LimitsError, type AccountService, type ShownLimit } from "../accounts/account-service.ts";
 import { normalizeEmail } from "../accounts/accounts.ts";
 import { loadConfig } from "../config.ts";
+import { limitByFlag, limitDefaults, LIMIT_NAMES, LIMITS, parseLimitValue, type LimitName, type OrganizationLimits } from "../organization-limits.ts";
 import { withRuntime, type Runtime } from "../runtime.ts";
 import { CliError, jsonOption, print } from "./output.ts";
 
 /** The account service over the configured database, for one command (the same actions the dashboard calls). */
 function withAccounts<T>(work: (accounts: AccountService) => Promise<T>): Promise<T> {
   const config = loadConfig();
-  return withRuntime(config, (runtime) => work(createAccountService({ db: runtime.store.db, now: () => new Date(), keyChanged: () => announce(runtime), activeKeysPerOrganization: config.activeKeysPerOrganization })));
+  return withRuntime(config, (runtime) => work(createAccountService({ db: runtime.store.db, now: () => new Date(), keyChanged: () => announce(runtime), limitDefaults: limitDefaults(config) })));
 }
 
-/** After a committed key revocation or organization status change: the change stands even when Redis cannot be told, so say what to do. */
+/** After a committed change to a key's verdict (a revocation, an organization's status or limits): the change stands even when Redis cannot be told, so say what to do. */
 async function announce(runtime: Runtime): Promise<void> {
   try {
     await runtime.announceKeyChange();
   } catch (error) {
     throw new CliError(
-      `the change is committed, but Redis (REDIS_URL) could not be told: instances that cached this key's verdict keep it until Redis is told. Run the command again. (${(error as Error).message})`,
+      `the change is committed, but Redis (REDIS_URL) could not be told: instances that cached the verdicts of the keys it touches (with their organization's limits) keep them until Redis is told. Run the command again. (${(error as Error).message})`,
     );
   }
 }
@@ -73,6 +74,59 @@ export function addOrgCommands(program: Command): void {
       print(Boolean(opts.json), { id: row.id, name: row.name, status: row.status, verified_at: row.verified_at }, `${row.id} is verified (since ${row.verified_at})`);
     });
 
+  org
+    .command("show <id>")
+    .description("show an organization: its status, whether it is in trial, and each limit with its value and whether it is the organization's own or the default")
+    .addOption(jsonOption())
+    .action(async (id: string, opts: { json?: boolean }) => {
+      const shown = await withAccounts(async (accounts) => {
+        const row = (await accounts.listOrganizations()).find((candidate) => candidate.id === id);
+        return row ? { row, limits: (await accounts.limits(id))! } : null;
+      });
+      if (!shown) throw new CliError(`no organization ${id}`);
+      const { row, limits } = shown;
+      const out = { id: row.id, name: row.name, status: row.status, trial: row.verified_at === null, created_at: row.created_at, verified_at: row.verified_at, limits: limitsDocument(limits) };
+      const head = [`${row.id}  ${row.name}`, `status    ${row.status}, ${row.verified_at ? `verified ${row.verified_at}` : "in trial"}`, `created   ${row.created_at}`, "limits"];
+      print(Boolean(opts.json), out, [...head, limitsText(limits)].join("\n"));
+    });
+
+  const limits = org.command("limits").description("limits an operator sets per organization, in place of the settings' defaults (docs/operations/organization-limits.md)");
+
+  const set = limits
+    .command("set <id>")
+    .description("set one or more of an organization's limits; every instance applies them from its next request")
+    .addOption(jsonOption());
+  for (const name of LIMIT_NAMES) set.addOption(new Option(`--${LIMITS[name].flag} <n>`, `${LIMITS[name].what}, 1 to ${LIMITS[name].max}`));
+  set.action(async (id: string, opts: Record<string, string | boolean | undefined>) => {
+    const changes: Partial<Record<LimitName, number>> = {};
+    for (const option of set.options) {
+      const name = limitByFlag(option.long?.slice(2) ?? "");
+      const text = name && opts[option.attributeName()];
+      if (!name || typeof text !== "string") continue;
+      const parsed = parseLimitValue(name, text);
+      if (!parsed.ok) throw new CliError(parsed.problem);
+      changes[name] = parsed.value;
+    }
+    if (Object.keys(changes).length === 0) throw new CliError(`name a limit to set: ${LIMIT_NAMES.map((name) => `--${LIMITS[name].flag} <n>`).join(", ")}`);
+    const shown = await changeLimits(id, changes);
+    print(Boolean(opts.json), limitsDocument(shown), `${id}'s limits are now:\n${limitsText(shown)}`);
+  });
+
+  limits
+    .command("unset <id> [limits...]")
+    .description(`clear limits of an organization back to their defaults: any of ${LIMIT_NAMES.map((name) => LIMITS[name].flag).join(", ")}`)
+    .option("--all", "clear every limit of its own")
+    .addOption(jsonOption())
+    .action(async (id: string, names: string[], opts: { all?: boolean; json?: boolean }) => {
+      if (opts.all && names.length > 0) throw new CliError("name limits or pass --all, not both");
+      const unknown = names.filter((flag) => !limitByFlag(flag.replace(/^--/, "")));
+      if (unknown.length > 0) throw new CliError(`no limit named ${unknown.join(", ")}; the limits are ${LIMIT_NAMES.map((name) => LIMITS[name].flag).join(", ")}`);
+      const chosen = opts.all ? LIMIT_NAMES : names.map((flag) => limitByFlag(flag.replace(/^--/, ""))!);
+      if (chosen.length === 0) throw new CliError(`name a limit to clear (${LIMIT_NAMES.map((name) => LIMITS[name].flag).join(", ")}), or pass --all`);
+      const shown = await changeLimits(id, Object.fromEntries(chosen.map((name) => [name, null])) as Partial<OrganizationLimits>);
+      print(Boolean(opts.json), limitsDocument(shown), `${id}'s limits are now:\n${limitsText(shown)}`);
+    });
+
   for (const [verb, status] of [["suspend", "suspended"], ["activate", "active"]] as const) {
     org
       .command(`${verb} <id>`)
@@ -84,6 +138,32 @@ export function addOrgCommands(program: Command): void {
         print(Boolean(opts.json), { id: row.id, name: row.name, status: row.status }, `${row.id} is now ${row.status}`);
       });
   }
+}
+
+/** A change of limits, its refusal as the CLI says it (one line, nothing changed). */
+async function changeLimits(id: string, changes: Partial<OrganizationLimits>): Promise<ShownLimit[]> {
+  try {
+    return await withAccounts((accounts) => accounts.changeLimits(id, changes));
+  } catch (error) {
+    if (error instanceof LimitsError) throw new CliError(error.message);
+    throw error;
+  }
+}
+
+/** Each limit by its CLI name, with its value and where the value comes from. */
+function limitsDocument(shown: ShownLimit[]): Record<string, { value: number; source: "organization" | "default" }> {
+  return Object.fromEntries(shown.map((limit) => [LIMITS[limit.name].flag, { value: limit.value, source: limit.own ? "organization" : "default" }]));
+}
+
+function limitsText(shown: ShownLimit[]): string {
+  const width = Math.max(...shown.map((limit) => LIMITS[limit.name].flag.length));
+  return shown
+    .map((limit) => {
+      const { flag, setting } = LIMITS[limit.name];
+      const source = limit.own ? "own" : `default${setting ? ` (${setting})` : ""}`;
+      return `  ${flag.padEnd(width)}  ${String(limit.value).padStart(7)}  ${source}`;
+    })
+    .join("\n");
 }
 
 export function addKeyCommands(program: Command): void {

@@ -22,18 +22,20 @@ import type { Principal, Verification } from "../auth/key-service.ts";
 import { problem } from "../web/problem.ts";
 import { setAnswerHeader } from "./answer-headers.ts";
 import type { ApiContext } from "./context.ts";
-import type { RateDecision } from "./rate-limit.ts";
+import { ratesFor, type RateDecision } from "./rate-limit.ts";
 
 /**
  * The organization bucket a principal draws from: its organization's, or, for an organization in
  * trial, the one bucket every trial organization shares, so organizations made by open sign-up
  * add nothing to the rate the service gives away, however many are made (docs/guides/dashboard.md,
  * "Trial organizations"). Organization ids start with `org_`, so this name is no organization's.
+ * A trial organization an operator gave a rate of its own draws from its own bucket at that rate
+ * (docs/operations/organization-limits.md).
  */
 export const TRIAL_BUCKET = "trial";
 
 function organizationBucket(principal: Principal): string {
-  return principal.trial ? TRIAL_BUCKET : principal.organizationId;
+  return principal.trial && principal.limits.requestsPerSecondPerOrganization === null ? TRIAL_BUCKET : principal.organizationId;
 }
 
 /** A good key's principal and the rate-limit decision for this request, or why the key is refused. */
@@ -44,22 +46,41 @@ async function admit(ctx: ApiContext, key: string): Promise<Admission> {
   const { verdicts } = ctx.keys;
   const hit = verdicts.peek(key);
   if (hit?.verdict.ok) {
-    const taking = ctx.limiter.consume(hit.verdict.principal.keyId, organizationBucket(hit.verdict.principal), ctx.now().getTime());
+    const cached = hit.verdict.principal;
+    const taking = ctx.limiter.consume(cached.keyId, organizationBucket(cached), ctx.now().getTime(), cached.limits);
     const epoch = await ctx.keys.epoch();
     const verdict = epoch !== undefined && epoch === hit.epoch ? hit.verdict : await verdicts.read(key, epoch);
     if (!verdict.ok) return { refused: verdict.reason };
     // The in-process buckets decide at once: awaiting their decision would cost a promise per request.
     const decision = taking instanceof Promise ? await taking : taking;
-    // An organization verified since the verdict was cached: its own bucket decides, from this request on.
-    if (verdict.principal.trial !== hit.verdict.principal.trial) {
-      return { principal: verdict.principal, decision: await ctx.limiter.consume(verdict.principal.keyId, organizationBucket(verdict.principal), ctx.now().getTime()) };
+    // An organization verified, or given rates of its own, since the verdict was cached: its buckets as they are now
+    // decide, from this request on. The request was taken under the old rates too and that token is not given back,
+    // so after a raise (or a verification) it is admitted when either take admits it: a raise never refuses the requests
+    // that bring it. After a cut the new rates alone decide (docs/operations/organization-limits.md).
+    if (verdict !== hit.verdict && (verdict.principal.trial !== cached.trial || !sameRates(verdict.principal, cached))) {
+      const { principal } = verdict;
+      const again = await ctx.limiter.consume(principal.keyId, organizationBucket(principal), ctx.now().getTime(), principal.limits);
+      const lenient = decision.allowed && !again.allowed && !isCut(ctx, cached, principal);
+      return { principal, decision: lenient ? { ...again, allowed: true, retryAfterSeconds: 0 } : again };
     }
     return { principal: verdict.principal, decision };
   }
   const verdict = await verdicts.check(key, await ctx.keys.epoch());
   if (!verdict.ok) return { refused: verdict.reason };
   const { principal } = verdict;
-  return { principal, decision: await ctx.limiter.consume(principal.keyId, organizationBucket(principal), ctx.now().getTime()) };
+  return { principal, decision: await ctx.limiter.consume(principal.keyId, organizationBucket(principal), ctx.now().getTime(), principal.limits) };
+}
+
+/** Whether either rate is lower for `now` than it was for `before`. */
+function isCut(ctx: ApiContext, before: Principal, now: Principal): boolean {
+  const [old, next] = [ratesFor(ctx.config.rateLimits, before.limits), ratesFor(ctx.config.rateLimits, now.limits)];
+  return next.perKey < old.perKey || next.perOrganization < old.perOrganization;
+}
+
+function sameRates(a: Principal, b: Principal): boolean {
+  return (
+    a.limits.requestsPerSecondPerKey === b.limits.requestsPerSecondPerKey && a.limits.requestsPerSecondPerOrganization === b.limits.requestsPerSecondPerOrganization
+  );
 }
 
 const BEARER = /^Bearer[ \t]+(tax_(?:live|test)_\S*)\s*$/i;
@@ -103,7 +124,7 @@ function limit(event: H3Event, decision: RateDecision, principal: Principal): vo
   setAnswerHeader(event, "ratelimit-reset", String(decision.resetSeconds));
   if (decision.allowed) return;
   const headers = { headers: { "retry-after": String(decision.retryAfterSeconds) } };
-  if (decision.scope === "organization" && principal.trial) {
+  if (decision.scope === "organization" && organizationBucket(principal) === TRIAL_BUCKET) {
     throw problem(
       "organization-rate-limit-exceeded",
       `This organization is in trial, and organizations in trial share ${decision.limit} requests per second across all their API keys until an operator verifies them. Wait ${decision.retryAfterSeconds} s and retry.`,

@@ -18,7 +18,7 @@ import type { WebhookService } from "../webhooks/webhook-service.ts";
 export type ApiContext = Readonly<ApiParts>;
 
 interface ApiParts {
-  config: Pick<Config, "errorsUrl" | "reconcileStaleAfterDays" | "geoDataDir" | "certificatesPerOrganization" | "batch">;
+  config: Pick<Config, "errorsUrl" | "reconcileStaleAfterDays" | "geoDataDir" | "certificatesPerOrganization" | "batch" | "rateLimits">;
   /** The rate source: its `table` is read at each use, so a reconciliation's rebuilt table is answered from at once. */
   rates: Pick<RateData, "table">;
   zips: ZipIndex;

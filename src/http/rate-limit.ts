@@ -25,8 +25,24 @@ export interface RateLimits {
   perOrganization: number;
 }
 
+/**
+ * The rates an operator set for the organization a request comes from (src/organization-limits.ts),
+ * null where it has none: the limiter's own limits apply there. Passed as the key's verdict carries
+ * them, so taking a token costs no allocation for an organization without limits of its own.
+ */
+export interface OwnRates {
+  readonly requestsPerSecondPerKey: number | null;
+  readonly requestsPerSecondPerOrganization: number | null;
+}
+
 export interface RateLimiter {
-  consume(keyId: string, organizationId: string, nowMs: number): RateDecision | Promise<RateDecision>;
+  consume(keyId: string, organizationId: string, nowMs: number, own?: OwnRates): RateDecision | Promise<RateDecision>;
+}
+
+/** The limits a request is held to: the organization's own where it has them, else `defaults` (the same object when it has none). */
+export function ratesFor(defaults: RateLimits, own: OwnRates | undefined): RateLimits {
+  if (!own || (own.requestsPerSecondPerKey === null && own.requestsPerSecondPerOrganization === null)) return defaults;
+  return { perKey: own.requestsPerSecondPerKey ?? defaults.perKey, perOrganization: own.requestsPerSecondPerOrganization ?? defaults.perOrganization };
 }
 
 interface Bucket {
@@ -65,15 +81,16 @@ export class MemoryRateLimiter implements RateLimiter {
     this.#limits = limits;
   }
 
-  consume(keyId: string, organizationId: string, nowMs: number): RateDecision {
-    const key = refill(this.#keys, keyId, this.#limits.perKey, nowMs);
-    const organization = refill(this.#organizations, organizationId, this.#limits.perOrganization, nowMs);
+  consume(keyId: string, organizationId: string, nowMs: number, own?: OwnRates): RateDecision {
+    const limits = ratesFor(this.#limits, own);
+    const key = refill(this.#keys, keyId, limits.perKey, nowMs);
+    const organization = refill(this.#organizations, organizationId, limits.perOrganization, nowMs);
     const allowed = key.tokens >= 1 && organization.tokens >= 1;
     if (allowed) {
       key.tokens -= 1;
       organization.tokens -= 1;
     }
-    return decide(key.tokens, organization.tokens, this.#limits, allowed);
+    return decide(key.tokens, organization.tokens, limits, allowed);
   }
 }
 

@@ -16,14 +16,15 @@ import { createHash } from "node:crypto";
 import type { Logger } from "../log.ts";
 import { batchPerTurn } from "../per-turn.ts";
 import { closeRedis, openRedis, type Redis } from "../store/redis.ts";
-import { decide, MemoryRateLimiter, type RateDecision, type RateLimiter, type RateLimits } from "./rate-limit.ts";
+import { decide, MemoryRateLimiter, ratesFor, type OwnRates, type RateDecision, type RateLimiter, type RateLimits } from "./rate-limit.ts";
 
 /**
  * Takes the tokens a turn's requests ask for (see batchPerTurn), one per request from its key's
  * bucket and one from its organization's, or none when either is short. KEYS: each organization's
- * bucket, followed by the bucket of each of its keys the requests draw from, each once; ARGV[1],
- * ARGV[2]: tokens per second per key and per organization, also the buckets' sizes; ARGV[i + 2]: 0
- * for an organization's bucket KEYS[i], else how many requests draw from the key's bucket KEYS[i].
+ * bucket, followed by the bucket of each of its keys the requests draw from, each once; ARGV[2i - 1]:
+ * 0 for an organization's bucket KEYS[i], else how many requests draw from the key's bucket KEYS[i];
+ * ARGV[2i]: that bucket's tokens per second, also its size (an organization's own limits, set by an
+ * operator, or the settings').
  * A key's requests are served while both buckets hold a whole token, its keys in order, so a key
  * holding k tokens whose organization has o left admits min(count, floor(k), floor(o)) of them.
  * Returns {admitted, key tokens, organization tokens, ...} for each key, tokens as they were before
@@ -31,8 +32,6 @@ import { decide, MemoryRateLimiter, type RateDecision, type RateLimiter, type Ra
  * with the number of keys and organizations, not of requests.
  */
 const TOKEN_BUCKET = `
-local per_key = tonumber(ARGV[1])
-local per_org = tonumber(ARGV[2])
 local time = redis.call('TIME')
 local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
 local function refill(name, limit)
@@ -49,13 +48,14 @@ end
 local reply = {}
 local org, org_tokens
 for i = 1, #KEYS do
-  local count = tonumber(ARGV[i + 2])
+  local count = tonumber(ARGV[2 * i - 1])
+  local limit = tonumber(ARGV[2 * i])
   if count == 0 then
     if org then store(org, org_tokens) end
     org = KEYS[i]
-    org_tokens = refill(org, per_org)
+    org_tokens = refill(org, limit)
   else
-    local tokens = refill(KEYS[i], per_key)
+    local tokens = refill(KEYS[i], limit)
     local admitted = math.max(0, math.min(count, math.floor(tokens), math.floor(org_tokens)))
     store(KEYS[i], tokens - admitted)
     reply[#reply + 1] = admitted
@@ -87,7 +87,7 @@ export class RedisRateLimiter implements RateLimiter {
   readonly #ownsConnection: boolean;
   readonly #prefix: string;
   readonly #log: Logger;
-  readonly #take = batchPerTurn((requests: Array<{ keyId: string; organizationId: string }>) => this.#run(requests));
+  readonly #take = batchPerTurn((requests: Array<{ keyId: string; organizationId: string; own: OwnRates | undefined }>) => this.#run(requests));
   #degraded = false;
 
   constructor(options: RedisRateLimiterOptions) {
@@ -106,15 +106,15 @@ export class RedisRateLimiter implements RateLimiter {
   readonly #onClose = () => this.#degrade(new Error("connection closed"));
   readonly #onReady = () => this.#recover();
 
-  async consume(keyId: string, organizationId: string, nowMs: number): Promise<RateDecision> {
-    if (this.#redis.status !== "ready") return this.#fallback.consume(keyId, organizationId, nowMs);
+  async consume(keyId: string, organizationId: string, nowMs: number, own?: OwnRates): Promise<RateDecision> {
+    if (this.#redis.status !== "ready") return this.#fallback.consume(keyId, organizationId, nowMs, own);
     try {
-      const decision = await this.#take({ keyId, organizationId });
+      const decision = await this.#take({ keyId, organizationId, own });
       this.#recover();
       return decision;
     } catch (error) {
       this.#degrade(error as Error);
-      return this.#fallback.consume(keyId, organizationId, nowMs);
+      return this.#fallback.consume(keyId, organizationId, nowMs, own);
     }
   }
 
@@ -131,27 +131,33 @@ export class RedisRateLimiter implements RateLimiter {
   }
 
   /** One script call for a turn's requests, given as the key and organization each draws from: a decision per request. */
-  async #run(requests: Array<{ keyId: string; organizationId: string }>): Promise<RateDecision[]> {
+  async #run(requests: Array<{ keyId: string; organizationId: string; own: OwnRates | undefined }>): Promise<RateDecision[]> {
     // Each organization once and each of its keys once, in order of first appearance, with what the script answers for each key.
-    const organizations = new Map<string, Map<string, { count: number; admitted: number; keyBefore: number; orgBefore: number; served: number }>>();
-    for (const { keyId, organizationId } of requests) {
-      let keys = organizations.get(organizationId);
-      if (!keys) organizations.set(organizationId, (keys = new Map()));
-      const bucket = keys.get(keyId);
+    // An organization's bucket is as large as the first of its requests says; a key's, as its own first request says.
+    type KeyBucket = { count: number; limits: RateLimits; admitted: number; keyBefore: number; orgBefore: number; served: number };
+    const organizations = new Map<string, { perOrganization: number; keys: Map<string, KeyBucket> }>();
+    for (const { keyId, organizationId, own } of requests) {
+      const limits = ratesFor(this.#limits, own);
+      let organization = organizations.get(organizationId);
+      if (!organization) organizations.set(organizationId, (organization = { perOrganization: limits.perOrganization, keys: new Map() }));
+      const bucket = organization.keys.get(keyId);
       if (bucket) bucket.count += 1;
-      else keys.set(keyId, { count: 1, admitted: 0, keyBefore: 0, orgBefore: 0, served: 0 });
-    }
-    const keys: string[] = [];
-    const counts: number[] = [];
-    for (const [organizationId, organizationKeys] of organizations) {
-      keys.push(`${this.#prefix}org:${organizationId}`);
-      counts.push(0);
-      for (const [keyId, bucket] of organizationKeys) {
-        keys.push(`${this.#prefix}${keyId}`);
-        counts.push(bucket.count);
+      else {
+        const held = limits.perOrganization === organization.perOrganization ? limits : { perKey: limits.perKey, perOrganization: organization.perOrganization };
+        organization.keys.set(keyId, { count: 1, limits: held, admitted: 0, keyBefore: 0, orgBefore: 0, served: 0 });
       }
     }
-    const args = [...keys, this.#limits.perKey, this.#limits.perOrganization, ...counts];
+    const keys: string[] = [];
+    const perBucket: number[] = [];
+    for (const [organizationId, organization] of organizations) {
+      keys.push(`${this.#prefix}org:${organizationId}`);
+      perBucket.push(0, organization.perOrganization);
+      for (const [keyId, bucket] of organization.keys) {
+        keys.push(`${this.#prefix}${keyId}`);
+        perBucket.push(bucket.count, bucket.limits.perKey);
+      }
+    }
+    const args = [...keys, ...perBucket];
     let reply: Array<string | number>;
     try {
       reply = (await this.#redis.evalsha(TOKEN_BUCKET_SHA, keys.length, ...args)) as Array<string | number>;
@@ -161,20 +167,20 @@ export class RedisRateLimiter implements RateLimiter {
       reply = (await this.#redis.eval(TOKEN_BUCKET, keys.length, ...args)) as Array<string | number>;
     }
     let at = 0;
-    for (const organizationKeys of organizations.values()) {
-      for (const bucket of organizationKeys.values()) {
+    for (const organization of organizations.values()) {
+      for (const bucket of organization.keys.values()) {
         bucket.admitted = Number(reply[at++]);
         bucket.keyBefore = Number(reply[at++]);
         bucket.orgBefore = Number(reply[at++]);
       }
     }
     return requests.map(({ keyId, organizationId }) => {
-      const bucket = organizations.get(organizationId)!.get(keyId)!;
+      const bucket = organizations.get(organizationId)!.keys.get(keyId)!;
       // The n-th request of a key (from 0) is admitted while n < admitted, leaving before - (n + 1) tokens in each bucket.
       const allowed = bucket.served < bucket.admitted;
       bucket.served += 1;
       const taken = allowed ? bucket.served : bucket.admitted;
-      return decide(bucket.keyBefore - taken, bucket.orgBefore - taken, this.#limits, allowed);
+      return decide(bucket.keyBefore - taken, bucket.orgBefore - taken, bucket.limits, allowed);
     });
   }
 

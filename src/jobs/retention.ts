@@ -4,7 +4,8 @@
  * (store/paced-steps.ts), so a sweep of a large backlog never holds SQLite's write lock for long nor
  * starves a writer waiting for it, and says what it deleted.
  *
- * - batch jobs completed more than RETAIN_BATCH_JOBS_DAYS ago, with their chunks (inputs and
+ * - batch jobs completed more than RETAIN_BATCH_JOBS_DAYS ago (or the days an operator set for
+ *   their organization, docs/operations/organization-limits.md), with their chunks (inputs and
  *   results), and jobs deleted by their organization whose rows a stopped process left behind;
  * - deliveries delivered, failed or cancelled more than RETAIN_EVENTS_DAYS ago, with their attempts
  *   (a pending delivery is never deleted), then events that old with no delivery left;
@@ -12,7 +13,8 @@
  */
 import type { RetentionConfig } from "../config.ts";
 import { addDays, dateInOhio, type IsoDate } from "../rates/calendar.ts";
-import { listDeletedJobs, markExpiredJobsDeleted, purgeDeletedJob } from "../store/batch-jobs.repository.ts";
+import { listDeletedJobs, markExpiredJobsDeleted, purgeDeletedJob, type RetentionScope } from "../store/batch-jobs.repository.ts";
+import { listOrganizationLimits } from "../store/organization-limits.repository.ts";
 import type { Db } from "../store/database.ts";
 import { pacedSteps } from "../store/paced-steps.ts";
 import { deleteFinishedDeliveries, deleteOldEvents, deleteOldUsage } from "../store/retention.repository.ts";
@@ -57,8 +59,15 @@ export async function sweepRetention(db: Db, retention: RetentionConfig, at: Dat
     kept_from: { batch_jobs: jobsBefore.toISOString(), events: eventsBefore.toISOString(), usage: usageFrom },
   };
 
+  // Organizations with days of their own are swept by them, every other one by the setting.
+  const ownDays = [...(await listOrganizationLimits(db))].flatMap(([id, limits]) => (limits.retentionDays === null ? [] : [[id, limits.retentionDays] as const]));
+  const passes: Array<{ before: Date; scope: RetentionScope }> = [
+    { before: jobsBefore, scope: { except: ownDays.map(([id]) => id) } },
+    ...ownDays.map(([organizationId, days]) => ({ before: new Date(at.getTime() - days * DAY_MS), scope: { organizationId } })),
+  ];
   for (;;) {
-    const marked = await markExpiredJobsDeleted(db, jobsBefore, at, JOBS_PER_PASS);
+    let marked = 0;
+    for (const { before, scope } of passes) marked += await markExpiredJobsDeleted(db, before, at, JOBS_PER_PASS, scope);
     // Jobs marked now, and any an organization deleted whose rows a stopped process (or a purge still under way) left.
     const deleted = await listDeletedJobs(db, JOBS_PER_PASS);
     for (const id of deleted) {

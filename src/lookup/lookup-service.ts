@@ -45,6 +45,7 @@ import type { ResolverData } from "./resolve-item.ts";
 import { resultHeader, resultLine, type ProblemOf, type ResultFormat } from "./result-lines.ts";
 import { UploadReservations, type Reservation, type UploadBudget } from "./upload-reservations.ts";
 import { GeoPool } from "./worker-pool.ts";
+import { MAX_JOB_ROWS, type OrganizationLimits } from "../organization-limits.ts";
 
 export type LookupsConfig = Pick<Config, "geoDataDir" | "workerThreads" | "batchThreads" | "batchThreadHeapMb" | "geocoder">;
 
@@ -58,8 +59,8 @@ function countJobRows(chunks: ChunkDone[]): ChunkDone[] {
   return chunks;
 }
 
-/** The ceiling for one asynchronous job. */
-export const MAX_JOB_ROWS = 100_000;
+/** The ceiling for one asynchronous job (an organization may have a lower one of its own, src/organization-limits.ts). */
+export { MAX_JOB_ROWS };
 
 /**
  * Inline lists up to this many lookups are answered on the answering thread, like single ones:
@@ -116,7 +117,12 @@ export interface Submission {
   apiKeyId: string;
   requestId: string;
   today: IsoDate;
+  /** The organization's own limits (its key's verdict carries them): its caps on jobs and rows in place of the settings'. */
+  limits?: OwnJobLimits;
 }
+
+/** The limits an operator may set per organization that a job is held to. */
+export type OwnJobLimits = Pick<OrganizationLimits, "jobsInFlight" | "jobsStored" | "rowsPerJob">;
 
 export type SubmitOutcome = { ok: true; job: BatchJob } | JobRefusal;
 
@@ -339,8 +345,8 @@ export class LookupService {
    * places once the job is stored or refused, or the upload fails; the batch thread holds the caps
    * again as it stores the job.
    */
-  async admitJob(organizationId: string, bytes: number): Promise<Reservation | JobRefusal> {
-    const caps = this.#options.jobCaps;
+  async admitJob(organizationId: string, bytes: number, own?: OwnJobLimits): Promise<Reservation | JobRefusal> {
+    const caps = this.#capsFor(own);
     // An upload's job may be stored while its answer is still on the way here, its place not yet given
     // back: the stored rows leave out the jobs held as uploads, so each job counts once.
     const counts = caps ? await countBatchJobs(this.#jobs(), organizationId, this.#uploads.jobIds(organizationId)) : null;
@@ -367,10 +373,10 @@ export class LookupService {
         {
           bytes,
           format: submission.format,
-          maxRows: MAX_JOB_ROWS,
+          maxRows: submission.limits?.rowsPerJob ?? MAX_JOB_ROWS,
           job: { id: submission.jobId, organizationId: submission.organizationId, apiKeyId: submission.apiKeyId, requestId: submission.requestId, today: submission.today },
           chunkRows,
-          caps: this.#options.jobCaps ?? null,
+          caps: this.#capsFor(submission.limits) ?? null,
           now: now().toISOString(),
         },
         { clientWaits: true, ...(movable && { transfer: [bytes.buffer as ArrayBuffer] }) },
@@ -383,6 +389,13 @@ export class LookupService {
     }
     if (accepted.ok) this.#options.jobSubmitted?.();
     return accepted;
+  }
+
+  /** The organization's caps on jobs: its own where an operator set them, else the settings'; none when the service has none. */
+  #capsFor(own: OwnJobLimits | undefined): JobCaps | undefined {
+    const caps = this.#options.jobCaps;
+    if (!caps || !own || (own.jobsInFlight === null && own.jobsStored === null)) return caps;
+    return { inFlightPerOrganization: own.jobsInFlight ?? caps.inFlightPerOrganization, storedPerOrganization: own.jobsStored ?? caps.storedPerOrganization };
   }
 
   /** Only the owning organization sees a job: to anyone else it does not exist. */

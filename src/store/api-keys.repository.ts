@@ -1,6 +1,6 @@
 import { CompiledQuery } from "kysely";
 import type { Store } from "./connect.ts";
-import type { ApiKey, Db, KeyEnv, OrganizationStatus } from "./database.ts";
+import type { ApiKey, Db, KeyEnv, OrganizationLimitsTable, OrganizationStatus } from "./database.ts";
 import { newId } from "../ids.ts";
 
 export interface KeyCandidate {
@@ -11,6 +11,14 @@ export interface KeyCandidate {
   org_status: OrganizationStatus;
   /** Null while the organization is in trial. */
   org_verified_at: string | null;
+  /** The organization's own limits (null where it has none, and when it has no row): a verdict carries them. */
+  requests_per_second_per_key: OrganizationLimitsTable["requests_per_second_per_key"];
+  requests_per_second_per_org: OrganizationLimitsTable["requests_per_second_per_org"];
+  active_keys: OrganizationLimitsTable["active_keys"];
+  jobs_in_flight: OrganizationLimitsTable["jobs_in_flight"];
+  jobs_stored: OrganizationLimitsTable["jobs_stored"];
+  rows_per_job: OrganizationLimitsTable["rows_per_job"];
+  retention_days: OrganizationLimitsTable["retention_days"];
 }
 
 export interface NewKeyFields {
@@ -65,6 +73,7 @@ function keysByPrefixQuery(db: Db, prefix: string) {
   return db
     .selectFrom("api_keys")
     .innerJoin("organizations", "organizations.id", "api_keys.organization_id")
+    .leftJoin("organization_limits", "organization_limits.organization_id", "api_keys.organization_id")
     .select([
       "api_keys.id as id",
       "api_keys.organization_id as organization_id",
@@ -72,6 +81,13 @@ function keysByPrefixQuery(db: Db, prefix: string) {
       "api_keys.status as key_status",
       "organizations.status as org_status",
       "organizations.verified_at as org_verified_at",
+      "organization_limits.requests_per_second_per_key",
+      "organization_limits.requests_per_second_per_org",
+      "organization_limits.active_keys",
+      "organization_limits.jobs_in_flight",
+      "organization_limits.jobs_stored",
+      "organization_limits.rows_per_job",
+      "organization_limits.retention_days",
     ])
     .where("api_keys.prefix", "=", prefix);
 }

@@ -134,8 +134,11 @@ export async function markBatchJobDeleted(db: Db, organizationId: string, id: st
   return result.numUpdatedRows > 0n;
 }
 
-/** Marks up to `limit` jobs completed before `before` deleted, oldest first; returns how many. */
-export async function markExpiredJobsDeleted(db: Db, before: Date, now: Date, limit: number): Promise<number> {
+/** Which organizations' jobs a retention pass looks at: one organization's, or every one's but some. */
+export type RetentionScope = { organizationId: string } | { except: readonly string[] };
+
+/** Marks up to `limit` jobs completed before `before` deleted (within `scope`), oldest first; returns how many. */
+export async function markExpiredJobsDeleted(db: Db, before: Date, now: Date, limit: number, scope: RetentionScope = { except: [] }): Promise<number> {
   const result = await db
     .updateTable("batch_jobs")
     .set({ deleted_at: now.toISOString() })
@@ -147,6 +150,8 @@ export async function markExpiredJobsDeleted(db: Db, before: Date, now: Date, li
         .where("status", "=", sql.lit("completed"))
         .where("completed_at", "<", before.toISOString())
         .where("deleted_at", "is", null)
+        .$if("organizationId" in scope, (q) => q.where("organization_id", "=", (scope as { organizationId: string }).organizationId))
+        .$if("except" in scope && scope.except.length > 0, (q) => q.where("organization_id", "not in", (scope as { except: readonly string[] }).except))
         .orderBy("completed_at")
         .limit(limit),
     )

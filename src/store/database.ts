@@ -26,6 +26,19 @@ export interface OrganizationsTable {
   verified_at: string | null;
 }
 
+/** An operator's limits for one organization; null: the setting applies (migrations/2026-11-27-350-organization-limits.ts). */
+export interface OrganizationLimitsTable {
+  organization_id: string;
+  requests_per_second_per_key: number | null;
+  requests_per_second_per_org: number | null;
+  active_keys: number | null;
+  jobs_in_flight: number | null;
+  jobs_stored: number | null;
+  rows_per_job: number | null;
+  retention_days: number | null;
+  updated_at: string;
+}
+
 export interface ApiKeysTable {
   id: string;
   organization_id: string;
@@ -41,6 +54,7 @@ export interface ApiKeysTable {
 
 export interface Database {
   organizations: OrganizationsTable;
+  organization_limits: OrganizationLimitsTable;
   api_keys: ApiKeysTable;
   webhooks: WebhooksTable;
   events: EventsTable;

@@ -1,6 +1,7 @@
 /**
  * Settings: the organization's name and its filing frequency (which drives filing.due reminders),
- * and the signed-in user's password.
+ * the signed-in user's password, and, read-only, the organization's limits (an operator sets them,
+ * docs/operations/organization-limits.md).
  */
 import type { H3 } from "h3";
 import { periodDueIn } from "../../jobs/filing-reminders.ts";
@@ -18,6 +19,8 @@ import { field, readForm, redirectTo, sendPage } from "../respond.ts";
 import { requireSession } from "../session.ts";
 import { dayLabel } from "../usage-chart.ts";
 import { MIN_PASSWORD_LENGTH } from "../../accounts/password-policy.ts";
+import type { ShownLimit } from "../../accounts/account-service.ts";
+import { LIMITS } from "../../organization-limits.ts";
 
 /** The next return due on or after `today` for this frequency (Ohio: the 23rd after the period). */
 function nextDue(frequency: FilingFrequency, today: string) {
@@ -35,6 +38,36 @@ interface SettingsView {
   error?: string | null;
   passwordErrors?: { current_password?: string; new_password?: string };
   message?: HtmlValue;
+}
+
+/**
+ * The organization's limits in its own words: each value, and whether it was set for the
+ * organization or is the standard one. In trial, the rate across keys is shared with every other
+ * organization in trial unless one was set for it, and batch jobs wait for verification.
+ */
+function limitsCard(session: SessionView, limits: ShownLimit[]) {
+  const trial = session.organizationVerifiedAt === null;
+  const note = (limit: ShownLimit) => {
+    if (limit.own) return "Set for your organization";
+    if (trial && limit.name === "requestsPerSecondPerOrganization") return "Shared by all organizations in trial";
+    if (trial && (limit.name === "jobsInFlight" || limit.name === "jobsStored" || limit.name === "rowsPerJob")) return "Once your organization is verified";
+    return "Standard";
+  };
+  return html`<section class="card" aria-labelledby="limits-heading">
+  <h2 id="limits-heading">Limits</h2>
+  <p class="hint">What your organization may use. To change a limit, contact the operator of this service.</p>
+  <div class="table-wrap"><table class="table responsive">
+    <caption class="visually-hidden">Your organization's limits</caption>
+    <thead><tr><th scope="col">Limit</th><th scope="col" class="num">Value</th><th scope="col">Source</th></tr></thead>
+    <tbody>${limits.map(
+      (limit) => html`<tr>
+      <td data-label="Limit" class="cell-strong">${LIMITS[limit.name].customer}</td>
+      <td data-label="Value" class="num">${limit.value.toLocaleString("en-US")} ${LIMITS[limit.name].unit}</td>
+      <td data-label="Source">${limit.own ? badge("blue", note(limit)) : note(limit)}</td>
+    </tr>`,
+    )}</tbody>
+  </table></div>
+</section>`;
 }
 
 function passwordForm(session: SessionView, errors: SettingsView["passwordErrors"] = {}) {
@@ -58,7 +91,7 @@ function passwordForm(session: SessionView, errors: SettingsView["passwordErrors
 </section>`;
 }
 
-function settingsPage(session: SessionView, today: string, view: SettingsView) {
+function settingsPage(session: SessionView, today: string, limits: ShownLimit[], view: SettingsView) {
   const frequency = view.frequency ?? session.filingFrequency;
   const due = nextDue(session.filingFrequency, today);
   const option = (value: FilingFrequency, title: string, text: string) =>
@@ -86,6 +119,7 @@ ${view.message ?? ""}
   </form>
 </section>
 ${passwordForm(session, view.passwordErrors)}
+${limitsCard(session, limits)}
 <section class="card" aria-labelledby="about-heading">
   <h2 id="about-heading">About this account</h2>
   <dl class="facts">
@@ -104,15 +138,20 @@ const MESSAGES: Record<string, () => HtmlValue> = {
   password: () => notice("success", "Password changed.", html`<p>Other devices signed in to this account were signed out.</p>`),
 };
 
+/** The organization's limits; its session proves it exists. */
+async function limitsOf(deps: DashboardDeps, session: SessionView): Promise<ShownLimit[]> {
+  return (await deps.accounts.limits(session.organizationId)) ?? [];
+}
+
 export function settingsRoutes(app: H3, deps: DashboardDeps): void {
   const signedIn = { middleware: [requireSession(deps)] };
 
   app.get(
     "/dashboard/settings",
-    (event) => {
+    async (event) => {
       const flag = Object.keys(MESSAGES).find((name) => event.url.searchParams.has(name)) ?? "";
       const message = MESSAGES[flag]?.();
-      return sendPage(event, settingsPage(event.context.session!, dateInOhio(deps.now()), { message }));
+      return sendPage(event, settingsPage(event.context.session!, dateInOhio(deps.now()), await limitsOf(deps, event.context.session!), { message }));
     },
     signedIn,
   );
@@ -130,7 +169,7 @@ export function settingsRoutes(app: H3, deps: DashboardDeps): void {
       if (nameIssue || (frequency !== "monthly" && frequency !== "semiannual")) {
         const error = nameIssue;
         const message = notice("danger", nameIssue ? "Please correct the highlighted field." : "Choose monthly or semiannual filing.");
-        return sendPage(event, settingsPage(session, today, { name, error, message }), 422);
+        return sendPage(event, settingsPage(session, today, await limitsOf(deps, session), { name, error, message }), 422);
       }
       await setOrganizationName(deps.db, session.organizationId, name);
       await setFilingFrequency(deps.db, session.organizationId, frequency);
@@ -152,13 +191,13 @@ export function settingsRoutes(app: H3, deps: DashboardDeps): void {
       if (wait > 0) {
         event.res.headers.set("retry-after", String(wait));
         const message = notice("danger", "Too many wrong passwords.", html`<p>Changing the password is paused for ${minutes(wait)}.</p>`);
-        return sendPage(event, settingsPage(session, today, { message }), 429);
+        return sendPage(event, settingsPage(session, today, await limitsOf(deps, session), { message }), 429);
       }
       const result = await deps.accounts.changePassword(session, form.get("current_password") ?? "", form.get("new_password") ?? "");
       if (!result.ok) {
         if (result.field === "current_password") await deps.throttle.recordFailure(attempt);
         const message = notice("danger", "The password was not changed.", html`<p>Please correct the highlighted field.</p>`);
-        return sendPage(event, settingsPage(session, today, { passwordErrors: { [result.field]: result.message }, message }), 422);
+        return sendPage(event, settingsPage(session, today, await limitsOf(deps, session), { passwordErrors: { [result.field]: result.message }, message }), 422);
       }
       await forgetOtherDevicesOf(deps, session.userId, attempt.device);
       deps.log({ level: "info", msg: "password changed", user_id: session.userId, other_sessions_ended: result.signedOut });

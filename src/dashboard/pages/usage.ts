@@ -47,8 +47,10 @@ export function usageRoutes(app: H3, deps: DashboardDeps): void {
       const daily = (env: KeyEnv) => days.map((_, i) => byEnv(env).reduce((sum, r) => sum + r.counts[i]!, 0));
       const totals = { live: byEnv("live").reduce((s, r) => s + r.total, 0), test: byEnv("test").reduce((s, r) => s + r.total, 0) };
       const activeKeys = keys.filter((k) => k.status === "active").length;
-      const limit = deps.rateLimits.perKey;
-      const organizationLimit = deps.rateLimits.perOrganization;
+      // The organization's own rates where an operator set them (docs/operations/organization-limits.md).
+      const limits = await deps.accounts.limits(session.organizationId);
+      const limit = limits?.find((shown) => shown.name === "requestsPerSecondPerKey")?.value ?? deps.rateLimits.perKey;
+      const organizationLimit = limits?.find((shown) => shown.name === "requestsPerSecondPerOrganization")?.value ?? deps.rateLimits.perOrganization;
 
       const chartFor = (env: KeyEnv) => {
         const drawn = byEnv(env);

@@ -115,9 +115,9 @@ async function ownJob(ctx: ApiContext, event: H3Event): Promise<BatchJob> {
  * its whole size parsed in memory. A line over UPLOAD_MAX_LINE_BYTES (413) or an NDJSON line nested
  * deeper than a lookup (400) stops it the same way, before anything is stored or handed to a thread.
  */
-async function readUpload(ctx: ApiContext, event: H3Event, format: BatchFileFormat): Promise<Buffer> {
+async function readUpload(ctx: ApiContext, event: H3Event, format: BatchFileFormat, maxRows: number): Promise<Buffer> {
   const counter = new RowCounter(format === "ndjson" ? "ndjson" : "csv", { maxLineBytes: ctx.config.batch.maxLineBytes });
-  const maxRecords = MAX_JOB_ROWS + (format === "csv" ? 1 : 0);
+  const maxRecords = maxRows + (format === "csv" ? 1 : 0);
   const bytes = await readCapped(
     event,
     MAX_JOB_BYTES,
@@ -133,7 +133,7 @@ async function readUpload(ctx: ApiContext, event: H3Event, format: BatchFileForm
           : problem("bad-request", `${error.message}; each line must be one flat lookup object. Nothing was stored.`);
       }
       if (rows > maxRecords) {
-        throw problem("batch-too-large", `The batch has at least ${MAX_JOB_ROWS + 1} rows; a job takes at most ${MAX_JOB_ROWS}. Split the file.`);
+        throw problem("batch-too-large", `The batch has at least ${maxRows + 1} rows; a job takes at most ${maxRows}. Split the file.`);
       }
     },
   );
@@ -164,10 +164,11 @@ export function postBatch(ctx: ApiContext) {
     }
     // Refused before the upload is read: a full queue or store, or too many bytes already being uploaded,
     // costs the caller nothing to learn. Its places are held until the job is stored or refused.
-    const admitted = await ctx.lookups.service.admitJob(principal.organizationId, reservedBytes(event));
+    // The organization's own caps on jobs and rows, where an operator set them, travel with its key's verdict.
+    const admitted = await ctx.lookups.service.admitJob(principal.organizationId, reservedBytes(event), principal.limits);
     if ("ok" in admitted) throw refused(admitted);
     try {
-      const bytes = await readUpload(ctx, event, format);
+      const bytes = await readUpload(ctx, event, format, principal.limits.rowsPerJob ?? MAX_JOB_ROWS);
       const requestId = event.context.requestId ?? "";
       const outcome = await ctx.lookups.service.submitJob({
         jobId: admitted.jobId,
@@ -177,6 +178,7 @@ export function postBatch(ctx: ApiContext) {
         apiKeyId: principal.keyId,
         requestId,
         today: dateInOhio(ctx.now()),
+        limits: principal.limits,
       });
       if (!outcome.ok) throw refused(outcome);
       const view: BatchJobAnswer = toJobView(outcome.job);
