@@ -23,6 +23,22 @@ export const LEASE_MS = 30_000;
 /** How often an instance waiting for a slot asks again. */
 const RETRY_MS = 100;
 
+/**
+ * A slot whose renewal survives Redis being away: the library renews on a timer and would let a
+ * failed renewal's rejection go unhandled (which ends the process). A renewal that could not reach
+ * Redis is tried again at the next interval; if Redis stays away past the lease, the slot lapses
+ * there and the next renewal that reaches it reports the slot lost (onLockLost).
+ */
+class Slot extends Semaphore {
+  protected override async _refresh(): Promise<boolean> {
+    try {
+      return await super._refresh();
+    } catch {
+      return true;
+    }
+  }
+}
+
 export interface RedisBatchSlotsOptions {
   redis: Redis;
   /** REDIS_KEY_PREFIX, so deployments sharing one Redis keep separate caps. */
@@ -46,7 +62,7 @@ export class RedisBatchSlots implements BatchSlots {
 
   async acquire(signal: AbortSignal): Promise<() => Promise<void>> {
     const { redis, limit, log, leaseMs = LEASE_MS } = this.#options;
-    const semaphore = new Semaphore(redis, this.#key, limit, {
+    const semaphore = new Slot(redis, this.#key, limit, {
       lockTimeout: leaseMs,
       // The wait has no end of its own: a job's request waits its turn, and an inline list's ends with its deadline (`signal`).
       acquireTimeout: Number.POSITIVE_INFINITY,
