@@ -180,7 +180,10 @@ export class BatchJobRunner {
       });
     } catch (error) {
       if (!(working.stop.signal.aborted && !this.#abort.signal.aborted)) throw error;
-      log({ level: "info", msg: "batch chunks stopped: their jobs were deleted (or their leases lost); nothing of them was stored", jobs: [...new Set(group.map((chunk) => chunk.jobId))], chunks: group.map((c) => c.seq) });
+      for (const job of new Set(group.map((chunk) => chunk.jobId))) {
+        const chunks = group.filter((chunk) => chunk.jobId === job).map((chunk) => chunk.seq);
+        log({ level: "info", msg: "batch chunks not stored: their job was deleted (or their leases lost), so their geocoder request was stopped", job, chunks });
+      }
     } finally {
       clearInterval(heartbeat);
       this.#working.delete(working);
