@@ -42,7 +42,7 @@ async function heldJob(): Promise<{ api: TestService; fake: FakeCensusGeocoder; 
   const body = [JSON.stringify({ id: "a", address: oneLine("carroll") }), JSON.stringify({ id: "b", address: oneLine("rossford") })].join("\n");
   const res = await call(api.service, api.liveKey, "POST", "/api/v1/batches", body);
   expect(res.status).toBe(202);
-  await waitFor("the job's batch request reaching the upstream", () => fake.batchesInFlight === 1, 60_000);
+  await waitFor("the job's batch request reaching the upstream", () => fake.batchesInFlight === 1, 120_000);
   return { api, fake, location: res.headers.get("location")! };
 }
 
@@ -51,7 +51,7 @@ async function storedResults(api: TestService, jobId: string): Promise<number> {
   return rows.length;
 }
 
-describe("DELETE /api/v1/batches/{id} of a running job stops its Census batch request", { timeout: 90_000 }, () => {
+describe("DELETE /api/v1/batches/{id} of a running job stops its Census batch request", { timeout: 180_000 }, () => {
   it("deleted through the instance running it, the held request's connection is closed within 2 s and nothing of the job is stored", async () => {
     const { api, fake, location } = await heldJob();
     const deleted = await call(api.service, api.liveKey, "DELETE", location);
