@@ -19,7 +19,9 @@ export function buildCompiled(): void {
 
 /**
  * The node arguments `npm start` runs the compiled server with, read from package.json's `start`
- * script, so a benchmark measures the server as operators start it (its V8 flags included).
+ * script, so a benchmark measures the server as operators start it (its V8 flags included). The
+ * script runs scripts/start.js, which compiles and then serves dist/src/cli.js; the benchmarks have
+ * compiled already (buildCompiled), so they start the build itself.
  */
 export function compiledServeArgs(): string[] {
   const start: string = JSON.parse(readFileSync(new URL("package.json", `file://${root}`), "utf8")).scripts.start;

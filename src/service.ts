@@ -97,12 +97,18 @@ export async function createService(config: Config, options: ServiceOptions = {}
     const boundaries = openBoundaryIndex(store);
     closing.defer(() => boundaries.close());
     await boundaries.refresh();
+    // With Redis, the Census batch requests of every instance share one cap (src/geo/redis-batch-slots.ts).
+    const batchSlots =
+      redis && config.redis
+        ? new (await import("./geo/redis-batch-slots.ts")).RedisBatchSlots({ redis, keyPrefix: config.redis.keyPrefix, limit: config.geocoder.batch.concurrency, log })
+        : undefined;
     const lookups = createAddressLookups(
       config,
       store,
       { now, freshness, rates: () => ({ table: rates.table, zips: data.zips, overlay: rates.overlay }), shipped: { table: data.table, zips: data.zips } },
       boundaries,
       log,
+      batchSlots,
     );
     closing.defer(() => lookups.close());
     const polygons = findPolygonFiles(config.geoDataDir);

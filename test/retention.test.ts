@@ -150,7 +150,7 @@ describe("DELETE /api/v1/batches/{id}: the job, its chunks and its results are d
     const id = location.split("/").pop()!;
     await service.context.lookups.service.purgesSettled();
     expect(await rowsOf(id)).toEqual({ jobs: 0, chunks: 0 });
-    // The runner gets its answer, stores nothing and says so.
+    // The runner's geocoder request is stopped by the delete (test/batch-delete-stops-geocoder.test.ts); it stores nothing and says so.
     while (!logs.some((entry) => entry.job === id && /not stored/.test(String(entry.msg)))) await new Promise((resolve) => setTimeout(resolve, 20));
     const next = (await submit(key, counties(2))).headers.get("location")!;
     expect(await completed(key, next)).toMatchObject({ total: 2, done: 2 });

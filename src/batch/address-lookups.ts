@@ -4,6 +4,7 @@
  */
 import type { Config } from "../config.ts";
 import type { BoundaryIndex } from "../boundaries/boundary-index.interface.ts";
+import type { BatchSlots } from "../geo/census-batch-geocoder.ts";
 import { LookupService, type LookupsConfig } from "../lookup/lookup-service.ts";
 import type { ResolverData } from "../lookup/resolve-item.ts";
 import type { RatesOverlay } from "../rates/overlay-periods.ts";
@@ -25,6 +26,8 @@ export function createAddressLookups(
   clock: { now: () => Date; freshness: () => RecordFreshness | Promise<RecordFreshness>; rates: () => ResolverData & { overlay: RatesOverlay }; shipped: ResolverData },
   boundaries: BoundaryIndex | null,
   log: (entry: Record<string, unknown>) => void,
+  /** The Census batch slots the instances share (with REDIS_URL); absent: this process's cap alone. */
+  batchSlots?: BatchSlots,
 ): AddressLookups {
   let runner: BatchJobRunner | null = null;
   const service = new LookupService({
@@ -37,6 +40,8 @@ export function createAddressLookups(
     now: clock.now,
     chunkRows: config.batch.chunkRows,
     jobSubmitted: () => runner?.notify(),
+    jobDeleted: (id) => runner?.jobDeleted(id),
+    ...(batchSlots && { batchSlots }),
     jobCaps: { inFlightPerOrganization: config.batch.inFlightPerOrganization, storedPerOrganization: config.batch.storedPerOrganization },
     uploadBudget: { perOrganization: config.batch.uploadBytesPerOrganization, perProcess: config.batch.uploadBytesPerProcess },
     log,

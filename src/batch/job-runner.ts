@@ -51,6 +51,8 @@ export class BatchJobRunner {
   #loops: Promise<void>[] = [];
   #wakers = new Set<() => void>();
   #claiming: Promise<unknown> = Promise.resolve();
+  /** Groups being worked, each with what stops it: deleting all of its jobs (or losing all of its leases) stops its geocoder request. */
+  #working = new Set<{ jobs: Set<string>; stop: AbortController }>();
 
   constructor(options: JobRunnerOptions) {
     this.#options = options;
@@ -66,6 +68,19 @@ export class BatchJobRunner {
   /** A job was submitted: idle loops look for work now rather than at their next poll. */
   notify(): void {
     for (const wake of this.#wakers) wake();
+  }
+
+  /**
+   * A job was deleted through this instance: a group all of whose chunks are that job's (or of jobs
+   * deleted before) stops now, its Census batch request aborted, and nothing of it is stored. A group
+   * that also holds another job's chunks goes on (their rows need the request); the deleted job's
+   * results are refused when stored. Other instances learn of the delete at their next heartbeat.
+   */
+  jobDeleted(id: string): void {
+    for (const group of this.#working) {
+      group.jobs.delete(id);
+      if (group.jobs.size === 0) group.stop.abort(new JobDeleted());
+    }
   }
 
   /** Stops claiming, abandons chunks in flight (their leases lapse and they are redone), and waits for the loops. */
@@ -138,15 +153,29 @@ export class BatchJobRunner {
   }
 
   async #work(group: ClaimedChunk[]): Promise<void> {
-    const { db, sqlite, leaseMs, now } = this.#options;
-    // Three beats per lease: a beat that finds SQLite's write lock held by the batch lane (it is storing
-    // these very chunks) is skipped rather than waited for on this, the answering, thread; the next one extends.
+    const { db, sqlite, leaseMs, now, log } = this.#options;
+    const working = { jobs: new Set(group.map((chunk) => chunk.jobId)), stop: new AbortController() };
+    this.#working.add(working);
+    // Three beats per lease. A renewal that finds a chunk's job deleted (or its lease taken) drops it; once
+    // none is left the group stops. A beat that finds SQLite's write lock held by the batch lane (it is
+    // storing these very chunks) is skipped rather than waited for on this, the answering, thread; the next one extends.
+    const held = new Set(group);
     const heartbeat = setInterval(() => {
-      for (const chunk of group) {
-        writeIfUnlocked(db, sqlite, async (trx) => void (await extendLease(trx, chunk.jobId, chunk.seq, this.#owner, new Date(now().getTime() + leaseMs)))).catch(() => {});
+      for (const chunk of held) {
+        let renewed = true;
+        writeIfUnlocked(db, sqlite, async (trx) => {
+          renewed = await extendLease(trx, chunk.jobId, chunk.seq, this.#owner, new Date(now().getTime() + leaseMs));
+        })
+          .then((written) => {
+            if (!written || renewed) return;
+            held.delete(chunk);
+            if (held.size === 0) working.stop.abort(new JobDeleted());
+          })
+          .catch(() => {});
       }
     }, Math.max(1000, Math.floor(leaseMs / 3)));
     heartbeat.unref();
+    const signal = AbortSignal.any([this.#abort.signal, working.stop.signal]);
     try {
       const freshness = await this.#options.freshness();
       // The batch lane resolves the group and stores each chunk's results under its lease (batch-tasks.ts).
@@ -157,13 +186,20 @@ export class BatchJobRunner {
           context: recordContext(freshness, chunk.requestId),
           lease: { jobId: chunk.jobId, seq: chunk.seq, owner: this.#owner },
         })),
-        this.#abort.signal,
+        signal,
       );
       group.forEach((chunk, k) => {
         if (!done[k]!.stored) this.#options.log({ level: "warn", msg: "batch chunk not stored: its lease was lost (another worker's results were kept) or its job was deleted", job: chunk.jobId, chunk: chunk.seq });
       });
+    } catch (error) {
+      if (!(working.stop.signal.aborted && !this.#abort.signal.aborted)) throw error;
+      for (const job of new Set(group.map((chunk) => chunk.jobId))) {
+        const chunks = group.filter((chunk) => chunk.jobId === job).map((chunk) => chunk.seq);
+        log({ level: "info", msg: "batch chunks not stored: their job was deleted (or their leases lost), so their geocoder request was stopped", job, chunks });
+      }
     } finally {
       clearInterval(heartbeat);
+      this.#working.delete(working);
     }
   }
 
@@ -182,5 +218,12 @@ export class BatchJobRunner {
       batchRowsAbandoned.inc(chunk.rowCount);
       log({ level: "error", msg: "batch chunk given up after its attempts; its rows fail as batch-row-abandoned", job: chunk.jobId, chunk: chunk.seq, attempts: tries });
     } else log({ level: "warn", msg: "batch chunk not stored: its lease was lost (another worker's results were kept) or its job was deleted", job: chunk.jobId, chunk: chunk.seq });
+  }
+}
+
+/** Why a group's work was stopped: every chunk of it belongs to a deleted job (or was taken by another runner). */
+class JobDeleted extends Error {
+  constructor() {
+    super("the group's jobs were deleted");
   }
 }

@@ -15,7 +15,8 @@
  *
  * Every attempt holds one of the process's permits while it is in flight (`permits`, one queue of
  * GEOCODER_BATCH_CONCURRENCY shared by jobs and inline lists), so the number of callers never
- * multiplies the requests the upstream sees. A caller with a client waiting sets a `deadlineMs`
+ * multiplies the requests the upstream sees; with Redis it also holds one of the slots all instances
+ * share (`slots`), so neither does the number of instances. A caller with a client waiting sets a `deadlineMs`
  * over the whole call, the wait for a permit included.
  */
 import { setTimeout as sleep } from "node:timers/promises";
@@ -66,6 +67,11 @@ export interface CensusBatchOptions {
    * caps the requests in flight across calls. Without it only `concurrency` caps this call's.
    */
   readonly permits?: PQueue;
+  /**
+   * Shared with other instances (redis-batch-slots.ts): an attempt that has its permit also waits
+   * for one of these before it is sent, and gives it back when done. Without it the permits alone cap.
+   */
+  readonly slots?: BatchSlots;
   /** Where this call's attempts queue among others for a permit: higher goes first. */
   readonly priority?: number;
   /**
@@ -85,6 +91,11 @@ export interface CensusBatchOptions {
   readonly fetch?: typeof fetch;
   /** Told before each backoff, so whoever waits on the call can say what it is waiting for. */
   readonly onRetry?: (retry: BatchRetry) => void;
+}
+
+/** Slots for batch requests that other instances draw from too; `acquire` resolves with the slot's release, or rejects with `signal`'s reason. */
+export interface BatchSlots {
+  acquire(signal: AbortSignal): Promise<() => Promise<void>>;
 }
 
 /** A failed request about to be tried again: why it failed, which retry comes next, and when. */
@@ -328,12 +339,21 @@ export async function geocodeBatch(addresses: readonly BatchAddress[], options: 
   const deadlineAt = options.deadlineMs === undefined ? Number.POSITIVE_INFINITY : Date.now() + options.deadlineMs;
   const deadline = options.deadlineMs === undefined ? null : AbortSignal.timeout(options.deadlineMs);
   const stop = AbortSignal.any([stopping.signal, ...(options.signal ? [options.signal] : []), ...(deadline ? [deadline] : [])]);
-  const { permits, priority = 0 } = options;
+  const { permits, slots, priority = 0 } = options;
+  const send = async (request: RequestRows) => {
+    if (!slots) return sendOnce(request, upstream, stop);
+    const release = await slots.acquire(stop);
+    try {
+      return await sendOnce(request, upstream, stop);
+    } finally {
+      await release();
+    }
+  };
 
   async function run(request: RequestRows): Promise<void> {
     for (let attempt = 1; ; attempt++) {
       try {
-        const answers = permits ? await permits.add(() => sendOnce(request, upstream, stop), { signal: stop, priority }) : await sendOnce(request, upstream, stop);
+        const answers = permits ? await permits.add(() => send(request), { signal: stop, priority }) : await send(request);
         for (const [wireId, geocode] of answers) for (const id of idsOfRow[Number(wireId)]!) results.set(id, geocode);
         return;
       } catch (error) {

@@ -18,7 +18,19 @@ import type { GeocodeOutcome } from "../geo/geocoder.ts";
 import type { IsoDate } from "../rates/calendar.ts";
 import { mergeTable, type RatesOverlay } from "../rates/overlay-periods.ts";
 import type { RecordContext } from "../rates/records.ts";
-import { claimGroup, completeChunk, countBatchJobs, insertBatchJob, readLeasedInput, type BatchJob, type ClaimedChunk, type NewBatchJob } from "../store/batch-jobs.repository.ts";
+import {
+  claimGroup,
+  completeChunk,
+  completeChunks,
+  countBatchJobs,
+  insertBatchJob,
+  readLeasedInput,
+  readLeasedInputs,
+  type BatchJob,
+  type ChunkResults,
+  type ClaimedChunk,
+  type NewBatchJob,
+} from "../store/batch-jobs.repository.ts";
 import { openStore, type Store } from "../store/connect.ts";
 import type { Db } from "../store/database.ts";
 import { lockOrganization } from "../store/organizations.repository.ts";
@@ -123,19 +135,28 @@ export function createBatchTasks(workerData: BatchWorkerData, locate: (points: R
     return { data: ratesFor(overlay), boundaries: boundaryIndex(), missingPolygons, locate };
   }
 
-  /** Each chunk's rows: stored under its lease when it has one, else returned as JSON text. */
+  /** Each chunk's rows: stored under its lease when it has one (a group's together, completeChunks), else returned as JSON text. */
   async function finish(chunks: CarriedState["chunks"], results: RowResult["result"][], now: string): Promise<ChunkDone[]> {
     let offset = 0;
     const done: ChunkDone[] = [];
+    const leased: Array<{ index: number; owner: string; results: ChunkResults }> = [];
     for (const { firstRow, ids, lease } of chunks) {
       const rows: RowResult[] = ids.map((id, i) => ({ row: firstRow + i, id, result: results[offset + i]! }));
       offset += ids.length;
       const counts = { done: rows.length, failed: rows.filter((row) => row.result.kind === "failure").length };
       if (lease === undefined) done.push({ output: JSON.stringify(rows), ...counts });
       else {
-        const stored = await completeChunk(openedStore()!.db, lease, lease.owner, JSON.stringify(rows), counts, new Date(now));
-        done.push({ stored, ...counts });
+        leased.push({ index: done.length, owner: lease.owner, results: { jobId: lease.jobId, seq: lease.seq, output: JSON.stringify(rows), counts } });
+        done.push({ stored: false, ...counts });
       }
+    }
+    const opened = openedStore();
+    for (const owner of new Set(leased.map((chunk) => chunk.owner))) {
+      const mine = leased.filter((chunk) => chunk.owner === owner);
+      const stored = await completeChunks(opened!.db, opened!.dialect, owner, mine.map((chunk) => chunk.results), new Date(now));
+      mine.forEach((chunk, k) => {
+        done[chunk.index]!.stored = stored[k]!;
+      });
     }
     return done;
   }
@@ -145,9 +166,15 @@ export function createBatchTasks(workerData: BatchWorkerData, locate: (points: R
     async resolveChunks(input: { chunks: ChunkWork[]; overlay: RatesOverlay; now: string }): Promise<BatchStep> {
       const chunks: CarriedState["chunks"] = [];
       const entries: Entry[] = [];
+      // The leased chunks' rows in one read per owner and job, not one per chunk (a round trip each on PostgreSQL).
+      const leases = input.chunks.flatMap((chunk) => (chunk.lease ? [chunk.lease] : []));
+      const inputs = new Map<string, string>();
+      for (const owner of new Set(leases.map((lease) => lease.owner))) {
+        for (const [key, text] of await readLeasedInputs(openedStore()!.db, leases.filter((lease) => lease.owner === owner), owner)) inputs.set(`${owner}:${key}`, text);
+      }
       for (const chunk of input.chunks) {
         // A chunk whose lease was lost (or whose job was deleted and purged) has no rows to resolve; its empty results are refused when stored.
-        const text = chunk.lease ? ((await readLeasedInput(openedStore()!.db, chunk.lease, chunk.lease.owner)) ?? "[]") : chunk.input;
+        const text = chunk.lease ? (inputs.get(`${chunk.lease.owner}:${chunk.lease.jobId}:${chunk.lease.seq}`) ?? "[]") : chunk.input;
         const read = readLookups(text, chunk.today);
         chunks.push({ firstRow: chunk.firstRow, ids: read.map(({ id }) => id), ...(chunk.lease && { lease: chunk.lease }) });
         for (const { item } of read) entries.push({ item, context: chunk.context });

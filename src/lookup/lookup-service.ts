@@ -22,7 +22,7 @@ import type { BoundaryIndex, ZipSummary } from "../boundaries/boundary-index.int
 import type { Config } from "../config.ts";
 import { errorFields } from "../error-fields.ts";
 import { findPolygonFiles } from "../geo/polygon-files.ts";
-import { BatchGeocoderUnavailableError, censusBatchOptions, geocodeBatch, type BatchAddress, type BatchGeocode, type BatchRetry } from "../geo/census-batch-geocoder.ts";
+import { BatchGeocoderUnavailableError, censusBatchOptions, geocodeBatch, type BatchAddress, type BatchGeocode, type BatchRetry, type BatchSlots } from "../geo/census-batch-geocoder.ts";
 import { CensusGeocoder } from "../geo/census-geocoder.ts";
 import { GeocoderUnavailableError, type GeocodeOutcome } from "../geo/geocoder.ts";
 import { newId } from "../ids.ts";
@@ -95,6 +95,10 @@ export interface LookupServiceOptions {
   chunkRows: number;
   /** A job was stored: the runner looks for work now rather than at its next poll. */
   jobSubmitted?: () => void;
+  /** A job was deleted: the runner stops its geocoder request in flight, if any, rather than at its next heartbeat. */
+  jobDeleted?: (id: string) => void;
+  /** The Census batch slots every instance shares (redis-batch-slots.ts, with REDIS_URL); absent: the permits here cap alone. */
+  batchSlots?: BatchSlots;
   /** Jobs one organization may have queued or running, and stored at all (BATCH_JOBS_*_PER_ORG); absent: no caps (a store without an API). */
   jobCaps?: JobCaps;
   /** Bytes of uploads being received at once, per organization and in all (BATCH_UPLOAD_BYTES_PER_*); absent: no budget. */
@@ -317,7 +321,8 @@ export class LookupService {
     };
     const timer = geocoderSeconds.startTimer({ endpoint: "batch" });
     try {
-      const answers = await geocodeBatch(rows, { ...options, onRetry, permits: this.#batchPermits, ...(signal && { signal }) });
+      const slots = this.#options.batchSlots;
+      const answers = await geocodeBatch(rows, { ...options, onRetry, permits: this.#batchPermits, ...(slots && { slots }), ...(signal && { signal }) });
       timer();
       geocoderRequests.inc({ endpoint: "batch", outcome: "ok" });
       return [answers, null];
@@ -414,6 +419,7 @@ export class LookupService {
   async deleteJob(organizationId: string, id: string): Promise<boolean> {
     const db = this.#jobs();
     if (!(await markBatchJobDeleted(db, organizationId, id, this.#options.now()))) return false;
+    this.#options.jobDeleted?.(id);
     const { signal } = this.#stopPurges;
     void this.#purges
       .add(() => purgeDeletedJob(db, id, signal), { signal })

@@ -226,53 +226,59 @@ const CANDIDATE_JOBS = 4;
  * the organization's turn to the back. `attempts` on the answer counts this claim.
  */
 export async function claimChunk(db: Db, dialect: Dialect, owner: string, now: Date, leaseMs: number, runningPerOrganization: number): Promise<ClaimedChunk | null> {
-  const nowIso = now.toISOString();
-  const until = new Date(now.getTime() + leaseMs).toISOString();
   for (let attempt = 0; attempt < 5; attempt++) {
-    const claimed = await db.transaction().execute(async (trx) => {
-      const jobs = await candidateJobs(trx, nowIso, runningPerOrganization);
-      for (const job of jobs) {
-        let candidate = trx.selectFrom("batch_chunks").select("seq").where("job_id", "=", job.id).where((eb) => claimable(eb, nowIso)).orderBy("seq").limit(1);
-        // Another instance's claim in flight holds its chunk locked: take the next chunk rather than wait.
-        if (dialect === "postgres") candidate = candidate.forUpdate().skipLocked();
-        const row = await candidate.executeTakeFirst();
-        if (!row) continue;
-        const updated = await trx
-          .updateTable("batch_chunks")
-          .set((eb) => ({ status: "leased", lease_owner: owner, lease_expires_at: until, attempts: eb("attempts", "+", 1) }))
-          .where("job_id", "=", job.id)
-          .where("seq", "=", row.seq)
-          .where((eb) => claimable(eb, nowIso))
-          .returning(["job_id", "seq", "first_row", "row_count", "attempts"])
-          .executeTakeFirst();
-        if (!updated) return "lost" as const;
-        const started = await trx
-          .updateTable("batch_jobs")
-          .set((eb) => ({ status: "running", started_at: eb.fn.coalesce("started_at", eb.val(nowIso)) }))
-          .where("id", "=", job.id)
-          .returning(["today", "request_id"])
-          .executeTakeFirstOrThrow();
-        await trx
-          .insertInto("batch_turns")
-          .values({ organization_id: job.organization_id, turn: sql<number>`(select coalesce(max(turn), 0) + 1 from batch_turns)` })
-          .onConflict((oc) => oc.column("organization_id").doUpdateSet((eb) => ({ turn: eb.ref("excluded.turn") })))
-          .execute();
-        return {
-          jobId: updated.job_id,
-          seq: updated.seq,
-          firstRow: updated.first_row,
-          rowCount: updated.row_count,
-          attempts: updated.attempts,
-          today: started.today,
-          requestId: started.request_id,
-        };
-      }
-      return "none" as const;
-    });
+    const claimed = await db.transaction().execute((trx) => claimNext(trx, dialect, owner, now, leaseMs, runningPerOrganization));
     if (claimed === "none") return null;
     if (claimed !== "lost") return claimed;
   }
   return null;
+}
+
+/** One claim's statements, in the caller's transaction: the chunk, "none" when nothing is claimable, "lost" when another claim took it first. */
+async function claimNext(trx: Db, dialect: Dialect, owner: string, now: Date, leaseMs: number, runningPerOrganization: number): Promise<ClaimedChunk | "none" | "lost"> {
+  const nowIso = now.toISOString();
+  const until = new Date(now.getTime() + leaseMs).toISOString();
+  const jobs = await candidateJobs(trx, nowIso, runningPerOrganization);
+  for (const job of jobs) {
+    let candidate = trx.selectFrom("batch_chunks").select("seq").where("job_id", "=", job.id).where((eb) => claimable(eb, nowIso)).orderBy("seq").limit(1);
+    // Another instance's claim in flight holds its chunk locked: take the next chunk rather than wait.
+    if (dialect === "postgres") candidate = candidate.forUpdate().skipLocked();
+    const row = await candidate.executeTakeFirst();
+    if (!row) continue;
+    const updated = await trx
+      .updateTable("batch_chunks")
+      .set((eb) => ({ status: "leased", lease_owner: owner, lease_expires_at: until, attempts: eb("attempts", "+", 1) }))
+      .where("job_id", "=", job.id)
+      .where("seq", "=", row.seq)
+      .where((eb) => claimable(eb, nowIso))
+      .returning(["job_id", "seq", "first_row", "row_count", "attempts"])
+      .executeTakeFirst();
+    if (!updated) return "lost";
+    // Only a queued job is written (and so locked): a running job's row is left to the completions that count its chunks.
+    if (job.status === "queued") {
+      await trx
+        .updateTable("batch_jobs")
+        .set((eb) => ({ status: "running", started_at: eb.fn.coalesce("started_at", eb.val(nowIso)) }))
+        .where("id", "=", job.id)
+        .where("status", "=", "queued")
+        .execute();
+    }
+    await trx
+      .insertInto("batch_turns")
+      .values({ organization_id: job.organization_id, turn: sql<number>`(select coalesce(max(turn), 0) + 1 from batch_turns)` })
+      .onConflict((oc) => oc.column("organization_id").doUpdateSet((eb) => ({ turn: eb.ref("excluded.turn") })))
+      .execute();
+    return {
+      jobId: updated.job_id,
+      seq: updated.seq,
+      firstRow: updated.first_row,
+      rowCount: updated.row_count,
+      attempts: updated.attempts,
+      today: job.today,
+      requestId: job.request_id,
+    };
+  }
+  return "none";
 }
 
 /**
@@ -282,7 +288,11 @@ export async function claimChunk(db: Db, dialect: Dialect, owner: string, now: D
  * in turn order; ties (several never served) go to the oldest job. Jobs none of whose chunks is
  * claimable now (all leased or done) are left out.
  */
-async function candidateJobs(trx: Db, nowIso: string, runningPerOrganization: number): Promise<Array<{ id: string; organization_id: string }>> {
+async function candidateJobs(
+  trx: Db,
+  nowIso: string,
+  runningPerOrganization: number,
+): Promise<Array<Pick<BatchJob, "id" | "organization_id" | "status" | "today" | "request_id">>> {
   return trx
     .with("unfinished", (qb) =>
       qb
@@ -290,6 +300,9 @@ async function candidateJobs(trx: Db, nowIso: string, runningPerOrganization: nu
         .select((eb) => [
           "id",
           "organization_id",
+          "status",
+          "today",
+          "request_id",
           "created_at",
           eb.fn
             .agg<number>("row_number")
@@ -302,7 +315,7 @@ async function candidateJobs(trx: Db, nowIso: string, runningPerOrganization: nu
     )
     .selectFrom("unfinished as j")
     .leftJoin("batch_turns as t", "t.organization_id", "j.organization_id")
-    .select(["j.id", "j.organization_id"])
+    .select(["j.id", "j.organization_id", "j.status", "j.today", "j.request_id"])
     .where("j.place", "<=", runningPerOrganization)
     .where((eb) => eb.exists(eb.selectFrom("batch_chunks").select("seq").whereRef("job_id", "=", "j.id").where((inner) => claimable(inner, nowIso))))
     .orderBy(sql`coalesce(t.turn, 0)`)
@@ -312,8 +325,36 @@ async function candidateJobs(trx: Db, nowIso: string, runningPerOrganization: nu
     .execute();
 }
 
-/** Chunks claimed one by one until they hold `groupRows` rows or none is left. */
+/**
+ * Chunks claimed one by one, by the fair-shares rule, until they hold `groupRows` rows or none is
+ * left. On PostgreSQL the whole group is one transaction: each commit waits for the write-ahead log
+ * to reach the disk (3 to 46 ms measured on the 2-core machine, docs/operations/benchmarks.md), so
+ * twenty commits per group were most of a job's time. The group's claims hold the turns they move
+ * until it commits, so a transaction-scoped advisory lock takes the groups of all instances one at
+ * a time (per schema): two groups moving the same organizations' turns in opposite orders would
+ * otherwise deadlock. On SQLite each claim stays a transaction of its own, so the one write lock
+ * of the database is held for one claim at a time.
+ */
 export async function claimGroup(db: Db, dialect: Dialect, owner: string, now: Date, leaseMs: number, groupRows: number, runningPerOrganization: number): Promise<ClaimedChunk[]> {
+  if (dialect === "postgres") {
+    return db.transaction().execute(async (trx) => {
+      await sql`select pg_advisory_xact_lock(hashtext(current_schema() || '.batch_claims'))`.execute(trx);
+      const group: ClaimedChunk[] = [];
+      let rows = 0;
+      let lost = 0;
+      while (rows < groupRows && lost < 5) {
+        const chunk = await claimNext(trx, dialect, owner, now, leaseMs, runningPerOrganization);
+        if (chunk === "none") break;
+        if (chunk === "lost") {
+          lost++;
+          continue;
+        }
+        group.push(chunk);
+        rows += chunk.rowCount;
+      }
+      return group;
+    });
+  }
   const group: ClaimedChunk[] = [];
   let rows = 0;
   while (rows < groupRows) {
@@ -331,6 +372,24 @@ export async function claimGroup(db: Db, dialect: Dialect, owner: string, now: D
     rows += chunk.rowCount;
   }
   return group;
+}
+
+/** The rows of several leased chunks (JSON arrays' text) in one read, by `jobId:seq`; a chunk whose lease `owner` no longer holds is missing. */
+export async function readLeasedInputs(db: Db, chunks: ReadonlyArray<{ jobId: string; seq: number }>, owner: string): Promise<Map<string, string>> {
+  const inputs = new Map<string, string>();
+  for (const jobId of new Set(chunks.map((chunk) => chunk.jobId))) {
+    const seqs = chunks.filter((chunk) => chunk.jobId === jobId).map((chunk) => chunk.seq);
+    const rows = await db
+      .selectFrom("batch_chunks")
+      .select(["seq", "input"])
+      .where("job_id", "=", jobId)
+      .where("seq", "in", seqs)
+      .where("status", "=", "leased")
+      .where("lease_owner", "=", owner)
+      .execute();
+    for (const row of rows) inputs.set(`${jobId}:${row.seq}`, row.input);
+  }
+  return inputs;
 }
 
 /** A leased chunk's rows (a JSON array's text), or null when `owner` no longer holds its lease (or the chunk is gone). */
@@ -356,7 +415,10 @@ export async function clearJobsWaitingFor(db: Db, jobIds: readonly string[], wai
   await db.updateTable("batch_jobs").set({ waiting_for: null }).where("id", "in", jobIds).where("waiting_for", "=", waitingFor).execute();
 }
 
-/** Keeps a lease alive while a slow chunk (a real geocoder upstream) is being worked on. */
+/**
+ * Keeps a lease alive while a slow chunk (a real geocoder upstream) is being worked on. False when
+ * `owner` no longer holds it or its job was deleted: the runner then stops working it.
+ */
 export async function extendLease(db: Db, jobId: string, seq: number, owner: string, until: Date): Promise<boolean> {
   const result = await db
     .updateTable("batch_chunks")
@@ -365,8 +427,17 @@ export async function extendLease(db: Db, jobId: string, seq: number, owner: str
     .where("seq", "=", seq)
     .where("status", "=", "leased")
     .where("lease_owner", "=", owner)
+    .where((eb) => eb.exists(eb.selectFrom("batch_jobs").select("id").where("id", "=", jobId).where("deleted_at", "is", null)))
     .executeTakeFirst();
   return result.numUpdatedRows > 0n;
+}
+
+/** A chunk's results to store under its lease, with its counts. */
+export interface ChunkResults {
+  jobId: string;
+  seq: number;
+  output: string;
+  counts: { done: number; failed: number };
 }
 
 /**
@@ -381,35 +452,62 @@ export async function completeChunk(
   counts: { done: number; failed: number },
   now: Date,
 ): Promise<boolean> {
-  return db.transaction().execute(async (trx) => {
-    const stored = await trx
+  const [stored] = await db.transaction().execute((trx) => storeResults(trx, owner, [{ jobId: chunk.jobId, seq: chunk.seq, output, counts }], now));
+  return stored!;
+}
+
+/**
+ * completeChunk for a group of chunks, in order: whether each was stored. On PostgreSQL one
+ * transaction (one commit, one wait for the disk) stores them all; on SQLite each is a transaction
+ * of its own, so the database's one write lock is never held for a whole group's results.
+ */
+export async function completeChunks(db: Db, dialect: Dialect, owner: string, chunks: readonly ChunkResults[], now: Date): Promise<boolean[]> {
+  if (dialect === "postgres") return db.transaction().execute((trx) => storeResults(trx, owner, chunks, now));
+  const stored: boolean[] = [];
+  for (const chunk of chunks) stored.push(...(await db.transaction().execute((trx) => storeResults(trx, owner, [chunk], now))));
+  return stored;
+}
+
+/**
+ * The chunks' results, each only under `owner`'s lease, then each job's counters once: one UPDATE
+ * per job (in id order, so two instances' groups lock the same jobs in the same order) that also
+ * completes it when its last chunk is counted.
+ */
+async function storeResults(trx: Db, owner: string, chunks: readonly ChunkResults[], now: Date): Promise<boolean[]> {
+  const stored: boolean[] = [];
+  const perJob = new Map<string, { done: number; failed: number; chunks: number }>();
+  for (const chunk of chunks) {
+    const result = await trx
       .updateTable("batch_chunks")
-      .set({ status: "done", output, lease_owner: null, lease_expires_at: null })
+      .set({ status: "done", output: chunk.output, lease_owner: null, lease_expires_at: null })
       .where("job_id", "=", chunk.jobId)
       .where("seq", "=", chunk.seq)
       .where("status", "=", "leased")
       .where("lease_owner", "=", owner)
       .executeTakeFirst();
-    if (stored.numUpdatedRows === 0n) return false;
+    const ok = result.numUpdatedRows > 0n;
+    stored.push(ok);
+    if (!ok) continue;
+    const sum = perJob.get(chunk.jobId) ?? { done: 0, failed: 0, chunks: 0 };
+    perJob.set(chunk.jobId, { done: sum.done + chunk.counts.done, failed: sum.failed + chunk.counts.failed, chunks: sum.chunks + 1 });
+  }
+  for (const [jobId, sum] of [...perJob].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    // The SET expressions read the row as it was before this UPDATE, so "last chunk" is chunks_done + this group's.
+    const last = sql<boolean>`chunks_done + ${sum.chunks} = chunk_count`;
     await trx
       .updateTable("batch_jobs")
       .set((eb) => ({
-        done: eb("done", "+", counts.done),
-        failed: eb("failed", "+", counts.failed),
-        chunks_done: eb("chunks_done", "+", 1),
+        done: eb("done", "+", sum.done),
+        failed: eb("failed", "+", sum.failed),
+        chunks_done: eb("chunks_done", "+", sum.chunks),
+        status: sql`case when ${last} then 'completed' else status end`,
+        completed_at: sql`case when ${last} then ${now.toISOString()} else completed_at end`,
       }))
-      .where("id", "=", chunk.jobId)
+      .where("id", "=", jobId)
       .where("deleted_at", "is", null)
       .execute();
-    await trx
-      .updateTable("batch_jobs")
-      .set({ status: "completed", completed_at: now.toISOString() })
-      .where("id", "=", chunk.jobId)
-      .where("deleted_at", "is", null)
-      .whereRef("chunks_done", "=", "chunk_count")
-      .execute();
-    return true;
-  });
+  }
+  return stored;
 }
 
 /**
