@@ -74,7 +74,7 @@ try {
   const file = fileProblem(error);
   const known = error instanceof CliError || error instanceof KeyError || error instanceof AccountError || error instanceof PortTakenError || file !== undefined;
   // An account rule names the form field it is about, which is the option of the same name here.
-  const message = error instanceof AccountError ? `--${error.field}: ${error.message}` : file ?? (known ? (error as Error).message : error instanceof Error ? error.stack : String(error));
+  const message = error instanceof AccountError ? error.problems.map((p) => `--${p.field}: ${p.message}`).join("\n") : file ?? (known ? (error as Error).message : error instanceof Error ? error.stack : String(error));
   process.stderr.write(`buckeye: ${message}\n`);
   process.exit(known ? 1 : 2);
 }

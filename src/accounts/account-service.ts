@@ -11,8 +11,8 @@
  */
 import { createKey, KeyError, type CreatedKey } from "../auth/key-service.ts";
 import { listApiKeys, revokeApiKey } from "../store/api-keys.repository.ts";
-import type { ApiKey, Db, KeyEnv, Organization, OrganizationStatus } from "../store/database.ts";
-import { createOrganization, findOrganization, listOrganizations, setOrganizationStatus, verifyOrganization } from "../store/organizations.repository.ts";
+import type { ApiKey, Db, FilingFrequency, KeyEnv, Organization, OrganizationStatus } from "../store/database.ts";
+import { createOrganization, findOrganization, listOrganizations, setFilingFrequency, setOrganizationName, setOrganizationStatus, verifyOrganization } from "../store/organizations.repository.ts";
 import { AccountError, changePassword, checkSignIn, createOrganizationWithOwner, organizationNameProblem, type NewAccount } from "./accounts.ts";
 
 export interface AccountServiceDeps {
@@ -50,6 +50,22 @@ export function createAccountService(deps: AccountServiceDeps) {
     },
 
     listOrganizations: () => listOrganizations(db),
+
+    /** The dashboard's organization settings: its name and filing frequency, each checked, every problem reported at once. */
+    async updateSettings(organizationId: string, input: { name: string; filingFrequency: string }): Promise<void> {
+      const name = input.name.trim();
+      const nameIssue = organizationNameProblem(name);
+      const frequency = input.filingFrequency;
+      const frequencyOk = frequency === "monthly" || frequency === "semiannual";
+      AccountError.throwIfAny([
+        ...(nameIssue ? [{ field: "name" as const, message: nameIssue }] : []),
+        ...(frequencyOk ? [] : [{ field: "filing_frequency" as const, message: "Choose monthly or semiannual filing." }]),
+      ]);
+      await db.transaction().execute(async (trx) => {
+        await setOrganizationName(trx, organizationId, name);
+        await setFilingFrequency(trx, organizationId, frequency as FilingFrequency);
+      });
+    },
 
     /**
      * Ends an organization's trial (`buckeye org verify`): its keys get the full allowance from their

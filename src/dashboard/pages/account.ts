@@ -1,11 +1,11 @@
 /** Sign up (a new organization and its owner), sign in and sign out. */
 import type { H3, H3Event } from "h3";
-import { AccountError, normalizeEmail } from "../../accounts/accounts.ts";
+import { AccountError, normalizeEmail, type AccountField } from "../../accounts/accounts.ts";
 import { assertSessionToken, assertSignedOutToken, CSRF_FIELD, signedOutToken } from "../csrf.ts";
 import type { DashboardDeps } from "../deps.ts";
 import { html, type HtmlValue } from "../html.ts";
-import { minutes, notice, signedOutPage, textField } from "../layout.ts";
-import { MIN_PASSWORD_LENGTH } from "../../accounts/password-policy.ts";
+import { minutes, notice, problemSummary, signedOutPage, textField } from "../layout.ts";
+import { MIN_PASSWORD_LENGTH, PASSWORD_RULE } from "../../accounts/password-policy.ts";
 import { knownDeviceFor, rememberThisDevice } from "../known-device.ts";
 import { field, readForm, redirectTo, sendPage } from "../respond.ts";
 import { currentSession, endSession, requireSession, startSession } from "../session.ts";
@@ -46,19 +46,28 @@ interface SignUpView {
   message?: HtmlValue;
 }
 
+const SIGN_UP_FIELDS = [
+  { field: "name", id: "f-organization", label: "Organization name" },
+  { field: "email", id: "f-email", label: "Your work email" },
+  { field: "password", id: "f-password", label: "Password" },
+] as const;
+
 function signUpForm(event: H3Event, view: SignUpView) {
-  const errorFor = (f: AccountError["field"]) => (view.error?.field === f ? view.error.message : null);
+  const problems = SIGN_UP_FIELDS.flatMap((f) => view.error?.problems.filter((p) => p.field === f.field).map((p) => ({ ...f, message: p.message })) ?? []);
+  const errorFor = (f: AccountField) => problems.find((p) => p.field === f)?.message ?? null;
+  // Focus goes to the first field to correct, or to the first field of a blank form.
+  const focus = problems[0]?.field ?? "name";
   return signedOutPage(
     "Create your account",
     html`<section class="card auth-card" aria-labelledby="heading">
   <h1 id="heading">Create your Buckeye account</h1>
   <p class="lede">Set up your organization to get API keys for Ohio sales tax rates.</p>
-  ${view.message ?? (view.error ? notice("danger", "Please correct the highlighted field.") : "")}
+  ${view.message ?? (problems.length > 0 ? problemSummary("Your account was not created.", problems) : "")}
   <form method="post" action="/dashboard/sign-up" novalidate>
     <input type="hidden" name="${CSRF_FIELD}" value="${signedOutToken(event)}">
-    ${textField({ name: "organization", label: "Organization name", value: view.name ?? "", autocomplete: "organization", required: true, maxlength: 100, error: errorFor("name"), autofocus: true })}
-    ${textField({ name: "email", label: "Your work email", type: "email", value: view.email ?? "", autocomplete: "email", required: true, error: errorFor("email"), hint: "You sign in with it; you become the organization's owner." })}
-    ${textField({ name: "password", label: "Password", type: "password", autocomplete: "new-password", required: true, minlength: MIN_PASSWORD_LENGTH, error: errorFor("password"), hint: `At least ${MIN_PASSWORD_LENGTH} characters; common or easily guessed passwords are refused. A passphrase of a few uncommon words works well.` })}
+    ${textField({ name: "organization", label: "Organization name", value: view.name ?? "", autocomplete: "organization", required: true, maxlength: 100, error: errorFor("name"), autofocus: focus === "name" })}
+    ${textField({ name: "email", label: "Your work email", type: "email", value: view.email ?? "", autocomplete: "email", required: true, error: errorFor("email"), hint: "You sign in with it; you become the organization's owner.", autofocus: focus === "email" })}
+    ${textField({ name: "password", label: "Password", type: "password", autocomplete: "new-password", required: true, minlength: MIN_PASSWORD_LENGTH, error: errorFor("password"), hint: PASSWORD_RULE, autofocus: focus === "password" })}
     <button class="btn btn-primary btn-block" type="submit">Create account</button>
   </form>
   <p class="auth-switch">Already have an account? <a href="/dashboard/sign-in">Sign in</a></p>
