@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { Command } from "commander";
 import { AccountError } from "./accounts/accounts.ts";
 import { KeyError } from "./auth/key-service.ts";
-import { addKeyCommands, addOrgCommands } from "./cli/account-commands.ts";
+import { addKeyCommands, addOrgCommands, addUserCommands } from "./cli/account-commands.ts";
 import { addBatchCommand } from "./cli/batch-command.ts";
 import { addBoundaryCommands } from "./cli/boundary-commands.ts";
 import { addDataCommands } from "./cli/data-commands.ts";
@@ -39,6 +39,7 @@ program
 addMigrateCommand(program);
 addOrgCommands(program);
 addKeyCommands(program);
+addUserCommands(program);
 addBatchCommand(program);
 addDataCommands(program);
 addJobCommands(program);

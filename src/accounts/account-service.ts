@@ -13,6 +13,7 @@ import { createKey, KeyError, type CreatedKey } from "../auth/key-service.ts";
 import { listApiKeys, revokeApiKey } from "../store/api-keys.repository.ts";
 import type { ApiKey, Db, FilingFrequency, KeyEnv, Organization, OrganizationStatus } from "../store/database.ts";
 import { createOrganization, findOrganization, listOrganizations, setFilingFrequency, setOrganizationName, setOrganizationStatus, verifyOrganization } from "../store/organizations.repository.ts";
+import { issueReset, resetFor, resetPassword } from "./password-reset.ts";
 import { AccountError, changePassword, checkSignIn, createOrganizationWithOwner, organizationNameProblem, type NewAccount } from "./accounts.ts";
 
 export interface AccountServiceDeps {
@@ -80,6 +81,15 @@ export function createAccountService(deps: AccountServiceDeps) {
     },
 
     checkSignIn: (email: string, password: string) => checkSignIn(db, email, password),
+
+    /** A one-time password reset link's token for this email, or null when no account has it (password-reset.ts). */
+    issuePasswordReset: (email: string) => issueReset(db, email, now()),
+
+    /** The account a reset link is for, while it still works. */
+    passwordResetFor: (token: string) => resetFor(db, token, now()),
+
+    /** Sets a new password through a reset link; ends every session of the user. */
+    resetPassword: (token: string, password: string) => resetPassword(db, token, password, now()),
 
     changePassword: (session: { userId: string; sessionId: string }, current: string, next: string) => changePassword(db, session, current, next),
 

@@ -6,7 +6,9 @@ import type { DashboardDeps } from "../deps.ts";
 import { html, type HtmlValue } from "../html.ts";
 import { minutes, notice, problemSummary, signedOutPage, textField } from "../layout.ts";
 import { MIN_PASSWORD_LENGTH, PASSWORD_RULE } from "../../accounts/password-policy.ts";
+import { setFlash, takeFlash, type Flash } from "../flash.ts";
 import { knownDeviceFor, rememberThisDevice } from "../known-device.ts";
+import { supportContact } from "../support.ts";
 import { field, readForm, redirectTo, sendPage } from "../respond.ts";
 import { currentSession, endSession, requireSession, startSession } from "../session.ts";
 
@@ -34,6 +36,7 @@ function signInForm(event: H3Event, view: SignInView) {
     ${textField({ name: "password", label: "Password", type: "password", autocomplete: "current-password", required: true, autofocus: Boolean(view.email) })}
     <button class="btn btn-primary btn-block" type="submit">Sign in</button>
   </form>
+  <p class="auth-switch"><a href="/dashboard/forgot-password">Forgot password?</a></p>
   <p class="auth-switch">New to Buckeye? <a href="/dashboard/sign-up">Create an account</a></p>
 </section>`,
   );
@@ -75,18 +78,28 @@ function signUpForm(event: H3Event, view: SignUpView) {
   );
 }
 
-const REASONS: Record<string, () => HtmlValue> = {
-  "signed-out": () => notice("success", "You have signed out."),
-  suspended: () =>
-    notice("danger", "Your organization is suspended.", html`<p>You were signed out. Its API keys are refused and the dashboard is closed until the organization is reactivated. Contact Buckeye support to resolve it.</p>`),
-};
-
+/** The notices the server set as it sent the visitor here (flash.ts); never read from the address. */
+function flashNotice(flash: Flash | null, support: string | null): HtmlValue {
+  switch (flash) {
+    case "signed-out":
+      return notice("success", "You have signed out.");
+    case "suspended":
+      return notice(
+        "danger",
+        "Your organization is suspended.",
+        html`<p>You were signed out. Its API keys are refused and the dashboard is closed until the organization is reactivated. To resolve it, ${supportContact(support)}.</p>`,
+      );
+    case "password-reset":
+      return notice("success", "Your password was changed.", html`<p>Every device that was signed in to this account was signed out. Sign in with the new password.</p>`);
+    case null:
+      return undefined;
+  }
+}
 
 export function accountRoutes(app: H3, deps: DashboardDeps): void {
   app.get("/dashboard/sign-in", async (event) => {
     if (await currentSession(event, deps)) return redirectTo(event, "/dashboard/keys");
-    const reason = event.url.searchParams.get("reason") ?? "";
-    return sendPage(event, signInForm(event, { next: event.url.searchParams.get("next") ?? undefined, message: REASONS[reason]?.() }));
+    return sendPage(event, signInForm(event, { next: event.url.searchParams.get("next") ?? undefined, message: flashNotice(takeFlash(event), deps.supportContact) }));
   });
 
   app.post("/dashboard/sign-in", async (event) => {
@@ -118,7 +131,7 @@ export function accountRoutes(app: H3, deps: DashboardDeps): void {
       const message = notice(
         "danger",
         `${result.organization.name} is suspended.`,
-        html`<p>Its API keys are refused with <code>401 invalid-api-key</code> and its dashboard is closed until the organization is reactivated. Contact Buckeye support to resolve it.</p>`,
+        html`<p>Its API keys are refused with <code>401 invalid-api-key</code> and its dashboard is closed until the organization is reactivated. To resolve it, ${supportContact(deps.supportContact)}.</p>`,
       );
       return sendPage(event, signInForm(event, { email, next, message }), 403);
     }
@@ -160,7 +173,8 @@ export function accountRoutes(app: H3, deps: DashboardDeps): void {
     async (event) => {
       await assertSessionToken(event, event.context.session!.csrfToken);
       await endSession(event, deps, event.context.session);
-      return redirectTo(event, "/dashboard/sign-in?reason=signed-out");
+      setFlash(event, "signed-out");
+      return redirectTo(event, "/dashboard/sign-in");
     },
     { middleware: [requireSession(deps)] },
   );
