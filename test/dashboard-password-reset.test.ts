@@ -76,11 +76,11 @@ describe("Forgot password?: a one-time link by email sets a new password", () =>
     await page.goto(link);
     expect(await page.title()).toBe("Choose a new password · Buckeye");
     // A weak password is refused at its field, and the link still works afterwards.
-    await page.getByLabel("New password").fill("larkspur supply larkspur");
+    await page.getByLabel("New password", { exact: true }).fill("larkspur supply larkspur");
     await page.getByRole("button", { name: "Set new password" }).click();
     expect(await page.locator("#f-password-error").textContent()).toMatch(/email address or organization name|repeat/);
     expect(await page.evaluate(() => document.activeElement?.id)).toBe("f-password");
-    await page.getByLabel("New password").fill(NEW_PASSWORD);
+    await page.getByLabel("New password", { exact: true }).fill(NEW_PASSWORD);
     await page.getByRole("button", { name: "Set new password" }).click();
     await page.waitForURL("**/dashboard/sign-in");
     expect(await page.getByRole("status").textContent()).toContain("Your password was changed.");
@@ -129,7 +129,7 @@ describe("Forgot password?: a one-time link by email sets a new password", () =>
     const { stdout } = await run(process.execPath, [BIN, "user", "reset-password", "helped@helped.example"], { env });
     expect(stdout).toContain("It works once");
     await page.goto(linkIn(stdout));
-    await page.getByLabel("New password").fill(NEW_PASSWORD);
+    await page.getByLabel("New password", { exact: true }).fill(NEW_PASSWORD);
     await page.getByRole("button", { name: "Set new password" }).click();
     await page.waitForURL("**/dashboard/sign-in");
     await dash.signIn(page, "helped@helped.example", NEW_PASSWORD);
