@@ -31,7 +31,10 @@ async function owner(name: string, email: string) {
   return (await accounts.signUp({ organizationName: name, email, password: PASSWORD }, { trial: true })).owner;
 }
 
-describe("password reset links", () => {
+// scrypt and zxcvbn take seconds each on a loaded 2-core machine.
+const SLOW = { timeout: 120_000 };
+
+describe("password reset links", SLOW, () => {
   it("are stored only as the SHA-256 of their token, and none is made for an unknown address", async () => {
     const user = await owner("Hashed Links", "hashed@links.example");
     const issued = (await accounts.issuePasswordReset("Hashed@Links.example"))!;
@@ -83,7 +86,7 @@ describe("password reset links", () => {
   });
 });
 
-describe("every field's problem at once", () => {
+describe("every field's problem at once", SLOW, () => {
   it("sign-up reports the name, the email and the password together", async () => {
     const refused = await accounts.signUp({ organizationName: " ", email: "not-an-email", password: "short" }, { trial: true }).catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(AccountError);
