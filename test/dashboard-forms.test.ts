@@ -6,6 +6,7 @@
  */
 import type { Page } from "playwright-core";
 import { beforeAll, describe, expect, it } from "vitest";
+import { expectAccessible } from "./_axe.ts";
 import { dashboardHarness } from "./_dashboard.ts";
 
 const dash = dashboardHarness();
@@ -50,6 +51,7 @@ describe("sign-up: every problem at once, focus on the first, the password never
     expect(await summary.textContent()).toContain("2 fields need correcting");
     expect(await summary.getByRole("link").evaluateAll((links) => links.map((a) => a.getAttribute("href")))).toEqual(["#f-email", "#f-password"]);
     await dash.shot(page, "sign-up-errors");
+    await expectAccessible(page, "sign-up with two errors");
   }, PAGES);
 
   it("all three fields wrong: all three flagged, focus on the organization name", async () => {
@@ -95,6 +97,7 @@ describe("signed in: settings and webhook forms", () => {
     expect(await fieldState(page, "f-name")).toEqual({ invalid: "true", error: expect.stringContaining("Enter your organization's name") });
     expect(await fieldState(page, "f-filing_frequency")).toEqual({ invalid: "true", error: "Choose monthly or semiannual filing." });
     expect(await focused(page)).toBe("f-name");
+    await expectAccessible(page, "settings with two errors");
   }, PAGES);
 
   it("password change: a wrong current password and a weak new one are both flagged, focus on the current one", async () => {
@@ -124,5 +127,6 @@ describe("signed in: settings and webhook forms", () => {
     expect(await page.getByLabel("Endpoint URL").inputValue()).toBe("not a url");
     expect(await page.getByRole("alert").textContent()).toContain("2 fields need correcting");
     await dash.shot(page, "webhook-form-errors");
+    await expectAccessible(page, "webhook form with two errors");
   }, PAGES);
 });

@@ -9,6 +9,7 @@ import { promisify } from "node:util";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setOrganizationStatus } from "../src/store/organizations.repository.ts";
+import { expectAccessible } from "./_axe.ts";
 import { dashboardHarness, PASSWORD } from "./_dashboard.ts";
 import { freePort } from "./_http.ts";
 import { startFakeSmtp, type FakeSmtp } from "./_smtp.ts";
@@ -66,6 +67,7 @@ describe("Forgot password?: a one-time link by email sets a new password", () =>
     expect(await askForLink(page, "Owner@Larkspur.example")).toBe(200);
     expect(await page.getByRole("status").textContent()).toContain("If an account uses that address, a reset link is on its way.");
     await dash.shot(page, "forgot-password-sent");
+    await expectAccessible(page, "reset link sent");
     const [mail] = (await smtp.waitForMails(before + 1)).slice(before);
     expect(mail!.to).toEqual(["owner@larkspur.example"]);
     expect(mail!.subject).toBe("Reset your Buckeye password");
@@ -80,6 +82,7 @@ describe("Forgot password?: a one-time link by email sets a new password", () =>
     await page.getByRole("button", { name: "Set new password" }).click();
     expect(await page.locator("#f-password-error").textContent()).toMatch(/email address or organization name|repeat/);
     expect(await page.evaluate(() => document.activeElement?.id)).toBe("f-password");
+    await expectAccessible(page, "new password form with an error");
     await page.getByLabel("New password", { exact: true }).fill(NEW_PASSWORD);
     await page.getByRole("button", { name: "Set new password" }).click();
     await page.waitForURL("**/dashboard/sign-in");
