@@ -275,7 +275,7 @@ describe("session cookies: HttpOnly, SameSite=Lax, Secure behind TLS", () => {
       new Request("http://buckeye.test/dashboard/sign-up", {
         method: "POST",
         headers: { ...headers, cookie: formCookie, "content-type": "application/x-www-form-urlencoded" },
-        body: new URLSearchParams({ _csrf: token, organization: "Cookie Co", email, password: "cookie passphrase" }),
+        body: new URLSearchParams({ _csrf: token, organization: "Cookie Co", email, password: "quiet amber trellis" }),
       }),
     );
     expect(res.status).toBe(303);
