@@ -23,6 +23,7 @@ import * as knownDevices from "./2026-11-27-320-known-devices.ts";
 import * as trialOrganizations from "./2026-11-27-330-trial-organizations.ts";
 import * as batchWaitingFor from "./2026-11-27-340-batch-waiting-for.ts";
 import * as organizationLimits from "./2026-11-27-350-organization-limits.ts";
+import * as passwordResets from "./2026-11-27-370-password-resets.ts";
 
 export const migrations: Record<string, Migration> = {
   "2026-11-21-001-organizations-and-api-keys": organizationsAndApiKeys,
@@ -45,4 +46,5 @@ export const migrations: Record<string, Migration> = {
   "2026-11-27-330-trial-organizations": trialOrganizations,
   "2026-11-27-340-batch-waiting-for": batchWaitingFor,
   "2026-11-27-350-organization-limits": organizationLimits,
+  "2026-11-27-370-password-resets": passwordResets,
 };

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { Command } from "commander";
 import { AccountError } from "./accounts/accounts.ts";
 import { KeyError } from "./auth/key-service.ts";
-import { addKeyCommands, addOrgCommands } from "./cli/account-commands.ts";
+import { addKeyCommands, addOrgCommands, addUserCommands } from "./cli/account-commands.ts";
 import { addBatchCommand } from "./cli/batch-command.ts";
 import { addBoundaryCommands } from "./cli/boundary-commands.ts";
 import { addDataCommands } from "./cli/data-commands.ts";
@@ -39,6 +39,7 @@ program
 addMigrateCommand(program);
 addOrgCommands(program);
 addKeyCommands(program);
+addUserCommands(program);
 addBatchCommand(program);
 addDataCommands(program);
 addJobCommands(program);
@@ -74,7 +75,7 @@ try {
   const file = fileProblem(error);
   const known = error instanceof CliError || error instanceof KeyError || error instanceof AccountError || error instanceof PortTakenError || file !== undefined;
   // An account rule names the form field it is about, which is the option of the same name here.
-  const message = error instanceof AccountError ? `--${error.field}: ${error.message}` : file ?? (known ? (error as Error).message : error instanceof Error ? error.stack : String(error));
+  const message = error instanceof AccountError ? error.problems.map((p) => `--${p.field}: ${p.message}`).join("\n") : file ?? (known ? (error as Error).message : error instanceof Error ? error.stack : String(error));
   process.stderr.write(`buckeye: ${message}\n`);
   process.exit(known ? 1 : 2);
 }

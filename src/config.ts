@@ -283,6 +283,20 @@ export const configSchema = z.object({
     .transform((list) => list.split(",").map((entry) => entry.trim()).filter(Boolean))
     .pipe(z.array(z.string().refine(isAddressOrRange, { error: "each entry must be an IP address or a CIDR range such as 10.0.0.0/8" })))
     .describe("comma list of the addresses or CIDR ranges of the reverse proxies in front of the service: a request whose socket comes from one of them is the client's named in `X-Forwarded-For` (the right-most address there that is not a trusted proxy), for the dashboard's sign-in and sign-up throttles; unset: the socket's address, and `X-Forwarded-For` is never read"),
+  PUBLIC_URL: z
+    .url({ protocol: /^https?$/, error: "must be an http(s) URL such as https://tax.example.com" })
+    .optional()
+    .describe("the address customers reach this service at, e.g. `https://tax.example.com`: the start of the links in password reset mail and of those `user reset-password` prints (never taken from a request's Host header, which anyone can set); unset: reset mail is off and the CLI prints `http://HOST:PORT` links"),
+  SMTP_URL: z
+    .url({ protocol: /^smtps?$/, error: "must be an smtp:// or smtps:// URL such as smtps://user:pass@mail.example.com:465" })
+    .optional()
+    .describe("the mail server that sends password reset mail, as `smtp://[user:pass@]host[:port]` (STARTTLS when offered) or `smtps://…` (TLS from the start); needs `PUBLIC_URL` and `MAIL_FROM`; unset: the dashboard's forgotten-password page says resets go through the operator (`buckeye user reset-password`)"),
+  MAIL_FROM: z.string().min(3).optional().describe("the From of password reset mail, e.g. `Buckeye <no-reply@tax.example.com>` (with `SMTP_URL`)"),
+  SUPPORT_CONTACT: z
+    .string()
+    .refine((v) => /^https?:\/\/\S+$/.test(v) || /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(v), { error: "must be an email address or an http(s) URL" })
+    .optional()
+    .describe("where customers get help, an email address or an http(s) URL: named on the dashboard's suspended-organization and forgotten-password pages; unset: those pages say to ask whoever runs this Buckeye server"),
   RECONCILE_SOURCE: pathOrUpstreamUrl().describe("the state's SST rate file to reconcile with: a path or an http(s) URL (on a port fetch will use), to the CSV or to a ZIP archive holding exactly one CSV (the state posts both); a plain `http://` URL needs `RECONCILE_SHA256`; unset skips the job"),
   RECONCILE_SHA256: z
     .string()
@@ -331,6 +345,10 @@ export const configSchema = z.object({
   .refine((e) => e.METRICS_PORT === undefined || e.METRICS_PORT === 0 || e.METRICS_PORT !== e.PORT, {
     path: ["METRICS_PORT"],
     message: "must differ from PORT: metrics are never served on the public port",
+  })
+  .refine((e) => e.SMTP_URL === undefined || (e.PUBLIC_URL !== undefined && e.MAIL_FROM !== undefined), {
+    path: ["SMTP_URL"],
+    message: "needs PUBLIC_URL (the start of the links it mails) and MAIL_FROM",
   })
   .refine((e) => e.SECRETS_KEY_PREVIOUS === undefined || e.SECRETS_KEY !== undefined, {
     path: ["SECRETS_KEY_PREVIOUS"],
@@ -415,6 +433,12 @@ export type Config = Readonly<{
   signUpLimit: number;
   /** Addresses and CIDR ranges of the reverse proxies whose X-Forwarded-For names the client (src/web/client-address.ts). */
   trustedProxies: readonly string[];
+  /** The address customers reach the service at (PUBLIC_URL, no trailing slash), for links in mail; null when unset. */
+  publicUrl: string | null;
+  /** Password reset mail (SMTP_URL, MAIL_FROM); null: resets go through the operator's `user reset-password`. */
+  mail: Readonly<{ smtpUrl: string; from: string }> | null;
+  /** Where customers get help (SUPPORT_CONTACT): an email address or a URL; null when unset. */
+  supportContact: string | null;
   /** Webhook delivery (src/webhooks/delivery-actor.ts). */
   webhooks: DeliverySettings;
   /** Webhooks one organization may register (src/webhooks/webhook-service.ts). */
@@ -531,6 +555,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
     signUpLimit: e.SIGN_UP_LIMIT,
     trustedProxies: Object.freeze(e.TRUSTED_PROXIES),
+    publicUrl: e.PUBLIC_URL?.replace(/\/+$/, "") ?? null,
+    mail: e.SMTP_URL && e.MAIL_FROM ? Object.freeze({ smtpUrl: e.SMTP_URL, from: e.MAIL_FROM }) : null,
+    supportContact: e.SUPPORT_CONTACT ?? null,
     secretsKey: e.SECRETS_KEY ?? null,
     secretsKeyPrevious: e.SECRETS_KEY_PREVIOUS ?? null,
     webhooks: Object.freeze({

@@ -41,7 +41,8 @@ import { registerReference } from "./reference-page/routes.ts";
 import { openRuntime } from "./runtime.ts";
 import type { Store } from "./store/connect.ts";
 import { UsageRecorder } from "./usage/usage-recorder.ts";
-import { secretBoxFrom } from "./webhooks/secret-box.ts";
+import { smtpMailer } from "./mail/mailer.ts";
+import { secretBoxFrom, SECRETS_KEY_UNSET_WARNING } from "./webhooks/secret-box.ts";
 import { createWebhookService } from "./webhooks/webhook-service.ts";
 import { sealStoredSecrets } from "./webhooks/webhook-secrets.ts";
 
@@ -78,6 +79,8 @@ export async function createService(config: Config, options: ServiceOptions = {}
     closing.defer(() => runtime.close());
     const { store } = runtime;
     const secrets = secretBoxFrom(config);
+    // Said once, at start: the documented default is a risk an operator should choose knowingly (docs/guides/webhooks-and-jobs.md, "Secrets at rest").
+    if (!config.secretsKey) log({ level: "warn", msg: SECRETS_KEY_UNSET_WARNING });
     const { sealed, unreadable } = await sealStoredSecrets(store.db, secrets);
     if (sealed > 0) log({ level: "info", msg: "sealed stored webhook signing secrets with SECRETS_KEY", count: sealed });
     if (unreadable > 0) log({ level: "error", msg: "stored webhook signing secrets that neither SECRETS_KEY nor SECRETS_KEY_PREVIOUS opens", count: unreadable });
@@ -123,6 +126,8 @@ export async function createService(config: Config, options: ServiceOptions = {}
     const background = createBackground({ ...backgroundOptionsFrom(config, store, rates, secrets), clock, log });
     closing.defer(() => background.stop());
     const webhooks = createWebhookService({ db: store.db, now, secrets, privateTargets: config.webhooks.privateTargets, wakeDeliveries: () => background.actor.wake(), webhooksPerOrganization: config.webhooksPerOrganization });
+    const mailer = config.mail ? smtpMailer(config.mail) : null;
+    if (mailer) closing.defer(() => mailer.close());
     const dataStatus = () =>
       readDataStatus({ db: store.db, freshness, polygons, zctaVintage: data.meta.zcta_vintage, staleAfterDays: config.reconcileStaleAfterDays }, now());
 
@@ -153,6 +158,8 @@ export async function createService(config: Config, options: ServiceOptions = {}
         webhooks,
         accounts: createAccountService({ db: store.db, now, keyChanged: () => keys.changed(), limitDefaults: limitDefaults(config) }),
         dataStatus,
+        mail: mailer && config.publicUrl ? { mailer, publicUrl: config.publicUrl } : null,
+        supportContact: config.supportContact,
       },
       log,
     );

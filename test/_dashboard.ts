@@ -27,7 +27,8 @@ export interface DashboardHarness {
   rates(key: string): Promise<Response>;
 }
 
-export function dashboardHarness(): DashboardHarness {
+/** `env`: settings for the service under test beyond the harness's own, read when it starts (after the file's earlier beforeAll hooks). */
+export function dashboardHarness(env: () => Record<string, string> = () => ({})): DashboardHarness {
   let service: TestService & { url?: string };
   let base: string;
   let browser: Browser;
@@ -35,7 +36,7 @@ export function dashboardHarness(): DashboardHarness {
 
   beforeAll(async () => {
     mkdirSync(ARTIFACTS, { recursive: true });
-    service = await startTestService({ WEBHOOK_POLL_MS: "100", WEBHOOK_PRIVATE_TARGETS: "loopback" }, true);
+    service = await startTestService({ WEBHOOK_POLL_MS: "100", WEBHOOK_PRIVATE_TARGETS: "loopback", ...env() }, true);
     base = service.url!;
     receiver = await startReceiver();
     browser = await launchChromium();

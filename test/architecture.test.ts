@@ -16,7 +16,7 @@ const WORKERS = join(ROOT, "workers");
 export const LAYERS: Record<string, number> = {
   "supported-node.js": -1,
   "config.ts": 0, "log.ts": 0, "ids.ts": 0, "error-fields.ts": 0, "require-supported-node.js": 0, "clock.ts": 0, "per-turn.ts": 0, "worker-entries.ts": 0, "closing-stack.ts": 0, "metrics.ts": 0, "organization-limits.ts": 0,
-  store: 1, rates: 1, web: 1,
+  store: 1, rates: 1, web: 1, mail: 1,
   geo: 2, auth: 2, usage: 2, webhooks: 2, boundaries: 2,
   "load-data.ts": 3, lookup: 3, accounts: 3,
   freshness: 4,

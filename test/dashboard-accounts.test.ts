@@ -275,7 +275,7 @@ describe("session cookies: HttpOnly, SameSite=Lax, Secure behind TLS", () => {
       new Request("http://buckeye.test/dashboard/sign-up", {
         method: "POST",
         headers: { ...headers, cookie: formCookie, "content-type": "application/x-www-form-urlencoded" },
-        body: new URLSearchParams({ _csrf: token, organization: "Cookie Co", email, password: "cookie passphrase" }),
+        body: new URLSearchParams({ _csrf: token, organization: "Cookie Co", email, password: "quiet amber trellis" }),
       }),
     );
     expect(res.status).toBe(303);
@@ -459,6 +459,22 @@ describe("passwords follow NIST SP 800-63B: 12 code points, no common or breache
     expect(await passwordProblem("pemberton@ledger.example", ["pemberton@ledger.example", "Ledger Works"])).toMatch(/Do not build it from your email address or organization name/);
     expect(await passwordProblem("LedgerWorks2026", ["pemberton@ledger.example", "Ledger Works"])).toMatch(/Do not build it from your email address or organization name/);
     expect(await passwordProblem("pemberton@ledger.example")).toBeNull();
+  });
+
+  it("refuses a password built from the organization's words and the email's parts, even where zxcvbn alone scores it 3", async () => {
+    expect(await passwordProblem("acmehardware123", ["owner@acme.example", "Acme Hardware & <Sons>"])).toMatch(/Do not build it from your email address or organization name/);
+    expect(await passwordProblem("hardware sons acme 2026", ["owner@acme.example", "Acme Hardware & <Sons>"])).toMatch(/Do not build it from your email address or organization name/);
+    expect(await passwordProblem("ownerexample99", ["owner@acme.example", "Acme Hardware & <Sons>"])).toMatch(/Do not build it from your email address or organization name/);
+  });
+
+  it("refuses a word said again and again", async () => {
+    expect(await passwordProblem("betaco betaco betaco", ["owner@beta.example", "Beta Co"])).toMatch(/Do not repeat one word/);
+    expect(await passwordProblem("marmalade marmalade marmalade")).toMatch(/repeat|Repeat/);
+  });
+
+  it("accepts a good passphrase that shares nothing, or little, with the account", async () => {
+    expect(await passwordProblem("correct horse battery staple", ["owner@beta.example", "Beta Co"])).toBeNull();
+    expect(await passwordProblem("acme ladders sturdy vermilion", ["owner@acme.example", "Acme Hardware & <Sons>"])).toBeNull();
   });
 
   it("accepts long passphrases of lowercase words without digits or symbols, and counts code points up to the maximum", async () => {

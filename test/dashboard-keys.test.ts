@@ -38,7 +38,8 @@ describe("accounts: sign up, sign out, sign in", () => {
 
   it("sign out ends the session; signing in again with the owner's email and password works", async () => {
     await ownerPage.getByRole("button", { name: "Sign out" }).click();
-    await ownerPage.waitForURL("**/dashboard/sign-in?reason=signed-out");
+    await ownerPage.waitForURL("**/dashboard/sign-in");
+    expect(await ownerPage.getByRole("status").textContent()).toContain("You have signed out.");
     await ownerPage.goto("/dashboard/keys");
     expect(new URL(ownerPage.url()).pathname).toBe("/dashboard/sign-in");
     await shot(ownerPage, "sign-in");

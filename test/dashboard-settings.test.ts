@@ -165,8 +165,10 @@ describe("a suspended organization cannot sign in and sees why", () => {
     await page.waitForURL("**/dashboard/keys");
     await setOrganizationStatus(dash.service.service.store.db, organization.id, "suspended");
     await page.goto("/dashboard/usage");
-    expect(new URL(page.url()).search).toBe("?reason=suspended");
+    expect(new URL(page.url()).pathname).toBe("/dashboard/sign-in");
     expect(await page.getByRole("alert").textContent()).toContain("Your organization is suspended");
+    // With no SUPPORT_CONTACT set, the notice says plainly whom to ask.
+    expect(await page.getByRole("alert").textContent()).toContain("ask the people who run this Buckeye server");
     await context.close();
   });
 });

@@ -11,7 +11,7 @@ import { SecretBox } from "../src/webhooks/secret-box.ts";
 import { call } from "./_api.ts";
 import { verifySignature as verify } from "./_signatures.ts";
 import { startReceiver, type Receiver, type Received } from "./_receiver.ts";
-import { startTestService, type TestService } from "./_setup.ts";
+import { startTestService, testConfig, type TestService } from "./_setup.ts";
 
 const KEY = randomBytes(32).toString("hex");
 const DELIVERY = { WEBHOOK_POLL_MS: "50", WEBHOOK_TIMEOUT_MS: "2000", WEBHOOK_LEASE_MS: "3000", WEBHOOK_RETRY_SCHEDULE: "100ms,100ms", WEBHOOK_PRIVATE_TARGETS: "loopback" };
@@ -30,6 +30,28 @@ describe("SECRETS_KEY: 64 hex characters", () => {
     }
     expect(loadConfig({ SECRETS_KEY: KEY }).secretsKey).toBe(KEY);
     expect(() => loadConfig({ SECRETS_KEY_PREVIOUS: KEY })).toThrow(/SECRETS_KEY_PREVIOUS: needs SECRETS_KEY/);
+  });
+});
+
+describe("start-up says once when SECRETS_KEY is unset, and is silent when it is set", () => {
+  it("one warn line names SECRETS_KEY and plain text without it; none with it", async () => {
+    const { config, cleanup } = testConfig();
+    try {
+      for (const secretsKey of [null, KEY]) {
+        const lines: Record<string, unknown>[] = [];
+        const service = await createService({ ...config, secretsKey }, { log: (entry) => lines.push(entry) });
+        await service.close();
+        const warnings = lines.filter((line) => line.level === "warn" && String(line.msg).includes("SECRETS_KEY"));
+        if (secretsKey === null) {
+          expect(warnings).toHaveLength(1);
+          expect(warnings[0]!.msg).toMatch(/^SECRETS_KEY is unset: webhook signing secrets are stored in the database in plain text/);
+        } else {
+          expect(warnings).toEqual([]);
+        }
+      }
+    } finally {
+      await cleanup();
+    }
   });
 });
 

@@ -12,10 +12,11 @@
  */
 import { createKey, KeyError, type CreatedKey } from "../auth/key-service.ts";
 import { listApiKeys, revokeApiKey } from "../store/api-keys.repository.ts";
-import type { ApiKey, Db, KeyEnv, Organization, OrganizationStatus } from "../store/database.ts";
+import type { ApiKey, Db, FilingFrequency, KeyEnv, Organization, OrganizationStatus } from "../store/database.ts";
 import { changeOrganizationLimits, findOrganizationLimits } from "../store/organization-limits.repository.ts";
-import { createOrganization, findOrganization, listOrganizations, setOrganizationStatus, verifyOrganization } from "../store/organizations.repository.ts";
+import { createOrganization, findOrganization, listOrganizations, setFilingFrequency, setOrganizationName, setOrganizationStatus, verifyOrganization } from "../store/organizations.repository.ts";
 import { effectiveLimits, LIMIT_NAMES, LIMITS, type LimitName, type LimitValues, type OrganizationLimits } from "../organization-limits.ts";
+import { issueReset, resetFor, resetPassword } from "./password-reset.ts";
 import { AccountError, changePassword, checkSignIn, createOrganizationWithOwner, organizationNameProblem, type NewAccount } from "./accounts.ts";
 
 export interface AccountServiceDeps {
@@ -70,6 +71,22 @@ export function createAccountService(deps: AccountServiceDeps) {
 
     listOrganizations: () => listOrganizations(db),
 
+    /** The dashboard's organization settings: its name and filing frequency, each checked, every problem reported at once. */
+    async updateSettings(organizationId: string, input: { name: string; filingFrequency: string }): Promise<void> {
+      const name = input.name.trim();
+      const nameIssue = organizationNameProblem(name);
+      const frequency = input.filingFrequency;
+      const frequencyOk = frequency === "monthly" || frequency === "semiannual";
+      AccountError.throwIfAny([
+        ...(nameIssue ? [{ field: "name" as const, message: nameIssue }] : []),
+        ...(frequencyOk ? [] : [{ field: "filing_frequency" as const, message: "Choose monthly or semiannual filing." }]),
+      ]);
+      await db.transaction().execute(async (trx) => {
+        await setOrganizationName(trx, organizationId, name);
+        await setFilingFrequency(trx, organizationId, frequency as FilingFrequency);
+      });
+    },
+
     /**
      * Ends an organization's trial (`buckeye org verify`): its keys get the full allowance from their
      * next request (the verdict they are cached with says trial, so the change is announced). Null
@@ -83,6 +100,15 @@ export function createAccountService(deps: AccountServiceDeps) {
     },
 
     checkSignIn: (email: string, password: string) => checkSignIn(db, email, password),
+
+    /** A one-time password reset link's token for this email, or null when no account has it (password-reset.ts). */
+    issuePasswordReset: (email: string) => issueReset(db, email, now()),
+
+    /** The account a reset link is for, while it still works. */
+    passwordResetFor: (token: string) => resetFor(db, token, now()),
+
+    /** Sets a new password through a reset link; ends every session of the user. */
+    resetPassword: (token: string, password: string) => resetPassword(db, token, password, now()),
 
     changePassword: (session: { userId: string; sessionId: string }, current: string, next: string) => changePassword(db, session, current, next),
 

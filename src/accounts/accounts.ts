@@ -5,18 +5,39 @@
  */
 import type { Db, Organization } from "../store/database.ts";
 import type { User } from "../store/dashboard.tables.ts";
-import { createOrganization } from "../store/organizations.repository.ts";
+import { createOrganization, findOrganization } from "../store/organizations.repository.ts";
 import { deleteOtherSessions } from "../store/sessions.repository.ts";
 import { emailTaken, findUserByEmail, findUserById, insertUser, setPasswordHash } from "../store/users.repository.ts";
 import { decoyHash, hashPassword, verifyPassword } from "./password.ts";
 import { passwordProblem } from "./password-policy.ts";
 
+export type AccountField = "name" | "email" | "password" | "filing_frequency";
+
+export interface FieldProblem {
+  field: AccountField;
+  message: string;
+}
+
+/**
+ * Input refused, with every field's problem at once (a form shows each beside its field);
+ * `field` and `message` are the first problem's.
+ */
 export class AccountError extends Error {
-  constructor(
-    readonly field: "name" | "email" | "password",
-    message: string,
-  ) {
+  readonly problems: readonly FieldProblem[];
+
+  constructor(field: AccountField, message: string, ...more: FieldProblem[]) {
     super(message);
+    this.problems = [{ field, message }, ...more];
+  }
+
+  get field(): AccountField {
+    return this.problems[0]!.field;
+  }
+
+  /** Throws when there is any problem. */
+  static throwIfAny(problems: readonly FieldProblem[]): void {
+    const [first, ...more] = problems;
+    if (first) throw new AccountError(first.field, first.message, ...more);
   }
 }
 
@@ -49,12 +70,13 @@ export async function createOrganizationWithOwner(db: Db, input: NewAccount, now
   const name = input.organizationName.trim();
   const email = normalizeEmail(input.email);
   const nameIssue = organizationNameProblem(name);
-  if (nameIssue) throw new AccountError("name", nameIssue);
-  const emailIssue = emailProblem(email);
-  if (emailIssue) throw new AccountError("email", emailIssue);
+  const emailIssue = emailProblem(email) ?? ((await emailTaken(db, email)) ? "An account with this email already exists. Sign in instead." : null);
   const passwordIssue = await passwordProblem(input.password, [email, name]);
-  if (passwordIssue) throw new AccountError("password", passwordIssue);
-  if (await emailTaken(db, email)) throw new AccountError("email", "An account with this email already exists. Sign in instead.");
+  AccountError.throwIfAny([
+    ...(nameIssue ? [{ field: "name" as const, message: nameIssue }] : []),
+    ...(emailIssue ? [{ field: "email" as const, message: emailIssue }] : []),
+    ...(passwordIssue ? [{ field: "password" as const, message: passwordIssue }] : []),
+  ]);
   const passwordHash = await hashPassword(input.password);
   try {
     return await db.transaction().execute(async (trx) => {
@@ -69,7 +91,9 @@ export async function createOrganizationWithOwner(db: Db, input: NewAccount, now
   }
 }
 
-export type PasswordChange = { ok: true; signedOut: number } | { ok: false; field: "current_password" | "new_password"; message: string };
+export type PasswordChange =
+  | { ok: true; signedOut: number }
+  | { ok: false; currentWrong: boolean; problems: { field: "current_password" | "new_password"; message: string }[] };
 
 /**
  * Changes a signed-in user's password: the current one must be given, the new one must meet the
@@ -78,12 +102,15 @@ export type PasswordChange = { ok: true; signedOut: number } | { ok: false; fiel
  */
 export async function changePassword(db: Db, session: { userId: string; sessionId: string }, current: string, next: string): Promise<PasswordChange> {
   const user = await findUserById(db, session.userId);
-  if (!user || !(await verifyPassword(current, user.password_hash))) {
-    return { ok: false, field: "current_password", message: "This is not your current password." };
-  }
-  const problem = await passwordProblem(next, [user.email]);
-  if (problem) return { ok: false, field: "new_password", message: problem };
-  if (next === current) return { ok: false, field: "new_password", message: "Choose a password different from the current one." };
+  if (!user) throw new Error(`no user ${session.userId}`);
+  const currentWrong = !(await verifyPassword(current, user.password_hash));
+  const organization = await findOrganization(db, user.organization_id);
+  const problem = (await passwordProblem(next, [user.email, organization?.name ?? ""])) ?? (!currentWrong && next === current ? "Choose a password different from the current one." : null);
+  const problems = [
+    ...(currentWrong ? [{ field: "current_password" as const, message: "This is not your current password." }] : []),
+    ...(problem ? [{ field: "new_password" as const, message: problem }] : []),
+  ];
+  if (problems.length > 0) return { ok: false, currentWrong, problems };
   const passwordHash = await hashPassword(next);
   const signedOut = await db.transaction().execute(async (trx) => {
     await setPasswordHash(trx, user.id, passwordHash);

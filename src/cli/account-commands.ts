@@ -5,6 +5,8 @@
 import { type Command, Option } from "commander";
 import { createAccountService, LimitsError, type AccountService, type ShownLimit } from "../accounts/account-service.ts";
 import { normalizeEmail } from "../accounts/accounts.ts";
+import { RESET_TTL_MS } from "../accounts/password-reset.ts";
+import { resetLink } from "../accounts/reset-mail.ts";
 import { loadConfig } from "../config.ts";
 import { limitByFlag, limitDefaults, LIMIT_NAMES, LIMITS, parseLimitValue, type LimitName, type OrganizationLimits } from "../organization-limits.ts";
 import { withRuntime, type Runtime } from "../runtime.ts";
@@ -202,5 +204,33 @@ export function addKeyCommands(program: Command): void {
       if (revoked.length === 0) throw new CliError(`no active key with id or prefix ${idOrPrefix}`);
       const out = revoked.map((k) => ({ id: k.id, prefix: k.prefix, label: k.label, status: k.status }));
       print(Boolean(opts.json), out, out.map((k) => `revoked ${k.prefix}… (${k.label})`).join("\n"));
+    });
+}
+
+/** Where links printed by the CLI point: PUBLIC_URL, or this machine's listener when unset. */
+function linkBase(config: { publicUrl: string | null; host: string; port: number }): string {
+  if (config.publicUrl) return config.publicUrl;
+  const host = config.host === "0.0.0.0" || config.host === "::" ? "localhost" : config.host.includes(":") ? `[${config.host}]` : config.host;
+  return `http://${host}:${config.port}`;
+}
+
+export function addUserCommands(program: Command): void {
+  const user = program.command("user").description("dashboard users");
+
+  user
+    .command("reset-password <email>")
+    .description(`print a one-time link (valid ${RESET_TTL_MS / 60_000} minutes) with which the user sets a new password; using it signs the user out everywhere`)
+    .addOption(jsonOption())
+    .action(async (email: string, opts: { json?: boolean }) => {
+      const config = loadConfig();
+      const issued = await withAccounts((accounts) => accounts.issuePasswordReset(email));
+      if (!issued) throw new CliError(`no dashboard user with email ${normalizeEmail(email)}`);
+      const link = resetLink(linkBase(config), issued.token);
+      const note = config.publicUrl ? "" : "\n(PUBLIC_URL is unset, so the link names this machine's listener; replace its start with the address the user reaches the service at.)";
+      print(
+        Boolean(opts.json),
+        { email: issued.email, link, expires_at: issued.expiresAt.toISOString() },
+        `${link}\n\nGive this link to ${issued.email} over a channel you trust. It works once, until ${issued.expiresAt.toISOString()}.${note}`,
+      );
     });
 }

@@ -8,6 +8,8 @@ import type { SignInThrottle } from "./sign-in-throttle.ts";
 import type { SignUpThrottle } from "./sign-up-throttle.ts";
 import type { SubmitOnce } from "./submit-once.ts";
 import type { Logger } from "../log.ts";
+import type { Mailer } from "../mail/mailer.ts";
+import type { ResetThrottle } from "./reset-throttle.ts";
 import type { ClientAddress } from "../web/client-address.ts";
 
 
@@ -29,10 +31,15 @@ export interface DashboardDeps {
   /** How current the rates and boundaries are, for the freshness line. */
   dataStatus: () => Promise<DataStatus>;
   log: Logger;
+  /** Password reset mail: the mailer and PUBLIC_URL, the start of the links it sends; null when SMTP_URL is unset. */
+  mail: { mailer: Mailer; publicUrl: string } | null;
+  resets: ResetThrottle;
+  /** SUPPORT_CONTACT: an email address or URL customers are sent to for help; null when unset. */
+  supportContact: string | null;
 }
 
 /** What the composition root gives the dashboard; it makes its throttles and form tokens itself. */
-export type DashboardSetup = Omit<DashboardDeps, "clientAddress" | "throttle" | "signUps" | "once" | "log"> & {
+export type DashboardSetup = Omit<DashboardDeps, "clientAddress" | "throttle" | "signUps" | "once" | "log" | "resets"> & {
   /** Sign-up attempts one client address may make within 15 minutes (SIGN_UP_LIMIT). */
   signUpLimit: number;
   /** The reverse proxies whose X-Forwarded-For names the client (TRUSTED_PROXIES). */

@@ -92,6 +92,22 @@ export function notice(tone: Tone, title: string, text: HtmlValue = ""): SafeHtm
   return html`<div class="notice notice-${tone}" role="${role}"><p class="notice-title">${title}</p>${text ? html`<div class="notice-body">${text}</div>` : ""}</div>`;
 }
 
+/** A field's problem in a refused form: the id of the control to focus, its label and what is wrong. */
+export interface FormProblem {
+  id: string;
+  label: string;
+  message: string;
+}
+
+/**
+ * The banner above a refused form: every problem at once, each a link to its field (whose own
+ * error sits beside it, tied by aria-describedby). The page autofocuses the first wrong field.
+ */
+export function problemSummary(title: string, problems: readonly FormProblem[]): SafeHtml {
+  const count = problems.length === 1 ? "1 field needs" : `${problems.length} fields need`;
+  return notice("danger", title, html`<p>${count} correcting:</p><ul class="problem-list">${problems.map((p) => html`<li><a href="#${p.id}">${p.label}</a>: ${p.message}</li>`)}</ul>`);
+}
+
 export interface FieldSpec {
   name: string;
   label: string;

@@ -12,6 +12,8 @@ import type { Logger } from "../log.ts";
 import { dashboardErrors } from "./error-page.ts";
 import { accountRoutes } from "./pages/account.ts";
 import { keyRoutes } from "./pages/keys.ts";
+import { passwordResetRoutes } from "./pages/password-reset.ts";
+import { ResetThrottle } from "./reset-throttle.ts";
 import { settingsRoutes } from "./pages/settings.ts";
 import { usageRoutes } from "./pages/usage.ts";
 import { webhookRoutes } from "./pages/webhooks.ts";
@@ -43,6 +45,7 @@ export function registerDashboard(app: H3, setup: DashboardSetup, log: Logger = 
     throttle: new SignInThrottle(setup.db, setup.now),
     signUps: new SignUpThrottle(setup.db, setup.now, signUpLimit),
     once: new SubmitOnce(setup.db, setup.now),
+    resets: new ResetThrottle(setup.db, setup.now),
     log,
   };
 
@@ -58,6 +61,7 @@ export function registerDashboard(app: H3, setup: DashboardSetup, log: Logger = 
   app.get("/dashboard", async (event) => redirectTo(event, (await currentSession(event, deps)) ? "/dashboard/keys" : "/dashboard/sign-in"));
 
   accountRoutes(app, deps);
+  passwordResetRoutes(app, deps);
   keyRoutes(app, deps);
   webhookRoutes(app, deps);
   usageRoutes(app, deps);

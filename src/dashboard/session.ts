@@ -8,6 +8,7 @@ import { deleteCookie, getCookie, setCookie, type H3Event, type Middleware } fro
 import type { Db } from "../store/database.ts";
 import { deleteExpiredSessions, deleteSession, findSession, insertSession, type SessionView } from "../store/sessions.repository.ts";
 import { newToken } from "./csrf.ts";
+import { setFlash } from "./flash.ts";
 import { redirectTo } from "./respond.ts";
 import { isSecureRequest } from "../web/secure-request.ts";
 
@@ -70,7 +71,8 @@ export function requireSession(deps: SessionDeps): Middleware {
     }
     if (session.organizationStatus !== "active") {
       await endSession(event, deps, session);
-      return redirectTo(event, "/dashboard/sign-in?reason=suspended");
+      setFlash(event, "suspended");
+      return redirectTo(event, "/dashboard/sign-in");
     }
     event.context.session = session;
   };

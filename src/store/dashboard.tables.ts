@@ -44,6 +44,17 @@ export interface KnownDevicesTable {
   expires_at: string;
 }
 
+/** A password reset link (migrations/2026-11-27-370-password-resets.ts). */
+export interface PasswordResetsTable {
+  /** SHA-256 of the link's token; the token itself is never stored. */
+  token_hash: string;
+  user_id: string;
+  created_at: string;
+  expires_at: string;
+  /** When the link set a password; a used link opens nothing. */
+  used_at: string | null;
+}
+
 export interface SignInCountersTable {
   /** `e:<email>`, `a:<client address>` or `d:<known device's token hash>`. */
   key: string;

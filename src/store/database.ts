@@ -7,7 +7,7 @@ import type { Kysely, Selectable } from "kysely";
 import type { CertificatesTable } from "./certificates.table.ts";
 import type { DeliveriesTable, DeliveryAttemptsTable, DeliveryTurnsTable, EventsTable, WebhooksTable } from "./webhooks.tables.ts";
 import type { ReconciliationsTable, RecordedRatePeriodsTable } from "./reconciliations.tables.ts";
-import type { ApiKeyUsageTable, FormTokensTable, KnownDevicesTable, SessionsTable, SignInCountersTable, UsersTable } from "./dashboard.tables.ts";
+import type { ApiKeyUsageTable, FormTokensTable, KnownDevicesTable, PasswordResetsTable, SessionsTable, SignInCountersTable, UsersTable } from "./dashboard.tables.ts";
 import type { JobRunsTable } from "./job-runs.table.ts";
 import type { BoundaryCitiesTable, BoundaryImportLeaseTable, BoundaryPointerTable, BoundaryRecordsTable, BoundaryVersionsTable } from "./boundaries.table.ts";
 
@@ -73,6 +73,7 @@ export interface Database {
   job_runs: JobRunsTable;
   sign_in_counters: SignInCountersTable;
   known_devices: KnownDevicesTable;
+  password_resets: PasswordResetsTable;
   form_tokens: FormTokensTable;
   boundary_versions: BoundaryVersionsTable;
   boundary_pointer: BoundaryPointerTable;

@@ -79,3 +79,9 @@ export async function deleteOtherSessions(db: Db, userId: string, keepId: string
   const result = await db.deleteFrom("sessions").where("user_id", "=", userId).where("id", "!=", keepId).executeTakeFirst();
   return Number(result.numDeletedRows);
 }
+
+/** Ends every session of this user: after a password reset, whoever was signed in signs in again. */
+export async function deleteSessionsOf(db: Db, userId: string): Promise<number> {
+  const result = await db.deleteFrom("sessions").where("user_id", "=", userId).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

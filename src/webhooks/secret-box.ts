@@ -12,6 +12,10 @@ import type { Config } from "../config.ts";
 
 const PREFIX = "sealed:v1:";
 
+/** Logged once at start when SECRETS_KEY is unset (src/service.ts). */
+export const SECRETS_KEY_UNSET_WARNING =
+  "SECRETS_KEY is unset: webhook signing secrets are stored in the database in plain text, so a copy of the database lets anyone forge deliveries. Set SECRETS_KEY (openssl rand -hex 32) in production; stored secrets are sealed at the next start";
+
 export function secretBoxFrom(config: Pick<Config, "secretsKey" | "secretsKeyPrevious">): SecretBox {
   const key = (hex: string | null) => (hex === null ? null : Buffer.from(hex, "hex"));
   return new SecretBox(key(config.secretsKey), key(config.secretsKeyPrevious));

@@ -75,7 +75,7 @@ async function urlProblems(text: string, env: KeyEnv, privateTargets: AllowedTar
   if (url.hash) return bad("must not have a #fragment");
   const host = url.hostname.replace(/^\[|\]$/g, "");
   if (url.protocol === "http:") {
-    if (env !== "test") return bad("must use https; plain http is allowed only to loopback with a tax_test_ key");
+    if (env !== "test") return bad("must use https; plain http is allowed only to loopback, for a test webhook (one registered with a tax_test_ key, or as Test in the dashboard)");
     if (!isLoopbackHost(host)) return bad("plain http is allowed only to a loopback host (localhost, 127.0.0.1, [::1]); use https");
     if (!allowed.has("loopback")) return bad("must not be a loopback address: this server delivers only to public addresses");
   } else if (url.protocol !== "https:") return bad("must use https");

@@ -25,7 +25,7 @@ import type { AllowedTargets } from "./address-guard.ts";
 import { publishEvent, type Published } from "./outbox.ts";
 import type { SecretBox } from "./secret-box.ts";
 import { newWebhookSecret } from "./sign.ts";
-import { checkWebhookUrl, systemResolver, type InvalidParam, type Resolver } from "./validate-webhook.ts";
+import { checkWebhookUrl, createWebhookSchema, systemResolver, type InvalidParam, type Resolver } from "./validate-webhook.ts";
 import { registerWebhook, replaceSecret } from "./webhook-secrets.ts";
 
 /** How long a rotated-out secret keeps signing next to the new one. */
@@ -113,6 +113,22 @@ export function createWebhookService(deps: WebhookServiceDeps) {
     find,
 
     list: (organizationId: string): Promise<Webhook[]> => listWebhooks(deps.db, organizationId),
+
+    /**
+     * Every problem with a webhook about to be registered, at once (a form shows each beside its
+     * field; `name` is env, url or events); none when `register` would accept it.
+     */
+    async problemsWith(env: string, input: NewWebhook): Promise<InvalidParam[]> {
+      const problems: InvalidParam[] = [];
+      if (env !== "live" && env !== "test") problems.push({ name: "env", reason: "must be live or test" });
+      const parsed = createWebhookSchema.safeParse(input);
+      if (!parsed.success) for (const issue of parsed.error.issues) problems.push({ name: issue.path[0] === "events" ? "events" : "url", reason: issue.message });
+      if (!problems.some((p) => p.name === "url")) {
+        const check = await checkWebhookUrl(input.url, env === "test" ? "test" : "live", deps.privateTargets, resolve);
+        if (!check.ok) problems.push(...check.problems);
+      }
+      return problems;
+    },
 
     /** A new webhook with a new signing secret; the row returned carries the secret, to be shown once. */
     async register(organizationId: string, env: KeyEnv, input: NewWebhook): Promise<Webhook> {

@@ -1,12 +1,14 @@
 /** Sign up (a new organization and its owner), sign in and sign out. */
 import type { H3, H3Event } from "h3";
-import { AccountError, normalizeEmail } from "../../accounts/accounts.ts";
+import { AccountError, normalizeEmail, type AccountField } from "../../accounts/accounts.ts";
 import { assertSessionToken, assertSignedOutToken, CSRF_FIELD, signedOutToken } from "../csrf.ts";
 import type { DashboardDeps } from "../deps.ts";
 import { html, type HtmlValue } from "../html.ts";
-import { minutes, notice, signedOutPage, textField } from "../layout.ts";
-import { MIN_PASSWORD_LENGTH } from "../../accounts/password-policy.ts";
+import { minutes, notice, problemSummary, signedOutPage, textField } from "../layout.ts";
+import { MIN_PASSWORD_LENGTH, PASSWORD_RULE } from "../../accounts/password-policy.ts";
+import { setFlash, takeFlash, type Flash } from "../flash.ts";
 import { knownDeviceFor, rememberThisDevice } from "../known-device.ts";
+import { supportContact } from "../support.ts";
 import { field, readForm, redirectTo, sendPage } from "../respond.ts";
 import { currentSession, endSession, requireSession, startSession } from "../session.ts";
 
@@ -34,6 +36,7 @@ function signInForm(event: H3Event, view: SignInView) {
     ${textField({ name: "password", label: "Password", type: "password", autocomplete: "current-password", required: true, autofocus: Boolean(view.email) })}
     <button class="btn btn-primary btn-block" type="submit">Sign in</button>
   </form>
+  <p class="auth-switch"><a href="/dashboard/forgot-password">Forgot password?</a></p>
   <p class="auth-switch">New to Buckeye? <a href="/dashboard/sign-up">Create an account</a></p>
 </section>`,
   );
@@ -46,19 +49,28 @@ interface SignUpView {
   message?: HtmlValue;
 }
 
+const SIGN_UP_FIELDS = [
+  { field: "name", id: "f-organization", label: "Organization name" },
+  { field: "email", id: "f-email", label: "Your work email" },
+  { field: "password", id: "f-password", label: "Password" },
+] as const;
+
 function signUpForm(event: H3Event, view: SignUpView) {
-  const errorFor = (f: AccountError["field"]) => (view.error?.field === f ? view.error.message : null);
+  const problems = SIGN_UP_FIELDS.flatMap((f) => view.error?.problems.filter((p) => p.field === f.field).map((p) => ({ ...f, message: p.message })) ?? []);
+  const errorFor = (f: AccountField) => problems.find((p) => p.field === f)?.message ?? null;
+  // Focus goes to the first field to correct, or to the first field of a blank form.
+  const focus = problems[0]?.field ?? "name";
   return signedOutPage(
     "Create your account",
     html`<section class="card auth-card" aria-labelledby="heading">
   <h1 id="heading">Create your Buckeye account</h1>
   <p class="lede">Set up your organization to get API keys for Ohio sales tax rates.</p>
-  ${view.message ?? (view.error ? notice("danger", "Please correct the highlighted field.") : "")}
+  ${view.message ?? (problems.length > 0 ? problemSummary("Your account was not created.", problems) : "")}
   <form method="post" action="/dashboard/sign-up" novalidate>
     <input type="hidden" name="${CSRF_FIELD}" value="${signedOutToken(event)}">
-    ${textField({ name: "organization", label: "Organization name", value: view.name ?? "", autocomplete: "organization", required: true, maxlength: 100, error: errorFor("name"), autofocus: true })}
-    ${textField({ name: "email", label: "Your work email", type: "email", value: view.email ?? "", autocomplete: "email", required: true, error: errorFor("email"), hint: "You sign in with it; you become the organization's owner." })}
-    ${textField({ name: "password", label: "Password", type: "password", autocomplete: "new-password", required: true, minlength: MIN_PASSWORD_LENGTH, error: errorFor("password"), hint: `At least ${MIN_PASSWORD_LENGTH} characters; common or easily guessed passwords are refused. A passphrase of a few uncommon words works well.` })}
+    ${textField({ name: "organization", label: "Organization name", value: view.name ?? "", autocomplete: "organization", required: true, maxlength: 100, error: errorFor("name"), autofocus: focus === "name" })}
+    ${textField({ name: "email", label: "Your work email", type: "email", value: view.email ?? "", autocomplete: "email", required: true, error: errorFor("email"), hint: "You sign in with it; you become the organization's owner.", autofocus: focus === "email" })}
+    ${textField({ name: "password", label: "Password", type: "password", autocomplete: "new-password", required: true, minlength: MIN_PASSWORD_LENGTH, error: errorFor("password"), hint: PASSWORD_RULE, autofocus: focus === "password" })}
     <button class="btn btn-primary btn-block" type="submit">Create account</button>
   </form>
   <p class="auth-switch">Already have an account? <a href="/dashboard/sign-in">Sign in</a></p>
@@ -66,18 +78,28 @@ function signUpForm(event: H3Event, view: SignUpView) {
   );
 }
 
-const REASONS: Record<string, () => HtmlValue> = {
-  "signed-out": () => notice("success", "You have signed out."),
-  suspended: () =>
-    notice("danger", "Your organization is suspended.", html`<p>You were signed out. Its API keys are refused and the dashboard is closed until the organization is reactivated. Contact Buckeye support to resolve it.</p>`),
-};
-
+/** The notices the server set as it sent the visitor here (flash.ts); never read from the address. */
+function flashNotice(flash: Flash | null, support: string | null): HtmlValue {
+  switch (flash) {
+    case "signed-out":
+      return notice("success", "You have signed out.");
+    case "suspended":
+      return notice(
+        "danger",
+        "Your organization is suspended.",
+        html`<p>You were signed out. Its API keys are refused and the dashboard is closed until the organization is reactivated. To resolve it, ${supportContact(support)}.</p>`,
+      );
+    case "password-reset":
+      return notice("success", "Your password was changed.", html`<p>Every device that was signed in to this account was signed out. Sign in with the new password.</p>`);
+    case null:
+      return undefined;
+  }
+}
 
 export function accountRoutes(app: H3, deps: DashboardDeps): void {
   app.get("/dashboard/sign-in", async (event) => {
     if (await currentSession(event, deps)) return redirectTo(event, "/dashboard/keys");
-    const reason = event.url.searchParams.get("reason") ?? "";
-    return sendPage(event, signInForm(event, { next: event.url.searchParams.get("next") ?? undefined, message: REASONS[reason]?.() }));
+    return sendPage(event, signInForm(event, { next: event.url.searchParams.get("next") ?? undefined, message: flashNotice(takeFlash(event), deps.supportContact) }));
   });
 
   app.post("/dashboard/sign-in", async (event) => {
@@ -109,7 +131,7 @@ export function accountRoutes(app: H3, deps: DashboardDeps): void {
       const message = notice(
         "danger",
         `${result.organization.name} is suspended.`,
-        html`<p>Its API keys are refused with <code>401 invalid-api-key</code> and its dashboard is closed until the organization is reactivated. Contact Buckeye support to resolve it.</p>`,
+        html`<p>Its API keys are refused with <code>401 invalid-api-key</code> and its dashboard is closed until the organization is reactivated. To resolve it, ${supportContact(deps.supportContact)}.</p>`,
       );
       return sendPage(event, signInForm(event, { email, next, message }), 403);
     }
@@ -151,7 +173,8 @@ export function accountRoutes(app: H3, deps: DashboardDeps): void {
     async (event) => {
       await assertSessionToken(event, event.context.session!.csrfToken);
       await endSession(event, deps, event.context.session);
-      return redirectTo(event, "/dashboard/sign-in?reason=signed-out");
+      setFlash(event, "signed-out");
+      return redirectTo(event, "/dashboard/sign-in");
     },
     { middleware: [requireSession(deps)] },
   );

@@ -7,18 +7,17 @@ import type { H3 } from "h3";
 import { periodDueIn } from "../../jobs/filing-reminders.ts";
 import { dateInOhio } from "../../rates/calendar.ts";
 import type { FilingFrequency } from "../../store/database.ts";
-import { setFilingFrequency, setOrganizationName } from "../../store/organizations.repository.ts";
 import type { SessionView } from "../../store/sessions.repository.ts";
-import { organizationNameProblem } from "../../accounts/accounts.ts";
+import { AccountError } from "../../accounts/accounts.ts";
 import { assertSessionToken } from "../csrf.ts";
 import type { DashboardDeps } from "../deps.ts";
 import { html, type HtmlValue } from "../html.ts";
 import { forgetOtherDevicesOf, knownDeviceFor } from "../known-device.ts";
-import { badge, csrfField, minutes, notice, shortDate, signedInPage, textField } from "../layout.ts";
+import { badge, csrfField, minutes, notice, problemSummary, shortDate, signedInPage, textField } from "../layout.ts";
 import { field, readForm, redirectTo, sendPage } from "../respond.ts";
 import { requireSession } from "../session.ts";
 import { dayLabel } from "../usage-chart.ts";
-import { MIN_PASSWORD_LENGTH } from "../../accounts/password-policy.ts";
+import { MIN_PASSWORD_LENGTH, PASSWORD_RULE } from "../../accounts/password-policy.ts";
 import type { ShownLimit } from "../../accounts/account-service.ts";
 import { LIMITS } from "../../organization-limits.ts";
 
@@ -34,8 +33,8 @@ function nextDue(frequency: FilingFrequency, today: string) {
 
 interface SettingsView {
   name?: string;
-  frequency?: FilingFrequency;
-  error?: string | null;
+  frequency?: string;
+  errors?: { name?: string; filing_frequency?: string };
   passwordErrors?: { current_password?: string; new_password?: string };
   message?: HtmlValue;
 }
@@ -71,11 +70,12 @@ function limitsCard(session: SessionView, limits: ShownLimit[]) {
 }
 
 function passwordForm(session: SessionView, errors: SettingsView["passwordErrors"] = {}) {
+  const focus = errors.current_password ? "current_password" : errors.new_password ? "new_password" : null;
   return html`<section class="card" aria-labelledby="password-heading">
   <h2 id="password-heading">Password</h2>
   <form method="post" action="/dashboard/settings/password" class="stack" novalidate>
     ${csrfField(session)}
-    ${textField({ name: "current_password", label: "Current password", type: "password", required: true, autocomplete: "current-password", error: errors.current_password })}
+    ${textField({ name: "current_password", label: "Current password", type: "password", required: true, autocomplete: "current-password", error: errors.current_password, autofocus: focus === "current_password" })}
     ${textField({
       name: "new_password",
       label: "New password",
@@ -83,8 +83,9 @@ function passwordForm(session: SessionView, errors: SettingsView["passwordErrors
       required: true,
       minlength: MIN_PASSWORD_LENGTH,
       autocomplete: "new-password",
-      hint: `At least ${MIN_PASSWORD_LENGTH} characters; common or easily guessed passwords are refused. Every other device signed in to this account is signed out.`,
+      hint: `${PASSWORD_RULE} Every other device signed in to this account is signed out.`,
       error: errors.new_password,
+      autofocus: focus === "new_password",
     })}
     <div><button class="btn btn-primary" type="submit">Change password</button></div>
   </form>
@@ -94,8 +95,11 @@ function passwordForm(session: SessionView, errors: SettingsView["passwordErrors
 function settingsPage(session: SessionView, today: string, limits: ShownLimit[], view: SettingsView) {
   const frequency = view.frequency ?? session.filingFrequency;
   const due = nextDue(session.filingFrequency, today);
-  const option = (value: FilingFrequency, title: string, text: string) =>
-    html`<label class="choice"><input type="radio" name="filing_frequency" value="${value}"${frequency === value ? html` checked` : ""}> <span><strong>${title}</strong><br><span class="hint">${text}</span></span></label>`;
+  const errors = view.errors ?? {};
+  const frequencyError = errors.filing_frequency;
+  // The first wrong field takes focus: the name, else the first frequency choice.
+  const option = (value: FilingFrequency, title: string, text: string, first = false) =>
+    html`<label class="choice"><input type="radio" name="filing_frequency" value="${value}"${first ? html` id="f-filing_frequency"` : ""}${frequency === value ? html` checked` : ""}${frequencyError ? html` aria-invalid="true" aria-describedby="frequency-hint frequency-error"` : ""}${frequencyError && first && !errors.name ? html` autofocus` : ""}> <span><strong>${title}</strong><br><span class="hint">${text}</span></span></label>`;
   return signedInPage({
     title: "Settings",
     section: "settings",
@@ -106,14 +110,15 @@ ${view.message ?? ""}
   <h2 id="org-heading">Organization</h2>
   <form method="post" action="/dashboard/settings" class="stack" novalidate>
     ${csrfField(session)}
-    ${textField({ name: "name", label: "Organization name", value: view.name ?? session.organizationName, required: true, maxlength: 100, autocomplete: "organization", error: view.error })}
-    <fieldset class="field">
+    ${textField({ name: "name", label: "Organization name", value: view.name ?? session.organizationName, required: true, maxlength: 100, autocomplete: "organization", error: errors.name, autofocus: Boolean(errors.name) })}
+    <fieldset class="field${frequencyError ? " field-invalid" : ""}">
       <legend>Sales tax filing frequency</legend>
-      <p class="hint">Ohio returns are due on the 23rd of the month after each period. Webhooks subscribed to <code>filing.due</code> are reminded 7 days and 1 day before.</p>
+      <p class="hint" id="frequency-hint">Ohio returns are due on the 23rd of the month after each period. Webhooks subscribed to <code>filing.due</code> are reminded 7 days and 1 day before.</p>
       <div class="choices">
-        ${option("monthly", "Monthly", "A return for every month.")}
+        ${option("monthly", "Monthly", "A return for every month.", true)}
         ${option("semiannual", "Semiannual", "January–June (due July 23) and July–December (due January 23).")}
       </div>
+      ${frequencyError ? html`<p class="field-error" id="frequency-error">${frequencyError}</p>` : ""}
     </fieldset>
     <div><button class="btn btn-primary" type="submit">Save changes</button></div>
   </form>
@@ -165,14 +170,19 @@ export function settingsRoutes(app: H3, deps: DashboardDeps): void {
       const name = field(form, "name");
       const frequency = field(form, "filing_frequency");
       const today = dateInOhio(deps.now());
-      const nameIssue = organizationNameProblem(name);
-      if (nameIssue || (frequency !== "monthly" && frequency !== "semiannual")) {
-        const error = nameIssue;
-        const message = notice("danger", nameIssue ? "Please correct the highlighted field." : "Choose monthly or semiannual filing.");
-        return sendPage(event, settingsPage(session, today, await limitsOf(deps, session), { name, error, message }), 422);
+      try {
+        await deps.accounts.updateSettings(session.organizationId, { name, filingFrequency: frequency });
+      } catch (error) {
+        if (!(error instanceof AccountError)) throw error;
+        const labels = { name: ["f-name", "Organization name"], filing_frequency: ["f-filing_frequency", "Sales tax filing frequency"] } as const;
+        const errors: NonNullable<SettingsView["errors"]> = {};
+        const problems = error.problems.flatMap((p) => {
+          if (p.field !== "name" && p.field !== "filing_frequency") return [];
+          errors[p.field] = p.message;
+          return [{ id: labels[p.field][0], label: labels[p.field][1], message: p.message }];
+        });
+        return sendPage(event, settingsPage(session, today, await limitsOf(deps, session), { name, frequency, errors, message: problemSummary("Settings were not saved.", problems) }), 422);
       }
-      await setOrganizationName(deps.db, session.organizationId, name);
-      await setFilingFrequency(deps.db, session.organizationId, frequency);
       return redirectTo(event, "/dashboard/settings?saved=1");
     },
     signedIn,
@@ -195,9 +205,10 @@ export function settingsRoutes(app: H3, deps: DashboardDeps): void {
       }
       const result = await deps.accounts.changePassword(session, form.get("current_password") ?? "", form.get("new_password") ?? "");
       if (!result.ok) {
-        if (result.field === "current_password") await deps.throttle.recordFailure(attempt);
-        const message = notice("danger", "The password was not changed.", html`<p>Please correct the highlighted field.</p>`);
-        return sendPage(event, settingsPage(session, today, await limitsOf(deps, session), { passwordErrors: { [result.field]: result.message }, message }), 422);
+        if (result.currentWrong) await deps.throttle.recordFailure(attempt);
+        const labels = { current_password: "Current password", new_password: "New password" };
+        const message = problemSummary("The password was not changed.", result.problems.map((p) => ({ id: `f-${p.field}`, label: labels[p.field], message: p.message })));
+        return sendPage(event, settingsPage(session, today, await limitsOf(deps, session), { passwordErrors: Object.fromEntries(result.problems.map((p) => [p.field, p.message])), message }), 422);
       }
       await forgetOtherDevicesOf(deps, session.userId, attempt.device);
       deps.log({ level: "info", msg: "password changed", user_id: session.userId, other_sessions_ended: result.signedOut });

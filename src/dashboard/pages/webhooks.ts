@@ -16,12 +16,11 @@ import type { DeliveryWithAttempts } from "../../store/deliveries.repository.ts"
 import type { SessionView } from "../../store/sessions.repository.ts";
 import type { Webhook } from "../../store/webhooks.tables.ts";
 import { SUBSCRIBABLE_EVENTS } from "../../webhooks/event-types.ts";
-import { createWebhookSchema } from "../../webhooks/validate-webhook.ts";
 import { WebhookRefusal } from "../../webhooks/webhook-service.ts";
 import { assertSessionToken } from "../csrf.ts";
 import type { DashboardDeps } from "../deps.ts";
 import { html, type HtmlValue, type SafeHtml } from "../html.ts";
-import { badge, breakableUrl, csrfField, dateTime, notice, shortDate, signedInPage, textField } from "../layout.ts";
+import { badge, breakableUrl, csrfField, dateTime, notice, problemSummary, shortDate, signedInPage, textField } from "../layout.ts";
 import { dashboardError, field, readForm, redirectTo, sendPage } from "../respond.ts";
 import { requireSession } from "../session.ts";
 import { ONCE_FIELD } from "../submit-once.ts";
@@ -54,12 +53,16 @@ interface RegisterView {
   url?: string;
   env?: KeyEnv;
   events?: string[];
-  errors?: { url?: string; events?: string };
+  errors?: { env?: string; url?: string; events?: string };
 }
 
 function registerForm(session: SessionView, view: RegisterView): SafeHtml {
   const env = view.env ?? "live";
   const events = view.events ?? ["*"];
+  const errors = view.errors ?? {};
+  // The first wrong field takes focus (the order of the form); each group's inputs carry its error.
+  const first = errors.url ? "url" : errors.env ? "env" : errors.events ? "events" : null;
+  const invalid = (group: "env" | "events") => (errors[group] ? html` aria-invalid="true" aria-describedby="${group}-error"` : "");
   const checked = (name: string) => (events.includes(name) ? html` checked` : "");
   return html`<section class="card" aria-labelledby="register-heading">
   <h2 id="register-heading">Add an endpoint</h2>
@@ -74,24 +77,26 @@ function registerForm(session: SessionView, view: RegisterView): SafeHtml {
       required: true,
       maxlength: 2048,
       hint: "Where Buckeye POSTs events, e.g. https://example.com/hooks/tax. Live endpoints must use https.",
-      error: view.errors?.url,
+      error: errors.url,
+      autofocus: first === "url",
     })}
-    <fieldset class="field">
+    <fieldset class="field${errors.env ? " field-invalid" : ""}">
       <legend>Environment</legend>
       <div class="choices">
-        <label class="choice"><input type="radio" name="env" value="live"${env === "live" ? html` checked` : ""}> <span><strong>Live</strong><br><span class="hint">https to a public address</span></span></label>
-        <label class="choice"><input type="radio" name="env" value="test"${env === "test" ? html` checked` : ""}> <span><strong>Test</strong><br><span class="hint">Also plain http to localhost, for a receiver on your machine</span></span></label>
+        <label class="choice"><input type="radio" name="env" value="live" id="f-env"${env === "live" ? html` checked` : ""}${invalid("env")}${first === "env" ? html` autofocus` : ""}> <span><strong>Live</strong><br><span class="hint">https to a public address</span></span></label>
+        <label class="choice"><input type="radio" name="env" value="test"${env === "test" ? html` checked` : ""}${invalid("env")}> <span><strong>Test</strong><br><span class="hint">Also plain http to localhost, for a receiver on your machine</span></span></label>
       </div>
+      ${errors.env ? html`<p class="field-error" id="env-error">${errors.env}</p>` : ""}
     </fieldset>
-    <fieldset class="field${view.errors?.events ? " field-invalid" : ""}"${view.errors?.events ? html` aria-describedby="events-error"` : ""}>
+    <fieldset class="field${errors.events ? " field-invalid" : ""}">
       <legend>Events to send</legend>
       <div class="checks">
-        <label class="check"><input type="checkbox" name="events" value="*"${checked("*")}> <span><strong>All events</strong>, including ones added later</span></label>
+        <label class="check"><input type="checkbox" name="events" value="*" id="f-events"${checked("*")}${invalid("events")}${first === "events" ? html` autofocus` : ""}> <span><strong>All events</strong>, including ones added later</span></label>
         ${SUBSCRIBABLE_EVENTS.map(
-          (name) => html`<label class="check"><input type="checkbox" name="events" value="${name}"${checked(name)}> <span><code>${name}</code> <span class="hint">${EVENT_HELP[name]}</span></span></label>`,
+          (name) => html`<label class="check"><input type="checkbox" name="events" value="${name}"${checked(name)}${invalid("events")}> <span><code>${name}</code> <span class="hint">${EVENT_HELP[name]}</span></span></label>`,
         )}
       </div>
-      ${view.errors?.events ? html`<p class="field-error" id="events-error">${view.errors.events}</p>` : ""}
+      ${errors.events ? html`<p class="field-error" id="events-error">${errors.events}</p>` : ""}
     </fieldset>
     <div><button class="btn btn-primary" type="submit">Add endpoint</button></div>
   </form>
@@ -354,20 +359,17 @@ export function webhookRoutes(app: H3, deps: DashboardDeps): void {
       const errors: NonNullable<RegisterView["errors"]> = {};
       const refuse = async () => {
         const rows = await webhooks.list(session.organizationId);
-        return sendPage(event, listPage(session, rows, { ...view, errors, message: notice("danger", "The endpoint was not added.", html`<p>Please correct the highlighted fields.</p>`) }), 422);
+        const labels = { url: "Endpoint URL", env: "Environment", events: "Events to send" } as const;
+        const problems = (["url", "env", "events"] as const).flatMap((name) => (errors[name] ? [{ id: `f-${name}`, label: labels[name], message: errors[name] }] : []));
+        return sendPage(event, listPage(session, rows, { ...view, errors, message: problemSummary("The endpoint was not added.", problems) }), 422);
       };
-      if (env !== "live" && env !== "test") errors.url = "Choose Live or Test.";
-      const parsed = createWebhookSchema.safeParse({ url, events });
-      if (!parsed.success) {
-        for (const issue of parsed.error.issues) {
-          const name = issue.path[0] === "events" ? "events" : "url";
-          errors[name] ??= name === "events" && events.length === 0 ? "Choose at least one event, or All events." : `This ${name === "url" ? "URL" : "list"} ${issue.message}.`;
-        }
+      // The rules are the webhook service's; this only words its reasons for the form's fields.
+      for (const problem of await webhooks.problemsWith(env, { url, events })) {
+        const name = problem.name === "env" || problem.name === "events" ? problem.name : "url";
+        errors[name] ??=
+          name === "env" ? "Choose Live or Test." : name === "events" && events.length === 0 ? "Choose at least one event, or All events." : `This ${name === "url" ? "URL" : "list"} ${problem.reason}.`;
       }
-      if (!errors.url && env === "live" && url.toLowerCase().startsWith("http:")) {
-        errors.url = "Live endpoints must use https. For a receiver on your own machine, choose Test.";
-      }
-      if (errors.url || errors.events) return refuse();
+      if (errors.url || errors.env || errors.events) return refuse();
       if (!(await deps.once.first(session.sessionId, field(form, ONCE_FIELD)))) return redirectTo(event, "/dashboard/webhooks?repeated=1");
       let row: Webhook;
       try {

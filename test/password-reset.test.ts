@@ -1,0 +1,112 @@
+/**
+ * The password reset rules of the account service (src/accounts/password-reset.ts), without HTTP,
+ * against a real database and a clock the tests move: links are stored hashed, expire after 30
+ * minutes, work once, and using one ends every session of the user. The browser side is
+ * test/dashboard-password-reset.test.ts.
+ */
+import { createHash } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createAccountService, type AccountService } from "../src/accounts/account-service.ts";
+import { AccountError } from "../src/accounts/accounts.ts";
+import { RESET_TTL_MS } from "../src/accounts/password-reset.ts";
+import { loadConfig } from "../src/config.ts";
+import { limitDefaults } from "../src/organization-limits.ts";
+import type { Store } from "../src/store/connect.ts";
+import { insertSession } from "../src/store/sessions.repository.ts";
+import { freshStore } from "./_store.ts";
+
+const PASSWORD = "correct horse battery staple";
+const NEW_PASSWORD = "quietly orbiting marmalade lanterns";
+
+let store: Store;
+let close: () => Promise<void>;
+let accounts: AccountService;
+let now = new Date("2026-11-27T12:00:00Z");
+
+beforeAll(async () => {
+  ({ store, close } = await freshStore());
+  accounts = createAccountService({ db: store.db, now: () => now, keyChanged: async () => {}, limitDefaults: { ...limitDefaults(loadConfig({})), activeKeys: 20 } });
+});
+afterAll(() => close());
+
+async function owner(name: string, email: string) {
+  return (await accounts.signUp({ organizationName: name, email, password: PASSWORD }, { trial: true })).owner;
+}
+
+// scrypt and zxcvbn take seconds each on a loaded 2-core machine.
+const SLOW = { timeout: 120_000 };
+
+describe("password reset links", SLOW, () => {
+  it("are stored only as the SHA-256 of their token, and none is made for an unknown address", async () => {
+    const user = await owner("Hashed Links", "hashed@links.example");
+    const issued = (await accounts.issuePasswordReset("Hashed@Links.example"))!;
+    expect(issued.email).toBe("hashed@links.example");
+    const rows = await store.db.selectFrom("password_resets").selectAll().where("user_id", "=", user.id).execute();
+    expect(rows.map((r) => r.token_hash)).toEqual([createHash("sha256").update(issued.token).digest("hex")]);
+    expect(JSON.stringify(rows)).not.toContain(issued.token);
+    expect(await accounts.issuePasswordReset("nobody@links.example")).toBeNull();
+  });
+
+  it("work for 30 minutes, then open nothing", async () => {
+    await owner("Late Co", "late@late.example");
+    const issued = (await accounts.issuePasswordReset("late@late.example"))!;
+    expect(issued.expiresAt.getTime() - now.getTime()).toBe(RESET_TTL_MS);
+    const start = now;
+    try {
+      now = new Date(start.getTime() + RESET_TTL_MS - 1000);
+      expect(await accounts.passwordResetFor(issued.token)).toEqual({ email: "late@late.example" });
+      now = new Date(start.getTime() + RESET_TTL_MS);
+      expect(await accounts.passwordResetFor(issued.token)).toBeNull();
+      expect(await accounts.resetPassword(issued.token, NEW_PASSWORD)).toEqual({ ok: false, reason: "invalid-link" });
+      expect((await accounts.checkSignIn("late@late.example", PASSWORD)).ok).toBe(true);
+    } finally {
+      now = start;
+    }
+  });
+
+  it("work once: the new password signs in, the old one and the used link do not, every session ends, and older links die with it", async () => {
+    const user = await owner("Once Only", "once@once.example");
+    for (const n of [1, 2]) {
+      await insertSession(store.db, { tokenHash: `session-${n}-${user.id}`, userId: user.id, csrfToken: "x", expiresAt: new Date(now.getTime() + 3_600_000) }, now);
+    }
+    const older = (await accounts.issuePasswordReset("once@once.example"))!;
+    const issued = (await accounts.issuePasswordReset("once@once.example"))!;
+    const result = await accounts.resetPassword(issued.token, NEW_PASSWORD);
+    expect(result).toMatchObject({ ok: true, email: "once@once.example", signedOut: 2 });
+    expect(await store.db.selectFrom("sessions").select("id").where("user_id", "=", user.id).execute()).toEqual([]);
+    expect((await accounts.checkSignIn("once@once.example", NEW_PASSWORD)).ok).toBe(true);
+    expect((await accounts.checkSignIn("once@once.example", PASSWORD)).ok).toBe(false);
+    expect(await accounts.resetPassword(issued.token, "another fine passphrase entirely")).toEqual({ ok: false, reason: "invalid-link" });
+    expect(await accounts.resetPassword(older.token, "another fine passphrase entirely")).toEqual({ ok: false, reason: "invalid-link" });
+  });
+
+  it("refuse a new password the sign-up rule refuses, and the link still works after", async () => {
+    await owner("Beta Co", "owner@beta.example");
+    const issued = (await accounts.issuePasswordReset("owner@beta.example"))!;
+    expect(await accounts.resetPassword(issued.token, "betaco betaco betaco")).toMatchObject({ ok: false, reason: "password" });
+    expect(await accounts.resetPassword(issued.token, NEW_PASSWORD)).toMatchObject({ ok: true });
+  });
+});
+
+describe("every field's problem at once", SLOW, () => {
+  it("sign-up reports the name, the email and the password together", async () => {
+    const refused = await accounts.signUp({ organizationName: " ", email: "not-an-email", password: "short" }, { trial: true }).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(AccountError);
+    expect((refused as AccountError).problems.map((p) => p.field)).toEqual(["name", "email", "password"]);
+  });
+
+  it("settings report the name and the filing frequency together, and change nothing", async () => {
+    const user = await owner("Settled Co", "settled@settled.example");
+    const refused = await accounts.updateSettings(user.organization_id, { name: "", filingFrequency: "weekly" }).catch((e: unknown) => e);
+    expect((refused as AccountError).problems.map((p) => p.field)).toEqual(["name", "filing_frequency"]);
+    const row = await store.db.selectFrom("organizations").select(["name", "filing_frequency"]).where("id", "=", user.organization_id).executeTakeFirstOrThrow();
+    expect(row).toEqual({ name: "Settled Co", filing_frequency: "monthly" });
+  });
+
+  it("a password change reports a wrong current password and a weak new one together", async () => {
+    const user = await owner("Changing Co", "changing@changing.example");
+    const result = await accounts.changePassword({ userId: user.id, sessionId: "none" }, "not the password", "changingco changingco");
+    expect(result).toMatchObject({ ok: false, currentWrong: true });
+    expect(!result.ok && result.problems.map((p) => p.field)).toEqual(["current_password", "new_password"]);
+  });
+});
