@@ -149,13 +149,14 @@ export async function createService(config: Config, options: ServiceOptions = {}
       },
       log,
     );
-    registerReference(app);
+    const reference = registerReference(app);
 
     const built = closing.move();
     const start = () => {
       usage.start();
       lookups.runner.start();
       background.start();
+      reference.warm();
     };
     return { app, context, store, rates, clock, background, start, close: () => built.disposeAsync() };
   } catch (error) {

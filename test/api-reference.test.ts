@@ -9,6 +9,7 @@ import { launchChromium } from "./_browser.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createOrganizationWithOwner } from "../src/accounts/accounts.ts";
 import { startTestService, type TestService } from "./_setup.ts";
+import { expectAccessible } from "./_axe.ts";
 
 const PASSWORD = "correct horse battery staple";
 
@@ -82,6 +83,65 @@ describe("GET /docs: the API reference", () => {
     expect(policy).not.toMatch(/unsafe-inline|unsafe-eval|nonce-/);
     expect(await page.text()).not.toMatch(/<script>|<style>| style="/);
   });
+});
+
+describe("GET /docs: readable by everyone, on a desktop and on a phone", () => {
+  const WIDTHS = [
+    { width: 1366, height: 900 },
+    { width: 390, height: 844 },
+  ];
+
+  for (const viewport of WIDTHS) {
+    it(`passes every WCAG 2.1 AA rule axe-core checks at ${viewport.width} px, as loaded and with an operation, an event and a schema opened`, async () => {
+      const context = await browser.newContext({ viewport, baseURL: base });
+      const page = await context.newPage();
+      await page.goto("/docs");
+      await page.locator(".opblock-summary-control").first().waitFor({ timeout: 30_000 });
+      await expectAccessible(page, `/docs at ${viewport.width} px`);
+      await page.locator(".opblock-summary-control").first().click();
+      await page.getByText("Parameters", { exact: true }).first().waitFor();
+      await page.locator(".webhooks .opblock-summary-control").first().click();
+      await page.locator(".webhooks .opblock-body").first().waitFor();
+      await page.locator("section.models .model-container button").first().click();
+      await expectAccessible(page, `/docs at ${viewport.width} px, opened`);
+      // Nothing scrolls sideways: the page fits the screen.
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewport.width);
+      await page.screenshot({ path: new URL(`artifacts/docs-${viewport.width}.png`, import.meta.url).pathname });
+      await context.close();
+    }, 120_000);
+  }
+
+  it("says where API keys come from, with a link to the dashboard's keys", async () => {
+    const context = await browser.newContext({ baseURL: base });
+    const page = await context.newPage();
+    await page.goto("/docs");
+    expect(await page.locator(".keys-note").textContent()).toContain("Create keys in the dashboard");
+    await page.locator(".keys-note").getByRole("link", { name: "dashboard" }).click();
+    await page.waitForURL("**/dashboard/sign-in");
+    await context.close();
+  }, 60_000);
+
+  it("without JavaScript, points to the OpenAPI document and the Markdown reference in docs/api/", async () => {
+    const context = await browser.newContext({ baseURL: base, javaScriptEnabled: false });
+    const page = await context.newPage();
+    await page.goto("/docs");
+    const fallback = page.getByText("This page draws the reference with JavaScript");
+    expect(await fallback.isVisible()).toBe(true);
+    expect(await fallback.textContent()).toContain("docs/api/");
+    expect(await page.getByRole("link", { name: "/api/v1/openapi.json" }).getAttribute("href")).toBe("/api/v1/openapi.json");
+    await context.close();
+  }, 60_000);
+
+  it("gives each section its own heading: the webhook endpoints' operations and the events Buckeye posts are not both called Webhooks", async () => {
+    const context = await browser.newContext({ baseURL: base });
+    const page = await context.newPage();
+    await page.goto("/docs");
+    await page.locator(".webhooks h2").waitFor({ timeout: 30_000 });
+    const headings = (await page.locator("h2, h3").allTextContents()).map((t) => t.trim()).filter(Boolean);
+    expect(headings.filter((t) => t === "Webhooks")).toHaveLength(1);
+    expect(headings).toContain("Webhook endpoints");
+    await context.close();
+  }, 60_000);
 });
 
 describe("the dashboard links to the API reference", () => {
