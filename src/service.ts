@@ -37,6 +37,7 @@ import { jsonLogger, type Logger } from "./log.ts";
 import { serveMetrics } from "./metrics.ts";
 import { serviceMetrics } from "./service-metrics.ts";
 import { registerReference } from "./reference-page/routes.ts";
+import { readinessOf } from "./http/routes/readyz.ts";
 import { openRuntime } from "./runtime.ts";
 import type { Store } from "./store/connect.ts";
 import { UsageRecorder } from "./usage/usage-recorder.ts";
@@ -146,6 +147,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
         webhooks,
         accounts: createAccountService({ db: store.db, now, keyChanged: () => keys.changed(), activeKeysPerOrganization: config.activeKeysPerOrganization }),
         dataStatus,
+        readiness: readinessOf(context),
       },
       log,
     );

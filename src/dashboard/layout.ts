@@ -67,7 +67,7 @@ export function signedInPage({ title, section, session, body }: SignedInPage): S
 <main id="main" class="page" tabindex="-1">
 ${body}
 </main>
-<footer class="footer"><p>Buckeye · Ohio sales tax rates · <a href="${REFERENCE_PATH}">API reference</a> · <a href="/healthz">Service status</a></p></footer>
+<footer class="footer"><p>Buckeye · Ohio sales tax rates · <a href="${REFERENCE_PATH}">API reference</a> · <a href="/status">Service status</a></p></footer>
 </body>
 </html>`;
 }
