@@ -21,6 +21,7 @@ import * as batchIgnoredColumns from "./2026-11-27-260-batch-ignored-columns.ts"
 import * as deliveryTurnsEndpointHealth from "./2026-11-27-310-delivery-turns-endpoint-health.ts";
 import * as knownDevices from "./2026-11-27-320-known-devices.ts";
 import * as trialOrganizations from "./2026-11-27-330-trial-organizations.ts";
+import * as attemptResponseExcerpt from "./2026-11-27-380-attempt-response-excerpt.ts";
 
 export const migrations: Record<string, Migration> = {
   "2026-11-21-001-organizations-and-api-keys": organizationsAndApiKeys,
@@ -41,4 +42,5 @@ export const migrations: Record<string, Migration> = {
   "2026-11-27-310-delivery-turns-endpoint-health": deliveryTurnsEndpointHealth,
   "2026-11-27-320-known-devices": knownDevices,
   "2026-11-27-330-trial-organizations": trialOrganizations,
+  "2026-11-27-380-attempt-response-excerpt": attemptResponseExcerpt,
 };
