@@ -8,7 +8,6 @@
 import type { Page } from "playwright-core";
 import { beforeAll, describe, expect, it } from "vitest";
 import { dashboardHarness, PHONE } from "./_dashboard.ts";
-import { expectAccessible } from "./_axe.ts";
 
 const dash = dashboardHarness();
 let page: Page;
@@ -69,7 +68,6 @@ describe("webhook delivery log: attempts, payloads, answers and the endpoint's h
     expect(await exchange.textContent()).toContain("HTTP 500");
     expect(received).toBe(LONG_ANSWER.slice(0, 2048));
     expect(await exchange.textContent()).toContain("The first 2 KB of the answer");
-    await expectAccessible(page, "webhook endpoint page, an exchange open");
     await dash.shot(page, "webhook-exchange");
   }, 60_000);
 
@@ -80,7 +78,7 @@ describe("webhook delivery log: attempts, payloads, answers and the endpoint's h
     await page.waitForURL(/\?redelivered=1$/);
     await dash.receiver.waitFor((r) => r.length >= sent + 1);
     await refreshUntil(async () => (await rows().first().locator('td[data-label="Result"]').textContent()) === "Delivered");
-    const attempt = (await rows().first().locator('td[data-label="Attempt"]').textContent())!.replace(/\s+/g, " ");
+    const attempt = (await rows().first().locator('td[data-label="Attempt"]').innerText()).replace(/\s+/g, " ");
     expect(attempt).toBe("2 Redelivery delivery 2 of this event");
     // The original delivery's attempt stays attempt 1, unmarked.
     expect((await rows().nth(1).locator('td[data-label="Attempt"]').textContent())!.trim()).toBe("1");
@@ -90,12 +88,13 @@ describe("webhook delivery log: attempts, payloads, answers and the endpoint's h
     await dash.shot(page, "webhook-redelivered");
   }, 90_000);
 
-  it("the log passes axe-core's WCAG 2.1 AA rules on a phone", async () => {
+  it("on a phone, an opened payload and answer wrap within the screen", async () => {
     const { page: phone } = await dash.freshPage(PHONE);
     await phone.context().addCookies(await page.context().cookies());
     await phone.goto(page.url());
     await phone.locator("table.deliveries details.exchange summary").first().click();
-    await expectAccessible(phone, "webhook endpoint page at 390 px");
+    expect(await phone.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+    await dash.shot(phone, "webhook-exchange-phone");
     await phone.context().close();
   }, 60_000);
 });

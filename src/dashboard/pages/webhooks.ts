@@ -194,14 +194,20 @@ function exchange(delivery: DeliveryWithAttempts, attempt: DeliveryWithAttempts[
       ? html`<p class="hint">Not sent yet.</p>`
       : attempt.status_code === null
         ? html`<p class="hint">No HTTP answer: ${attempt.error ?? "none"}.</p>`
-        : html`<p>HTTP ${attempt.status_code}${attempt.response_excerpt ? "" : html` <span class="hint">with an empty body${attempt.response_excerpt === null ? " (or one not recorded: attempts before the log kept answers)" : ""}</span>`}</p>${
+        : html`<p>HTTP ${attempt.status_code}${
+            attempt.response_excerpt === null
+              ? html` <span class="hint">(its body was not recorded: this attempt predates the log keeping answers)</span>`
+              : attempt.response_excerpt === ""
+                ? html` <span class="hint">with an empty body</span>`
+                : ""
+          }</p>${
             attempt.response_excerpt
               ? html`<pre class="exchange-body">${attempt.response_excerpt}</pre>${attempt.response_truncated ? html`<p class="hint">The first 2 KB of the answer; the rest was not kept.</p>` : ""}`
               : ""
           }`;
   return html`<details class="exchange"><summary>Payload and response</summary>
     <h3>Sent</h3>
-    <p class="hint">Event <code>${delivery.event_id}</code> (the <code>X-Webhook-ID</code> header)</p>
+    <p class="exchange-note">Event <code>${delivery.event_id}</code> (the <code>X-Webhook-ID</code> header)</p>
     <pre class="exchange-body">${readable(delivery.payload ?? "")}</pre>
     <h3>Received</h3>
     ${answer}
