@@ -27,9 +27,13 @@ afterAll(async () => {
   await service?.close();
 });
 
+/** Swagger UI parses 1.4 MB of script before the page's load event: on a loaded machine that passes playwright's 30 s default. */
+const SLOW_PAGE_MS = 90_000;
+
 /** A page that records every request it sends and every console error, CSP violations included. */
 async function watchedPage(): Promise<{ page: Page; requests: string[]; errors: string[] }> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, baseURL: base });
+  context.setDefaultTimeout(SLOW_PAGE_MS);
   const page = await context.newPage();
   const requests: string[] = [];
   const errors: string[] = [];
@@ -63,7 +67,7 @@ describe("GET /docs: the API reference", () => {
     expect(requests.filter((url) => new URL(url).origin !== base && !url.startsWith("data:") && !url.startsWith("blob:"))).toEqual([]);
     expect(requests).toContain(`${base}/api/v1/openapi.json`);
     await page.context().close();
-  }, 90_000);
+  }, 200_000);
 
   it("serves Swagger UI's bundle and stylesheet from this host, and 404 for any other asset name", async () => {
     const bundle = await fetch(`${base}/docs/assets/swagger-ui-bundle.js`);
@@ -94,6 +98,7 @@ describe("GET /docs: readable by everyone, on a desktop and on a phone", () => {
   for (const viewport of WIDTHS) {
     it(`passes every WCAG 2.1 AA rule axe-core checks at ${viewport.width} px, as loaded and with an operation, an event and a schema opened`, async () => {
       const context = await browser.newContext({ viewport, baseURL: base });
+      context.setDefaultTimeout(SLOW_PAGE_MS);
       const page = await context.newPage();
       await page.goto("/docs");
       await page.locator(".opblock-summary-control").first().waitFor({ timeout: 30_000 });
@@ -108,18 +113,19 @@ describe("GET /docs: readable by everyone, on a desktop and on a phone", () => {
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewport.width);
       await page.screenshot({ path: new URL(`artifacts/docs-${viewport.width}.png`, import.meta.url).pathname });
       await context.close();
-    }, 120_000);
+    }, 300_000);
   }
 
   it("says where API keys come from, with a link to the dashboard's keys", async () => {
     const context = await browser.newContext({ baseURL: base });
+    context.setDefaultTimeout(SLOW_PAGE_MS);
     const page = await context.newPage();
     await page.goto("/docs");
     expect(await page.locator(".keys-note").textContent()).toContain("Create keys in the dashboard");
     await page.locator(".keys-note").getByRole("link", { name: "dashboard" }).click();
     await page.waitForURL(/\/dashboard\/sign-in/);
     await context.close();
-  }, 60_000);
+  }, 200_000);
 
   it("without JavaScript, points to the OpenAPI document and the Markdown reference in docs/api/", async () => {
     // Chromium with scripts disabled by the DevTools protocol still parses <noscript> as if they ran, so the
@@ -133,10 +139,11 @@ describe("GET /docs: readable by everyone, on a desktop and on a phone", () => {
     expect(await page.getByText("This page draws the reference with JavaScript").textContent()).toContain("docs/api/");
     expect(await page.getByRole("link", { name: "/api/v1/openapi.json" }).getAttribute("href")).toBe("/api/v1/openapi.json");
     await context.close();
-  }, 60_000);
+  }, 200_000);
 
   it("gives each section its own heading: the webhook endpoints' operations and the events Buckeye posts are not both called Webhooks", async () => {
     const context = await browser.newContext({ baseURL: base });
+    context.setDefaultTimeout(SLOW_PAGE_MS);
     const page = await context.newPage();
     await page.goto("/docs");
     await page.locator(".webhooks h2").waitFor({ timeout: 30_000 });
@@ -145,7 +152,7 @@ describe("GET /docs: readable by everyone, on a desktop and on a phone", () => {
     expect(headings.filter((t) => t.startsWith("Webhooks"))).toEqual(["Webhooks"]);
     expect(headings.filter((t) => t.startsWith("Webhook endpoints"))).toHaveLength(1);
     await context.close();
-  }, 60_000);
+  }, 200_000);
 });
 
 describe("the dashboard links to the API reference", () => {
@@ -161,5 +168,5 @@ describe("the dashboard links to the API reference", () => {
     await page.waitForURL("**/docs");
     await page.getByRole("heading", { name: "Buckeye: Ohio sales tax rates" }).first().waitFor({ timeout: 30_000 });
     await page.context().close();
-  }, 90_000);
+  }, 200_000);
 });
