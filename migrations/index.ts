@@ -24,6 +24,7 @@ import * as trialOrganizations from "./2026-11-27-330-trial-organizations.ts";
 import * as batchWaitingFor from "./2026-11-27-340-batch-waiting-for.ts";
 import * as organizationLimits from "./2026-11-27-350-organization-limits.ts";
 import * as passwordResets from "./2026-11-27-370-password-resets.ts";
+import * as attemptResponseExcerpt from "./2026-11-27-380-attempt-response-excerpt.ts";
 
 export const migrations: Record<string, Migration> = {
   "2026-11-21-001-organizations-and-api-keys": organizationsAndApiKeys,
@@ -47,4 +48,5 @@ export const migrations: Record<string, Migration> = {
   "2026-11-27-340-batch-waiting-for": batchWaitingFor,
   "2026-11-27-350-organization-limits": organizationLimits,
   "2026-11-27-370-password-resets": passwordResets,
+  "2026-11-27-380-attempt-response-excerpt": attemptResponseExcerpt,
 };

@@ -38,6 +38,7 @@ import { jsonLogger, type Logger } from "./log.ts";
 import { serveMetrics } from "./metrics.ts";
 import { serviceMetrics } from "./service-metrics.ts";
 import { registerReference } from "./reference-page/routes.ts";
+import { readinessOf } from "./http/routes/readyz.ts";
 import { openRuntime } from "./runtime.ts";
 import type { Store } from "./store/connect.ts";
 import { UsageRecorder } from "./usage/usage-recorder.ts";
@@ -160,16 +161,18 @@ export async function createService(config: Config, options: ServiceOptions = {}
         dataStatus,
         mail: mailer && config.publicUrl ? { mailer, publicUrl: config.publicUrl } : null,
         supportContact: config.supportContact,
+        readiness: readinessOf(context),
       },
       log,
     );
-    registerReference(app);
+    const reference = registerReference(app);
 
     const built = closing.move();
     const start = () => {
       usage.start();
       lookups.runner.start();
       background.start();
+      reference.warm();
     };
     return { app, context, store, rates, clock, background, start, close: () => built.disposeAsync() };
   } catch (error) {

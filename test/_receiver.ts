@@ -17,6 +17,8 @@ export interface Received {
 export interface Answer {
   status: number;
   headers?: Record<string, string>;
+  /** The answer's body; "ok" when not given. */
+  body?: string;
   /** Wait this long before answering. */
   delayMs?: number;
   /** Never answer (until the receiver closes). */
@@ -65,7 +67,7 @@ export async function startReceiver(respond: Responder = () => ({ status: 200 })
         hanging.add(response);
         return;
       }
-      setTimeout(() => response.writeHead(answer.status, answer.headers ?? {}).end("ok"), answer.delayMs ?? 0);
+      setTimeout(() => response.writeHead(answer.status, answer.headers ?? {}).end(answer.body ?? "ok"), answer.delayMs ?? 0);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));

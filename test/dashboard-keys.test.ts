@@ -123,7 +123,7 @@ describe("API keys page", () => {
   });
 });
 
-describe("API keys page: the data freshness in one line (rates confirmed through, last reconciled, boundary vintages)", () => {
+describe("API keys page: the data freshness in a customer's words, with the dates and boundary vintages under Data details", () => {
   const meta = JSON.parse(readFileSync(new URL("../data/meta.json", import.meta.url), "utf8")) as { last_reconciled: string; verified_through: string };
   const day = (iso: string) => new Date(iso).toLocaleDateString("en-US", { month: "short", day: "numeric", year: "numeric", timeZone: "UTC" });
   const ago = (days: number) => (days === 0 ? "today" : days === 1 ? "1 day ago" : `${days} days ago`);
@@ -134,16 +134,15 @@ describe("API keys page: the data freshness in one line (rates confirmed through
     const today = dateInOhio(new Date());
     const confirmedAge = daysBetween(meta.verified_through, today);
     const text = (await line.textContent())!.replace(/\s+/g, " ");
-    expect(text).toContain(`rates confirmed through ${day(meta.verified_through)} (${ago(confirmedAge)})`);
-    expect(await line.getByTitle(/beyond_confirmed/).getAttribute("title")).toBe(`Answers for dates after ${meta.verified_through} carry beyond_confirmed.`);
-    expect(text).toContain(`last reconciled ${day(meta.last_reconciled)} (${ago(daysBetween(meta.last_reconciled, today))})`);
+    expect(text).toContain(`Rates confirmed through ${day(meta.verified_through)} (${ago(confirmedAge)})`);
+    expect(text).toContain(`(reconciled) ${day(meta.last_reconciled)} (${ago(daysBetween(meta.last_reconciled, today))})`);
     const polygons = polygonFiles();
     expect(text).toContain(`boundaries: TIGER/Line ${polygons.counties.vintage} counties, ${polygons.places.vintage} places, 2020 ZIP areas · no state boundary file`);
     expect(await line.locator("time").first().getAttribute("datetime")).toBe(meta.verified_through);
-    expect(await line.locator(".badge").count()).toBe(daysBetween(meta.last_reconciled, today) > 100 ? 1 : 0);
+    expect(await line.locator(".badge").textContent()).toBe(daysBetween(meta.last_reconciled, today) > 100 ? "Rate check overdue" : "Rates up to date");
   });
 
-  it("marks the rates Stale once the last successful reconciliation is older than RECONCILE_STALE_AFTER_DAYS (100 days)", async () => {
+  it("says the rate check is overdue once the last successful reconciliation is older than RECONCILE_STALE_AFTER_DAYS (100 days)", async () => {
     // A reconciliation dated long ago, with the SST fixture built from our own data (test/fixtures/sst/).
     const districts = JSON.parse(readFileSync(new URL("../data/transit-districts.json", import.meta.url), "utf8")) as Array<{ fips: string; sst_code: string }>;
     const result = await reconcile(
@@ -160,8 +159,9 @@ describe("API keys page: the data freshness in one line (rates confirmed through
     const line = ownerPage.locator("#data-freshness");
     const age = daysBetween("2026-01-02", dateInOhio(new Date()));
     expect(age).toBeGreaterThan(100);
-    expect((await line.textContent())!.replace(/\s+/g, " ")).toContain(`last reconciled Jan 2, 2026 (${age} days ago) Stale`);
-    expect(await line.locator(".badge").textContent()).toBe("Stale");
+    expect((await line.textContent())!.replace(/\s+/g, " ")).toContain(`(reconciled) Jan 2, 2026 (${age} days ago)`);
+    expect(await line.locator(".badge").textContent()).toBe("Rate check overdue");
+    expect(await line.locator(".data-verdict").textContent()).toContain(`last checked the state's rate file ${age} days ago`);
     await shot(ownerPage, "keys-stale-data");
   });
 });

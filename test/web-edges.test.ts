@@ -7,7 +7,7 @@ import { createRequire } from "node:module";
 import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { preferredEncoding } from "../src/web/static-files.ts";
+import { preferredEncoding, StaticFiles } from "../src/web/static-files.ts";
 import { startTestService, type TestService } from "./_setup.ts";
 
 let api: TestService;
@@ -59,6 +59,20 @@ describe("static files are sent compressed and may be cached", () => {
     expect(reference.status).toBe(404);
     expect(reference.headers.get("content-type")).toBe("application/problem+json");
     expect((await fetchPath("/dashboard/assets/nope.js")).status).toBe(404);
+  });
+
+  it("warm() reads and compresses every file before anyone asks, so the first request waits for nothing (a started service warms the reference's)", async () => {
+    const read: string[] = [];
+    const files = new StaticFiles({ "a.js": "text/javascript", "b.css": "text/css" }, (name) => {
+      read.push(name);
+      return Buffer.from(`/* ${name} */`.repeat(1000));
+    });
+    files.warm();
+    expect(read).toEqual(["a.js", "b.css"]);
+    const res = await files.answer("a.js", new Request("http://x/", { headers: { "accept-encoding": "br" } }));
+    expect(res!.headers.get("content-encoding")).toBe("br");
+    files.warm();
+    expect(read).toEqual(["a.js", "b.css"]);
   });
 
   it("Accept-Encoding is read as RFC 9110 says: brotli first, q=0 refuses, * stands for the rest", () => {

@@ -154,6 +154,24 @@ describe("retries: exponential backoff with jitter, the same X-Webhook-ID on eve
     for (const request of receiver.received) expect(verify(request, webhook.secret).id).toBe(event.id);
   });
 
+  it("each attempt keeps the first 2 KB of the receiver's answer as text, and whether there was more (the dashboard's delivery log shows it)", async () => {
+    const long = `{"error":"ünïcode ✓"}${"y".repeat(4000)}`;
+    receiver = await startReceiver((_request, index) => (index === 0 ? { status: 503, body: long } : { status: 200, body: "" }));
+    const webhook = await register(["filing.due"]);
+    await publishFilingDue(webhook.id);
+    const delivery = await waitForDelivery(webhook.id, (d) => d.status !== "pending");
+    const attempts = await api.service.store.db
+      .selectFrom("delivery_attempts")
+      .select(["number", "status_code", "response_excerpt", "response_truncated"])
+      .where("delivery_id", "=", delivery.id)
+      .orderBy("number")
+      .execute();
+    expect(attempts).toEqual([
+      { number: 1, status_code: 503, response_excerpt: Buffer.from(long).subarray(0, 2048).toString("utf8"), response_truncated: 1 },
+      { number: 2, status_code: 200, response_excerpt: "", response_truncated: 0 },
+    ]);
+  });
+
   it("Retry-After on 429 is honoured instead of the schedule", async () => {
     receiver = await startReceiver((_request, index) => (index === 0 ? { status: 429, headers: { "retry-after": "1" } } : { status: 204 }));
     const webhook = await register(["filing.due"]);

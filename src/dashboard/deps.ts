@@ -1,6 +1,7 @@
 /** What the dashboard's handlers are given: the store, the clock and the few services they call. */
 import type { AccountService } from "../accounts/account-service.ts";
 import type { DataStatus } from "../freshness/data-status.ts";
+import type { Readiness } from "../freshness/readiness.ts";
 import type { Db } from "../store/database.ts";
 import type { UsageRecorder } from "../usage/usage-recorder.ts";
 import type { WebhookService } from "../webhooks/webhook-service.ts";
@@ -30,6 +31,8 @@ export interface DashboardDeps {
   accounts: AccountService;
   /** How current the rates and boundaries are, for the freshness line. */
   dataStatus: () => Promise<DataStatus>;
+  /** The check GET /readyz reports (src/freshness/readiness.ts), for the status page. */
+  readiness: () => Promise<Readiness>;
   log: Logger;
   /** Password reset mail: the mailer and PUBLIC_URL, the start of the links it sends; null when SMTP_URL is unset. */
   mail: { mailer: Mailer; publicUrl: string } | null;

@@ -1,19 +1,28 @@
 /**
- * The data status (src/freshness/data-status.ts) in one line for the signed-in organization: how
- * far its rates are confirmed and when they were last reconciled, and how old the boundaries
- * are, so an integrator knows from which date answers carry `beyond_confirmed`.
+ * The data status (src/freshness/data-status.ts) for the signed-in organization, said first in a
+ * customer's words (customer-status.ts: what it means for their answers, whether they must act),
+ * with the operator's detail (reconciliation dates, boundary vintages, the state's boundary file)
+ * in a <details> one click away, beside a link to the status page.
  */
 import { ago, type DataStatus } from "../freshness/data-status.ts";
+import { ratesVerdictOf } from "./customer-status.ts";
 import { html, type SafeHtml } from "./html.ts";
 import { badge, shortDate } from "./layout.ts";
 
 export function freshnessLine(status: DataStatus): SafeHtml {
-  const { confirmed_through: confirmed, last_reconciled: reconciled, stale } = status.rates;
-  const { counties, places, zctas, boundary_file: file } = status.boundaries;
+  const { confirmed_through: confirmed, last_reconciled: reconciled } = status.rates;
+  const { counties, places, zctas, boundary_file: file, polygons_unavailable: missing } = status.boundaries;
+  const verdict = ratesVerdictOf(status);
   const polygons = counties && places ? html`TIGER/Line ${counties.vintage} counties, ${places.vintage} places` : "no county and place polygons";
-  // Answers for later dates carry beyond_confirmed; the title says so without lengthening the line.
-  const beyondTitle = `Answers for dates after ${confirmed.date} carry beyond_confirmed.`;
-  return html`<p class="data-freshness" id="data-freshness"><strong>Data:</strong> <span title="${beyondTitle}">rates confirmed through ${shortDate(confirmed.date)} (${ago(confirmed.age_days)})</span> · last reconciled ${shortDate(reconciled.date)} (${ago(reconciled.age_days)})${
-    stale ? html` ${badge("amber", "Stale")}` : ""
-  } · boundaries: ${polygons}, ${zctas.vintage} ZIP areas · ${file ? html`state boundary file ${file.version} (imported ${ago(file.age_days)})` : "no state boundary file"}</p>`;
+  return html`<div class="data-freshness" id="data-freshness">
+  <p class="data-verdict">${badge(verdict.tone, verdict.label)} ${verdict.meaning}${
+    missing ? html` Street address and point lookups are not available on this service yet (they answer 503); county and ZIP lookups work.` : ""
+  }</p>
+  <details class="data-details">
+    <summary>Data details</summary>
+    <p>Rates confirmed through ${shortDate(confirmed.date)} (${ago(confirmed.age_days)}) · last checked against the state's rate file (reconciled) ${shortDate(reconciled.date)} (${ago(reconciled.age_days)}) · boundaries: ${polygons}, ${zctas.vintage} ZIP areas · ${
+      file ? html`state boundary file ${file.version} (imported ${ago(file.age_days)})` : "no state boundary file"
+    }. <a href="/status">Service status</a></p>
+  </details>
+</div>`;
 }

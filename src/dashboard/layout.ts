@@ -68,7 +68,7 @@ export function signedInPage({ title, section, session, body }: SignedInPage): S
 ${body}
 <p class="time-note">Times are Ohio time (Eastern: EST, or EDT in summer); point at one to see it in UTC.</p>
 </main>
-<footer class="footer"><p>Buckeye · Ohio sales tax rates · <a href="${REFERENCE_PATH}">API reference</a> · <a href="/healthz">Service status</a></p></footer>
+<footer class="footer"><p>Buckeye · Ohio sales tax rates · <a href="${REFERENCE_PATH}">API reference</a> · <a href="/status">Service status</a></p></footer>
 </body>
 </html>`;
 }

@@ -17,6 +17,7 @@ import { ResetThrottle } from "./reset-throttle.ts";
 import { settingsRoutes } from "./pages/settings.ts";
 import { usageRoutes } from "./pages/usage.ts";
 import { webhookRoutes } from "./pages/webhooks.ts";
+import { publicRoutes } from "./public-pages.ts";
 import { dashboardError, redirectTo } from "./respond.ts";
 import { currentSession } from "./session.ts";
 import { SignInThrottle } from "./sign-in-throttle.ts";
@@ -66,6 +67,7 @@ export function registerDashboard(app: H3, setup: DashboardSetup, log: Logger = 
   webhookRoutes(app, deps);
   usageRoutes(app, deps);
   settingsRoutes(app, deps);
+  publicRoutes(app, deps);
 
   // Unknown dashboard paths and methods reach this route, so they throw inside the error hook above.
   app.all("/dashboard/**", () => {

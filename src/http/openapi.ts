@@ -104,7 +104,8 @@ const TAGS = {
   Rates: "Statutory rates by county, ZIP, street address or point, single or up to 1,000 inline, and the log of their reconciliation against the state's rate file",
   Counties: "The 88 counties with their rates at a date",
   Batches: "Asynchronous batch jobs of up to 100,000 lookups, uploaded as CSV or NDJSON",
-  Webhooks: "Webhook registrations, their deliveries, and the events Buckeye posts to them",
+  // Not "Webhooks": OpenAPI 3.1's own webhooks section (the events Buckeye posts) is titled that in every renderer, and two headings of one name read as one.
+  "Webhook endpoints": "Registering the endpoints Buckeye posts events to, their delivery log, redelivery and recovery; the events themselves are under Webhooks",
   Certificates: "Exemption certificates, kept for expiry reminders",
   Health: "Liveness, readiness and this API description; no API key needed",
 } as const;
@@ -415,7 +416,7 @@ function paths() {
       }),
     },
     "/api/v1/webhooks": {
-      post: operation("Webhooks", "createWebhook", {
+      post: operation("Webhook endpoints", "createWebhook", {
         summary: "Registers a webhook; the signing secret is shown only in this answer",
         description:
           "The url must be https (http is accepted for test keys), and events a non-empty list of the subscribable event types. " +
@@ -423,22 +424,22 @@ function paths() {
         requestBody: jsonBody(ref("WebhookCreate")),
         responses: { "201": created("The webhook and a message; the secret appears only here", webhookAnswer()), ...problems(409, 413, 415, 422) },
       }),
-      get: operation("Webhooks", "listWebhooks", {
+      get: operation("Webhook endpoints", "listWebhooks", {
         summary: "This organization's webhooks",
         description: "Every webhook of the key's organization and mode, without secrets.",
         responses: { "200": json("The list", object({ total: { type: "integer" }, webhooks: { type: "array", items: ref("WebhookRecord") } })), ...problems() },
       }),
     },
     "/api/v1/webhooks/{id}": {
-      get: operation("Webhooks", "getWebhook", { summary: "One webhook", description: "The webhook without its secret.", parameters: [webhookId], responses: { "200": oneWebhook, ...problems(404) } }),
-      patch: operation("Webhooks", "updateWebhook", {
+      get: operation("Webhook endpoints", "getWebhook", { summary: "One webhook", description: "The webhook without its secret.", parameters: [webhookId], responses: { "200": oneWebhook, ...problems(404) } }),
+      patch: operation("Webhook endpoints", "updateWebhook", {
         summary: "Changes its url, events or status",
         description: "Send only the fields to change. Setting status to active re-enables a webhook that was disabled after failing deliveries.",
         parameters: [webhookId],
         requestBody: jsonBody(ref("WebhookUpdate")),
         responses: { "200": oneWebhook, ...problems(404, 413, 415, 422) },
       }),
-      delete: operation("Webhooks", "deleteWebhook", {
+      delete: operation("Webhook endpoints", "deleteWebhook", {
         summary: "Deletes a webhook",
         description: "Its pending deliveries are cancelled with it.",
         parameters: [webhookId],
@@ -446,7 +447,7 @@ function paths() {
       }),
     },
     "/api/v1/webhooks/{id}/rotate-secret": {
-      post: operation("Webhooks", "rotateWebhookSecret", {
+      post: operation("Webhook endpoints", "rotateWebhookSecret", {
         summary: "A new signing secret",
         description: "The new secret appears only in this answer. The old one keeps signing, beside the new, for 24 hours.",
         parameters: [webhookId],
@@ -454,7 +455,7 @@ function paths() {
       }),
     },
     "/api/v1/webhooks/{id}/test": {
-      post: operation("Webhooks", "sendWebhookTest", {
+      post: operation("Webhook endpoints", "sendWebhookTest", {
         summary: "Queues a webhook.test event for this webhook alone",
         description: "The event is delivered as any other, whatever events the webhook subscribes to; follow it in the deliveries.",
         parameters: [webhookId],
@@ -462,7 +463,7 @@ function paths() {
       }),
     },
     "/api/v1/webhooks/{id}/deliveries": {
-      get: operation("Webhooks", "listWebhookDeliveries", {
+      get: operation("Webhook endpoints", "listWebhookDeliveries", {
         summary: "Recent deliveries, newest first",
         description: "Each delivery with every attempt: status code, latency, outcome and error.",
         parameters: [webhookId, ...queryParameters(DELIVERIES_QUERY)],
@@ -470,7 +471,7 @@ function paths() {
       }),
     },
     "/api/v1/webhooks/{id}/deliveries/{delivery_id}/redeliver": {
-      post: operation("Webhooks", "redeliverWebhookDelivery", {
+      post: operation("Webhook endpoints", "redeliverWebhookDelivery", {
         summary: "Queues a settled delivery's event again",
         description: "With the same X-Webhook-ID, so receivers de-duplicate it, and a fresh retry schedule.",
         parameters: [webhookId, pathId("delivery_id", "Delivery id, dlv_…")],
@@ -478,7 +479,7 @@ function paths() {
       }),
     },
     "/api/v1/webhooks/{id}/recover": {
-      post: operation("Webhooks", "recoverWebhookEvents", {
+      post: operation("Webhook endpoints", "recoverWebhookEvents", {
         summary: "Queues again the events this webhook missed since a time",
         description: `Oldest first, up to ${MAX_RECOVERED} events per call that this webhook never received; call again while remaining is above 0.`,
         parameters: [webhookId],
@@ -559,7 +560,7 @@ function webhookDeliveries() {
       {
         post: {
           operationId: `${camel(type)}Event`,
-          tags: ["Webhooks"],
+          tags: ["Webhook endpoints"],
           summary: `The ${type} event, as Buckeye POSTs it to a registered webhook`,
           description:
             "Signed as Stripe signs: X-Webhook-Signature `t=<timestamp>,v1=<hex HMAC-SHA256 of \"<t>.<raw body>\" keyed with the whole whsec_ secret>`. " +

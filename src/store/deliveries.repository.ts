@@ -184,6 +184,8 @@ export interface AttemptRecord {
   latencyMs: number;
   outcome: AttemptOutcome;
   error: string | null;
+  /** The start of the receiver's answer (src/webhooks/post.ts); null when none came. */
+  response?: { excerpt: string; truncated: boolean } | null;
   /** The delivery's state after this attempt. */
   status: DeliveryStatus;
   nextAttemptAt: Date | null;
@@ -208,6 +210,8 @@ export async function recordAttempt(db: Db, record: AttemptRecord): Promise<bool
       outcome: record.outcome,
       error: record.error,
       instance: record.instance,
+      response_excerpt: record.response?.excerpt ?? null,
+      response_truncated: record.response?.truncated ? 1 : 0,
     })
     .execute();
   const finished = record.finishedAt.toISOString();
@@ -333,6 +337,12 @@ export async function recoverUndelivered(db: Db, webhookId: string, since: Date,
 export interface DeliveryWithAttempts extends Delivery {
   event_type: string;
   attempt_log: DeliveryAttempt[];
+  /** The event's body as sent (the same for every delivery of it). */
+  payload?: string;
+  /** 1 for the event's first delivery to this webhook, 2 and on for its redeliveries (and recoveries). */
+  event_delivery_number?: number;
+  /** Attempts made by this event's earlier deliveries to this webhook, so attempts number on across redeliveries. */
+  earlier_attempts?: number;
 }
 
 export async function listDeliveries(db: Db, webhookId: string, limit: number): Promise<DeliveryWithAttempts[]> {
@@ -340,13 +350,29 @@ export async function listDeliveries(db: Db, webhookId: string, limit: number): 
     .selectFrom("deliveries")
     .innerJoin("events", "events.id", "deliveries.event_id")
     .selectAll("deliveries")
-    .select("events.type as event_type")
+    .select(["events.type as event_type", "events.payload as payload"])
     .where("deliveries.webhook_id", "=", webhookId)
     .orderBy("deliveries.created_at", "desc")
     .orderBy("deliveries.id", "desc")
     .limit(limit)
     .execute();
   if (rows.length === 0) return [];
+  // Every delivery of these events to this webhook, shown or not, in order: which one each is, and the attempts before it.
+  const siblings = await db
+    .selectFrom("deliveries")
+    .select(["id", "event_id", "attempts"])
+    .where("webhook_id", "=", webhookId)
+    .where("event_id", "in", [...new Set(rows.map((r) => r.event_id))])
+    .orderBy("created_at")
+    .orderBy("id")
+    .execute();
+  const place = new Map<string, { number: number; earlier: number }>();
+  const seen = new Map<string, { count: number; attempts: number }>();
+  for (const s of siblings) {
+    const before = seen.get(s.event_id) ?? { count: 0, attempts: 0 };
+    place.set(s.id, { number: before.count + 1, earlier: before.attempts });
+    seen.set(s.event_id, { count: before.count + 1, attempts: before.attempts + s.attempts });
+  }
   const attempts = await db
     .selectFrom("delivery_attempts")
     .selectAll()
@@ -360,7 +386,12 @@ export async function listDeliveries(db: Db, webhookId: string, limit: number): 
     .execute();
   const byDelivery = new Map<string, DeliveryAttempt[]>();
   for (const attempt of attempts) byDelivery.set(attempt.delivery_id, [...(byDelivery.get(attempt.delivery_id) ?? []), attempt]);
-  return rows.map((row) => ({ ...row, attempt_log: byDelivery.get(row.id) ?? [] }));
+  return rows.map((row) => ({
+    ...row,
+    attempt_log: byDelivery.get(row.id) ?? [],
+    event_delivery_number: place.get(row.id)?.number ?? 1,
+    earlier_attempts: place.get(row.id)?.earlier ?? 0,
+  }));
 }
 
 /** Counts by status, for the benchmark and operators. */

@@ -2,7 +2,7 @@
  * Row shapes of the webhook tables added by migration 2026-11-21-010: webhooks, the events outbox,
  * deliveries and their attempts. Listed in the `Database` interface of database.ts.
  */
-import type { Selectable } from "kysely";
+import type { Generated, Selectable } from "kysely";
 
 export type WebhookStatus = "active" | "disabled";
 export type DeliveryStatus = "pending" | "delivered" | "failed" | "cancelled";
@@ -77,6 +77,10 @@ export interface DeliveryAttemptsTable {
   outcome: AttemptOutcome;
   error: string | null;
   instance: string;
+  /** The first RESPONSE_EXCERPT_BYTES of the receiver's answer, as text; null when there was no answer. */
+  response_excerpt: string | null;
+  /** 1 when the answer was longer than the excerpt. */
+  response_truncated: Generated<number>;
 }
 
 export type Webhook = Selectable<WebhooksTable>;

@@ -1,7 +1,8 @@
 /**
  * Fixed files served beside the API: the dashboard's script, stylesheet and icon, and the reference
  * page's Swagger UI bundle (1.4 MB as it ships). Each is compressed once, off the answering thread (zlib's
- * asynchronous calls run on libuv's pool), the first time it is asked for, and sent as the client
+ * asynchronous calls run on libuv's pool), when the started service warms them (`warm`) or else the
+ * first time it is asked for, and sent as the client
  * accepts: brotli, gzip or as it is. An ETag lets a browser that has the file ask again with one
  * header and get an empty 304, and `Cache-Control` lets it skip even that for a day. The API's OpenAPI
  * document is one such fixed body too (`FixedAnswer`), built when the app is: answering it is a lookup,
@@ -109,10 +110,22 @@ export class StaticFiles {
 
   /** The answer for `name`, or null when it is not one of these files. */
   async answer(name: string, request: Request): Promise<Response | null> {
+    return this.#file(name)?.answer(request) ?? null;
+  }
+
+  /**
+   * Reads and starts compressing every file now, so no request waits for it (a started service
+   * calls this; tests that never open the files do not pay for it). Idempotent.
+   */
+  warm(): void {
+    for (const name of this.#types.keys()) this.#file(name);
+  }
+
+  #file(name: string): FixedAnswer | null {
     const type = this.#types.get(name);
     if (type === undefined) return null;
     let file = this.#prepared.get(name);
     if (!file) this.#prepared.set(name, (file = new FixedAnswer(type, this.#read(name), STATIC_CACHE_CONTROL)));
-    return file.answer(request);
+    return file;
   }
 }

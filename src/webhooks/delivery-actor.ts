@@ -192,7 +192,7 @@ export class DeliveryActor {
           },
           { timeoutMs: settings.timeoutMs, allowed: allowedTargetsFor(work.webhook.env, settings.privateTargets) },
         )
-      : { statusCode: null, retryAfter: null, error: `not sent: ${signing.error}`, cause: null, latencyMs: 0 };
+      : { statusCode: null, retryAfter: null, error: `not sent: ${signing.error}`, cause: null, latencyMs: 0, response: null };
     if (result.cause) this.#deps.log({ level: "info", msg: "delivery attempt failed", delivery_id: delivery.id, cause: result.cause });
     const finishedAt = now();
     const verdict = this.#judge(result, number, work.eventType === "webhook.test", finishedAt);
@@ -210,6 +210,7 @@ export class DeliveryActor {
         latencyMs: result.latencyMs,
         outcome: verdict.outcome,
         error: result.error ?? (verdict.outcome === "delivered" ? null : `HTTP ${result.statusCode}`),
+        response: result.response,
         status: verdict.status,
         nextAttemptAt: verdict.nextAttemptAt,
         finishedAt,

@@ -16,6 +16,8 @@ export interface PostResult {
   /** The socket error's code, for the operator's log only: to a customer it would tell open ports from closed ones. */
   cause: string | null;
   latencyMs: number;
+  /** The start of the receiver's answer, for the customer's delivery log; null when none came. */
+  response: { excerpt: string; truncated: boolean } | null;
 }
 
 export interface PostOptions {
@@ -32,15 +34,24 @@ const agents = {
 
 /** At most this much of a receiver's answer is read; the rest is discarded with the socket. */
 const MAX_RESPONSE_BYTES = 64 * 1024;
+/** This much of it is kept for the delivery log: enough for an error message, bounded for the database. */
+export const RESPONSE_EXCERPT_BYTES = 2048;
+
+/** UTF-8 text of the first bytes (a character cut in two becomes U+FFFD); NUL, which PostgreSQL's text refuses, too. */
+function excerptOf(chunks: Buffer[], read: number): { excerpt: string; truncated: boolean } {
+  const head = Buffer.concat(chunks).subarray(0, RESPONSE_EXCERPT_BYTES);
+  return { excerpt: head.toString("utf8").replaceAll("\u0000", "\uFFFD"), truncated: read > RESPONSE_EXCERPT_BYTES };
+}
 
 export function postJson(target: string, body: string, headers: Record<string, string>, options: PostOptions): Promise<PostResult> {
   const started = performance.now();
-  const done = (statusCode: number | null, retryAfter: string | null, error: string | null, cause: string | null = null): PostResult => ({
+  const done = (statusCode: number | null, retryAfter: string | null, error: string | null, cause: string | null = null, response: PostResult["response"] = null): PostResult => ({
     statusCode,
     retryAfter,
     error,
     cause,
     latencyMs: performance.now() - started,
+    response,
   });
   return new Promise((resolve) => {
     let url: URL;
@@ -74,13 +85,15 @@ export function postJson(target: string, body: string, headers: Record<string, s
     }, options.timeoutMs);
     request.on("response", (response) => {
       let read = 0;
+      const kept: Buffer[] = [];
       response.on("data", (chunk: Buffer) => {
+        if (read < RESPONSE_EXCERPT_BYTES) kept.push(chunk);
         read += chunk.length;
         if (read > MAX_RESPONSE_BYTES) response.destroy();
       });
       const complete = () => {
         const retryAfter = response.headers["retry-after"];
-        finish(done(response.statusCode ?? null, typeof retryAfter === "string" ? retryAfter : null, null));
+        finish(done(response.statusCode ?? null, typeof retryAfter === "string" ? retryAfter : null, null, null, excerptOf(kept, read)));
       };
       response.on("end", complete);
       response.on("close", complete);

@@ -39,8 +39,21 @@ function eventBadges(events: string[]): SafeHtml {
   return html`<span class="event-list">${events.map((e) => html`<code>${e}</code>`)}</span>`;
 }
 
+/** Failed attempts in a row from which an endpoint reads as failing rather than having had a blip. */
+const FAILING_AFTER = 3;
+
+/**
+ * The endpoint's health from its record of answers (webhooks.consecutive_failures, last_success_at):
+ * "Active" only while its receiver answers; an endpoint whose attempts keep failing says so.
+ */
 function statusBadge(row: Webhook): SafeHtml {
-  return row.status === "active" ? badge("green", "Active") : badge("red", "Disabled");
+  if (row.status !== "active") return badge("red", "Disabled");
+  const failures = row.consecutive_failures;
+  const attempts = failures === 1 ? "the last attempt" : `the last ${failures} attempts`;
+  const since = row.last_success_at ? html`; last delivered ${dateTime(row.last_success_at)}` : "; none delivered yet";
+  if (failures >= FAILING_AFTER) return html`${badge("red", "Failing")} <span class="hint health-note">${attempts} failed${since}</span>`;
+  if (failures > 0) return html`${badge("amber", "Last attempt failed")} <span class="hint health-note">${attempts} failed${since}</span>`;
+  return badge("green", "Active");
 }
 
 function envBadge(env: KeyEnv): SafeHtml {
@@ -164,6 +177,48 @@ function redeliverButton(session: SessionView, delivery: DeliveryWithAttempts): 
   return html`<form method="post" action="/dashboard/webhooks/${delivery.webhook_id}/deliveries/${delivery.id}/redeliver" class="inline-form">${csrfField(session)}<button class="btn btn-secondary btn-small" type="submit" aria-label="Redeliver this ${delivery.event_type} event">Redeliver</button></form>`;
 }
 
+/** Pretty JSON when it parses (the payload always does), else the text as it came. */
+function readable(text: string): string {
+  try {
+    return JSON.stringify(JSON.parse(text), null, 2);
+  } catch {
+    return text;
+  }
+}
+
+/** "2nd delivery" and on: a redelivery (or a recovery) of an event this endpoint was sent before. */
+function deliveryNote(delivery: DeliveryWithAttempts): HtmlValue {
+  const n = delivery.event_delivery_number ?? 1;
+  return n > 1 ? html`<br>${badge("blue", "Redelivery")} <span class="hint">delivery ${n} of this event</span>` : "";
+}
+
+/** What was sent and what came back, folded: the payload, and the receiver's status and the start of its answer. */
+function exchange(delivery: DeliveryWithAttempts, attempt: DeliveryWithAttempts["attempt_log"][number] | null): SafeHtml {
+  const answer =
+    attempt === null
+      ? html`<p class="hint">Not sent yet.</p>`
+      : attempt.status_code === null
+        ? html`<p class="hint">No HTTP answer: ${attempt.error ?? "none"}.</p>`
+        : html`<p>HTTP ${attempt.status_code}${
+            attempt.response_excerpt === null
+              ? html` <span class="hint">(its body was not recorded: this attempt predates the log keeping answers)</span>`
+              : attempt.response_excerpt === ""
+                ? html` <span class="hint">with an empty body</span>`
+                : ""
+          }</p>${
+            attempt.response_excerpt
+              ? html`<pre class="exchange-body">${attempt.response_excerpt}</pre>${attempt.response_truncated ? html`<p class="hint">The first 2 KB of the answer; the rest was not kept.</p>` : ""}`
+              : ""
+          }`;
+  return html`<details class="exchange"><summary>Payload and response</summary>
+    <h3>Sent</h3>
+    <p class="exchange-note">Event <code>${delivery.event_id}</code> (the <code>X-Webhook-ID</code> header)</p>
+    <pre class="exchange-body">${readable(delivery.payload ?? "")}</pre>
+    <h3>Received</h3>
+    ${answer}
+  </details>`;
+}
+
 function attemptRows(session: SessionView, deliveries: DeliveryWithAttempts[]): SafeHtml[] {
   const rows: SafeHtml[] = [];
   for (const delivery of deliveries) {
@@ -173,8 +228,9 @@ function attemptRows(session: SessionView, deliveries: DeliveryWithAttempts[]): 
       <td data-label="Event"><code>${delivery.event_type}</code></td>
       <td data-label="Status code" class="num">–</td>
       <td data-label="Latency" class="num">–</td>
-      <td data-label="Attempt" class="num">–</td>
+      <td data-label="Attempt" class="num">–${deliveryNote(delivery)}</td>
       <td data-label="Result"><div>${delivery.status === "pending" ? badge("gray", "Queued") : badge("gray", delivery.status === "cancelled" ? "Cancelled" : delivery.status)}${redeliverButton(session, delivery)}</div></td>
+      <td data-label="Sent and received">${exchange(delivery, null)}</td>
     </tr>`);
       continue;
     }
@@ -190,8 +246,9 @@ function attemptRows(session: SessionView, deliveries: DeliveryWithAttempts[]): 
       <td data-label="Event"><code>${delivery.event_type}</code></td>
       <td data-label="Status code" class="num">${attempt.status_code ?? html`<span class="muted">none</span>`}</td>
       <td data-label="Latency" class="num">${attempt.latency_ms.toLocaleString("en-US")} ms</td>
-      <td data-label="Attempt" class="num">${attempt.number}</td>
+      <td data-label="Attempt" class="num">${(delivery.earlier_attempts ?? 0) + attempt.number}${deliveryNote(delivery)}</td>
       <td data-label="Result"><div>${result}${attempt.error && attempt.outcome !== "delivered" ? html`<br><span class="hint">${attempt.error}</span>` : ""}${index === 0 ? redeliverButton(session, delivery) : ""}</div></td>
+      <td data-label="Sent and received">${exchange(delivery, attempt)}</td>
     </tr>`);
     }
   }
@@ -202,7 +259,7 @@ function deliveriesTable(session: SessionView, deliveries: DeliveryWithAttempts[
   if (deliveries.length === 0) return html`<p class="empty">Nothing sent yet. Send a test event to check your receiver.</p>`;
   return html`<div class="table-wrap"><table class="table responsive deliveries">
   <caption class="visually-hidden">Recent delivery attempts to this endpoint, newest first</caption>
-  <thead><tr><th scope="col">Time</th><th scope="col">Event</th><th scope="col" class="num">Status code</th><th scope="col" class="num">Latency</th><th scope="col" class="num">Attempt</th><th scope="col">Result</th></tr></thead>
+  <thead><tr><th scope="col">Time</th><th scope="col">Event</th><th scope="col" class="num">Status code</th><th scope="col" class="num">Latency</th><th scope="col" class="num">Attempt of this event</th><th scope="col">Result</th><th scope="col">Sent and received</th></tr></thead>
   <tbody>${attemptRows(session, deliveries)}</tbody>
 </table></div>`;
 }
