@@ -16,6 +16,7 @@ import { badge, csrfField, dateMinute, notice, shortDate, signedInPage, textFiel
 import { dashboardError, field, readForm, redirectTo, sendPage } from "../respond.ts";
 import { requireSession } from "../session.ts";
 import { ONCE_FIELD } from "../submit-once.ts";
+import { supportContact } from "../support.ts";
 import { isSecureRequest } from "../../web/secure-request.ts";
 
 interface KeysView {
@@ -23,6 +24,8 @@ interface KeysView {
   status: DataStatus;
   /** The one-time token of the create form (submit-once.ts). */
   once: string;
+  /** Whom a customer in trial asks to be verified (SUPPORT_CONTACT). */
+  support: string | null;
   created?: { key: CreatedKey; origin: string };
   label?: string;
   env?: KeyEnv;
@@ -106,11 +109,13 @@ function keysTable(keys: ApiKey[]) {
 }
 
 /** What an organization made by open sign-up gets until an operator verifies it (docs/guides/dashboard.md, "Trial organizations"). */
-const TRIAL_NOTICE = notice(
-  "warning",
-  "Your organization is in trial.",
-  html`<p>Until Buckeye verifies it, your keys share the request rate of all organizations in trial, batch jobs (<code>POST /api/v1/batches</code>) are refused with <code>403 organization-in-trial</code>, and webhooks get one delivery at a time. Single and inline lookups work. Contact Buckeye support to be verified.</p>`,
-);
+function trialNotice(support: string | null) {
+  return notice(
+    "warning",
+    "Your organization is in trial.",
+    html`<p>Until Buckeye verifies it, your keys share the request rate of all organizations in trial, batch jobs (<code>POST /api/v1/batches</code>) are refused with <code>403 organization-in-trial</code>, and webhooks get one delivery at a time. Single and inline lookups work. To be verified, ${supportContact(support)}.</p>`,
+  );
+}
 
 const ROTATION_GUIDE = html`<section class="card guide" aria-labelledby="rotate-heading">
   <h2 id="rotate-heading">Rotating a key without downtime</h2>
@@ -134,7 +139,7 @@ function keysPage(session: SessionView, view: KeysView) {
   ${freshnessLine(view.status)}
 </div>
 ${view.message ?? ""}
-${session.organizationVerifiedAt === null ? TRIAL_NOTICE : ""}
+${session.organizationVerifiedAt === null ? trialNotice(view.support) : ""}
 ${view.created ? newKeyPanel(view.created.key, view.created.origin) : ""}
 ${createForm(session, view)}
 <section class="card" aria-labelledby="keys-heading">
@@ -167,7 +172,7 @@ export function keyRoutes(app: H3, deps: DashboardDeps): void {
       // "Last used" is how a rotation is verified: write this instance's pending counts first.
       await deps.usage?.flush();
       const [keys, status] = await Promise.all([deps.accounts.listKeys(session.organizationId), deps.dataStatus()]);
-      return sendPage(event, keysPage(session, { keys, status, once: deps.once.newToken(), message: MESSAGES[flag]?.() }));
+      return sendPage(event, keysPage(session, { keys, status, once: deps.once.newToken(), support: deps.supportContact, message: MESSAGES[flag]?.() }));
     },
     signedIn,
   );
@@ -181,7 +186,7 @@ export function keyRoutes(app: H3, deps: DashboardDeps): void {
       const label = field(form, "label");
       const env = field(form, "env");
       const again = async (error: string) =>
-        sendPage(event, keysPage(session, { keys: await deps.accounts.listKeys(session.organizationId), status: await deps.dataStatus(), once: deps.once.newToken(), label, error }), 422);
+        sendPage(event, keysPage(session, { keys: await deps.accounts.listKeys(session.organizationId), status: await deps.dataStatus(), once: deps.once.newToken(), support: deps.supportContact, label, error }), 422);
       if (env !== "live" && env !== "test") return again("Choose Live or Test.");
       if (!label) return again("Enter a label that says where the key will be used.");
       if (!(await deps.once.first(session.sessionId, field(form, ONCE_FIELD)))) return redirectTo(event, "/dashboard/keys?repeated=1");
@@ -194,7 +199,7 @@ export function keyRoutes(app: H3, deps: DashboardDeps): void {
       }
       const [keys, status] = await Promise.all([deps.accounts.listKeys(session.organizationId), deps.dataStatus()]);
       const origin = `${isSecureRequest(event) ? "https" : "http"}://${event.req.headers.get("host") ?? "localhost"}`;
-      return sendPage(event, keysPage(session, { keys, status, once: deps.once.newToken(), created: { key: created, origin } }), 201);
+      return sendPage(event, keysPage(session, { keys, status, once: deps.once.newToken(), support: deps.supportContact, created: { key: created, origin } }), 201);
     },
     signedIn,
   );
