@@ -352,13 +352,18 @@ export class LookupService {
    */
   async admitJob(organizationId: string, bytes: number, own?: OwnJobLimits): Promise<Reservation | JobRefusal> {
     const caps = this.#capsFor(own);
-    // An upload's job may be stored while its answer is still on the way here, its place not yet given
-    // back: the stored rows leave out the jobs held as uploads, so each job counts once.
-    const counts = caps ? await countBatchJobs(this.#jobs(), organizationId, this.#uploads.jobIds(organizationId)) : null;
-    // From here on synchronous: the uploads counted are exactly those held when this one takes its place.
-    if (caps && counts) {
-      const uploading = this.#uploads.jobIds(organizationId).length;
-      const refusal = jobCapRefusal({ inFlight: counts.inFlight + uploading, stored: counts.stored + uploading, uploading }, caps);
+    if (caps) {
+      // An upload's job may be stored while its answer is still on the way here, its place not yet given
+      // back: the stored rows leave out the jobs held as uploads, so each job counts once. An upload that
+      // took its place while the rows were counted may be among them too, so it is taken off them: this
+      // check may count short (the batch thread's check, which holds, then refuses), never twice.
+      const held = this.#uploads.jobIds(organizationId);
+      const rows = await countBatchJobs(this.#jobs(), organizationId, held);
+      // From here on synchronous: the uploads counted are exactly those held when this one takes its place.
+      const uploads = this.#uploads.jobIds(organizationId);
+      const arrived = uploads.filter((id) => !held.includes(id)).length;
+      const counts = { inFlight: Math.max(0, rows.inFlight - arrived) + uploads.length, stored: Math.max(0, rows.stored - arrived) + uploads.length, uploading: uploads.length };
+      const refusal = jobCapRefusal(counts, caps);
       if (refusal) return refusal;
     }
     return this.#uploads.reserve(organizationId, bytes, newId("bat"));
