@@ -6,7 +6,7 @@ import type { Config } from "../config.ts";
 import type { BoundaryIndex } from "../boundaries/boundary-index.interface.ts";
 import type { BatchSlots } from "../geo/census-batch-geocoder.ts";
 import { LookupService, type LookupsConfig } from "../lookup/lookup-service.ts";
-import type { ResolverData } from "../lookup/resolve-item.ts";
+import type { ResolverData } from "../lookup/resolver-inputs.ts";
 import type { RatesOverlay } from "../rates/overlay-periods.ts";
 import type { RecordFreshness } from "../rates/records.ts";
 import type SQLite from "better-sqlite3";

@@ -41,7 +41,7 @@ import { batchOutcomes, complete, settle, type Entry, type LadderParts } from ".
 import { readLookups, type LookupItem } from "./lookup-item.ts";
 import { countAnswers } from "./lookup-metrics.ts";
 import { batchRows, geocoderRequests, geocoderSeconds } from "../metrics.ts";
-import type { ResolverData } from "./resolve-item.ts";
+import type { ResolverData } from "./resolver-inputs.ts";
 import { resultHeader, resultLine, type ProblemOf, type ResultFormat } from "./result-lines.ts";
 import { UploadReservations, type Reservation, type UploadBudget } from "./upload-reservations.ts";
 import { GeoPool } from "./worker-pool.ts";
