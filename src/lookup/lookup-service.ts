@@ -3,7 +3,7 @@
  * `strategyOf`), one ladder (ladder.ts) and one mapping to answers (resolve-item.ts). GET /rates,
  * POST /rates/batch, the batch job runner and `buckeye batch` are thin callers.
  *
- * - answerOne: a single address, coordinate or ZIP+4 lookup, on the answering thread (a thread
+ * - answerOne: a single lookup of any kind (GET /rates, behind its body cache), on the answering thread (a thread
  *   round trip would cost more than the microseconds it takes), with the interactive lane of the
  *   pool for point-in-polygon and the single-address geocoder behind its shared queue;
  * - answerMany: an inline list; a short one as answerOne does, a longer one in the batch lane;
@@ -38,7 +38,7 @@ import type { ItemResult, RowResult } from "./item-result.ts";
 import { JobWaits } from "./job-waiting-for.ts";
 import { jobCapRefusal, type JobCaps, type JobRefusal } from "./job-admission.ts";
 import { batchOutcomes, complete, settle, type Entry, type LadderParts } from "./ladder.ts";
-import { readLookups, type LookupItem } from "./lookup-item.ts";
+import { readLookups, strategyOf, type LookupItem } from "./lookup-item.ts";
 import { countAnswers } from "./lookup-metrics.ts";
 import { batchRows, geocoderRequests, geocoderSeconds } from "../metrics.ts";
 import type { ResolverData } from "./resolver-inputs.ts";
@@ -212,18 +212,22 @@ export class LookupService {
     };
   }
 
-  /** One lookup that needs more than the county and ZIP rules: an address, coordinates or a ZIP+4. */
+  /**
+   * One lookup of any kind. County and ZIP lookups are not counted in the lookup metrics: GET /rates
+   * answers them from its body cache, so only its route counts them (docs/operations/metrics.md).
+   */
   async answerOne(item: LookupItem, context: RecordContext): Promise<ItemResult> {
     const parts = this.#parts();
     const entries: Entry[] = [{ item, context }];
     const settled = await settle(parts, entries);
+    const counted = strategyOf(item) !== "county-or-zip";
     if (settled.pending.length === 0) {
-      countAnswers([settled.results[0]!], settled);
+      if (counted) countAnswers([settled.results[0]!], settled);
       return settled.results[0]!;
     }
     const outcomes = await Promise.all(settled.pending.map(async ({ geocode }) => (await this.#geocodeQueue.add(() => this.geocoder.geocode(geocode)))!));
     const [result] = await complete(parts, entries, settled, outcomes);
-    countAnswers([result!], settled);
+    if (counted) countAnswers([result!], settled);
     return result!;
   }
 
