@@ -50,7 +50,6 @@ async function latLonPoints() {
     shipped,
     boundaries: null,
     now: () => new Date(),
-    chunkRows: 2000,
     log: (entry) => process.stderr.write(`${JSON.stringify(entry)}\n`),
   });
   try {

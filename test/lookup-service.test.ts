@@ -131,7 +131,6 @@ describe("batch lists are resolved in the batch lane, never on the answering thr
       shipped: { table: rates.shipped, zips: api.service.context.zips },
       boundaries: index,
       now: () => new Date(),
-      chunkRows: 500,
       log: () => {},
     });
     try {

@@ -1,6 +1,6 @@
 /**
- * The lookup service (src/lookup/lookup-service.ts) with the batch job runner that feeds it stored
- * chunks, assembled once per service.
+ * The lookup service (src/lookup/lookup-service.ts), the batch job service (job-service.ts) and the
+ * batch job runner that feeds the lookup service the jobs' stored chunks, assembled once per service.
  */
 import type { Config } from "../config.ts";
 import type { BoundaryIndex } from "../boundaries/boundary-index.interface.ts";
@@ -12,9 +12,11 @@ import type { RecordFreshness } from "../rates/records.ts";
 import type SQLite from "better-sqlite3";
 import type { Db } from "../store/database.ts";
 import { BatchJobRunner } from "./job-runner.ts";
+import { BatchJobService } from "./job-service.ts";
 
 export interface AddressLookups {
   service: LookupService;
+  jobs: BatchJobService;
   pool: LookupService["pool"];
   runner: BatchJobRunner;
   close(): Promise<void>;
@@ -38,10 +40,17 @@ export function createAddressLookups(
     shipped: clock.shipped,
     boundaries,
     now: clock.now,
+    ...(batchSlots && { batchSlots }),
+    log,
+  });
+  const jobs = new BatchJobService({
+    db: store.db,
+    pool: service.pool,
+    now: clock.now,
     chunkRows: config.batch.chunkRows,
+    batchThreadHeapMb: config.batchThreadHeapMb,
     jobSubmitted: () => runner?.notify(),
     jobDeleted: (id) => runner?.jobDeleted(id),
-    ...(batchSlots && { batchSlots }),
     jobCaps: { inFlightPerOrganization: config.batch.inFlightPerOrganization, storedPerOrganization: config.batch.storedPerOrganization },
     uploadBudget: { perOrganization: config.batch.uploadBytesPerOrganization, perProcess: config.batch.uploadBytesPerProcess },
     log,
@@ -50,6 +59,7 @@ export function createAddressLookups(
     db: store.db,
     ...(store.sqlite && { sqlite: store.sqlite }),
     lookups: service,
+    jobs,
     leaseMs: config.batch.leaseMs,
     pollMs: config.batch.pollMs,
     // A group in the lane per batch thread, and one more stored or geocoded meanwhile.
@@ -65,10 +75,12 @@ export function createAddressLookups(
   const built = runner;
   return {
     service,
+    jobs,
     pool: service.pool,
     runner: built,
     close: async () => {
       await built.stop();
+      await jobs.close();
       await service.close();
     },
   };

@@ -1,5 +1,5 @@
 /**
- * Works through batch job chunks stored in the database: have the lookup service claim a group of
+ * Works through batch job chunks stored in the database: have the job service claim a group of
  * chunks (each with a lease) worth up to `groupRows` rows and resolve them in the pool's batch
  * lane, where each chunk's results and counters are stored atomically; repeat. This thread only
  * asks, keeps the leases alive and waits on the geocoder; it never parses, resolves or stores a
@@ -21,6 +21,7 @@ import { anyClaimable, extendLease, type ClaimedChunk } from "../store/batch-job
 import type { Db } from "../store/database.ts";
 import { writeIfUnlocked } from "../store/write-if-unlocked.ts";
 import type { LookupService } from "../lookup/lookup-service.ts";
+import type { BatchJobService } from "./job-service.ts";
 import { errorFields } from "../error-fields.ts";
 import { batchChunkAttempts, batchRowsAbandoned } from "../metrics.ts";
 
@@ -28,7 +29,9 @@ export interface JobRunnerOptions {
   db: Db;
   /** The connection's SQLite handle, when the store is SQLite: a lease's heartbeat then never waits for the write lock (see #work). */
   sqlite?: SQLite.Database;
-  lookups: Pick<LookupService, "resolveChunks" | "claimGroup" | "abandonChunk">;
+  lookups: Pick<LookupService, "resolveChunks">;
+  /** Where the runner claims chunks and gives up those claimed too often. */
+  jobs: Pick<BatchJobService, "claimGroup" | "abandonChunk">;
   leaseMs: number;
   pollMs: number;
   loops: number;
@@ -123,7 +126,7 @@ export class BatchJobRunner {
     const claim = this.#claiming.then(async () => {
       // The claim itself runs in the batch lane; asking here first keeps an idle service's lane unstarted and lock-free.
       if (!(await anyClaimable(this.#options.db, this.#options.now()))) return [];
-      const claimed = await this.#options.lookups.claimGroup(this.#owner, leaseMs, groupRows, runningPerOrganization, this.#abort.signal);
+      const claimed = await this.#options.jobs.claimGroup(this.#owner, leaseMs, groupRows, runningPerOrganization, this.#abort.signal);
       const group: ClaimedChunk[] = [];
       for (const chunk of claimed) {
         if (chunk.attempts > maxAttempts) await this.#abandon(chunk);
@@ -213,7 +216,7 @@ export class BatchJobRunner {
     const { log } = this.#options;
     const tries = chunk.attempts - 1;
     // In the batch lane, which reads the chunk's ids itself (batch-tasks.ts abandonChunk).
-    const stored = await this.#options.lookups.abandonChunk({ jobId: chunk.jobId, seq: chunk.seq, owner: this.#owner }, chunk.firstRow, chunk.attempts);
+    const stored = await this.#options.jobs.abandonChunk({ jobId: chunk.jobId, seq: chunk.seq, owner: this.#owner }, chunk.firstRow, chunk.attempts);
     if (stored) {
       batchRowsAbandoned.inc(chunk.rowCount);
       log({ level: "error", msg: "batch chunk given up after its attempts; its rows fail as batch-row-abandoned", job: chunk.jobId, chunk: chunk.seq, attempts: tries });

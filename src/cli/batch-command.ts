@@ -19,8 +19,8 @@ import type { ItemFailure, RowResult } from "../lookup/item-result.ts";
 import type { BatchRetry } from "../geo/census-batch-geocoder.ts";
 import { LookupService } from "../lookup/lookup-service.ts";
 import type { BatchFormat } from "../lookup/read-batch-file.ts";
-import { finderLine } from "../lookup/finder-results.ts";
-import { resultHeader, resultLine, type ResultFormat } from "../lookup/result-lines.ts";
+import { finderLine } from "../batch/finder-results.ts";
+import { resultHeader, resultLine, type ResultFormat } from "../batch/result-lines.ts";
 import { dateInOhio } from "../rates/calendar.ts";
 import { recordContext } from "../rates/records.ts";
 import { withRuntime, type Runtime } from "../runtime.ts";
@@ -72,7 +72,6 @@ async function resolveFile(runtime: Runtime, config: Config, input: string, opts
     shipped: { table: shipped.table, zips: shipped.zips },
     boundaries,
     now: () => new Date(),
-    chunkRows,
     log: (entry) => process.stderr.write(`${JSON.stringify(entry)}\n`),
   });
   const requestId = newId("req");

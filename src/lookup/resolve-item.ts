@@ -18,9 +18,8 @@
 import type { ZipSummary } from "../boundaries/boundary-index.interface.ts";
 import type { ParsedAddress } from "../geo/address.ts";
 import type { GeocodeOutcome, GeocodedArea } from "../geo/geocoder.ts";
-import type { ZipIndex } from "../geo/zip-index.ts";
 import { evaluateCounty, type TransitStatus } from "../rates/evaluate.ts";
-import type { County, RateTable } from "../rates/rate-table.ts";
+import type { County } from "../rates/rate-table.ts";
 import { toAmbiguousResponse, toRateRecord, type RecordContext, type ResolvedBy } from "../rates/records.ts";
 import { failure, type ItemResult } from "./item-result.ts";
 import type { LookupItem } from "./lookup-item.ts";

@@ -3,7 +3,7 @@
  * `buckeye batch`: as CSV, the figures a back office needs in columns; as NDJSON, `{row, id,
  * status, body}` with the full record or problem object, as POST /rates/batch answers each item.
  */
-import type { RowResult } from "./item-result.ts";
+import type { RowResult } from "../lookup/item-result.ts";
 
 export type ResultFormat = "csv" | "ndjson";
 
