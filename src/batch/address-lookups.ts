@@ -13,6 +13,7 @@ import type SQLite from "better-sqlite3";
 import type { Db } from "../store/database.ts";
 import { BatchJobRunner } from "./job-runner.ts";
 import { BatchJobService } from "./job-service.ts";
+import { StoredJobQueue } from "./stored-job-queue.ts";
 
 export interface AddressLookups {
   service: LookupService;
@@ -55,11 +56,10 @@ export function createAddressLookups(
     uploadBudget: { perOrganization: config.batch.uploadBytesPerOrganization, perProcess: config.batch.uploadBytesPerProcess },
     log,
   });
+  const queue = new StoredJobQueue({ db: store.db, ...(store.sqlite && { sqlite: store.sqlite }), jobs, now: () => clock.now(), log });
   runner = new BatchJobRunner({
-    db: store.db,
-    ...(store.sqlite && { sqlite: store.sqlite }),
+    queue,
     lookups: service,
-    jobs,
     leaseMs: config.batch.leaseMs,
     pollMs: config.batch.pollMs,
     // A group in the lane per batch thread, and one more stored or geocoded meanwhile.
@@ -67,7 +67,6 @@ export function createAddressLookups(
     groupRows: config.geocoder.batch.rowsPerRequest,
     runningPerOrganization: config.batch.runningPerOrganization,
     maxAttempts: config.batch.maxChunkAttempts,
-    now: () => clock.now(),
     freshness: () => clock.freshness(),
     log,
   });
