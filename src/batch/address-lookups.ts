@@ -13,6 +13,7 @@ import type SQLite from "better-sqlite3";
 import type { Db } from "../store/database.ts";
 import { BatchJobRunner } from "./job-runner.ts";
 import { BatchJobService } from "./job-service.ts";
+import type { JobQueue } from "./job-queue.ts";
 import { StoredJobQueue } from "./stored-job-queue.ts";
 
 export interface AddressLookups {
@@ -23,20 +24,29 @@ export interface AddressLookups {
   close(): Promise<void>;
 }
 
-export function createAddressLookups(
-  config: LookupsConfig & Pick<Config, "batch" | "databaseUrl">,
-  store: { db: Db; sqlite?: SQLite.Database },
-  clock: { now: () => Date; freshness: () => RecordFreshness | Promise<RecordFreshness>; rates: () => ResolverData & { overlay: RatesOverlay }; shipped: ResolverData },
+export type BatchConfig = LookupsConfig & Pick<Config, "batch" | "databaseUrl">;
+
+/** What the lookup service and the runner read: the clock, how current the rates are, the live and the shipped tables. */
+export interface LookupSources {
+  now: () => Date;
+  freshness: () => RecordFreshness | Promise<RecordFreshness>;
+  rates: () => ResolverData & { overlay: RatesOverlay };
+  shipped: ResolverData;
+}
+
+/** The lookup service as the service and `buckeye batch` both build it; `db`: the store jobs live in, null where there are none. */
+export function createLookupService(
+  config: BatchConfig,
+  db: Db | null,
+  clock: LookupSources,
   boundaries: BoundaryIndex | null,
   log: (entry: Record<string, unknown>) => void,
-  /** The Census batch slots the instances share (with REDIS_URL); absent: this process's cap alone. */
   batchSlots?: BatchSlots,
-): AddressLookups {
-  let runner: BatchJobRunner | null = null;
-  const service = new LookupService({
+): LookupService {
+  return new LookupService({
     config,
     databaseUrl: config.databaseUrl,
-    db: store.db,
+    db,
     rates: clock.rates,
     shipped: clock.shipped,
     boundaries,
@@ -44,6 +54,36 @@ export function createAddressLookups(
     ...(batchSlots && { batchSlots }),
     log,
   });
+}
+
+/** The runner over `queue`, with the settings every queue's runner has. */
+export function createRunner(config: BatchConfig, queue: JobQueue, service: LookupService, clock: Pick<LookupSources, "freshness">, log: (entry: Record<string, unknown>) => void): BatchJobRunner {
+  return new BatchJobRunner({
+    queue,
+    lookups: service,
+    leaseMs: config.batch.leaseMs,
+    pollMs: config.batch.pollMs,
+    // A group in the lane per batch thread, and one more stored or geocoded meanwhile.
+    loops: config.batchThreads + 1,
+    groupRows: config.geocoder.batch.rowsPerRequest,
+    runningPerOrganization: config.batch.runningPerOrganization,
+    maxAttempts: config.batch.maxChunkAttempts,
+    freshness: () => clock.freshness(),
+    log,
+  });
+}
+
+export function createAddressLookups(
+  config: BatchConfig,
+  store: { db: Db; sqlite?: SQLite.Database },
+  clock: LookupSources,
+  boundaries: BoundaryIndex | null,
+  log: (entry: Record<string, unknown>) => void,
+  /** The Census batch slots the instances share (with REDIS_URL); absent: this process's cap alone. */
+  batchSlots?: BatchSlots,
+): AddressLookups {
+  let runner: BatchJobRunner | null = null;
+  const service = createLookupService(config, store.db, clock, boundaries, log, batchSlots);
   const jobs = new BatchJobService({
     db: store.db,
     pool: service.pool,
@@ -57,19 +97,7 @@ export function createAddressLookups(
     log,
   });
   const queue = new StoredJobQueue({ db: store.db, ...(store.sqlite && { sqlite: store.sqlite }), jobs, now: () => clock.now(), log });
-  runner = new BatchJobRunner({
-    queue,
-    lookups: service,
-    leaseMs: config.batch.leaseMs,
-    pollMs: config.batch.pollMs,
-    // A group in the lane per batch thread, and one more stored or geocoded meanwhile.
-    loops: config.batchThreads + 1,
-    groupRows: config.geocoder.batch.rowsPerRequest,
-    runningPerOrganization: config.batch.runningPerOrganization,
-    maxAttempts: config.batch.maxChunkAttempts,
-    freshness: () => clock.freshness(),
-    log,
-  });
+  runner = createRunner(config, queue, service, clock, log);
   // Started with the other actors by startService, never while being built.
   const built = runner;
   return {

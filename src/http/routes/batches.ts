@@ -16,7 +16,6 @@ import { getRouterParam, noContent, type H3Event } from "h3";
 import { z } from "zod";
 import type { FinderFile } from "../../batch/finder-results.ts";
 import { readWaitingFor } from "../../lookup/job-waiting-for.ts";
-import type { ItemFailure, RowResult } from "../../lookup/item-result.ts";
 import type { JobRefusal } from "../../lookup/job-admission.ts";
 import { MAX_JOB_ROWS } from "../../batch/job-service.ts";
 import { dateInOhio } from "../../rates/calendar.ts";
@@ -27,7 +26,7 @@ import { problem } from "../../web/problem.ts";
 import { RowCounter, UploadRefusal } from "../../batch/row-counter.ts";
 import { mediaType, readCapped } from "../../web/read-body.ts";
 import { readQuery } from "../query.ts";
-import { problemBody } from "../../lookup/item-answers.ts";
+import { rowProblems } from "../../batch/result-lines.ts";
 import type { BatchJobAnswer } from "../answer-schemas.ts";
 
 /** 100,000 rows of full addresses stay well under this. */
@@ -214,9 +213,7 @@ export function getBatchResults(ctx: ApiContext) {
       });
     }
     const format = resultFormat(event, job);
-    const errorsUrl = ctx.config.errorsUrl;
-    const problemOf = (row: RowResult) => problemBody(row.result as ItemFailure, errorsUrl, job.request_id);
-    const pages = ctx.lookups.jobs.resultText(job, format, problemOf);
+    const pages = ctx.lookups.jobs.resultText(job, format, rowProblems(ctx.config.errorsUrl, job.request_id));
     const encoder = new TextEncoder();
     // One page per pull: the stream asks for the next only when the client has taken this one.
     const body = new ReadableStream<Uint8Array>({
