@@ -45,7 +45,6 @@ async function latLonPoints() {
   const lookups = new LookupService({
     config,
     databaseUrl: null,
-    db: null,
     rates: () => ({ ...shipped, overlay: { key: "shipped", periods: [] } }),
     shipped,
     boundaries: null,

@@ -34,10 +34,9 @@ export interface LookupSources {
   shipped: ResolverData;
 }
 
-/** The lookup service as the service and `buckeye batch` both build it; `db`: the store jobs live in, null where there are none. */
+/** The lookup service as the service and `buckeye batch` both build it. */
 export function createLookupService(
   config: BatchConfig,
-  db: Db | null,
   clock: LookupSources,
   boundaries: BoundaryIndex | null,
   log: (entry: Record<string, unknown>) => void,
@@ -46,7 +45,6 @@ export function createLookupService(
   return new LookupService({
     config,
     databaseUrl: config.databaseUrl,
-    db,
     rates: clock.rates,
     shipped: clock.shipped,
     boundaries,
@@ -83,7 +81,7 @@ export function createAddressLookups(
   batchSlots?: BatchSlots,
 ): AddressLookups {
   let runner: BatchJobRunner | null = null;
-  const service = createLookupService(config, store.db, clock, boundaries, log, batchSlots);
+  const service = createLookupService(config, clock, boundaries, log, batchSlots);
   const jobs = new BatchJobService({
     db: store.db,
     pool: service.pool,

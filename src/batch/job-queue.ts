@@ -7,6 +7,7 @@
  * (job-service.ts `submitJob`), and the memory queue when it is made.
  */
 import type { ChunkDone, ChunkLease } from "../lookup/batch-tasks.ts";
+import type { GeocoderWaits } from "../lookup/lookup-service.ts";
 import type { ClaimedChunk } from "../store/batch-jobs.repository.ts";
 
 export type { ClaimedChunk };
@@ -33,6 +34,8 @@ export interface JobQueue {
   extend(chunk: ClaimedChunk, owner: string, leaseMs: number): Promise<boolean | null>;
   /** The group's chunks resolved, in order, with what the lookup service gave back for each. */
   complete(group: readonly ClaimedChunk[], done: readonly ChunkDone[]): Promise<void>;
+  /** Who is told while the group's geocoding waits on a failed request to be tried again (a stored job's rows say so); none: nobody. */
+  waits(group: readonly ClaimedChunk[]): GeocoderWaits | undefined;
   /** The group could not be resolved: `error` says why. */
   fail(group: readonly ClaimedChunk[], error: unknown): void;
   /** A chunk claimed more than the runner's attempts allow, its rows stored as failures without being resolved; whether it was stored. */

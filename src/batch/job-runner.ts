@@ -186,6 +186,8 @@ export class BatchJobRunner {
           ...queue.work(chunk, this.#owner),
         })),
         signal,
+        false,
+        queue.waits(group),
       );
       await queue.complete(group, done);
     } catch (error) {

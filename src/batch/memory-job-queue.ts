@@ -77,6 +77,11 @@ export class MemoryJobQueue implements JobQueue {
     return this.#writing;
   }
 
+  /** Nothing here shows what a chunk waits for: the CLI's progress line says it (src/cli/batch-command.ts). */
+  waits(): undefined {
+    return undefined;
+  }
+
   fail(_group: readonly ClaimedChunk[], error: unknown): void {
     this.#settle.reject(error);
   }

@@ -12,6 +12,7 @@ import { anyClaimable, extendLease, type ClaimedChunk } from "../store/batch-job
 import type { Db } from "../store/database.ts";
 import { writeIfUnlocked } from "../store/write-if-unlocked.ts";
 import type { ClaimLimits, JobQueue } from "./job-queue.ts";
+import { JobWaits } from "./job-waiting-for.ts";
 import type { BatchJobService } from "./job-service.ts";
 
 export interface StoredJobQueueOptions {
@@ -56,6 +57,11 @@ export class StoredJobQueue implements JobQueue {
     group.forEach((chunk, k) => {
       if (!done[k]!.stored) this.#options.log({ level: "warn", msg: "batch chunk not stored: its lease was lost (another worker's results were kept) or its job was deleted", job: chunk.jobId, chunk: chunk.seq });
     });
+  }
+
+  /** The group's jobs' rows say what they wait for (job-waiting-for.ts), for every instance to show. */
+  waits(group: readonly ClaimedChunk[]): JobWaits {
+    return new JobWaits(this.#options.db, [...new Set(group.map((chunk) => chunk.jobId))], this.#options.log);
   }
 
   /** Nothing to undo: the chunks' leases lapse and they are claimed again. */

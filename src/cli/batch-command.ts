@@ -80,9 +80,7 @@ async function resolveFile(runtime: Runtime, config: Config, input: string, opts
       // A folder's EISDIR names no path: the one-line message (src/cli.ts) needs it.
       throw Object.assign(error, { path: error.path ?? input });
     });
-    // As large as one Census batch request: the rows the boundary file cannot settle cost one upstream request per chunk.
-    const chunkRows = config.geocoder.batch.rowsPerRequest;
-    const reading = await batch.lookups.pool.run("readBatchFile", { bytes, format: inFormat, maxRows: Number.MAX_SAFE_INTEGER, chunkRows });
+    const reading = await batch.read(bytes, inFormat);
     if (!reading.ok) return fail(`${input}: ${reading.detail}`);
     if (reading.ignoredColumns.length > 0) process.stderr.write(`ignored columns (Buckeye does not read them): ${reading.ignoredColumns.join(", ")}\n`);
     const outFormat = outputOf(inFormat, opts.out, opts.outputFormat);

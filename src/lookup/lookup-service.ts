@@ -8,7 +8,7 @@
  *   pool for point-in-polygon and the single-address geocoder behind its shared queue;
  * - answerMany: an inline list; a short one as answerOne does, a longer one in the batch lane;
  * - resolveChunks: a job's chunks in the batch lane, with the Census batch endpoint (I/O) here (while a
- *   failed request waits to be retried, the jobs' rows say so: job-waiting-for.ts);
+ *   failed request waits to be retried, the caller is told: a stored job's rows say so);
  *   every request to that endpoint, a job's or an inline list's, is made from this thread, so one
  *   queue here (GEOCODER_BATCH_CONCURRENCY) caps them for the whole process;
  *
@@ -29,10 +29,8 @@ import { GeocoderUnavailableError, type GeocodeOutcome } from "../geo/geocoder.t
 import type { IsoDate } from "../rates/calendar.ts";
 import type { RatesOverlay } from "../rates/overlay-periods.ts";
 import type { RecordContext } from "../rates/records.ts";
-import type { Db } from "../store/database.ts";
 import type { BatchWorkerData, ChunkDone, ChunkWork, Geocoded } from "./batch-tasks.ts";
 import type { ItemResult, RowResult } from "./item-result.ts";
-import { JobWaits } from "./job-waiting-for.ts";
 import { batchOutcomes, complete, settle, type Entry, type LadderParts } from "./ladder.ts";
 import { readLookups, strategyOf, type LookupItem } from "./lookup-item.ts";
 import { countAnswers } from "./lookup-metrics.ts";
@@ -70,8 +68,6 @@ export interface LookupServiceOptions {
   config: LookupsConfig;
   /** Where the batch lane's threads read the state's boundary file; null: no store (no file). */
   databaseUrl: string | null;
-  /** The store whose job rows say what their chunks wait for (job-waiting-for.ts); null where there are no jobs. */
-  db: Db | null;
   /** The live rate table and ZIP index, and what the table lays over the shipped one: read per call (reconciliation swaps the table). */
   rates: () => ResolverData & { overlay: RatesOverlay };
   /** The shipped table and ZIP index, copied once into each batch thread. */
@@ -82,6 +78,12 @@ export interface LookupServiceOptions {
   /** The Census batch slots every instance shares (redis-batch-slots.ts, with REDIS_URL); absent: the permits here cap alone. */
   batchSlots?: BatchSlots;
   log: (entry: Record<string, unknown>) => void;
+}
+
+/** What a geocoding step's retries are told to as they come, and that the step is over (a stored job's: src/batch/job-waiting-for.ts). */
+export interface GeocoderWaits {
+  onRetry(retry: BatchRetry): void;
+  clear(): Promise<void>;
 }
 
 export interface Answer {
@@ -197,17 +199,15 @@ export class LookupService {
    * from here. `clientWaits`: an inline list, whose geocoding has the inline deadline and goes first
    * for a permit. Its client's `signal` stops the upstream request and the steps not yet started but
    * not a running step: piscina would end the thread to stop it, and a fresh one costs more than the
-   * milliseconds the step has left.
+   * milliseconds the step has left. `waits`: told of the geocoding step's retries as they come, and
+   * when the step is over (a stored job's rows say what they wait for: src/batch/job-waiting-for.ts).
    */
-  async resolveChunks(chunks: ChunkWork[], signal?: AbortSignal, clientWaits = false): Promise<ChunkDone[]> {
+  async resolveChunks(chunks: ChunkWork[], signal?: AbortSignal, clientWaits = false, waits?: GeocoderWaits): Promise<ChunkDone[]> {
     const overlay = this.#options.rates().overlay;
     const options = { ...(signal && !clientWaits && { signal }), clientWaits };
     signal?.throwIfAborted();
     const step = await this.pool.run("resolveChunks", { chunks, overlay, now: this.#options.now().toISOString() }, options);
     if (step.kind === "done") return countJobRows(step.chunks);
-    // A stored job's rows wait on the geocoder here: its row says so while a failed request waits to be tried again.
-    const jobIds = [...new Set(chunks.flatMap((chunk) => (chunk.lease ? [chunk.lease.jobId] : [])))];
-    const waits = jobIds.length > 0 && this.#options.db !== null ? new JobWaits(this.#options.db, jobIds, this.#options.log) : null;
     let answers: ReadonlyMap<string, BatchGeocode>;
     let down: Geocoded["down"];
     try {
