@@ -7,6 +7,7 @@ import { ClosingStack } from "./closing-stack.ts";
 import type { Config } from "./config.ts";
 import { RateData } from "./freshness/rate-data.ts";
 import { loadShippedData, type ShippedData } from "./load-data.ts";
+import { jsonLogger, type Logger } from "./log.ts";
 import { openStore, type Store } from "./store/connect.ts";
 import { migrateToLatest } from "./store/migrate.ts";
 
@@ -32,7 +33,16 @@ export interface Runtime {
   close(): Promise<void>;
 }
 
-export async function openRuntime(config: Pick<Config, "databaseUrl" | "dataDir" | "redis">): Promise<Runtime> {
+/** What the caller shares with the parts the runtime builds: the service passes its own; a CLI command takes the defaults. */
+export interface RuntimeOptions {
+  /** JSON lines on stderr at LOG_LEVEL unless given. */
+  log?: Logger;
+}
+
+type RuntimeConfig = Pick<Config, "databaseUrl" | "dataDir" | "redis" | "logLevel">;
+
+export async function openRuntime(config: RuntimeConfig, options: RuntimeOptions = {}): Promise<Runtime> {
+  const log = options.log ?? jsonLogger(config.logLevel);
   const closing = new ClosingStack();
   try {
     // The service answers on this connection's thread: the batch lane's connections run the WAL checkpoints (src/store/connect.ts).
@@ -47,7 +57,7 @@ export async function openRuntime(config: Pick<Config, "databaseUrl" | "dataDir"
       rateSource: () =>
         (source ??= (async () => {
           const shipped = loadShippedData(config.dataDir);
-          const rates = new RateData({ db: store.db, shipped: shipped.table, shippedFreshness: shipped.meta });
+          const rates = new RateData({ db: store.db, shipped: shipped.table, shippedFreshness: shipped.meta, log });
           await rates.refresh();
           return { shipped, rates };
         })()),
@@ -65,8 +75,8 @@ export async function openRuntime(config: Pick<Config, "databaseUrl" | "dataDir"
 }
 
 /** Opens the runtime for one piece of work (a CLI command) and closes it after, however the work ends. */
-export async function withRuntime<T>(config: Pick<Config, "databaseUrl" | "dataDir" | "redis">, work: (runtime: Runtime) => Promise<T>): Promise<T> {
-  const runtime = await openRuntime(config);
+export async function withRuntime<T>(config: RuntimeConfig, work: (runtime: Runtime) => Promise<T>, options: RuntimeOptions = {}): Promise<T> {
+  const runtime = await openRuntime(config, options);
   try {
     return await work(runtime);
   } finally {

@@ -76,7 +76,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
   const closing = new ClosingStack();
   try {
     // The store, and what guards every request: key verdicts and rate limits.
-    const runtime = await openRuntime(config);
+    const runtime = await openRuntime(config, { log });
     closing.defer(() => runtime.close());
     const { store } = runtime;
     const secrets = secretBoxFrom(config);

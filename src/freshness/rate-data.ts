@@ -7,6 +7,8 @@
  */
 import { ratesFreshness, type RatesFreshness, type ShippedFreshness } from "./rates-freshness.ts";
 import type { RatePeriod, RateTable } from "../rates/rate-table.ts";
+import { errorFields } from "../error-fields.ts";
+import type { Logger } from "../log.ts";
 import type { Db } from "../store/database.ts";
 import { latestSuccessfulReconciliation, listRecordedPeriods } from "../store/reconciliations.repository.ts";
 import type { RecordedRatePeriod } from "../store/reconciliations.tables.ts";
@@ -28,6 +30,8 @@ export interface RateDataOptions {
   shipped: RateTable;
   /** What data/meta.json says of the shipped rates: the answer until a reconciliation succeeds here. */
   shippedFreshness: ShippedFreshness;
+  /** Where a failed refresh is told: freshness() serves what it knows then, so only the log says why. */
+  log: Logger;
   now?: () => number;
   recheckMs?: number;
 }
@@ -87,13 +91,15 @@ export class RateData {
 
   /**
    * How current the rates are, checked against the database every `recheckMs`. If that check
-   * fails what is already known is served: a rate answer should not fail for it.
+   * fails what is already known is served: a rate answer should not fail for it. The failure is
+   * logged, once per check, with its cause.
    */
   async freshness(): Promise<RatesFreshness> {
     if (this.#options.now() - this.#checkedAt >= this.#options.recheckMs) {
       this.#checking ??= this.refresh()
-        .catch(() => {
+        .catch((error: unknown) => {
           this.#checkedAt = this.#options.now();
+          this.#options.log({ level: "warn", msg: "could not refresh the rate table: serving the one already read", ...errorFields(error) });
         })
         .finally(() => {
           this.#checking = null;
