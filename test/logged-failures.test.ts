@@ -38,7 +38,7 @@ describe("a rate-table refresh that fails is logged with its cause, and the tabl
     const shipped = loadShippedData(join(REPO_ROOT, "data"));
     const { log, read } = loggedLines();
     let now = 0;
-    const rates = new RateData({ db: store.store.db, shipped: shipped.table, shippedFreshness: shipped.meta, log, now: () => now, recheckMs: 1000 });
+    const rates = new RateData({ db: store.store.db, shipped: shipped.table, shippedFreshness: shipped.meta, log, clock: { now: () => new Date(now) }, recheckMs: 1000 });
     const before = await rates.freshness();
     expect(read()).toEqual([]);
 

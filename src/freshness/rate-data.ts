@@ -7,6 +7,7 @@
  */
 import { ratesFreshness, type RatesFreshness, type ShippedFreshness } from "./rates-freshness.ts";
 import type { RatePeriod, RateTable } from "../rates/rate-table.ts";
+import type { Clock } from "../clock.ts";
 import { errorFields } from "../error-fields.ts";
 import type { Logger } from "../log.ts";
 import type { Db } from "../store/database.ts";
@@ -32,7 +33,8 @@ export interface RateDataOptions {
   shippedFreshness: ShippedFreshness;
   /** Where a failed refresh is told: freshness() serves what it knows then, so only the log says why. */
   log: Logger;
-  now?: () => number;
+  /** The service's clock (src/clock.ts): `recheckMs` is counted on it. */
+  clock: Clock;
   recheckMs?: number;
 }
 
@@ -47,7 +49,7 @@ export class RateData {
   #checking: Promise<void> | null = null;
 
   constructor(options: RateDataOptions) {
-    this.#options = { now: Date.now, recheckMs: 30_000, ...options };
+    this.#options = { recheckMs: 30_000, ...options };
     this.#table = options.shipped;
     this.#freshness = ratesFreshness(options.shippedFreshness, undefined);
   }
@@ -77,9 +79,9 @@ export class RateData {
 
   /** Reads the latest reconciliation and, if it is new, the recorded periods; rebuilds the table then. */
   async refresh(): Promise<void> {
-    const { db, shipped, now } = this.#options;
+    const { db, shipped, clock } = this.#options;
     const latest = await latestSuccessfulReconciliation(db);
-    this.#checkedAt = now();
+    this.#checkedAt = clock.now().getTime();
     const id = latest?.id ?? null;
     if (id === this.#latestId && this.#table !== shipped) return;
     this.#latestId = id;
@@ -95,10 +97,12 @@ export class RateData {
    * logged, once per check, with its cause.
    */
   async freshness(): Promise<RatesFreshness> {
-    if (this.#options.now() - this.#checkedAt >= this.#options.recheckMs) {
+    const elapsed = this.#options.clock.now().getTime() - this.#checkedAt;
+    // A clock set back (an operator's correction, a test) must not stretch the wait past recheckMs.
+    if (elapsed >= this.#options.recheckMs || elapsed < 0) {
       this.#checking ??= this.refresh()
         .catch((error: unknown) => {
-          this.#checkedAt = this.#options.now();
+          this.#checkedAt = this.#options.clock.now().getTime();
           this.#options.log({ level: "warn", msg: "could not refresh the rate table: serving the one already read", ...errorFields(error) });
         })
         .finally(() => {

@@ -74,9 +74,10 @@ export class Scheduler<N extends string> {
     for (const [name, pattern] of this.#patterns) {
       const timer = new Cron(pattern.getPattern()!, { timezone: TIMEZONE, protect: true, unref: true }, () => {
         // The occurrence's own instant, not the moment this timer woke: every instance must name it alike.
-        const scheduledFor = pattern.previousRuns(1, new Date(Date.now() + 1000))[0] ?? new Date();
+        const woke = this.#clock.now();
+        const scheduledFor = pattern.previousRuns(1, new Date(woke.getTime() + 1000))[0] ?? woke;
         // Every failure on the way was logged where it happened (run, take, #finish).
-        void this.#runOccurrence(name, scheduledFor, this.#clock.now()).catch(() => {});
+        void this.#runOccurrence(name, scheduledFor, woke).catch(() => {});
       });
       this.#timers.push(timer);
     }
