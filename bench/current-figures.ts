@@ -27,6 +27,14 @@ export interface BenchResults {
   server_rss_split_mb?: { anonymous: number; file_backed_or_shared: number };
   request_cpu?: { end_to_end?: Record<string, { cpu_us_per_request: number }>; in_process_us?: Record<string, number>; error?: string };
   scale_out?: { ratio_postgres_redis_to_sqlite?: number; ratio_two_instances_to_sqlite?: number; error?: string };
+  boundary_import?: {
+    database?: string;
+    records?: number;
+    import_seconds?: number;
+    peak_rss_mb?: number;
+    second_quarter?: { import_seconds: number; peak_rss_mb: number };
+    error?: string;
+  };
   targets?: Array<{ target: string; measured: string; pass: boolean }>;
   [bench: string]: unknown;
 }
@@ -73,6 +81,15 @@ export function renderCurrentFigures(results: BenchResults): string {
     lines.push(
       `PostgreSQL + Redis against SQLite, one instance (\`bench/scale.ts\`, median of rounds): ${scale.ratio_postgres_redis_to_sqlite}` +
         (scale.ratio_two_instances_to_sqlite !== undefined ? `; two instances: ${scale.ratio_two_instances_to_sqlite}.` : "."),
+    );
+  }
+  const boundaries = results.boundary_import;
+  if (boundaries?.import_seconds !== undefined) {
+    const second = boundaries.second_quarter;
+    lines.push(
+      `Boundary file import (\`bench/boundaries-import.ts\`, ${boundaries.database ?? "sqlite"}, synthetic): first import of ${integer(boundaries.records ?? 0)} records ` +
+        `${boundaries.import_seconds} s, peak RSS ${boundaries.peak_rss_mb} MB` +
+        (second ? `; the next quarter over it (change report, switch, rollback copy kept) ${second.import_seconds} s, peak RSS ${second.peak_rss_mb} MB.` : "."),
     );
   }
   const targets = results.targets ?? [];

@@ -3,9 +3,9 @@
  * any implementation behind the routes (`node --import tsx bench/jobs.ts`; `npm run bench` runs
  * it too). Writes bench/results-jobs.json.
  *
- * While the scenarios run, a client of a third organization sends a county lookup and a lat/lon
- * lookup every 10 ms each, open loop (a late answer never delays the next request), and times each
- * from the moment it is sent:
+ * While the scenarios run, a client of a third organization, in a process of its own
+ * (bench/lookup-client.ts), sends a county lookup and a lat/lon lookup every 10 ms each, open loop (a
+ * late answer never delays the next request), and times each from the moment it is sent:
  *
  *   a. idle, the baseline;
  *   b. one organization's 100,000-address job, resolved by the boundary file (zero upstream calls);
@@ -23,10 +23,9 @@
  * the FAKE UPSTREAM in its own process; the polygons come from GEO_DATA_DIR as the server finds it.
  * The database is SQLite, or PostgreSQL when BENCH_DATABASE_URL names one (a fresh schema, dropped at the end).
  */
-import type { ChildProcess } from "node:child_process";
+import { fork, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
 import { rmSync, writeFileSync } from "node:fs";
-import { Agent, request } from "node:http";
 import { availableParallelism, loadavg } from "node:os";
 import { join } from "node:path";
 import { createKey } from "../src/auth/key-service.ts";
@@ -97,45 +96,15 @@ function lookupFigures(answers: readonly Answer[], limit: number | null) {
   };
 }
 
-/**
- * The measuring client: every INTERVAL_MS one request of each kind, over node:http with keep-alive
- * (one socket per request in flight, so a stalled server sees new connections, as real clients
- * make them). Keys of a kind take turns, so each key sends 1/n of the kind's rate.
- */
-function startLookups(url: string, keys: Record<LookupKind, readonly string[]>) {
-  const { hostname, port } = new URL(url);
-  const agent = new Agent({ keepAlive: true });
-  const answers: Record<LookupKind, Promise<Answer>[]> = { county: [], lat_lon: [] };
-  const send = (kind: LookupKind, key: string) =>
-    new Promise<Answer>((resolve) => {
-      const sentMs = performance.now();
-      const req = request({ hostname, port, path: LOOKUPS[kind], agent, headers: { authorization: `Bearer ${key}` }, timeout: 30_000 }, (res) => {
-        res.resume();
-        res.once("end", () => resolve({ key, sentMs, ms: performance.now() - sentMs, status: res.statusCode! }));
-      });
-      req.once("timeout", () => req.destroy(Object.assign(new Error("timed out"), { code: "TIMEOUT" })));
-      req.once("error", (error: NodeJS.ErrnoException) => resolve({ key, sentMs, ms: performance.now() - sentMs, status: null, error: error.code ?? error.message }));
-      req.end();
-    });
-  const started = performance.now();
-  let tick = 0;
-  let lateMs = 0;
-  // Scheduled from the start time, not from the previous timer: a late timer sends what is due at once.
-  const loop = () => {
-    const now = performance.now();
-    for (; started + tick * INTERVAL_MS <= now; tick++) {
-      lateMs = Math.max(lateMs, now - (started + tick * INTERVAL_MS));
-      for (const kind of Object.keys(LOOKUPS) as LookupKind[]) answers[kind].push(send(kind, keys[kind][tick % keys[kind].length]!));
-    }
-    timer = setTimeout(loop, Math.max(0, started + tick * INTERVAL_MS - performance.now()));
-  };
-  let timer = setTimeout(loop, 0);
+/** The measuring client, in a process of its own (bench/lookup-client.ts); stopping it gives each kind's figures. */
+async function startLookups(url: string, keys: Record<LookupKind, readonly string[]>) {
+  const client = fork(join(root, "bench/lookup-client.ts"), [JSON.stringify({ url, keys, intervalMs: INTERVAL_MS, paths: LOOKUPS })], { execArgv: ["--import", "tsx"] });
+  await once(client, "message");
   return async (limit: number | null) => {
-    clearTimeout(timer);
-    const county = await Promise.all(answers.county);
-    const latLon = await Promise.all(answers.lat_lon);
-    agent.destroy();
-    return { county: lookupFigures(county, limit), lat_lon: lookupFigures(latLon, limit), client_send_late_max_ms: round(lateMs) };
+    const reply = once(client, "message") as Promise<[{ answers: Record<LookupKind, Answer[]>; lateMs: number }]>;
+    client.send("stop");
+    const [{ answers, lateMs }] = await reply;
+    return { county: lookupFigures(answers.county, limit), lat_lon: lookupFigures(answers.lat_lon, limit), client_send_late_max_ms: round(lateMs) };
   };
 }
 
@@ -198,7 +167,7 @@ async function measured(
   during: () => Promise<unknown>,
 ) {
   const rss = sampleRss(server.child.pid!);
-  const stop = startLookups(server.url, keys);
+  const stop = await startLookups(server.url, keys);
   const outcome = await during();
   const lookups = await stop(limit);
   return { lookups, server_rss_mb: rss(), load_average_1m: round(loadavg()[0]!), ...(outcome !== undefined && { jobs: outcome }) };

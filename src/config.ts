@@ -179,7 +179,7 @@ export const configSchema = z.object({
   ERRORS_URL: z.url().default("https://buckeye.dev/errors").describe("base of problem `type` URIs, which read `{ERRORS_URL}/<slug>` (the contract's form); publish docs/api/errors.md where `<slug>` reaches its anchor"),
   DATA_DIR: z.string().default(`${repoRoot}data`).meta({ description: "the shipped tables (a relative path is read from the checkout)", shownDefault: "`data/` in the checkout" }),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info").describe("`debug`, `info`, `warn`, `error` or `silent`; logs are JSON lines on stderr; `debug` adds an access line per request"),
-  GEO_DATA_DIR: z.string().min(1).default(defaultGeoDataDir).meta({ description: "county and place boundary files (GeoJSON or TIGER/Line shapefiles; a relative path is read from the checkout)", shownDefault: "`../shared/data/geo` beside the checkout if present, else `var/geo`" }),
+  GEO_DATA_DIR: z.string().min(1).default(defaultGeoDataDir).meta({ description: "county and place polygon files (GeoJSON or TIGER/Line shapefiles; a relative path is read from the checkout)", shownDefault: "`../shared/data/geo` beside the checkout if present, else `var/geo`" }),
   WORKER_THREADS: positiveInt.max(256).default(availableParallelism()).meta({ description: "threads of the lookup pool's interactive lane: point-in-polygon for single address and coordinate lookups", shownDefault: "the core count" }),
   BATCH_THREADS: positiveInt.max(256).default(Math.max(1, availableParallelism() - 1)).meta({ description: "threads of the lookup pool's batch lane: uploaded files, job chunks and large inline batches, resolved whole; its own threads, so single lookups never wait behind them", shownDefault: "the core count less one, at least 1" }),
   BATCH_THREAD_MAX_HEAP_MB: positiveInt
@@ -355,157 +355,23 @@ export const configSchema = z.object({
     message: "needs SECRETS_KEY, the key that replaces it",
   });
 
-/** Scheduled jobs (src/jobs/): the rate file to reconcile with and each job's cron pattern (null: off). */
-export interface JobsConfig {
-  reconcileSource: string | null;
-  /** The SHA-256 the rate file must have (hex, lower case); null: not checked. */
-  reconcileSha256: string | null;
-  /** Bytes a rate file's download, and its text, are each refused past (src/jobs/rate-file-thread.ts). */
-  reconcileMaxBytes: number;
-  schedules: Record<"reconcile" | "rate-changes" | "filing-reminders" | "certificate-expiry" | "retention", string | null>;
-  /** What the `retention` job keeps, in days (src/jobs/retention.ts). */
-  retention: RetentionConfig;
-  /** The state's SST boundary file: a URL, a file or a folder (src/boundaries/boundary-job.ts); null: the job is off. */
-  boundarySource: string | null;
-  boundarySchedule: string | null;
-  /** The SHA-256 the boundary file must have (hex, lower case); null: not checked. */
-  boundarySha256: string | null;
-  /** Caps a boundary file is refused past, checked while it streams (src/boundaries/import-file.ts). */
-  boundaryCaps: Readonly<{ bytes: number; records: number; lineLength: number }>;
-}
-
-export type RetentionConfig = Readonly<{
-  /** Completed batch jobs, from their completion. */
-  batchJobsDays: number;
-  /** Finished deliveries from their last change; events once no delivery of them is left. */
-  eventsDays: number;
-  /** Per-key daily request counts. */
-  usageDays: number;
-}>;
-
-/** Webhook delivery (src/webhooks/delivery-actor.ts). */
-export interface DeliverySettings {
-  timeoutMs: number;
-  /** Delays before the 2nd, 3rd, … attempt; its length + 1 is the number of attempts. */
-  retrySchedule: readonly number[];
-  concurrency: number;
-  pollIntervalMs: number;
-  /** How long a claim holds; longer than timeoutMs so a live attempt is never taken over. */
-  leaseMs: number;
-  /** Deliveries one organization may have in flight at once, across every instance (the fair claim, src/store/deliveries.repository.ts). */
-  perOrganization: number;
+/**
+ * The environment, validated (configSchema), then mapped to the shape the service reads and frozen.
+ * A setting is written once: its variable, default and check in configSchema, its place here; the
+ * types below are read from this mapping.
+ */
+const configFromEnv = configSchema.transform((e) => {
   /** Non-public address kinds test-key webhooks may reach (WEBHOOK_PRIVATE_TARGETS); empty: public addresses only. */
-  privateTargets: ReadonlySet<PrivateTargetKind>;
-}
-
-export type Config = Readonly<{
-  port: number;
-  host: string;
-  /** The Prometheus listener (src/metrics.ts), or null when METRICS_PORT is unset. */
-  metrics: Readonly<{ port: number; host: string }> | null;
-  databaseUrl: string;
-  /** Token buckets per key and per organization (src/http/rate-limit.ts). */
-  rateLimits: Readonly<{ perKey: number; perOrganization: number }>;
-  /** Active API keys one organization may hold (src/accounts/account-service.ts). */
-  activeKeysPerOrganization: number;
-  errorsUrl: string;
-  dataDir: string;
-  logLevel: "debug" | "info" | "warn" | "error" | "silent";
-  geoDataDir: string;
-  workerThreads: number;
-  batchThreads: number;
-  /** Heap ceiling of each batch-lane thread, in MB (src/lookup/worker-pool.ts). */
-  batchThreadHeapMb: number;
-  geocoder: GeocoderConfig;
-  batch: BatchConfig;
-  tigerBaseUrl: string;
-  /** How often per-key request counts are written to the database (src/usage/). */
-  usageFlushMs: number;
-  /** Shared rate-limit buckets for several instances; null: each instance keeps its own in memory. */
-  redis: Readonly<{ url: string; keyPrefix: string; commandTimeoutMs: number }> | null;
-  /** The listening socket's limits (src/http/server-limits.ts); maxConnections null: from the open-file limit. */
-  server: Readonly<{ headersTimeoutMs: number; requestTimeoutMs: number; bodyTimeoutMs: number; bodyMinBytesPerSecond: number; maxConnections: number | null }>;
-  /** Requests slower than this are logged at info level even when they succeed. */
-  slowRequestMs: number;
-  /** How long SIGTERM waits for in-flight requests and deliveries before exiting anyway. */
-  shutdownGraceMs: number;
-  /** Dashboard sign-up attempts allowed from one client address within 15 minutes, across every instance; the next waits an hour. */
-  signUpLimit: number;
-  /** Addresses and CIDR ranges of the reverse proxies whose X-Forwarded-For names the client (src/web/client-address.ts). */
-  trustedProxies: readonly string[];
-  /** The address customers reach the service at (PUBLIC_URL, no trailing slash), for links in mail; null when unset. */
-  publicUrl: string | null;
-  /** Password reset mail (SMTP_URL, MAIL_FROM); null: resets go through the operator's `user reset-password`. */
-  mail: Readonly<{ smtpUrl: string; from: string }> | null;
-  /** Where customers get help (SUPPORT_CONTACT): an email address or a URL; null when unset. */
-  supportContact: string | null;
-  /** Webhook delivery (src/webhooks/delivery-actor.ts). */
-  webhooks: DeliverySettings;
-  /** Webhooks one organization may register (src/webhooks/webhook-service.ts). */
-  webhooksPerOrganization: number;
-  /** Exemption certificates one organization may keep (src/http/routes/certificates.ts). */
-  certificatesPerOrganization: number;
-  /** Hex AES-256 key sealing webhook signing secrets at rest (src/webhooks/secret-box.ts); null: stored as they are. */
-  secretsKey: string | null;
-  /** The key SECRETS_KEY replaces: still opens what it sealed, which is sealed again with the new key at start-up. */
-  secretsKeyPrevious: string | null;
-  /** Scheduled jobs (src/jobs/): the rate file to reconcile with and each job's cron pattern. */
-  jobs: JobsConfig;
-  /**
-   * /readyz reports `stale` (still 200) when the last successful reconciliation is more days old
-   * than this. 100 by default: the state posts a file each quarter it changes anything.
-   */
-  reconcileStaleAfterDays: number;
-}>;
-
-export type GeocoderConfig = Readonly<{
-  censusUrl: string;
-  timeoutMs: number;
-  cacheSize: number;
-  failureThreshold: number;
-  cooldownMs: number;
-  concurrency: number;
-  /**
-   * The Census batch endpoint (src/geo/census-batch-geocoder.ts): rows per request, requests in flight
-   * in the process, per-request timeout and retries of a job, and the whole wait of an inline list.
-   */
-  batch: Readonly<{ rowsPerRequest: number; concurrency: number; timeoutMs: number; retries: number; inlineTimeoutMs: number }>;
-}>;
-
-export type BatchConfig = Readonly<{
-  /** Longest line of an upload, in bytes, refused while it streams (src/batch/row-counter.ts). */
-  maxLineBytes: number;
-  chunkRows: number;
-  leaseMs: number;
-  pollMs: number;
-  /** Jobs one organization may have running at once (the fair-shares rule, src/store/batch-jobs.repository.ts). */
-  runningPerOrganization: number;
-  /** Times a chunk is worked before its rows are given up. */
-  maxChunkAttempts: number;
-  /** Jobs one organization may have queued or running; the next is refused (429). */
-  inFlightPerOrganization: number;
-  /** Jobs one organization may keep stored, completed ones included; the next is refused (409). */
-  storedPerOrganization: number;
-  /** Bytes of uploads one organization may be sending at once; the next is refused (429) before it is read. */
-  uploadBytesPerOrganization: number;
-  /** Bytes of uploads the process may be receiving at once; the next is refused (503) before it is read. */
-  uploadBytesPerProcess: number;
-}>;
-
-/** Throws an error naming every bad variable, so a misconfigured service never starts. */
-export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
-  const parsed = configSchema.safeParse(env);
-  if (!parsed.success) {
-    const problems = parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`);
-    throw new Error(`invalid configuration: ${problems.join("; ")}`);
-  }
-  const e = parsed.data;
+  const privateTargets: ReadonlySet<PrivateTargetKind> = new Set(e.WEBHOOK_PRIVATE_TARGETS);
   return Object.freeze({
     port: e.PORT,
     host: e.HOST,
+    /** The Prometheus listener (src/metrics.ts), or null when METRICS_PORT is unset. */
     metrics: e.METRICS_PORT === undefined ? null : Object.freeze({ port: e.METRICS_PORT, host: e.METRICS_HOST }),
     databaseUrl: sqliteInCheckout(e.DATABASE_URL),
+    /** Token buckets per key and per organization (src/http/rate-limit.ts). */
     rateLimits: Object.freeze({ perKey: e.RATE_LIMIT_PER_SECOND, perOrganization: e.RATE_LIMIT_PER_SECOND_PER_ORG ?? 5 * e.RATE_LIMIT_PER_SECOND }),
+    /** Active API keys one organization may hold (src/accounts/account-service.ts). */
     activeKeysPerOrganization: e.ACTIVE_KEYS_PER_ORG,
     errorsUrl: e.ERRORS_URL.replace(/\/+$/, ""),
     dataDir: inCheckout(e.DATA_DIR),
@@ -513,6 +379,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     geoDataDir: inCheckout(e.GEO_DATA_DIR),
     workerThreads: e.WORKER_THREADS,
     batchThreads: e.BATCH_THREADS,
+    /** Heap ceiling of each batch-lane thread, in MB (src/lookup/worker-pool.ts). */
     batchThreadHeapMb: e.BATCH_THREAD_MAX_HEAP_MB,
     geocoder: Object.freeze({
       censusUrl: e.CENSUS_GEOCODER_URL.replace(/\/+$/, ""),
@@ -521,6 +388,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       failureThreshold: e.GEOCODER_FAILURE_THRESHOLD,
       cooldownMs: e.GEOCODER_COOLDOWN_MS,
       concurrency: e.GEOCODER_CONCURRENCY,
+      /**
+       * The Census batch endpoint (src/geo/census-batch-geocoder.ts): rows per request, requests in flight
+       * in the process, per-request timeout and retries of a job, and the whole wait of an inline list.
+       */
       batch: Object.freeze({
         rowsPerRequest: e.GEOCODER_BATCH_ROWS,
         concurrency: e.GEOCODER_BATCH_CONCURRENCY,
@@ -530,20 +401,30 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       }),
     }),
     batch: Object.freeze({
+      /** Longest line of an upload, in bytes, refused while it streams (src/batch/row-counter.ts). */
       maxLineBytes: e.UPLOAD_MAX_LINE_BYTES,
       chunkRows: e.BATCH_CHUNK_ROWS,
       leaseMs: e.BATCH_LEASE_MS,
       pollMs: e.BATCH_POLL_MS,
+      /** Jobs one organization may have running at once (the fair-shares rule, src/store/batch-jobs.repository.ts). */
       runningPerOrganization: e.BATCH_JOBS_RUNNING_PER_ORG,
+      /** Times a chunk is worked before its rows are given up. */
       maxChunkAttempts: e.BATCH_CHUNK_MAX_ATTEMPTS,
+      /** Jobs one organization may have queued or running; the next is refused (429). */
       inFlightPerOrganization: e.BATCH_JOBS_IN_FLIGHT_PER_ORG,
+      /** Jobs one organization may keep stored, completed ones included; the next is refused (409). */
       storedPerOrganization: e.BATCH_JOBS_STORED_PER_ORG,
+      /** Bytes of uploads one organization may be sending at once; the next is refused (429) before it is read. */
       uploadBytesPerOrganization: e.BATCH_UPLOAD_BYTES_PER_ORG,
+      /** Bytes of uploads the process may be receiving at once; the next is refused (503) before it is read. */
       uploadBytesPerProcess: e.BATCH_UPLOAD_BYTES_PER_PROCESS,
     }),
     tigerBaseUrl: e.TIGER_BASE_URL.replace(/\/+$/, ""),
+    /** How often per-key request counts are written to the database (src/usage/). */
     usageFlushMs: e.USAGE_FLUSH_MS,
+    /** Shared rate-limit buckets for several instances; null: each instance keeps its own in memory. */
     redis: e.REDIS_URL ? Object.freeze({ url: e.REDIS_URL, keyPrefix: e.REDIS_KEY_PREFIX, commandTimeoutMs: e.REDIS_TIMEOUT_MS }) : null,
+    /** The listening socket's limits (src/http/server-limits.ts); maxConnections null: from the open-file limit. */
     server: Object.freeze({
       headersTimeoutMs: e.HTTP_HEADERS_TIMEOUT_MS,
       requestTimeoutMs: e.HTTP_REQUEST_TIMEOUT_MS,
@@ -551,34 +432,59 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       bodyMinBytesPerSecond: e.HTTP_BODY_MIN_BYTES_PER_SECOND,
       maxConnections: e.HTTP_MAX_CONNECTIONS ?? null,
     }),
+    /** Requests slower than this are logged at info level even when they succeed. */
     slowRequestMs: e.SLOW_REQUEST_MS,
+    /** How long SIGTERM waits for in-flight requests and deliveries before exiting anyway. */
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
+    /** Dashboard sign-up attempts allowed from one client address within 15 minutes, across every instance; the next waits an hour. */
     signUpLimit: e.SIGN_UP_LIMIT,
+    /** Addresses and CIDR ranges of the reverse proxies whose X-Forwarded-For names the client (src/web/client-address.ts). */
     trustedProxies: Object.freeze(e.TRUSTED_PROXIES),
+    /** The address customers reach the service at (PUBLIC_URL, no trailing slash), for links in mail; null when unset. */
     publicUrl: e.PUBLIC_URL?.replace(/\/+$/, "") ?? null,
+    /** Password reset mail (SMTP_URL, MAIL_FROM); null: resets go through the operator's `user reset-password`. */
     mail: e.SMTP_URL && e.MAIL_FROM ? Object.freeze({ smtpUrl: e.SMTP_URL, from: e.MAIL_FROM }) : null,
+    /** Where customers get help (SUPPORT_CONTACT): an email address or a URL; null when unset. */
     supportContact: e.SUPPORT_CONTACT ?? null,
+    /** Hex AES-256 key sealing webhook signing secrets at rest (src/webhooks/secret-box.ts); null: stored as they are. */
     secretsKey: e.SECRETS_KEY ?? null,
+    /** The key SECRETS_KEY replaces: still opens what it sealed, which is sealed again with the new key at start-up. */
     secretsKeyPrevious: e.SECRETS_KEY_PREVIOUS ?? null,
+    /** Webhook delivery (src/webhooks/delivery-actor.ts). */
     webhooks: Object.freeze({
       timeoutMs: e.WEBHOOK_TIMEOUT_MS,
+      /** Delays before the 2nd, 3rd, … attempt; its length + 1 is the number of attempts. */
       retrySchedule: Object.freeze(e.WEBHOOK_RETRY_SCHEDULE),
       concurrency: e.WEBHOOK_CONCURRENCY,
       pollIntervalMs: e.WEBHOOK_POLL_MS,
+      /** How long a claim holds; longer than timeoutMs so a live attempt is never taken over. */
       leaseMs: e.WEBHOOK_LEASE_MS,
+      /** Deliveries one organization may have in flight at once, across every instance (the fair claim, src/store/deliveries.repository.ts). */
       perOrganization: e.WEBHOOK_IN_FLIGHT_PER_ORG,
-      privateTargets: new Set<PrivateTargetKind>(e.WEBHOOK_PRIVATE_TARGETS),
+      privateTargets,
     }),
+    /** Webhooks one organization may register (src/webhooks/webhook-service.ts). */
     webhooksPerOrganization: e.WEBHOOKS_PER_ORG,
+    /** Exemption certificates one organization may keep (src/http/routes/certificates.ts). */
     certificatesPerOrganization: e.CERTIFICATES_PER_ORG,
+    /**
+     * /readyz reports `stale` (still 200) when the last successful reconciliation is more days old
+     * than this. 100 by default: the state posts a file each quarter it changes anything.
+     */
     reconcileStaleAfterDays: e.RECONCILE_STALE_AFTER_DAYS,
+    /** Scheduled jobs (src/jobs/): the rate file to reconcile with and each job's cron pattern (null: off). */
     jobs: Object.freeze({
       reconcileSource: e.RECONCILE_SOURCE ?? null,
+      /** The SHA-256 the rate file must have (hex, lower case); null: not checked. */
       reconcileSha256: e.RECONCILE_SHA256?.toLowerCase() ?? null,
+      /** Bytes a rate file's download, and its text, are each refused past (src/jobs/rate-file-thread.ts). */
       reconcileMaxBytes: e.RECONCILE_MAX_BYTES,
+      /** The state's SST boundary file: a URL, a file or a folder (src/boundaries/boundary-job.ts); null: the job is off. */
       boundarySource: e.BOUNDARY_SOURCE ?? null,
       boundarySchedule: e.SCHEDULE_BOUNDARY_IMPORT,
+      /** The SHA-256 the boundary file must have (hex, lower case); null: not checked. */
       boundarySha256: e.BOUNDARY_SHA256?.toLowerCase() ?? null,
+      /** Caps a boundary file is refused past, checked while it streams (src/boundaries/import-file.ts). */
       boundaryCaps: Object.freeze({ bytes: e.BOUNDARY_MAX_BYTES, records: e.BOUNDARY_MAX_RECORDS, lineLength: e.BOUNDARY_MAX_LINE_LENGTH }),
       schedules: Object.freeze({
         reconcile: e.SCHEDULE_RECONCILE,
@@ -587,7 +493,34 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         "certificate-expiry": e.SCHEDULE_CERTIFICATE_EXPIRY,
         retention: e.SCHEDULE_RETENTION,
       }),
-      retention: Object.freeze({ batchJobsDays: e.RETAIN_BATCH_JOBS_DAYS, eventsDays: e.RETAIN_EVENTS_DAYS, usageDays: e.RETAIN_USAGE_DAYS }),
+      /** What the `retention` job keeps, in days (src/jobs/retention.ts). */
+      retention: Object.freeze({
+        /** Completed batch jobs, from their completion. */
+        batchJobsDays: e.RETAIN_BATCH_JOBS_DAYS,
+        /** Finished deliveries from their last change; events once no delivery of them is left. */
+        eventsDays: e.RETAIN_EVENTS_DAYS,
+        /** Per-key daily request counts. */
+        usageDays: e.RETAIN_USAGE_DAYS,
+      }),
     }),
   });
+});
+
+export type Config = z.output<typeof configFromEnv>;
+export type GeocoderConfig = Config["geocoder"];
+export type BatchConfig = Config["batch"];
+/** Webhook delivery (src/webhooks/delivery-actor.ts). */
+export type DeliverySettings = Config["webhooks"];
+/** Scheduled jobs (src/jobs/): the rate file to reconcile with and each job's cron pattern (null: off). */
+export type JobsConfig = Config["jobs"];
+export type RetentionConfig = JobsConfig["retention"];
+
+/** Throws an error naming every bad variable, so a misconfigured service never starts. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const parsed = configFromEnv.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`);
+    throw new Error(`invalid configuration: ${problems.join("; ")}`);
+  }
+  return parsed.data;
 }

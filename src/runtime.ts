@@ -3,10 +3,12 @@
  * migrated, and the rate source (the shipped tables with the reconciled periods laid over them),
  * built once, and the key-change announcement a CLI command makes after a revocation (auth/).
  */
+import { systemClock, type Clock } from "./clock.ts";
 import { ClosingStack } from "./closing-stack.ts";
 import type { Config } from "./config.ts";
 import { RateData } from "./freshness/rate-data.ts";
 import { loadShippedData, type ShippedData } from "./load-data.ts";
+import { jsonLogger, type Logger } from "./log.ts";
 import { openStore, type Store } from "./store/connect.ts";
 import { migrateToLatest } from "./store/migrate.ts";
 
@@ -19,6 +21,8 @@ export interface RateSource {
 
 export interface Runtime {
   store: Store;
+  /** The clock every part built on this runtime reads: the service's, or the system's for a CLI command. */
+  clock: Clock;
   /** The migrations this opening applied, oldest first (none when the schema was up to date). */
   applied: string[];
   /** Read on first use, so a command that needs no rates never reads DATA_DIR; built once. */
@@ -32,7 +36,19 @@ export interface Runtime {
   close(): Promise<void>;
 }
 
-export async function openRuntime(config: Pick<Config, "databaseUrl" | "dataDir" | "redis">): Promise<Runtime> {
+/** What the caller shares with the parts the runtime builds: the service passes its own; a CLI command takes the defaults. */
+export interface RuntimeOptions {
+  /** JSON lines on stderr at LOG_LEVEL unless given. */
+  log?: Logger;
+  /** The system's unless given (src/clock.ts). */
+  clock?: Clock;
+}
+
+type RuntimeConfig = Pick<Config, "databaseUrl" | "dataDir" | "redis" | "logLevel">;
+
+export async function openRuntime(config: RuntimeConfig, options: RuntimeOptions = {}): Promise<Runtime> {
+  const log = options.log ?? jsonLogger(config.logLevel);
+  const clock = options.clock ?? systemClock;
   const closing = new ClosingStack();
   try {
     // The service answers on this connection's thread: the batch lane's connections run the WAL checkpoints (src/store/connect.ts).
@@ -43,11 +59,12 @@ export async function openRuntime(config: Pick<Config, "databaseUrl" | "dataDir"
     const owned = closing.move();
     return {
       store,
+      clock,
       applied,
       rateSource: () =>
         (source ??= (async () => {
           const shipped = loadShippedData(config.dataDir);
-          const rates = new RateData({ db: store.db, shipped: shipped.table, shippedFreshness: shipped.meta });
+          const rates = new RateData({ db: store.db, shipped: shipped.table, shippedFreshness: shipped.meta, log, clock });
           await rates.refresh();
           return { shipped, rates };
         })()),
@@ -65,8 +82,8 @@ export async function openRuntime(config: Pick<Config, "databaseUrl" | "dataDir"
 }
 
 /** Opens the runtime for one piece of work (a CLI command) and closes it after, however the work ends. */
-export async function withRuntime<T>(config: Pick<Config, "databaseUrl" | "dataDir" | "redis">, work: (runtime: Runtime) => Promise<T>): Promise<T> {
-  const runtime = await openRuntime(config);
+export async function withRuntime<T>(config: RuntimeConfig, work: (runtime: Runtime) => Promise<T>, options: RuntimeOptions = {}): Promise<T> {
+  const runtime = await openRuntime(config, options);
   try {
     return await work(runtime);
   } finally {

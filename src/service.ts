@@ -76,7 +76,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
   const closing = new ClosingStack();
   try {
     // The store, and what guards every request: key verdicts and rate limits.
-    const runtime = await openRuntime(config);
+    const runtime = await openRuntime(config, { log, clock });
     closing.defer(() => runtime.close());
     const { store } = runtime;
     const secrets = secretBoxFrom(config);
@@ -98,7 +98,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
     const freshness = () => rates.freshness();
 
     // The lookup room: the state's boundary file, the worker pool, the pipeline and the batch runner.
-    const boundaries = openBoundaryIndex(store);
+    const boundaries = openBoundaryIndex(store, { clock });
     closing.defer(() => boundaries.close());
     await boundaries.refresh();
     // With Redis, the Census batch requests of every instance share one cap (src/geo/redis-batch-slots.ts).

@@ -12,4 +12,10 @@ export class TestClock implements Clock {
   set(at: Date | (() => Date) | null): void {
     this.#source = at === null ? null : typeof at === "function" ? at : () => new Date(at.getTime());
   }
+
+  /** Moves the time `ms` forward: a fixed time moves, a followed one (the system's included) runs that far ahead from now on. */
+  advance(ms: number): void {
+    const source = this.#source;
+    this.#source = () => new Date((source?.() ?? new Date()).getTime() + ms);
+  }
 }

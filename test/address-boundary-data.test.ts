@@ -187,7 +187,7 @@ describe("buckeye data index-geo writes the polygon index for polygons put in pl
 
     const empty = spawnSync(process.execPath, ["bin/buckeye.js", "data", "index-geo", "--dir", mkdtempSync(join(tmpdir(), "buckeye-geo-"))], { encoding: "utf8" });
     expect(empty.status).toBe(1);
-    expect(empty.stderr).toMatch(/no county or place boundary file in /);
+    expect(empty.stderr).toMatch(/no county or place polygon file in /);
   }, 120_000);
 });
 
@@ -277,11 +277,11 @@ describe("a server started without polygons warns at start-up; after buckeye dat
         const after = await readyz(first);
         expect(after.status).toBe(503);
         expect(after.body.reasons).toContainEqual(
-          `boundaries-unavailable: this instance started without boundary files; ${dir} now holds TIGER/Line ${defaultVintage()} counties and ${defaultVintage()} places: restart it to load them. Address and lat/lon lookups answer 503; county and ZIP lookups work.`,
+          `boundaries-unavailable: this instance started without polygon files; ${dir} now holds TIGER/Line ${defaultVintage()} counties and ${defaultVintage()} places: restart it to load them. Address and lat/lon lookups answer 503; county and ZIP lookups work.`,
         );
         const { status, detail } = await point();
         expect(status).toBe(503);
-        expect(detail).toContain(`not loaded: this instance started without boundary files; ${dir} now holds TIGER/Line ${defaultVintage()} counties and ${defaultVintage()} places: restart it to load them.`);
+        expect(detail).toContain(`not loaded: this instance started without polygon files; ${dir} now holds TIGER/Line ${defaultVintage()} counties and ${defaultVintage()} places: restart it to load them.`);
         const logged503s = log.filter((entry) => entry["problem"] === "boundaries-unavailable");
         expect(logged503s).toHaveLength(2);
         for (const entry of logged503s) expect(entry).not.toHaveProperty("stack");

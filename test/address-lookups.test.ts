@@ -250,12 +250,12 @@ describe("without boundary data: 503 boundaries-unavailable, county and ZIP stil
     expect((await rates(service, { zip: "43402" })).res.status).toBe(200);
   });
 
-  it("/readyz is 503 and names the missing boundary files", async () => {
+  it("/readyz is 503 and names the missing polygon files", async () => {
     const res = await service.get("/readyz", {});
     const body = (await res.json()) as any;
     expect(res.status).toBe(503);
     expect(body.checks.boundaries).toBe("unavailable");
-    expect(body.reasons.join(" ")).toMatch(/no county or place boundary file.*fetch-geo/);
+    expect(body.reasons.join(" ")).toMatch(/no county or place polygon file.*fetch-geo/);
   });
 });
 

@@ -19,6 +19,7 @@ const RESULTS: BenchResults = {
   server_rss_split_mb: { anonymous: 88.1, file_backed_or_shared: 59.9 },
   request_cpu: { end_to_end: { "rates by county": { cpu_us_per_request: 19.8 } }, in_process_us: { key_check_us: 1.57 } },
   scale_out: { ratio_postgres_redis_to_sqlite: 0.762, ratio_two_instances_to_sqlite: 0.631 },
+  boundary_import: { database: "sqlite", records: 2_000_000, import_seconds: 20.89, peak_rss_mb: 245, second_quarter: { import_seconds: 54.68, peak_rss_mb: 234.3 } },
   webhooks: { error: "bench/webhooks.ts exited with 1" },
   targets: [
     { target: "rates by county at least 0.6 of bare", measured: "0.789", pass: true },
@@ -36,15 +37,18 @@ describe("the current figures of docs/operations/benchmarks.md", () => {
     expect(block).toContain("Server RSS after the load: 148 MB (anonymous 88.1, file-backed or shared 59.9).");
     expect(block).toContain("rates by county 19.8 µs; in process: key check 1.57 µs.");
     expect(block).toContain("one instance (`bench/scale.ts`, median of rounds): 0.762; two instances: 0.631.");
+    expect(block).toContain(
+      "first import of 2,000,000 records 20.89 s, peak RSS 245 MB; the next quarter over it (change report, switch, rollback copy kept) 54.68 s, peak RSS 234.3 MB.",
+    );
     expect(block).toContain("| rates by county at least 0.6 of bare | 0.789 | pass |");
     expect(block).toContain("| single address by file p99 under 5 ms | 6 ms | **FAIL** |");
     expect(block).toContain("Benches that failed in this run: `webhooks`.");
   });
 
   it("leaves out what a core-only run did not measure", () => {
-    const { request_cpu, scale_out, targets, webhooks, ...core } = RESULTS;
+    const { request_cpu, scale_out, boundary_import, targets, webhooks, ...core } = RESULTS;
     const block = renderCurrentFigures(core);
-    expect(block).not.toMatch(/CPU per request|PostgreSQL|target|failed/);
+    expect(block).not.toMatch(/CPU per request|PostgreSQL|import|target|failed/);
   });
 
   it("replaces only what lies between the markers, so the history is never touched, and twice is once", () => {

@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parse as parseCsv } from "csv-parse/sync";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEFAULT_REFRESH_MS } from "../src/boundaries/boundary-index.ts";
 import { importBoundaryFile } from "../src/boundaries/import-file.ts";
 import { streetKey } from "../src/boundaries/pub28.ts";
 import { FUTURE_CHANGE, PAST_CHANGE, writeSyntheticBoundaryFile } from "../src/boundaries/synthetic-file.ts";
@@ -42,8 +43,8 @@ beforeAll(async () => {
   api = await startTestServiceWithFakeGeocoder();
   fake = api.fake;
   await importVersion(V1);
-  // The service reads the active version every few seconds; a lookup after this sees V1.
-  await new Promise((resolve) => setTimeout(resolve, 5_100));
+  // The service trusts the active version it read for DEFAULT_REFRESH_MS on its clock: past that, a lookup after this sees V1.
+  api.clock.advance(DEFAULT_REFRESH_MS);
 }, 60_000);
 
 afterAll(async () => {
@@ -413,7 +414,8 @@ describe("a version switch while requests run: no request sees half a file", () 
     for (const t of targets) expect((await single(t)).body.boundary_record.version).toBe(V1.version);
     const firing = [fire(), fire()];
     await importVersion(V2);
-    // The running service picks the new version up within its refresh interval.
+    // The running service picks the new version up once its refresh interval has passed on its clock.
+    api.clock.advance(DEFAULT_REFRESH_MS);
     for (let i = 0; i < 100 && seen.at(-1) !== V2.version; i++) await new Promise((resolve) => setTimeout(resolve, 100));
     importing = false;
     await Promise.all(firing);

@@ -181,7 +181,7 @@ describe("lookups see the old version until the new one is complete, then the ne
     // A second instance on the same database, caching the pointer for 5 s on a clock the test moves.
     const other = openStore(ws.databaseUrl);
     let clock = 0;
-    const cached = openBoundaryIndex(other, { now: () => clock });
+    const cached = openBoundaryIndex(other, { clock: { now: () => new Date(clock) } });
     try {
       expect(await cached.probe(query)).toMatchObject({ version: VERSION });
       let importing = true;

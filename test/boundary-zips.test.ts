@@ -9,6 +9,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEFAULT_REFRESH_MS } from "../src/boundaries/boundary-index.ts";
 import { importBoundaryFile } from "../src/boundaries/import-file.ts";
 import type { ZipSummary } from "../src/boundaries/boundary-index.interface.ts";
 import { writeSyntheticBoundaryFile } from "../src/boundaries/synthetic-file.ts";
@@ -33,8 +34,8 @@ beforeAll(async () => {
   const path = join(dir, `${V1.version.toLowerCase()}.csv`);
   await writeSyntheticBoundaryFile(path, { dataDir: DATA_DIR, zips: TEST_ZIPS, records: V1.records });
   expect(await importBoundaryFile({ store: api.service.store, source: path, synthetic: true })).toMatchObject({ status: "imported", version: V1.version });
-  // The service reads the active version every few seconds; a lookup after this sees V1.
-  await new Promise((resolve) => setTimeout(resolve, 5_100));
+  // The service trusts the active version it read for DEFAULT_REFRESH_MS on its clock: past that, a lookup after this sees V1.
+  api.clock.advance(DEFAULT_REFRESH_MS);
 }, 60_000);
 
 afterAll(async () => {

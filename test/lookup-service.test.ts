@@ -14,7 +14,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { importBoundaryFile } from "../src/boundaries/import-file.ts";
-import { openBoundaryIndex } from "../src/boundaries/boundary-index.ts";
+import { DEFAULT_REFRESH_MS, openBoundaryIndex } from "../src/boundaries/boundary-index.ts";
 import type { BoundaryIndex } from "../src/boundaries/boundary-index.interface.ts";
 import { writeSyntheticBoundaryFile } from "../src/boundaries/synthetic-file.ts";
 import type { RowResult } from "../src/lookup/item-result.ts";
@@ -47,8 +47,8 @@ beforeAll(async () => {
   const path = join(dir, "OHB2026Q3JUN1-synthetic.csv");
   await writeSyntheticBoundaryFile(path, { dataDir: DATA_DIR, zips: TEST_ZIPS, records: RECORDS });
   expect(await importBoundaryFile({ store: api.service.store, source: path, synthetic: true })).toMatchObject({ status: "imported", version: VERSION });
-  // The service reads the active version every few seconds; a lookup after this sees the file.
-  await new Promise((resolve) => setTimeout(resolve, 5_100));
+  // The service trusts the active version it read for DEFAULT_REFRESH_MS on its clock: past that, a lookup after this sees the file.
+  api.clock.advance(DEFAULT_REFRESH_MS);
 }, 60_000);
 
 afterAll(async () => {

@@ -12,6 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createKey } from "../src/auth/key-service.ts";
+import { DEFAULT_REFRESH_MS } from "../src/boundaries/boundary-index.ts";
 import { importBoundaryFile } from "../src/boundaries/import-file.ts";
 import { writeSyntheticBoundaryFile } from "../src/boundaries/synthetic-file.ts";
 import { loadConfig } from "../src/config.ts";
@@ -114,8 +115,8 @@ beforeAll(async () => {
   const path = join(dir, `${FILE.version.toLowerCase()}.csv`);
   await writeSyntheticBoundaryFile(path, { dataDir: DATA_DIR, zips: TEST_ZIPS, records: FILE.records });
   expect(await importBoundaryFile({ store: api.service.store, source: path, synthetic: true })).toMatchObject({ status: "imported", version: FILE.version });
-  // The service reads the active version every few seconds.
-  await new Promise((resolve) => setTimeout(resolve, 5_100));
+  // The service trusts the active version it read for DEFAULT_REFRESH_MS on its clock: past that, it reads the file's.
+  api.clock.advance(DEFAULT_REFRESH_MS);
 
   for (let i = 0; i < COUNTY_LOOKUPS; i++) expect((await call("/api/v1/rates", "GET", "/api/v1/rates?county=franklin")).status).toBe(200);
   // An address the file settles, one on a street it does not know, and one the geocoder places.

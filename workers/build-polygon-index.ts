@@ -1,6 +1,6 @@
 /**
  * Child process entry (src/lookup/build-polygon-index.ts): builds the county and place indexes from
- * the boundary files named in argv[2] (JSON), writes them as bytes to the file argv[3], then
+ * the TIGER/Line polygon files named in argv[2] (JSON), writes them as bytes to the file argv[3], then
  * exits, and with it every byte parsing the files took.
  */
 import type { PolygonFiles } from "../src/geo/polygon-files.ts";

@@ -22,6 +22,7 @@
  * skips 1b: the matcher has applied the directional rules already, against the street index this
  * class reads once per version (streets()).
  */
+import { systemClock, type Clock } from "../clock.ts";
 import type { Store } from "../store/connect.ts";
 import { candidateFinder, filedCities, filedStreets, readPointer, zipRecordSets, type AddressProbe, type CandidateRow, type StreetProbe, type Zip4Probe } from "../store/boundaries.repository.ts";
 import type { BoundaryIndex, BoundaryMatch, BoundaryQuery, ZipSummary } from "./boundary-index.interface.ts";
@@ -31,7 +32,8 @@ import { StreetIndex } from "./street-index.ts";
 export interface BoundaryIndexOptions {
   /** How long the active version is trusted before the pointer is read again. */
   refreshMs?: number;
-  now?: () => number;
+  /** The service's clock (src/clock.ts): a test moves it past `refreshMs` instead of waiting. */
+  clock?: Clock;
 }
 
 export const DEFAULT_REFRESH_MS = 5000;
@@ -84,7 +86,7 @@ export class StoreBoundaryIndex implements BoundaryIndex {
   readonly #store: Store;
   readonly #finder;
   readonly #refreshMs: number;
-  readonly #now: () => number;
+  readonly #clock: Clock;
   #active: string | null = null;
   #checkedAt = Number.NEGATIVE_INFINITY;
   #reading: Promise<string | null> | null = null;
@@ -97,7 +99,7 @@ export class StoreBoundaryIndex implements BoundaryIndex {
     this.#store = store;
     this.#finder = candidateFinder(store);
     this.#refreshMs = options.refreshMs ?? DEFAULT_REFRESH_MS;
-    this.#now = options.now ?? (() => performance.now());
+    this.#clock = options.clock ?? systemClock;
   }
 
   activeVersion(): string | null {
@@ -109,7 +111,7 @@ export class StoreBoundaryIndex implements BoundaryIndex {
     this.#reading ??= readPointer(this.#store.db)
       .then((pointer) => {
         this.#active = pointer.version;
-        this.#checkedAt = this.#now();
+        this.#checkedAt = this.#clock.now().getTime();
         // An index that has matched addresses reads the new version's streets now, so no lookup waits for them
         // (about 0.7 s for 900,000 address ranges on SQLite); one that never has does not spend the memory.
         if (this.#streets !== null && pointer.version !== null && this.#streets.version !== pointer.version) void this.streets().catch(() => null);
@@ -122,7 +124,9 @@ export class StoreBoundaryIndex implements BoundaryIndex {
   }
 
   async version(): Promise<string | null> {
-    return this.#now() - this.#checkedAt >= this.#refreshMs ? this.refresh() : this.#active;
+    const elapsed = this.#clock.now().getTime() - this.#checkedAt;
+    // A clock set back (an operator's correction, a test) must not stretch the cache past refreshMs.
+    return elapsed >= this.#refreshMs || elapsed < 0 ? this.refresh() : this.#active;
   }
 
   async probe(query: BoundaryQuery): Promise<BoundaryMatch | null> {

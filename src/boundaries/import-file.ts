@@ -26,6 +26,7 @@ import {
   zipCountyPairs,
   findVersion,
   readPointer,
+  refreshPlannerStatistics,
   type JurisdictionLoss,
   recordWriter,
   LeaseLostError,
@@ -462,6 +463,8 @@ export async function importBoundaryFile(options: ImportOptions): Promise<Import
       if (digest !== options.sha256.toLowerCase()) throw new Refusal(`the file's SHA-256 is ${digest}, not the expected ${options.sha256.toLowerCase()}: refused as altered or not the file meant`);
     }
     if (counts.records === 0) throw new Refusal("the file has no records");
+    // Before the change report reads the new rows, and before any lookup does.
+    await refreshPlannerStatistics(store);
 
     endPhase("load");
     const active = pointer.version === null ? undefined : await findVersion(store.db, pointer.version);

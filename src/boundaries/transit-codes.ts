@@ -3,7 +3,8 @@
  * (docs/guides/boundary-file.md): a countywide transit authority's code is the ODT county
  * number × 1000 (Franklin, ODT 25 → "25000" for COTA); a district covering part of a county has its
  * own code (data/transit-districts.json). A record with any other code is refused at import.
- * test/boundary-transit-codes.test.ts checks these tables against data/.
+ * test/boundary-record-layout.test.ts ("Ohio's 88 counties and the transit codes agree with data/")
+ * checks these tables against data/.
  */
 
 /** Countywide transit authorities: SST code → county FIPS. */

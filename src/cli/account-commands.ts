@@ -15,7 +15,7 @@ import { CliError, jsonOption, print } from "./output.ts";
 /** The account service over the configured database, for one command (the same actions the dashboard calls). */
 function withAccounts<T>(work: (accounts: AccountService) => Promise<T>): Promise<T> {
   const config = loadConfig();
-  return withRuntime(config, (runtime) => work(createAccountService({ db: runtime.store.db, now: () => new Date(), keyChanged: () => announce(runtime), limitDefaults: limitDefaults(config) })));
+  return withRuntime(config, (runtime) => work(createAccountService({ db: runtime.store.db, now: () => runtime.clock.now(), keyChanged: () => announce(runtime), limitDefaults: limitDefaults(config) })));
 }
 
 /** After a committed change to a key's verdict (a revocation, an organization's status or limits): the change stands even when Redis cannot be told, so say what to do. */

@@ -90,7 +90,7 @@ export function addBoundaryCommands(program: Command): void {
     .description("switch lookups back to the previous version (the current one is kept, so it can be switched to again)")
     .addOption(jsonOption())
     .action(async (opts: { json?: boolean }) => {
-      const status = await withRuntime(loadConfig(), ({ store }) => rollbackBoundaries(store.db));
+      const status = await withRuntime(loadConfig(), ({ store, clock }) => rollbackBoundaries(store.db, clock.now()));
       if (status === null) {
         print(Boolean(opts.json), { error: "there is no previous version to go back to" }, "there is no previous version to go back to", true);
         return;

@@ -50,7 +50,7 @@ async function printDataStatus(opts: { json?: boolean }): Promise<void> {
   const config = loadConfig();
   const meta = readDataMeta(config.dataDir);
   // Only the shipped data's metadata is read: the status needs no rate table.
-  const status = await withRuntime(config, ({ store }) =>
+  const status = await withRuntime(config, ({ store, clock }) =>
     readDataStatus(
       {
         db: store.db,
@@ -59,7 +59,7 @@ async function printDataStatus(opts: { json?: boolean }): Promise<void> {
         zctaVintage: meta.zcta_vintage,
         staleAfterDays: config.reconcileStaleAfterDays,
       },
-      new Date(),
+      clock.now(),
     ),
   );
   print(opts.json, status, formatDataStatus(status));

@@ -4,22 +4,24 @@
  * publishes wait in the outbox; a running server's delivery actor sends them on its next poll.
  */
 import type { Command } from "commander";
+import type { Clock } from "../clock.ts";
 import { loadConfig, type Config } from "../config.ts";
 import { backgroundOptionsFrom, createBackground, JOB_NAMES, type Background, type JobName } from "../jobs/background.ts";
 import { withRuntime } from "../runtime.ts";
 import { secretBoxFrom } from "../webhooks/secret-box.ts";
 import { jsonOption, print } from "./output.ts";
 
-/** The scheduled jobs over the runtime, built but never started: a command runs one job itself. */
-function withBackground<T>(config: Config, work: (background: Background) => Promise<T>, forceReconcile = false): Promise<T> {
+/** The scheduled jobs over the runtime, on its clock, built but never started: a command runs one job itself. */
+function withBackground<T>(config: Config, work: (background: Background, clock: Clock) => Promise<T>, forceReconcile = false): Promise<T> {
   return withRuntime(config, async (runtime) => {
     const { rates } = await runtime.rateSource();
-    return work(createBackground({ ...backgroundOptionsFrom(config, runtime.store, rates, secretBoxFrom(config)), forceReconcile }));
+    return work(createBackground({ ...backgroundOptionsFrom(config, runtime.store, rates, secretBoxFrom(config)), forceReconcile, clock: runtime.clock }), runtime.clock);
   });
 }
 
-function parseAt(text: string | undefined): Date {
-  if (text === undefined) return new Date();
+/** --at, or undefined: the command runs as of its clock's now. */
+function parseAt(text: string | undefined): Date | undefined {
+  if (text === undefined) return undefined;
   const at = new Date(text);
   if (Number.isNaN(at.getTime())) throw new Error(`--at must be an ISO 8601 instant, e.g. 2027-01-01T00:05:00-05:00; got "${text}"`);
   return at;
@@ -30,8 +32,15 @@ async function runJob(name: string, opts: { at?: string; json?: boolean; force?:
     print(Boolean(opts.json), { error: `no job named ${name}`, jobs: JOB_NAMES }, `no job named ${name}; jobs: ${JOB_NAMES.join(", ")}`, true);
     return;
   }
-  const at = parseAt(opts.at);
-  const result = await withBackground(config, (background) => background.scheduler.run(name as JobName, at), opts.force === true);
+  const asked = parseAt(opts.at);
+  const { at, result } = await withBackground(
+    config,
+    async (background, clock) => {
+      const at = asked ?? clock.now();
+      return { at, result: await background.scheduler.run(name as JobName, at) };
+    },
+    opts.force === true,
+  );
   const failed = typeof result === "object" && result !== null && "status" in result && result.status === "failed";
   print(Boolean(opts.json), { job: name, at: at.toISOString(), result }, `${name} at ${at.toISOString()}: ${JSON.stringify(result)}`, failed);
 }

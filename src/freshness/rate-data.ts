@@ -7,6 +7,9 @@
  */
 import { ratesFreshness, type RatesFreshness, type ShippedFreshness } from "./rates-freshness.ts";
 import type { RatePeriod, RateTable } from "../rates/rate-table.ts";
+import type { Clock } from "../clock.ts";
+import { errorFields } from "../error-fields.ts";
+import type { Logger } from "../log.ts";
 import type { Db } from "../store/database.ts";
 import { latestSuccessfulReconciliation, listRecordedPeriods } from "../store/reconciliations.repository.ts";
 import type { RecordedRatePeriod } from "../store/reconciliations.tables.ts";
@@ -28,7 +31,10 @@ export interface RateDataOptions {
   shipped: RateTable;
   /** What data/meta.json says of the shipped rates: the answer until a reconciliation succeeds here. */
   shippedFreshness: ShippedFreshness;
-  now?: () => number;
+  /** Where a failed refresh is told: freshness() serves what it knows then, so only the log says why. */
+  log: Logger;
+  /** The service's clock (src/clock.ts): `recheckMs` is counted on it. */
+  clock: Clock;
   recheckMs?: number;
 }
 
@@ -43,7 +49,7 @@ export class RateData {
   #checking: Promise<void> | null = null;
 
   constructor(options: RateDataOptions) {
-    this.#options = { now: Date.now, recheckMs: 30_000, ...options };
+    this.#options = { recheckMs: 30_000, ...options };
     this.#table = options.shipped;
     this.#freshness = ratesFreshness(options.shippedFreshness, undefined);
   }
@@ -73,9 +79,9 @@ export class RateData {
 
   /** Reads the latest reconciliation and, if it is new, the recorded periods; rebuilds the table then. */
   async refresh(): Promise<void> {
-    const { db, shipped, now } = this.#options;
+    const { db, shipped, clock } = this.#options;
     const latest = await latestSuccessfulReconciliation(db);
-    this.#checkedAt = now();
+    this.#checkedAt = clock.now().getTime();
     const id = latest?.id ?? null;
     if (id === this.#latestId && this.#table !== shipped) return;
     this.#latestId = id;
@@ -87,13 +93,17 @@ export class RateData {
 
   /**
    * How current the rates are, checked against the database every `recheckMs`. If that check
-   * fails what is already known is served: a rate answer should not fail for it.
+   * fails what is already known is served: a rate answer should not fail for it. The failure is
+   * logged, once per check, with its cause.
    */
   async freshness(): Promise<RatesFreshness> {
-    if (this.#options.now() - this.#checkedAt >= this.#options.recheckMs) {
+    const elapsed = this.#options.clock.now().getTime() - this.#checkedAt;
+    // A clock set back (an operator's correction, a test) must not stretch the wait past recheckMs.
+    if (elapsed >= this.#options.recheckMs || elapsed < 0) {
       this.#checking ??= this.refresh()
-        .catch(() => {
-          this.#checkedAt = this.#options.now();
+        .catch((error: unknown) => {
+          this.#checkedAt = this.#options.clock.now().getTime();
+          this.#options.log({ level: "warn", msg: "could not refresh the rate table: serving the one already read", ...errorFields(error) });
         })
         .finally(() => {
           this.#checking = null;

@@ -55,7 +55,7 @@ export function findPolygonFiles(dir: string): PolygonFiles {
     return {
       available: false,
       dir,
-      reason: `no ${missing.join(" or ")} boundary file in ${dir} (expected oh-counties-tigerYYYY.geojson / oh-places-tigerYYYY.geojson or TIGER/Line tl_YYYY_us_county.shp / tl_YYYY_39_place.shp); run \`buckeye data fetch-geo\``,
+      reason: `no ${missing.join(" or ")} polygon file in ${dir} (expected oh-counties-tigerYYYY.geojson / oh-places-tigerYYYY.geojson or TIGER/Line tl_YYYY_us_county.shp / tl_YYYY_39_place.shp); run \`buckeye data fetch-geo\``,
     };
   }
   return { available: true, dir, counties, places };
@@ -69,5 +69,5 @@ export function findPolygonFiles(dir: string): PolygonFiles {
 export function missingPolygonsNow(dir: string): string {
   const files = findPolygonFiles(dir);
   if (!files.available) return files.reason;
-  return `this instance started without boundary files; ${dir} now holds TIGER/Line ${files.counties.vintage} counties and ${files.places.vintage} places: restart it to load them`;
+  return `this instance started without polygon files; ${dir} now holds TIGER/Line ${files.counties.vintage} counties and ${files.places.vintage} places: restart it to load them`;
 }

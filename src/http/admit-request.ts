@@ -14,8 +14,11 @@
  *
  * For a key whose cached verdict is good, the epoch read and the token take start together: with
  * Redis both commands go out in one turn on one connection and come back in one round trip, and
- * no other. A token taken for a key that turns out revoked is not given back; it is in a bucket
- * nobody draws from any more.
+ * no other. A token taken for a key that turns out revoked (or whose organization was suspended)
+ * is not given back. The key's own bucket is drawn from by nobody any more, but the organization's
+ * is shared: its other keys (in trial, every trial organization on the shared bucket) have one token
+ * fewer until it refills. Only requests that find the old verdict cached take one: the first to read
+ * the new verdict caches it, and later requests are refused before any bucket is drawn from.
  */
 import type { H3Event, Middleware } from "h3";
 import type { Principal, Verification } from "../auth/key-service.ts";

@@ -74,8 +74,10 @@ export class Scheduler<N extends string> {
     for (const [name, pattern] of this.#patterns) {
       const timer = new Cron(pattern.getPattern()!, { timezone: TIMEZONE, protect: true, unref: true }, () => {
         // The occurrence's own instant, not the moment this timer woke: every instance must name it alike.
-        const scheduledFor = pattern.previousRuns(1, new Date(Date.now() + 1000))[0] ?? new Date();
-        void this.#runOccurrence(name, scheduledFor, this.#clock.now()).catch(() => {});
+        const woke = this.#clock.now();
+        const scheduledFor = pattern.previousRuns(1, new Date(woke.getTime() + 1000))[0] ?? woke;
+        // Every failure on the way was logged where it happened (run, take, #finish).
+        void this.#runOccurrence(name, scheduledFor, woke).catch(() => {});
       });
       this.#timers.push(timer);
     }
@@ -163,11 +165,22 @@ export class Scheduler<N extends string> {
     }
     try {
       const result = await this.run(name, at);
-      await ledger.finish(name, scheduledFor, null);
+      await this.#finish(ledger, name, scheduledFor, null);
       return { ran: true, result };
     } catch (error) {
-      await ledger.finish(name, scheduledFor, error).catch(() => {});
+      // The error to rethrow is the one that ended the occurrence; a failure to record it was logged by #finish.
+      await this.#finish(ledger, name, scheduledFor, error).catch(() => {});
       throw error;
+    }
+  }
+
+  /** Records how an occurrence ended; a failure to is logged here, with its cause, and rethrown. */
+  async #finish(ledger: OccurrenceLedger<N>, name: N, scheduledFor: Date, error: unknown): Promise<void> {
+    try {
+      await ledger.finish(name, scheduledFor, error);
+    } catch (finishError) {
+      this.#log({ level: "error", msg: "could not record the end of a job occurrence", job: name, scheduled_for: scheduledFor.toISOString(), ...errorFields(finishError) });
+      throw finishError;
     }
   }
 }

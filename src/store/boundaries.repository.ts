@@ -527,6 +527,19 @@ function postgresFinder(db: Db): CandidateFinder {
   };
 }
 
+/**
+ * After a version's rows are written: PostgreSQL plans the candidate queries above from the tables'
+ * statistics, and a bulk load leaves them describing the tables as they were (autovacuum's analyze
+ * comes a minute or more later). With the old figures the planner took a new version for a handful
+ * of rows and hashed all of them for every batch of probes: 1.1 s per 10,000 address probes on
+ * 200,000 records against 0.15 s once analyzed (docs/operations/benchmarks.md). SQLite keeps no
+ * statistics unless ANALYZE is run, and picks the address index from the statement's shape alone.
+ */
+export async function refreshPlannerStatistics(store: Pick<Store, "db" | "sqlite">): Promise<void> {
+  if (store.sqlite) return;
+  await sql`ANALYZE boundary_records, boundary_cities`.execute(store.db);
+}
+
 export function candidateFinder(store: Pick<Store, "db" | "sqlite">): CandidateFinder {
   return store.sqlite ? sqliteFinder(store.sqlite) : postgresFinder(store.db);
 }

@@ -1,7 +1,7 @@
 /**
  * GET /readyz: 200 when this instance can answer every kind of lookup, else 503 with the
  * reasons, so a load balancer sends traffic elsewhere and an operator sees what to fix
- * (for example: no boundary files in GEO_DATA_DIR, run `buckeye data fetch-geo`). The check itself
+ * (for example: no county and place polygons in GEO_DATA_DIR, run `buckeye data fetch-geo`). The check itself
  * (src/freshness/readiness.ts) is the one the customers' status page reads, and its first call
  * warms the geo pool. An instance that started without polygons looks at GEO_DATA_DIR again on
  * each call, so once `buckeye data fetch-geo` has written them the reason says that a restart will load them.
