@@ -17,7 +17,6 @@ import { newId } from "../ids.ts";
 import type { RowResult } from "../lookup/item-result.ts";
 import type { BatchRetry } from "../geo/census-batch-geocoder.ts";
 import { openLocalBatch } from "../batch/local-batch.ts";
-import { systemClock } from "../clock.ts";
 import type { BatchFormat } from "../lookup/read-batch-file.ts";
 import { finderLine } from "../batch/finder-results.ts";
 import { resultHeader, resultLine, rowProblems, type ResultFormat } from "../batch/result-lines.ts";
@@ -61,7 +60,7 @@ async function runBatch(input: string, opts: BatchOptions): Promise<void> {
 async function resolveFile(runtime: Runtime, config: Config, input: string, opts: BatchOptions): Promise<void> {
   const { shipped, rates: rateData } = await runtime.rateSource();
   const boundaries = openBoundaryIndex(runtime.store);
-  const clock = systemClock;
+  const { clock } = runtime;
   const batch = openLocalBatch(
     config,
     {
