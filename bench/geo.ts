@@ -45,12 +45,10 @@ async function latLonPoints() {
   const lookups = new LookupService({
     config,
     databaseUrl: null,
-    db: null,
     rates: () => ({ ...shipped, overlay: { key: "shipped", periods: [] } }),
     shipped,
     boundaries: null,
     now: () => new Date(),
-    chunkRows: 2000,
     log: (entry) => process.stderr.write(`${JSON.stringify(entry)}\n`),
   });
   try {

@@ -1,8 +1,9 @@
 /**
  * The import rules of docs/architecture.md, checked over every file in src/ and workers/: a room
  * imports its own files and rooms of a lower layer, never upward or sideways (so there is no import
- * loop between rooms), and the adapters (API, dashboard, CLI) never import each other. An import is
- * any of `import … from "…"`, `import "…"`, `export … from "…"` and `import("…")`.
+ * loop between rooms), no file imports itself back through other files (so there is no loop inside a
+ * room either), and the adapters (API, dashboard, CLI) never import each other. An import is any of
+ * `import … from "…"`, `import type … from "…"`, `import "…"`, `export … from "…"` and `import("…")`.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, normalize, relative } from "node:path";
@@ -42,7 +43,7 @@ const FORBIDDEN = [
 ];
 
 /**
- * `lookup/pipeline.ts` is in the room `lookup`, `config.ts` is a room of its own, and every file of
+ * `lookup/ladder.ts` is in the room `lookup`, `config.ts` is a room of its own, and every file of
  * workers/ is in the room `workers`; a file elsewhere (migrations/) is in no room (undefined).
  */
 function roomOf(file: string): string | undefined {
@@ -77,6 +78,58 @@ export function roomImports(files: Iterable<[path: string, text: string]> = read
     }
   }
   return edges;
+}
+
+/**
+ * The import loops between files of `files` (by default every file of src/ and workers/): each loop
+ * is the set of files that reach each other through their imports (a strongly connected component
+ * of more than one file, or a file importing itself), as paths relative to the checkout, sorted.
+ * Type-only imports count: a loop of types is still a loop a reader must hold in mind at once.
+ */
+export function fileLoops(files: Iterable<[path: string, text: string]> = readSources()): string[][] {
+  const edges = new Map<string, string[]>();
+  for (const [file, text] of files) {
+    edges.set(file, importSpecifiers(text).map((spec) => normalize(join(dirname(file), spec))));
+  }
+  // Tarjan's algorithm, iterative so a long import chain cannot overflow the stack.
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const loops: string[][] = [];
+  let next = 0;
+  for (const root of edges.keys()) {
+    if (index.has(root)) continue;
+    const work: Array<{ file: string; at: number }> = [{ file: root, at: 0 }];
+    index.set(root, next); low.set(root, next++); stack.push(root); onStack.add(root);
+    while (work.length > 0) {
+      const frame = work[work.length - 1]!;
+      const targets = (edges.get(frame.file) ?? []).filter((target) => edges.has(target));
+      if (frame.at < targets.length) {
+        const target = targets[frame.at++]!;
+        if (!index.has(target)) {
+          index.set(target, next); low.set(target, next++); stack.push(target); onStack.add(target);
+          work.push({ file: target, at: 0 });
+        } else if (onStack.has(target)) {
+          low.set(frame.file, Math.min(low.get(frame.file)!, index.get(target)!));
+        }
+        continue;
+      }
+      work.pop();
+      const parent = work[work.length - 1];
+      if (parent) low.set(parent.file, Math.min(low.get(parent.file)!, low.get(frame.file)!));
+      if (low.get(frame.file) !== index.get(frame.file)) continue;
+      const component: string[] = [];
+      let member: string;
+      do {
+        member = stack.pop()!;
+        onStack.delete(member);
+        component.push(relative(ROOT, member));
+      } while (member !== frame.file);
+      if (component.length > 1 || targets.includes(frame.file)) loops.push(component.sort());
+    }
+  }
+  return loops.sort((a, b) => a[0]!.localeCompare(b[0]!));
 }
 
 function* readSources(): Iterable<[string, string]> {
@@ -136,6 +189,20 @@ describe("import rules (docs/architecture.md)", () => {
 
   it("a room imports only rooms of a lower layer: nothing imports upward or sideways, so there are no import loops", () => {
     expect(violations(roomImports())).toEqual([]);
+  });
+
+  it("no file imports itself back through other files, type-only imports included: there are no import loops between files", () => {
+    expect(fileLoops()).toEqual([]);
+  });
+
+  it("the check catches a loop between files of one room, through a type-only import", () => {
+    const planted: Array<[string, string]> = [
+      [join(SRC, "lookup/planted-a.ts"), 'import { b } from "./planted-b.ts";\n'],
+      [join(SRC, "lookup/planted-b.ts"), 'import type { C } from "./planted-c.ts";\n'],
+      [join(SRC, "lookup/planted-c.ts"), 'export type { A } from "./planted-a.ts";\n'],
+      [join(SRC, "lookup/planted-d.ts"), 'import { a } from "./planted-a.ts";\n'],
+    ];
+    expect(fileLoops(planted)).toEqual([["src/lookup/planted-a.ts", "src/lookup/planted-b.ts", "src/lookup/planted-c.ts"]]);
   });
 
   it("the API, the dashboard and the CLI share feature services, never each other's code", () => {

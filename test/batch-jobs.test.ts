@@ -8,7 +8,7 @@ import { parse } from "csv-parse/sync";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createKey } from "../src/auth/key-service.ts";
-import { csvLine } from "../src/lookup/result-lines.ts";
+import { csvLine } from "../src/batch/result-lines.ts";
 import { createService, type Service } from "../src/service.ts";
 import { claimChunk, completeChunk, findBatchJob, insertBatchJob } from "../src/store/batch-jobs.repository.ts";
 import { createOrganization } from "../src/store/organizations.repository.ts";

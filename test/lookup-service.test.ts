@@ -126,12 +126,10 @@ describe("batch lists are resolved in the batch lane, never on the answering thr
     const service = new LookupService({
       config: api.config,
       databaseUrl: api.config.databaseUrl,
-      db: api.service.store.db,
       rates: () => ({ table: rates.table, zips: api.service.context.zips, overlay: rates.overlay }),
       shipped: { table: rates.shipped, zips: api.service.context.zips },
       boundaries: index,
       now: () => new Date(),
-      chunkRows: 500,
       log: () => {},
     });
     try {

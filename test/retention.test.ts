@@ -106,7 +106,7 @@ describe("DELETE /api/v1/batches/{id}: the job, its chunks and its results are d
 
     const deleted = await send(key, "DELETE", location);
     expect(deleted.status).toBe(204);
-    await service.context.lookups.service.purgesSettled();
+    await service.context.lookups.jobs.purgesSettled();
     expect(await rowsOf(id)).toEqual({ jobs: 0, chunks: 0 });
 
     for (const path of [location, `${location}/results`]) {
@@ -148,7 +148,7 @@ describe("DELETE /api/v1/batches/{id}: the job, its chunks and its results are d
       fake.release();
     }
     const id = location.split("/").pop()!;
-    await service.context.lookups.service.purgesSettled();
+    await service.context.lookups.jobs.purgesSettled();
     expect(await rowsOf(id)).toEqual({ jobs: 0, chunks: 0 });
     // The runner's geocoder request is stopped by the delete (test/batch-delete-stops-geocoder.test.ts); it stores nothing and says so.
     while (!logs.some((entry) => entry.job === id && /not stored/.test(String(entry.msg)))) await new Promise((resolve) => setTimeout(resolve, 20));
@@ -206,14 +206,14 @@ describe("caps per organization: jobs in flight (429) and jobs stored (409)", ()
   it("a job stored while its upload's answer is still on its way counts once: the next upload is admitted, not refused for two", async () => {
     const key = await newKey("Overlapping Org");
     const organizationId = (await service.store.db.selectFrom("organizations").select("id").where("name", "=", "Overlapping Org").executeTakeFirstOrThrow()).id;
-    const lookups = service.context.lookups.service;
-    const first = await lookups.admitJob(organizationId, 100);
+    const jobs = service.context.lookups.jobs;
+    const first = await jobs.admitJob(organizationId, 100);
     if ("ok" in first) throw new Error(`the first upload was refused: ${first.detail}`);
     try {
       // The batch lane stores the first job; its place is held until the HTTP answer goes out.
-      const stored = await lookups.submitJob({ jobId: first.jobId, bytes: new TextEncoder().encode(counties(1)), format: "ndjson", organizationId, apiKeyId: "key_test", requestId: "", today: dateInOhio(new Date()) });
+      const stored = await jobs.submitJob({ jobId: first.jobId, bytes: new TextEncoder().encode(counties(1)), format: "ndjson", organizationId, apiKeyId: "key_test", requestId: "", today: dateInOhio(new Date()) });
       expect(stored).toMatchObject({ ok: true, job: { id: first.jobId } });
-      const second = await lookups.admitJob(organizationId, 100);
+      const second = await jobs.admitJob(organizationId, 100);
       expect("ok" in second ? second.slug : "admitted").toBe("admitted");
       if (!("ok" in second)) second.release();
     } finally {
@@ -279,7 +279,7 @@ describe("deleting a large job answers once it is marked; its purge yields to us
     expect((await rowsOf(id)).chunks).toBeGreaterThan(chunks / 2);
     expect((await send(key, "GET", `/api/v1/batches/${id}`)).status).toBe(404);
     requests++;
-    await service.context.lookups.service.purgesSettled();
+    await service.context.lookups.jobs.purgesSettled();
     lookingUp = false;
     await lookups;
     expect(await rowsOf(id)).toEqual({ jobs: 0, chunks: 0 });

@@ -1,11 +1,11 @@
 /**
  * The caps the upload counter holds while a body streams (src/batch/row-counter.ts,
- * src/lookup/json-depth.ts), without HTTP: chunk boundaries anywhere, strings and escapes read as
+ * src/batch/json-depth.ts), without HTTP: chunk boundaries anywhere, strings and escapes read as
  * JSON reads them, the line reported where its row starts.
  */
 import { describe, expect, it } from "vitest";
 import { RowCounter, UploadRefusal } from "../src/batch/row-counter.ts";
-import { JsonDepthGauge, MAX_LOOKUP_DEPTH } from "../src/lookup/json-depth.ts";
+import { JsonDepthGauge, MAX_LOOKUP_DEPTH } from "../src/batch/json-depth.ts";
 
 const bytes = (text: string) => new TextEncoder().encode(text);
 

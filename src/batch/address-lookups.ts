@@ -1,54 +1,63 @@
 /**
- * The lookup service (src/lookup/lookup-service.ts) with the batch job runner that feeds it stored
- * chunks, assembled once per service.
+ * The lookup service (src/lookup/lookup-service.ts), the batch job service (job-service.ts) and the
+ * batch job runner that feeds the lookup service the jobs' stored chunks, assembled once per service.
  */
 import type { Config } from "../config.ts";
 import type { BoundaryIndex } from "../boundaries/boundary-index.interface.ts";
 import type { BatchSlots } from "../geo/census-batch-geocoder.ts";
 import { LookupService, type LookupsConfig } from "../lookup/lookup-service.ts";
-import type { ResolverData } from "../lookup/resolve-item.ts";
+import type { ResolverData } from "../lookup/resolver-inputs.ts";
 import type { RatesOverlay } from "../rates/overlay-periods.ts";
 import type { RecordFreshness } from "../rates/records.ts";
 import type SQLite from "better-sqlite3";
 import type { Db } from "../store/database.ts";
 import { BatchJobRunner } from "./job-runner.ts";
+import { BatchJobService } from "./job-service.ts";
+import type { JobQueue } from "./job-queue.ts";
+import { StoredJobQueue } from "./stored-job-queue.ts";
 
 export interface AddressLookups {
   service: LookupService;
+  jobs: BatchJobService;
   pool: LookupService["pool"];
   runner: BatchJobRunner;
   close(): Promise<void>;
 }
 
-export function createAddressLookups(
-  config: LookupsConfig & Pick<Config, "batch" | "databaseUrl">,
-  store: { db: Db; sqlite?: SQLite.Database },
-  clock: { now: () => Date; freshness: () => RecordFreshness | Promise<RecordFreshness>; rates: () => ResolverData & { overlay: RatesOverlay }; shipped: ResolverData },
+export type BatchConfig = LookupsConfig & Pick<Config, "batch" | "databaseUrl">;
+
+/** What the lookup service and the runner read: the clock, how current the rates are, the live and the shipped tables. */
+export interface LookupSources {
+  now: () => Date;
+  freshness: () => RecordFreshness | Promise<RecordFreshness>;
+  rates: () => ResolverData & { overlay: RatesOverlay };
+  shipped: ResolverData;
+}
+
+/** The lookup service as the service and `buckeye batch` both build it. */
+export function createLookupService(
+  config: BatchConfig,
+  clock: LookupSources,
   boundaries: BoundaryIndex | null,
   log: (entry: Record<string, unknown>) => void,
-  /** The Census batch slots the instances share (with REDIS_URL); absent: this process's cap alone. */
   batchSlots?: BatchSlots,
-): AddressLookups {
-  let runner: BatchJobRunner | null = null;
-  const service = new LookupService({
+): LookupService {
+  return new LookupService({
     config,
     databaseUrl: config.databaseUrl,
-    db: store.db,
     rates: clock.rates,
     shipped: clock.shipped,
     boundaries,
     now: clock.now,
-    chunkRows: config.batch.chunkRows,
-    jobSubmitted: () => runner?.notify(),
-    jobDeleted: (id) => runner?.jobDeleted(id),
     ...(batchSlots && { batchSlots }),
-    jobCaps: { inFlightPerOrganization: config.batch.inFlightPerOrganization, storedPerOrganization: config.batch.storedPerOrganization },
-    uploadBudget: { perOrganization: config.batch.uploadBytesPerOrganization, perProcess: config.batch.uploadBytesPerProcess },
     log,
   });
-  runner = new BatchJobRunner({
-    db: store.db,
-    ...(store.sqlite && { sqlite: store.sqlite }),
+}
+
+/** The runner over `queue`, with the settings every queue's runner has. */
+export function createRunner(config: BatchConfig, queue: JobQueue, service: LookupService, clock: Pick<LookupSources, "freshness">, log: (entry: Record<string, unknown>) => void): BatchJobRunner {
+  return new BatchJobRunner({
+    queue,
     lookups: service,
     leaseMs: config.batch.leaseMs,
     pollMs: config.batch.pollMs,
@@ -57,18 +66,46 @@ export function createAddressLookups(
     groupRows: config.geocoder.batch.rowsPerRequest,
     runningPerOrganization: config.batch.runningPerOrganization,
     maxAttempts: config.batch.maxChunkAttempts,
-    now: () => clock.now(),
     freshness: () => clock.freshness(),
     log,
   });
+}
+
+export function createAddressLookups(
+  config: BatchConfig,
+  store: { db: Db; sqlite?: SQLite.Database },
+  clock: LookupSources,
+  boundaries: BoundaryIndex | null,
+  log: (entry: Record<string, unknown>) => void,
+  /** The Census batch slots the instances share (with REDIS_URL); absent: this process's cap alone. */
+  batchSlots?: BatchSlots,
+): AddressLookups {
+  let runner: BatchJobRunner | null = null;
+  const service = createLookupService(config, clock, boundaries, log, batchSlots);
+  const jobs = new BatchJobService({
+    db: store.db,
+    pool: service.pool,
+    now: clock.now,
+    chunkRows: config.batch.chunkRows,
+    batchThreadHeapMb: config.batchThreadHeapMb,
+    jobSubmitted: () => runner?.notify(),
+    jobDeleted: (id) => runner?.jobDeleted(id),
+    jobCaps: { inFlightPerOrganization: config.batch.inFlightPerOrganization, storedPerOrganization: config.batch.storedPerOrganization },
+    uploadBudget: { perOrganization: config.batch.uploadBytesPerOrganization, perProcess: config.batch.uploadBytesPerProcess },
+    log,
+  });
+  const queue = new StoredJobQueue({ db: store.db, ...(store.sqlite && { sqlite: store.sqlite }), jobs, now: () => clock.now(), log });
+  runner = createRunner(config, queue, service, clock, log);
   // Started with the other actors by startService, never while being built.
   const built = runner;
   return {
     service,
+    jobs,
     pool: service.pool,
     runner: built,
     close: async () => {
       await built.stop();
+      await jobs.close();
       await service.close();
     },
   };

@@ -1,34 +1,27 @@
 /**
- * Works through batch job chunks stored in the database: have the lookup service claim a group of
- * chunks (each with a lease) worth up to `groupRows` rows and resolve them in the pool's batch
- * lane, where each chunk's results and counters are stored atomically; repeat. This thread only
- * asks, keeps the leases alive and waits on the geocoder; it never parses, resolves or stores a
- * row (on SQLite every commit waits on the disk on the thread that makes it). A group
- * is as large as one Census batch request, so the rows the boundary file cannot settle cost one
- * upstream request per 10,000; one loop claims at a time. A loop per batch thread, and one more,
- * keeps the lane busy while another group is stored or geocoded.
+ * The job queue's one consumer (job-queue.ts): claim a group of chunks (each with a lease) worth up
+ * to `groupRows` rows, have the lookup service resolve them in the pool's batch lane, complete them;
+ * repeat. This thread only asks, keeps the leases alive and waits on the geocoder; it never parses,
+ * resolves or stores a row of a stored job (on SQLite every commit waits on the disk on the thread
+ * that makes it). A group is as large as one Census batch request, so the rows the boundary file
+ * cannot settle cost one upstream request per 10,000; one loop claims at a time. A loop per batch
+ * thread, and one more, keeps the lane busy while another group is stored or geocoded.
  *
- * After a restart, chunks still leased by the old process are claimed again once their lease
- * expires; its late writes, if any, are refused (see completeChunk in the store). So no row is lost or doubled.
  * A chunk claimed more than `maxAttempts` times is not worked again: its rows are stored as
  * failures and the job goes on (see #abandon).
  */
 import { setMaxListeners } from "node:events";
 import { newId } from "../ids.ts";
 import { recordContext, type RecordFreshness } from "../rates/records.ts";
-import type SQLite from "better-sqlite3";
-import { anyClaimable, extendLease, type ClaimedChunk } from "../store/batch-jobs.repository.ts";
-import type { Db } from "../store/database.ts";
-import { writeIfUnlocked } from "../store/write-if-unlocked.ts";
+import type { ChunkWork } from "../lookup/batch-tasks.ts";
 import type { LookupService } from "../lookup/lookup-service.ts";
+import type { ClaimedChunk, JobQueue } from "./job-queue.ts";
 import { errorFields } from "../error-fields.ts";
 import { batchChunkAttempts, batchRowsAbandoned } from "../metrics.ts";
 
 export interface JobRunnerOptions {
-  db: Db;
-  /** The connection's SQLite handle, when the store is SQLite: a lease's heartbeat then never waits for the write lock (see #work). */
-  sqlite?: SQLite.Database;
-  lookups: Pick<LookupService, "resolveChunks" | "claimGroup" | "abandonChunk">;
+  queue: JobQueue;
+  lookups: Pick<LookupService, "resolveChunks">;
   leaseMs: number;
   pollMs: number;
   loops: number;
@@ -38,7 +31,6 @@ export interface JobRunnerOptions {
   runningPerOrganization: number;
   /** Times a chunk is worked without being stored before its rows are given up. */
   maxAttempts: number;
-  now: () => Date;
   freshness: () => RecordFreshness | Promise<RecordFreshness>;
   log: (entry: Record<string, unknown>) => void;
 }
@@ -122,8 +114,9 @@ export class BatchJobRunner {
     const { leaseMs, groupRows, runningPerOrganization, maxAttempts } = this.#options;
     const claim = this.#claiming.then(async () => {
       // The claim itself runs in the batch lane; asking here first keeps an idle service's lane unstarted and lock-free.
-      if (!(await anyClaimable(this.#options.db, this.#options.now()))) return [];
-      const claimed = await this.#options.lookups.claimGroup(this.#owner, leaseMs, groupRows, runningPerOrganization, this.#abort.signal);
+      const { queue } = this.#options;
+      if (!(await queue.anyClaimable())) return [];
+      const claimed = await queue.claim(this.#owner, { leaseMs, groupRows, runningPerOrganization }, this.#abort.signal);
       const group: ClaimedChunk[] = [];
       for (const chunk of claimed) {
         if (chunk.attempts > maxAttempts) await this.#abandon(chunk);
@@ -153,25 +146,30 @@ export class BatchJobRunner {
   }
 
   async #work(group: ClaimedChunk[]): Promise<void> {
-    const { db, sqlite, leaseMs, now, log } = this.#options;
+    const { queue, leaseMs, log } = this.#options;
     const working = { jobs: new Set(group.map((chunk) => chunk.jobId)), stop: new AbortController() };
     this.#working.add(working);
     // Three beats per lease. A renewal that finds a chunk's job deleted (or its lease taken) drops it; once
-    // none is left the group stops. A beat that finds SQLite's write lock held by the batch lane (it is
-    // storing these very chunks) is skipped rather than waited for on this, the answering, thread; the next one extends.
+    // none is left the group stops. A skipped renewal (null: the store's backend found SQLite's write lock
+    // held by the batch lane, storing these very chunks) is tried again at the next beat. A renewal that
+    // fails is logged once per group with its cause: the next beats try again, and should they all fail
+    // the lease lapses and the chunk is claimed again, so nothing is lost.
     const held = new Set(group);
+    let extensionFailed = false;
     const heartbeat = setInterval(() => {
       for (const chunk of held) {
-        let renewed = true;
-        writeIfUnlocked(db, sqlite, async (trx) => {
-          renewed = await extendLease(trx, chunk.jobId, chunk.seq, this.#owner, new Date(now().getTime() + leaseMs));
-        })
-          .then((written) => {
-            if (!written || renewed) return;
+        queue
+          .extend(chunk, this.#owner, leaseMs)
+          .then((renewed) => {
+            if (renewed !== false) return;
             held.delete(chunk);
             if (held.size === 0) working.stop.abort(new JobDeleted());
           })
-          .catch(() => {});
+          .catch((error: unknown) => {
+            if (extensionFailed) return;
+            extensionFailed = true;
+            log({ level: "warn", msg: "a batch chunk's lease could not be extended; the next beat tries again, and the chunk is claimed again if its lease lapses", job: chunk.jobId, chunk: chunk.seq, ...errorFields(error) });
+          });
       }
     }, Math.max(1000, Math.floor(leaseMs / 3)));
     heartbeat.unref();
@@ -179,20 +177,24 @@ export class BatchJobRunner {
     try {
       const freshness = await this.#options.freshness();
       // The batch lane resolves the group and stores each chunk's results under its lease (batch-tasks.ts).
+      // Resolved in the batch lane; a stored job's chunks are read and stored there under their leases (src/lookup/batch-tasks.ts).
       const done = await this.#options.lookups.resolveChunks(
-        group.map((chunk) => ({
+        group.map((chunk): ChunkWork => ({
           firstRow: chunk.firstRow,
           today: chunk.today,
           context: recordContext(freshness, chunk.requestId),
-          lease: { jobId: chunk.jobId, seq: chunk.seq, owner: this.#owner },
+          ...queue.work(chunk, this.#owner),
         })),
         signal,
+        false,
+        queue.waits(group),
       );
-      group.forEach((chunk, k) => {
-        if (!done[k]!.stored) this.#options.log({ level: "warn", msg: "batch chunk not stored: its lease was lost (another worker's results were kept) or its job was deleted", job: chunk.jobId, chunk: chunk.seq });
-      });
+      await queue.complete(group, done);
     } catch (error) {
-      if (!(working.stop.signal.aborted && !this.#abort.signal.aborted)) throw error;
+      if (!(working.stop.signal.aborted && !this.#abort.signal.aborted)) {
+        queue.fail(group, error);
+        throw error;
+      }
       for (const job of new Set(group.map((chunk) => chunk.jobId))) {
         const chunks = group.filter((chunk) => chunk.jobId === job).map((chunk) => chunk.seq);
         log({ level: "info", msg: "batch chunks not stored: their job was deleted (or their leases lost), so their geocoder request was stopped", job, chunks });
@@ -212,8 +214,7 @@ export class BatchJobRunner {
   async #abandon(chunk: ClaimedChunk): Promise<void> {
     const { log } = this.#options;
     const tries = chunk.attempts - 1;
-    // In the batch lane, which reads the chunk's ids itself (batch-tasks.ts abandonChunk).
-    const stored = await this.#options.lookups.abandonChunk({ jobId: chunk.jobId, seq: chunk.seq, owner: this.#owner }, chunk.firstRow, chunk.attempts);
+    const stored = await this.#options.queue.abandon(chunk, this.#owner);
     if (stored) {
       batchRowsAbandoned.inc(chunk.rowCount);
       log({ level: "error", msg: "batch chunk given up after its attempts; its rows fail as batch-row-abandoned", job: chunk.jobId, chunk: chunk.seq, attempts: tries });

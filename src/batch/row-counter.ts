@@ -9,7 +9,7 @@
  * JSON deeper than a lookup does, is refused the moment the counter sees it, so neither is stored or
  * handed to a thread.
  */
-import { JsonDepthGauge, MAX_LOOKUP_DEPTH } from "../lookup/json-depth.ts";
+import { JsonDepthGauge, MAX_LOOKUP_DEPTH } from "./json-depth.ts";
 
 const NEWLINE = 0x0a;
 const QUOTE = 0x22;

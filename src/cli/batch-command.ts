@@ -1,7 +1,7 @@
 /**
- * `buckeye batch INPUT --out OUTPUT`: a file resolved locally by the lookup service, as the API's
- * batch jobs resolve theirs (the same chunks through the pool's batch lane, the same result lines,
- * row for row), with a progress bar (rows/s, ETA) on stderr. `--format finder` reads Ohio's Finder
+ * `buckeye batch INPUT --out OUTPUT`: a file resolved locally as the API's batch jobs resolve theirs
+ * (src/batch/local-batch.ts: the same runner over a queue in memory, the same chunks through the
+ * pool's batch lane, the same result lines, row for row), with a progress bar (rows/s, ETA) on stderr. `--format finder` reads Ohio's Finder
  * layout and writes, as a Finder job's downloads, its results file to OUTPUT and its errors file to
  * `--errors` (default: OUTPUT with `-errors` before its extension).
  */
@@ -13,16 +13,14 @@ import type { Writable } from "node:stream";
 import { type Command, Option } from "commander";
 import { openBoundaryIndex } from "../boundaries/boundary-index.ts";
 import { loadConfig, type Config } from "../config.ts";
-import { problemBody } from "../lookup/item-answers.ts";
 import { newId } from "../ids.ts";
-import type { ItemFailure, RowResult } from "../lookup/item-result.ts";
+import type { RowResult } from "../lookup/item-result.ts";
 import type { BatchRetry } from "../geo/census-batch-geocoder.ts";
-import { LookupService } from "../lookup/lookup-service.ts";
+import { openLocalBatch } from "../batch/local-batch.ts";
 import type { BatchFormat } from "../lookup/read-batch-file.ts";
-import { finderLine } from "../lookup/finder-results.ts";
-import { resultHeader, resultLine, type ResultFormat } from "../lookup/result-lines.ts";
+import { finderLine } from "../batch/finder-results.ts";
+import { resultHeader, resultLine, rowProblems, type ResultFormat } from "../batch/result-lines.ts";
 import { dateInOhio } from "../rates/calendar.ts";
-import { recordContext } from "../rates/records.ts";
 import { withRuntime, type Runtime } from "../runtime.ts";
 import { fail } from "./output.ts";
 
@@ -62,28 +60,26 @@ async function runBatch(input: string, opts: BatchOptions): Promise<void> {
 async function resolveFile(runtime: Runtime, config: Config, input: string, opts: BatchOptions): Promise<void> {
   const { shipped, rates: rateData } = await runtime.rateSource();
   const boundaries = openBoundaryIndex(runtime.store);
-  // As large as one Census batch request: the rows the boundary file cannot settle cost one upstream request per chunk.
-  const chunkRows = config.geocoder.batch.rowsPerRequest;
-  const lookups = new LookupService({
+  const { clock } = runtime;
+  const batch = openLocalBatch(
     config,
-    databaseUrl: config.databaseUrl,
-    db: null,
-    rates: () => ({ table: rateData.table, zips: shipped.zips, overlay: rateData.overlay }),
-    shipped: { table: shipped.table, zips: shipped.zips },
+    {
+      now: () => clock.now(),
+      freshness: () => rateData.freshness(),
+      rates: () => ({ table: rateData.table, zips: shipped.zips, overlay: rateData.overlay }),
+      shipped: { table: shipped.table, zips: shipped.zips },
+    },
     boundaries,
-    now: () => new Date(),
-    chunkRows,
-    log: (entry) => process.stderr.write(`${JSON.stringify(entry)}\n`),
-  });
+    (entry) => process.stderr.write(`${JSON.stringify(entry)}\n`),
+  );
   const requestId = newId("req");
-  const errorsUrl = config.errorsUrl;
   try {
     const inFormat = formatOf(input, opts.format);
     const bytes = await readFile(input).catch((error: Error & { path?: string }) => {
       // A folder's EISDIR names no path: the one-line message (src/cli.ts) needs it.
       throw Object.assign(error, { path: error.path ?? input });
     });
-    const reading = await lookups.pool.run("readBatchFile", { bytes, format: inFormat, maxRows: Number.MAX_SAFE_INTEGER, chunkRows });
+    const reading = await batch.read(bytes, inFormat);
     if (!reading.ok) return fail(`${input}: ${reading.detail}`);
     if (reading.ignoredColumns.length > 0) process.stderr.write(`ignored columns (Buckeye does not read them): ${reading.ignoredColumns.join(", ")}\n`);
     const outFormat = outputOf(inFormat, opts.out, opts.outputFormat);
@@ -104,44 +100,30 @@ async function resolveFile(runtime: Runtime, config: Config, input: string, opts
     // Retries of an unreachable geocoder can hold every row for many seconds: the line says so.
     let told: BatchRetry | null = null;
     const sayWhatIsAwaited = setInterval(() => {
-      const retry = lookups.geocoderRetry();
-      const waiting = retry ? waitingLine(retry) : "";
+      const retry = batch.lookups.geocoderRetry();
+      const waiting = retry ? waitingLine(retry, clock.now()) : "";
       if (process.stderr.isTTY) bar.update({ waiting: waiting && ` | ${waiting}` });
       else if (retry && retry !== told) process.stderr.write(`${waiting}\n`);
       told = retry;
     }, 250);
-    const context = recordContext(await rateData.freshness(), requestId);
-    const today = dateInOhio(new Date());
-    const problemOf = (row: RowResult) => problemBody(row.result as ItemFailure, errorsUrl, requestId);
-    const results: Array<RowResult[] | undefined> = [];
-    let written = 0;
+    const problemOf = rowProblems(config.errorsUrl, requestId);
     let rowsDone = 0;
     let failed = 0;
-    let next = 0;
-    // A chunk in the batch lane per thread, and one more waiting on the geocoder; output stays in input order.
-    const worker = async () => {
-      while (next < reading.chunks.length) {
-        const seq = next++;
-        const { input: rows, firstRow } = reading.chunks[seq]!;
-        const [chunk] = await lookups.rowsOf([{ input: rows, firstRow, today, context }]);
-        results[seq] = JSON.parse(chunk!.output) as RowResult[];
-        rowsDone += chunk!.done;
-        failed += chunk!.failed;
-        bar.update(rowsDone, { speed: Math.round(rowsDone / ((performance.now() - started) / 1000)).toLocaleString("en-US") });
-        while (results[written]) {
-          const inputs = outFormat === "finder" ? (JSON.parse(reading.chunks[written]!.input) as unknown[]) : [];
-          for (const [i, row] of results[written]!.entries()) {
-            if (outFormat !== "finder") await writeTo(out, resultLine(row, outFormat, problemOf));
-            else {
-              await writeTo(out, finderLine(row, inputs[i], "finder", problemOf));
-              await writeTo(errors!, finderLine(row, inputs[i], "finder-errors", problemOf));
-            }
-          }
-          results[written++] = [];
+    // Each chunk's rows in input order, as the runner's memory queue hands them over.
+    const write = async (rows: RowResult[], seq: number) => {
+      rowsDone += rows.length;
+      failed += rows.filter((row) => row.result.kind === "failure").length;
+      bar.update(rowsDone, { speed: Math.round(rowsDone / ((performance.now() - started) / 1000)).toLocaleString("en-US") });
+      const inputs = outFormat === "finder" ? (JSON.parse(reading.chunks[seq]!.input) as unknown[]) : [];
+      for (const [i, row] of rows.entries()) {
+        if (outFormat !== "finder") await writeTo(out, resultLine(row, outFormat, problemOf));
+        else {
+          await writeTo(out, finderLine(row, inputs[i], "finder", problemOf));
+          await writeTo(errors!, finderLine(row, inputs[i], "finder-errors", problemOf));
         }
       }
     };
-    await Promise.all(Array.from({ length: config.batchThreads + 1 }, worker)).finally(() => clearInterval(sayWhatIsAwaited));
+    await batch.run({ chunks: reading.chunks, today: dateInOhio(clock.now()), requestId, write }).finally(() => clearInterval(sayWhatIsAwaited));
     bar.stop();
     await Promise.all([out, ...(errors ? [errors] : [])].map(async (stream) => {
       stream.end();
@@ -151,13 +133,13 @@ async function resolveFile(runtime: Runtime, config: Config, input: string, opts
     const where = errorsPath === null ? opts.out : `${opts.out} (errors: ${errorsPath})`;
     process.stderr.write(`${reading.total} rows in ${seconds.toFixed(1)} s (${Math.round(reading.total / seconds)} rows/s): ${reading.total - failed} answered, ${failed} problems → ${where}\n`);
   } finally {
-    await lookups.close();
+    await batch.close();
     await boundaries.close();
   }
 }
 
-function waitingLine(retry: BatchRetry): string {
-  const seconds = Math.max(0, Math.ceil((retry.at - Date.now()) / 1000));
+function waitingLine(retry: BatchRetry, now: Date): string {
+  const seconds = Math.max(0, Math.ceil((retry.at - now.getTime()) / 1000));
   return `waiting for the Census geocoder (${retry.reason}): retry ${retry.retry} of ${retry.retries} in ${seconds} s`;
 }
 

@@ -39,8 +39,8 @@ import { jobCapRefusal, type JobCaps, type JobRefusal } from "./job-admission.ts
 import { batchOutcomes, complete, settle, type Entry, type LadderParts, type Settled } from "./ladder.ts";
 import { rawId, readLookups } from "./lookup-item.ts";
 import { readBatchFile, type BatchFileReading, type BatchFormat } from "./read-batch-file.ts";
-import type { ResolverData } from "./resolve-item.ts";
-import type { LocateAnswer } from "./worker-tasks.ts";
+import type { ResolverData } from "./resolver-inputs.ts";
+import type { LocateAnswer } from "./resolver-inputs.ts";
 
 export interface BatchWorkerData {
   /** The store the state's boundary file is read from; null when the caller has none. */

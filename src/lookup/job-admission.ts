@@ -2,7 +2,7 @@
  * Whether an organization may store one more batch job (BATCH_JOBS_IN_FLIGHT_PER_ORG and
  * BATCH_JOBS_STORED_PER_ORG), as a rule on its counts. It is asked twice: by the answering thread
  * before an upload is read, its counts including the uploads this process is receiving for the
- * organization (upload-reservations.ts), so a refused one costs no reading, and by the batch thread inside the
+ * organization (src/batch/upload-reservations.ts), so a refused one costs no reading, and by the batch thread inside the
  * transaction that stores the job, under the organization's lock, so uploads sent at once cannot
  * all pass the first check and overshoot the caps together.
  */

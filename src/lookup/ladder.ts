@@ -23,12 +23,12 @@ import type { RecordContext } from "../rates/records.ts";
 import { failure, type ItemResult } from "./item-result.ts";
 import { asksBoundaryFile, strategyOf, type LookupItem } from "./lookup-item.ts";
 import { resolveByRecord } from "./resolve-by-record.ts";
-import { dateProblem, isZipOnly, resolveCoordinates, resolveGeocoded, resolveUngeocoded, resolveWithoutGeography, type ResolverData } from "./resolve-item.ts";
+import { dateProblem, isZipOnly, resolveCoordinates, resolveGeocoded, resolveUngeocoded, resolveWithoutGeography } from "./resolve-item.ts";
 import type { StreetIndex } from "../boundaries/street-index.ts";
 import type { BoundaryFileMiss } from "../rates/records.ts";
 import { matchAddress, type AddressMatch } from "./address-match.ts";
 import { addressParts, type AddressParts } from "./street-address.ts";
-import type { LocateAnswer } from "./worker-tasks.ts";
+import type { LocateAnswer, ResolverData } from "./resolver-inputs.ts";
 
 /** What the ladder reads, from whichever thread runs it. */
 export interface LadderParts {

@@ -10,7 +10,7 @@ import { evaluateCounty } from "../rates/evaluate.ts";
 import { toRateRecord, type BoundaryRecordAudit, type RecordContext } from "../rates/records.ts";
 import { failure, type ItemResult } from "./item-result.ts";
 import type { LookupItem } from "./lookup-item.ts";
-import type { ResolverData } from "./resolve-item.ts";
+import type { ResolverData } from "./resolver-inputs.ts";
 import { countywideDisagreement, transitStatusFromCode } from "./transit-status.ts";
 
 function audit(match: BoundaryMatch): BoundaryRecordAudit {

@@ -11,26 +11,21 @@
  *   address-not-resolved; geocoder down → the ZIP with a note, or 503 geocoder-unavailable; a ZIP
  *   outside Ohio's 430–459 → 422 outside-ohio either way.
  *
- * Pure, on the thread that answers: the caller geocodes and has the worker pool place the points
- * in our polygons (worker-tasks.ts `locate`), and passes both in as plain data.
+ * Pure: it runs wherever a lookup is resolved, on the thread that answers a single lookup and in
+ * the batch lane's threads for a job's chunks. The caller geocodes and has the worker pool place
+ * the points in our polygons (worker-tasks.ts `locate`), and passes both in as plain data.
  */
 import type { ZipSummary } from "../boundaries/boundary-index.interface.ts";
 import type { ParsedAddress } from "../geo/address.ts";
 import type { GeocodeOutcome, GeocodedArea } from "../geo/geocoder.ts";
-import type { ZipIndex } from "../geo/zip-index.ts";
 import { evaluateCounty, type TransitStatus } from "../rates/evaluate.ts";
-import type { County, RateTable } from "../rates/rate-table.ts";
+import type { County } from "../rates/rate-table.ts";
 import { toAmbiguousResponse, toRateRecord, type RecordContext, type ResolvedBy } from "../rates/records.ts";
 import { failure, type ItemResult } from "./item-result.ts";
 import type { LookupItem } from "./lookup-item.ts";
 import { resolveZipFromFile } from "./resolve-zip-file.ts";
 import { checkDate, isOhioZipRange, resolveLookup, resolveZip, type Resolution } from "./resolve-lookup.ts";
-import type { LocatedPoint, PolygonVintages } from "./worker-tasks.ts";
-
-export interface ResolverData {
-  table: RateTable;
-  zips: ZipIndex;
-}
+import type { LocatedPoint, PolygonVintages, ResolverData } from "./resolver-inputs.ts";
 
 function toResult(resolution: Resolution, context: RecordContext, note?: string): ItemResult {
   switch (resolution.kind) {

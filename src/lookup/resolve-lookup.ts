@@ -1,8 +1,9 @@
 /**
  * Resolves a county or ZIP lookup to a rate, an ambiguous answer, or a failure with the
  * problem slug the caller should report. Pure, so the HTTP thread, batch workers and the CLI
- * all answer the same question the same way. Address and coordinate lookups resolve to a
- * county elsewhere (src/geo) and then come through `rateFor`.
+ * all answer the same question the same way. Address and coordinate lookups are placed in a
+ * county by the ladder (ladder.ts), whose mapping (resolve-item.ts) evaluates that county's rate
+ * itself: they do not come through this file's `rateFor`.
  */
 import type { ZipIndex } from "../geo/zip-index.ts";
 import type { IsoDate } from "../rates/calendar.ts";

@@ -19,7 +19,7 @@ import { evaluateCounty, type TransitStatus } from "../rates/evaluate.ts";
 import type { County } from "../rates/rate-table.ts";
 import { toAmbiguousResponse, toRateRecord, type BoundaryRecordAudit, type RecordContext } from "../rates/records.ts";
 import type { ItemResult } from "./item-result.ts";
-import type { ResolverData } from "./resolve-item.ts";
+import type { ResolverData } from "./resolver-inputs.ts";
 import { transitStatusFromCode } from "./transit-status.ts";
 
 interface CountySets {

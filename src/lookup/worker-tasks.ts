@@ -7,9 +7,9 @@
 import { setPriority } from "node:os";
 import type { PolygonFiles } from "../geo/polygon-files.ts";
 import { adoptPolygons, loadPolygons, locate, type Polygons, type PolygonsData } from "../geo/polygons.ts";
-import type { CountyHit, PlaceHit } from "../geo/polygon-layers.ts";
 import { createBatchTasks, type BatchTasks, type BatchWorkerData } from "./batch-tasks.ts";
 import { readBatchFile, type BatchFileReading, type BatchFormat } from "./read-batch-file.ts";
+import type { LocateAnswer, LocatedPoint, PolygonVintages } from "./resolver-inputs.ts";
 
 export interface GeoWorkerData {
   polygonFiles: PolygonFiles;
@@ -19,28 +19,12 @@ export interface GeoWorkerData {
   batch?: BatchWorkerData;
 }
 
-export interface PolygonVintages {
-  countyVintage: number;
-  placeVintage: number;
-}
-
 export interface PolygonSummary extends PolygonVintages {
   dir: string;
 }
 
 /** A point just off every county polygon (a geocode on a shoreline) still belongs to the nearest county within this distance. */
 const SHORE_TOLERANCE_KM = 0.3;
-
-/** Where a point lies in our polygons. */
-export interface LocatedPoint {
-  county: CountyHit | null;
-  /** The incorporated place (city or village) at the point, if any. */
-  place: PlaceHit | null;
-  /** When the point is in no county: the nearest one, if it is within the shore tolerance. */
-  shoreCounty: CountyHit | null;
-}
-
-export type LocateAnswer = ({ ok: true; points: LocatedPoint[] } & PolygonVintages) | { ok: false; reason: string };
 
 /** The nice value of a batch lane thread: the answering thread and the interactive lane (0) win the CPU from it. */
 const BATCH_NICE = 10;

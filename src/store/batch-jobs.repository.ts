@@ -405,7 +405,7 @@ export async function readLeasedInput(db: Db, chunk: { jobId: string; seq: numbe
   return row?.input ?? null;
 }
 
-/** Says on each of the jobs what it waits for (the JSON of src/lookup/job-waiting-for.ts), for every instance to show. */
+/** Says on each of the jobs what it waits for (the JSON of src/batch/job-waiting-for.ts), for every instance to show. */
 export async function setJobsWaitingFor(db: Db, jobIds: readonly string[], waitingFor: string): Promise<void> {
   await db.updateTable("batch_jobs").set({ waiting_for: waitingFor }).where("id", "in", jobIds).where("deleted_at", "is", null).execute();
 }

@@ -25,7 +25,7 @@ export interface BatchJobsTable {
   deleted_at: string | null;
   /** JSON array of the upload's columns Buckeye does not read (migrations/2026-11-27-260-batch-ignored-columns.ts); null: none, or stored before. */
   ignored_columns: string | null;
-  /** JSON of what the running job waits for (src/lookup/job-waiting-for.ts; migrations/2026-11-27-340-batch-waiting-for.ts); null: nothing. */
+  /** JSON of what the running job waits for (src/batch/job-waiting-for.ts; migrations/2026-11-27-340-batch-waiting-for.ts); null: nothing. */
   waiting_for: string | null;
 }
 

@@ -8,7 +8,7 @@
  * then are answered as its outage is. A client that goes away stops the upstream request.
  */
 import type { H3Event } from "h3";
-import { JsonDepthGauge, MAX_LOOKUP_DEPTH } from "../../lookup/json-depth.ts";
+import { JsonDepthGauge, MAX_LOOKUP_DEPTH } from "../../batch/json-depth.ts";
 import { ignoredFields } from "../../lookup/lookup-item.ts";
 import { MAX_IGNORED_COLUMNS, readLookupsBody } from "../../lookup/read-batch-file.ts";
 import { dateInOhio } from "../../rates/calendar.ts";

@@ -14,11 +14,10 @@
  */
 import { getRouterParam, noContent, type H3Event } from "h3";
 import { z } from "zod";
-import type { FinderFile } from "../../lookup/finder-results.ts";
-import { readWaitingFor } from "../../lookup/job-waiting-for.ts";
-import type { ItemFailure, RowResult } from "../../lookup/item-result.ts";
+import type { FinderFile } from "../../batch/finder-results.ts";
+import { readWaitingFor } from "../../batch/job-waiting-for.ts";
 import type { JobRefusal } from "../../lookup/job-admission.ts";
-import { MAX_JOB_ROWS } from "../../lookup/lookup-service.ts";
+import { MAX_JOB_ROWS } from "../../batch/job-service.ts";
 import { dateInOhio } from "../../rates/calendar.ts";
 import type { BatchJob } from "../../store/batch-jobs.repository.ts";
 import type { BatchFileFormat } from "../../store/batch-jobs.table.ts";
@@ -27,7 +26,7 @@ import { problem } from "../../web/problem.ts";
 import { RowCounter, UploadRefusal } from "../../batch/row-counter.ts";
 import { mediaType, readCapped } from "../../web/read-body.ts";
 import { readQuery } from "../query.ts";
-import { problemBody } from "../../lookup/item-answers.ts";
+import { rowProblems } from "../../batch/result-lines.ts";
 import type { BatchJobAnswer } from "../answer-schemas.ts";
 
 /** 100,000 rows of full addresses stay well under this. */
@@ -104,7 +103,7 @@ export function toJobView(job: BatchJob) {
 
 async function ownJob(ctx: ApiContext, event: H3Event): Promise<BatchJob> {
   const id = getRouterParam(event, "id") ?? "";
-  const job = await ctx.lookups.service.findJob(event.context.principal!.organizationId, id);
+  const job = await ctx.lookups.jobs.findJob(event.context.principal!.organizationId, id);
   if (!job) throw problem("batch-not-found", `No batch job ${id} belongs to this organization.`);
   return job;
 }
@@ -165,12 +164,12 @@ export function postBatch(ctx: ApiContext) {
     // Refused before the upload is read: a full queue or store, or too many bytes already being uploaded,
     // costs the caller nothing to learn. Its places are held until the job is stored or refused.
     // The organization's own caps on jobs and rows, where an operator set them, travel with its key's verdict.
-    const admitted = await ctx.lookups.service.admitJob(principal.organizationId, reservedBytes(event), principal.limits);
+    const admitted = await ctx.lookups.jobs.admitJob(principal.organizationId, reservedBytes(event), principal.limits);
     if ("ok" in admitted) throw refused(admitted);
     try {
       const bytes = await readUpload(ctx, event, format, principal.limits.rowsPerJob ?? MAX_JOB_ROWS);
       const requestId = event.context.requestId ?? "";
-      const outcome = await ctx.lookups.service.submitJob({
+      const outcome = await ctx.lookups.jobs.submitJob({
         jobId: admitted.jobId,
         bytes,
         format,
@@ -198,7 +197,7 @@ export function getBatch(ctx: ApiContext) {
 export function deleteBatch(ctx: ApiContext) {
   return async (event: H3Event) => {
     const id = getRouterParam(event, "id") ?? "";
-    if (!(await ctx.lookups.service.deleteJob(event.context.principal!.organizationId, id))) {
+    if (!(await ctx.lookups.jobs.deleteJob(event.context.principal!.organizationId, id))) {
       throw problem("batch-not-found", `No batch job ${id} belongs to this organization.`);
     }
     return noContent();
@@ -214,9 +213,7 @@ export function getBatchResults(ctx: ApiContext) {
       });
     }
     const format = resultFormat(event, job);
-    const errorsUrl = ctx.config.errorsUrl;
-    const problemOf = (row: RowResult) => problemBody(row.result as ItemFailure, errorsUrl, job.request_id);
-    const pages = ctx.lookups.service.resultText(job, format, problemOf);
+    const pages = ctx.lookups.jobs.resultText(job, format, rowProblems(ctx.config.errorsUrl, job.request_id));
     const encoder = new TextEncoder();
     // One page per pull: the stream asks for the next only when the client has taken this one.
     const body = new ReadableStream<Uint8Array>({

@@ -3,7 +3,8 @@
  * `buckeye batch`: as CSV, the figures a back office needs in columns; as NDJSON, `{row, id,
  * status, body}` with the full record or problem object, as POST /rates/batch answers each item.
  */
-import type { RowResult } from "./item-result.ts";
+import { problemBody } from "../lookup/item-answers.ts";
+import type { ItemFailure, RowResult } from "../lookup/item-result.ts";
 
 export type ResultFormat = "csv" | "ndjson";
 
@@ -16,6 +17,11 @@ export interface ProblemSummary {
 
 /** Renders a failed row as the problem object a single lookup would have answered (the API's problem table). */
 export type ProblemOf = (row: RowResult) => ProblemSummary;
+
+/** The problem objects of a job's failed rows, as the job's download and `buckeye batch` write them: with the errors reference and the job's request id. */
+export function rowProblems(errorsUrl: string, requestId: string): ProblemOf {
+  return (row) => problemBody(row.result as ItemFailure, errorsUrl, requestId);
+}
 
 export const RESULT_COLUMNS = [
   "row", "id", "status", "county", "fips", "combined_rate", "state", "county_permissive", "transit_authority",

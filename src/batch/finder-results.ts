@@ -11,8 +11,8 @@
  * The column layout of the state's own result files could not be checked (it was not available):
  * these are Buckeye's, documented, not a copy of the state's.
  */
-import { FINDER_FIELDS, FINDER_ROW } from "./finder-layout.ts";
-import type { RowResult } from "./item-result.ts";
+import { FINDER_FIELDS, FINDER_ROW } from "../lookup/finder-layout.ts";
+import type { RowResult } from "../lookup/item-result.ts";
 import { csvLine, type ProblemOf } from "./result-lines.ts";
 
 export type FinderFile = "finder" | "finder-errors";

@@ -7,6 +7,7 @@ import { errorFields } from "../error-fields.ts";
 import type { BatchRetry } from "../geo/census-batch-geocoder.ts";
 import { clearJobsWaitingFor, setJobsWaitingFor } from "../store/batch-jobs.repository.ts";
 import type { Db } from "../store/database.ts";
+import type { GeocoderWaits } from "../lookup/lookup-service.ts";
 
 export interface WaitingFor {
   reason: "geocoder-retry";
@@ -36,7 +37,7 @@ export function readWaitingFor(stored: string | null): WaitingFor | null {
  * cleared once the step is over (`clear`), in order. Only a step that waited writes at all, so a job
  * whose geocoder answers costs no extra write. A write that fails is logged: the job's work goes on.
  */
-export class JobWaits {
+export class JobWaits implements GeocoderWaits {
   readonly #db: Db;
   readonly #jobIds: readonly string[];
   readonly #log: (entry: Record<string, unknown>) => void;

@@ -1,0 +1,52 @@
+/**
+ * GET /rates's answers, kept: one body cache in front of the lookup service's `answerOne`, with one
+ * key for every kind of lookup. A county or ZIP answer is the same bytes every time but its request
+ * id, so it is kept; so is an answer the state's boundary file settled, keyed by the file version it
+ * came from (an import or a rollback is a new key), so a checkout asking about the same address again
+ * costs no probe. A ZIP alone answers from the active file's own records for it when the file covers
+ * it (src/lookup/resolve-zip-file.ts), so its key names the version too. A geocoded or polygon answer
+ * is never kept: the geocoder may answer differently tomorrow.
+ *
+ * A hit is `find`, synchronous (a Map lookup on a string built from the query); only a miss awaits
+ * the service. The county and ZIP fast path is benchmarked (docs/operations/benchmarks.md).
+ */
+import type { RatesFreshness } from "../freshness/rates-freshness.ts";
+import type { LookupItem } from "../lookup/lookup-item.ts";
+import type { ItemResult } from "../lookup/item-result.ts";
+import type { RateTable } from "../rates/rate-table.ts";
+import type { RecordContext } from "../rates/records.ts";
+import { BodyCache } from "./body-cache.ts";
+
+/** What an answer depends on besides the lookup: both dates are in the body (last_reconciled, beyond_confirmed). */
+type AnswerAsOf = Pick<RatesFreshness, "lastReconciled" | "confirmedThrough">;
+
+export class CachedAnswers {
+  readonly #bodies = new BodyCache();
+  readonly #answerOne: (item: LookupItem, context: RecordContext) => Promise<ItemResult>;
+
+  constructor(answerOne: (item: LookupItem, context: RecordContext) => Promise<ItemResult>) {
+    this.#answerOne = answerOne;
+  }
+
+  /** The one key: the boundary file's version (null when the lookup never reads the file, or no file is active), the dates the body carries, and every field of the lookup. */
+  static keyOf(item: LookupItem, asOf: AnswerAsOf, version: string | null): string {
+    return `${version ?? ""}|${asOf.lastReconciled}|${asOf.confirmedThrough}|${item.date}|${item.address ?? ""}|${item.zip ?? ""}|${item.zip4 ?? ""}|${item.county ?? ""}|${item.lat ?? ""}|${item.lon ?? ""}`;
+  }
+
+  /** The body kept for `key`, with `requestId` in it; undefined when none is kept. The cache empties when `table` is replaced. */
+  find(table: RateTable, key: string, requestId: string): string | undefined {
+    return this.#bodies.find(table, key, requestId);
+  }
+
+  /**
+   * The lookup answered by the service, kept under `key` when it may be: a county or ZIP answer
+   * (`countyOrZip`), or a record the file of `version` settled. A failure is returned, never kept.
+   */
+  async answer(table: RateTable, key: string, item: LookupItem, context: RecordContext, how: { countyOrZip: boolean; version: string | null }): Promise<ItemResult> {
+    const result = await this.#answerOne(item, context);
+    if (result.kind === "failure") return result;
+    const settledByFile = how.version !== null && result.kind === "rate" && result.body.boundary_record?.version === how.version;
+    if (how.countyOrZip || settledByFile) this.#bodies.keep(table, key, result.body);
+    return result;
+  }
+}
