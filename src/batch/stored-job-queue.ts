@@ -7,7 +7,7 @@
  * its late writes, if any, are refused (completeChunk in the store), so no row is lost or doubled.
  */
 import type SQLite from "better-sqlite3";
-import type { ChunkDone } from "../lookup/batch-tasks.ts";
+import type { ChunkDone } from "../lookup/chunk-work.ts";
 import { anyClaimable, extendLease, type ClaimedChunk } from "../store/batch-jobs.repository.ts";
 import type { Db } from "../store/database.ts";
 import { writeIfUnlocked } from "../store/write-if-unlocked.ts";

@@ -13,11 +13,7 @@
  * overlay each task carries. So the answering thread neither parses nor holds a job's rows.
  */
 import { openBoundaryIndex } from "../boundaries/boundary-index.ts";
-import type { BatchAddress, BatchGeocode } from "../geo/census-batch-geocoder.ts";
-import type { GeocodeOutcome } from "../geo/geocoder.ts";
-import type { IsoDate } from "../rates/calendar.ts";
 import { mergeTable, type RatesOverlay } from "../rates/overlay-periods.ts";
-import type { RecordContext } from "../rates/records.ts";
 import {
   claimGroup,
   completeChunk,
@@ -34,53 +30,13 @@ import {
 import { openStore, type Store } from "../store/connect.ts";
 import type { Db } from "../store/database.ts";
 import { lockOrganization } from "../store/organizations.repository.ts";
+import type { BatchStep, BatchWorkerData, ChunkDone, ChunkLease, ChunkWork, Geocoded } from "./chunk-work.ts";
 import { failure, type RowResult } from "./item-result.ts";
 import { jobCapRefusal, type JobCaps, type JobRefusal } from "./job-admission.ts";
 import { batchOutcomes, complete, settle, type Entry, type LadderParts, type Settled } from "./ladder.ts";
 import { rawId, readLookups } from "./lookup-item.ts";
 import { readBatchFile, type BatchFileReading, type BatchFormat } from "./read-batch-file.ts";
-import type { ResolverData } from "./resolver-inputs.ts";
-import type { LocateAnswer } from "./resolver-inputs.ts";
-
-export interface BatchWorkerData {
-  /** The store the state's boundary file is read from; null when the caller has none. */
-  databaseUrl: string | null;
-  /** The shipped rate table and ZIP index, copied into the thread once. */
-  shipped: ResolverData;
-}
-
-/** A claimed chunk of a job, held by `owner`. */
-export interface ChunkLease {
-  jobId: string;
-  seq: number;
-  owner: string;
-}
-
-/**
- * One chunk to resolve, numbered from `firstRow`: an inline list's rows as JSON text (`input`), or a
- * claimed chunk of a job (`lease`), whose rows the thread reads from the store and whose results it
- * stores there, so they never pass through the answering thread.
- */
-export type ChunkWork = { firstRow: number; today: IsoDate; context: RecordContext } & ({ input: string; lease?: undefined } | { lease: ChunkLease; input?: undefined });
-
-/**
- * A chunk's counts, and its rows (JSON text of RowResult[]) when it was not stored here; `stored`
- * says whether a leased chunk's results were written (false: its lease was lost or its job deleted, nothing written).
- */
-export interface ChunkDone {
-  output?: string;
-  stored?: boolean;
-  done: number;
-  failed: number;
-}
-
-export type BatchStep = { kind: "done"; chunks: ChunkDone[] } | { kind: "geocode"; rows: BatchAddress[]; state: string };
-
-/** What the Census batch endpoint answered for the rows of a `geocode` step; `down` when it failed. */
-export interface Geocoded {
-  answers: Array<[string, BatchGeocode]>;
-  down: Extract<GeocodeOutcome, { kind: "unavailable" }> | null;
-}
+import type { LocateAnswer, ResolverData } from "./resolver-inputs.ts";
 
 /** An upload to read, cut into chunks and store as a job with them. */
 export interface JobUpload {

@@ -21,7 +21,7 @@ import { poolTaskSeconds, poolThreadsOutOfMemory } from "../metrics.ts";
 import { missingPolygonsNow, type PolygonFiles } from "../geo/polygon-files.ts";
 import type { PolygonsData } from "../geo/polygons.ts";
 import { IN_DENO, threadEntry } from "../worker-entries.ts";
-import type { BatchWorkerData } from "./batch-tasks.ts";
+import type { BatchWorkerData } from "./chunk-work.ts";
 import { openPolygonIndex } from "./build-polygon-index.ts";
 import { clientWaiting, WaitingClientsFirst } from "./lane-queue.ts";
 import type { PolygonSummary, GeoTasks, GeoWorkerData } from "./worker-tasks.ts";

@@ -7,7 +7,8 @@
 import { setPriority } from "node:os";
 import type { PolygonFiles } from "../geo/polygon-files.ts";
 import { adoptPolygons, loadPolygons, locate, type Polygons, type PolygonsData } from "../geo/polygons.ts";
-import { createBatchTasks, type BatchTasks, type BatchWorkerData } from "./batch-tasks.ts";
+import { createBatchTasks, type BatchTasks } from "./batch-tasks.ts";
+import type { BatchWorkerData } from "./chunk-work.ts";
 import { readBatchFile, type BatchFileReading, type BatchFormat } from "./read-batch-file.ts";
 import type { LocateAnswer, LocatedPoint, PolygonVintages } from "./resolver-inputs.ts";
 
