@@ -8,7 +8,7 @@
  */
 import type { ChunkDone, ChunkLease } from "../lookup/chunk-work.ts";
 import type { GeocoderWaits } from "../lookup/lookup-service.ts";
-import type { ClaimedChunk } from "../store/batch-jobs.repository.ts";
+import type { ClaimedChunk } from "./batch-jobs.repository.ts";
 
 export type { ClaimedChunk };
 

@@ -13,10 +13,16 @@
  * process instead (https://github.com/nodejs/node/issues/47224; seen here on a 64 MB ceiling).
  */
 import { parse } from "csv-parse/sync";
-import type { NewBatchChunk } from "../store/batch-jobs.repository.ts";
 import { columnName } from "./address-columns.ts";
 import { FINDER_ROW } from "./finder-layout.ts";
 import { CONTROL, ignoredFields } from "./lookup-item.ts";
+
+/** One chunk of an upload: its rows as a JSON array's text, numbered from `firstRow`. */
+export interface NewBatchChunk {
+  firstRow: number;
+  rowCount: number;
+  input: string;
+}
 
 export type BatchFormat = "csv" | "ndjson" | "finder";
 

@@ -19,7 +19,7 @@ import { readWaitingFor } from "../../batch/job-waiting-for.ts";
 import type { JobRefusal } from "../../lookup/job-admission.ts";
 import { MAX_JOB_ROWS } from "../../batch/job-service.ts";
 import { dateInOhio } from "../../rates/calendar.ts";
-import type { BatchJob } from "../../store/batch-jobs.repository.ts";
+import type { BatchJob } from "../../batch/batch-jobs.repository.ts";
 import type { BatchFileFormat } from "../../store/batch-jobs.table.ts";
 import type { ApiContext } from "../context.ts";
 import { problem } from "../../web/problem.ts";
