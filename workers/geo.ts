@@ -14,7 +14,7 @@ const jobs = createJobTasks(openedStore);
 
 export const warm = tasks.warm;
 export const locate = tasks.locate;
-export const readBatchFile = tasks.readBatchFile;
+export const readBatchFile = jobs.readBatchFile;
 export const resolveChunks = tasks.resolveChunks;
 export const completeChunks = tasks.completeChunks;
 export const acceptJob = jobs.acceptJob;

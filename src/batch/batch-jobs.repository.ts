@@ -8,7 +8,7 @@
  */
 import { sql, type ExpressionBuilder, type Selectable } from "kysely";
 import type { ChunkResults } from "../lookup/chunk-work.ts";
-import type { NewBatchChunk } from "../lookup/read-batch-file.ts";
+import type { NewBatchChunk } from "./read-batch-file.ts";
 import type { BatchChunksTable, BatchFileFormat, BatchJobsTable } from "../store/batch-jobs.table.ts";
 import type { Dialect } from "../store/connect.ts";
 import type { Database, Db } from "../store/database.ts";

@@ -13,7 +13,7 @@ import PQueue from "p-queue";
 import { errorFields } from "../error-fields.ts";
 import { newId } from "../ids.ts";
 import type { ChunkLease } from "../lookup/chunk-work.ts";
-import { jobCapRefusal, type JobCaps, type JobRefusal } from "../lookup/job-admission.ts";
+import { jobCapRefusal, type JobCaps, type JobRefusal } from "./job-admission.ts";
 import type { RowResult } from "../lookup/item-result.ts";
 import type { GeoPool } from "../lookup/worker-pool.ts";
 import type { IsoDate } from "../rates/calendar.ts";

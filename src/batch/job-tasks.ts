@@ -1,6 +1,6 @@
 /**
  * The job queue's work in a batch-lane thread (workers/geo.ts wires it up beside lookup/'s
- * batch-tasks.ts): storing an upload as a job with its chunks, claiming chunk groups, giving up a
+ * batch-tasks.ts): reading an upload (read-batch-file.ts), storing it as a job with its chunks, claiming chunk groups, giving up a
  * chunk claimed too often, and the leased chunks' rows and results that the resolving tasks read and
  * store (`storedChunks`). They run there, on the thread's own store connection, for the reason
  * lookup/batch-tasks.ts gives: a commit of a chunk group's results waits on the disk, and
@@ -9,9 +9,9 @@
 import type { LeasedChunks } from "../lookup/batch-tasks.ts";
 import type { ChunkLease } from "../lookup/chunk-work.ts";
 import { failure, type RowResult } from "../lookup/item-result.ts";
-import { jobCapRefusal, type JobCaps, type JobRefusal } from "../lookup/job-admission.ts";
+import { jobCapRefusal, type JobCaps, type JobRefusal } from "./job-admission.ts";
 import { rawId } from "../lookup/lookup-item.ts";
-import { readBatchFile, type BatchFileReading, type BatchFormat } from "../lookup/read-batch-file.ts";
+import { readBatchFile, type BatchFileReading, type BatchFormat } from "./read-batch-file.ts";
 import type { GeoPool } from "../lookup/worker-pool.ts";
 import type { Store } from "../store/connect.ts";
 import type { Db } from "../store/database.ts";
@@ -53,6 +53,11 @@ export const storedChunks: LeasedChunks = {
 /** `openedStore`: the thread's store connection, the one its resolving tasks use. */
 export function createJobTasks(openedStore: () => Store | null) {
   return {
+    /** Reads an upload into chunks, without storing it (`buckeye batch`, whose queue is in memory). */
+    readBatchFile(input: { bytes: Uint8Array; format: BatchFormat; maxRows: number; chunkRows: number }): BatchFileReading {
+      return readBatchFile(input.bytes, input.format, input.maxRows, input.chunkRows);
+    },
+
     /** Claims a group of chunks for `owner` (the runner on the answering thread serialises its claims). */
     async claimGroup(input: { owner: string; now: string; leaseMs: number; groupRows: number; runningPerOrganization: number }): Promise<ClaimedChunk[]> {
       const opened = openedStore()!;

@@ -8,7 +8,7 @@
  */
 import type { ChunkDone } from "../lookup/chunk-work.ts";
 import type { RowResult } from "../lookup/item-result.ts";
-import type { NewBatchChunk } from "../lookup/read-batch-file.ts";
+import type { NewBatchChunk } from "./read-batch-file.ts";
 import type { ClaimedChunk, JobQueue } from "./job-queue.ts";
 
 export interface MemoryJob {

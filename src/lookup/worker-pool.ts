@@ -4,9 +4,9 @@
  *
  * - interactive (WORKER_THREADS): point-in-polygon for single lookups, whose answering thread
  *   parses, probes, geocodes (I/O) and evaluates rates, which cost microseconds each;
- * - batch (BATCH_THREADS): reading uploaded batch files, resolving job chunks and large inline
- *   batches whole (batch-tasks.ts), and the job queue's tasks (src/batch/job-tasks.ts, run through
- *   `runInBatchLane`), each thread with its own store connection.
+ * - batch (BATCH_THREADS): resolving job chunks and large inline batches whole (batch-tasks.ts),
+ *   and the job queue's tasks (src/batch/job-tasks.ts: reading uploads, storing jobs, claiming
+ *   chunks; run through `runInBatchLane`), each thread with its own store connection.
  *
  * Threads are fixed (min = max, no idle exit) and created at the first task, so a service that
  * answers only county and ZIP lookups never pays for them (about 20 MB each). At warm() the
@@ -56,7 +56,6 @@ type Lane = "interactive" | "batch";
 const LANES: Record<TaskName, Lane> = {
   warm: "interactive",
   locate: "interactive",
-  readBatchFile: "batch",
   resolveChunks: "batch",
   completeChunks: "batch",
 };

@@ -1,8 +1,7 @@
 /**
  * The tasks the lookup worker threads run (workers/geo.ts only wires them up): placing points in
- * the county and place polygons for single lookups; in the batch lane, reading uploaded batch
- * files and resolving batch lists (batch-tasks.ts), beside the job queue's tasks
- * (src/batch/job-tasks.ts). Each thread adopts the polygon indexes a child process built (see
+ * the county and place polygons for single lookups; in the batch lane, resolving batch lists
+ * (batch-tasks.ts), beside the job queue's tasks (src/batch/job-tasks.ts: reading uploads too). Each thread adopts the polygon indexes a child process built (see
  * worker-pool.ts), or loads them at its first task. Answers are plain data.
  */
 import { setPriority } from "node:os";
@@ -11,7 +10,6 @@ import { adoptPolygons, loadPolygons, locate, type Polygons, type PolygonsData }
 import { openStore, type Store } from "../store/connect.ts";
 import { createBatchTasks, type BatchTasks, type LeasedChunks } from "./batch-tasks.ts";
 import type { BatchWorkerData } from "./chunk-work.ts";
-import { readBatchFile, type BatchFileReading, type BatchFormat } from "./read-batch-file.ts";
 import type { LocateAnswer, LocatedPoint, PolygonVintages } from "./resolver-inputs.ts";
 
 export interface GeoWorkerData {
@@ -109,10 +107,6 @@ export function createGeoTasks(workerData: GeoWorkerData, openedStore: () => Sto
     locate: locatePoints,
     resolveChunks: batch?.resolveChunks ?? (unavailable as BatchTasks["resolveChunks"]),
     completeChunks: batch?.completeChunks ?? (unavailable as BatchTasks["completeChunks"]),
-
-    readBatchFile(input: { bytes: Uint8Array; format: BatchFormat; maxRows: number; chunkRows: number }): BatchFileReading {
-      return readBatchFile(input.bytes, input.format, input.maxRows, input.chunkRows);
-    },
   };
 }
 

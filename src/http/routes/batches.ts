@@ -16,7 +16,7 @@ import { getRouterParam, noContent, type H3Event } from "h3";
 import { z } from "zod";
 import type { FinderFile } from "../../batch/finder-results.ts";
 import { readWaitingFor } from "../../batch/job-waiting-for.ts";
-import type { JobRefusal } from "../../lookup/job-admission.ts";
+import type { JobRefusal } from "../../batch/job-admission.ts";
 import { MAX_JOB_ROWS } from "../../batch/job-service.ts";
 import { dateInOhio } from "../../rates/calendar.ts";
 import type { BatchJob } from "../../batch/batch-jobs.repository.ts";
