@@ -119,7 +119,7 @@ export class GeoPool {
     this.#shared ??=
       !files.available || IN_DENO
         ? Promise.resolve(null)
-        : openPolygonIndex(files).catch((error: unknown) => {
+        : openPolygonIndex(files, this.#options.onError).catch((error: unknown) => {
             this.#options.onError(error);
             return null;
           });
