@@ -1,8 +1,10 @@
 /**
  * One 100,000-address job on SQLite against the same job on PostgreSQL, in the same run
- * (`BENCH_DATABASE_URL=postgres://… node --import tsx bench/job-stores.ts`; `npm run bench` runs it
- * when BENCH_DATABASE_URL is set). Writes bench/results-job-stores.json and prints the
- * PostgreSQL/SQLite ratio of the job's time, the target being at most 1.5.
+ * (`node --import tsx bench/job-stores.ts`; `npm run bench` runs it). PostgreSQL is
+ * BENCH_DATABASE_URL when it names one, else BENCH_POSTGRES_URL, else
+ * postgres://postgres@127.0.0.1:5432/test, as bench/scale.ts (a fresh schema, dropped at the end).
+ * Writes bench/results-job-stores.json and prints the PostgreSQL/SQLite ratio of the job's time,
+ * the target being at most 1.5.
  *
  * Both databases get the same SYNTHETIC boundary file (BENCH_BOUNDARY_RECORDS, default 200,000
  * records) and the compiled server of `npm start`; the jobs' addresses are all resolved by the file,
@@ -23,11 +25,8 @@ const ROUNDS = Number(process.env.BENCH_JOB_ROUNDS ?? 3);
 const JOB_ROWS = 100_000;
 const TARGET_RATIO = 1.5;
 
-const postgresUrl = process.env.BENCH_DATABASE_URL;
-if (!postgresUrl?.startsWith("postgres")) {
-  console.log("bench/job-stores.ts: BENCH_DATABASE_URL names no PostgreSQL database; nothing to compare");
-  process.exit(0);
-}
+const named = process.env.BENCH_DATABASE_URL;
+const postgresUrl = named?.startsWith("postgres") ? named : (process.env.BENCH_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/test");
 
 const round = (n: number) => Math.round(n * 1000) / 1000;
 const median = (values: readonly number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;

@@ -4,7 +4,7 @@
  * loads each with autocannon on loopback in the same run, and reports req/s, p99 and the ratio
  * to the bare route. The county route is measured twice: as shipped (no metrics) and on a second
  * server with METRICS_PORT set, scraped once a second (docs/operations/metrics.md, "Cost"). Then runs the address/batch, boundary-file, address-form match rate, batch-job and webhook benchmarks
- * when present (and, with BENCH_DATABASE_URL, a job on SQLite against PostgreSQL: bench/job-stores.ts),
+ * when present (and a job on SQLite against PostgreSQL: bench/job-stores.ts),
  * and ends with the lookup and job targets met or missed.
  * Results go to bench/results.json, and a full run's figures to the top of docs/operations/benchmarks.md
  * (bench/current-figures.ts).
@@ -95,7 +95,7 @@ for (const [name, script, file] of [
   ["address_forms", "bench/address-forms.ts", "bench/results-address-forms.json"],
   ["address_corpus", "bench/address-corpus.ts", "bench/results-address-corpus.json"],
   ["batch_jobs", "bench/jobs.ts", "bench/results-jobs.json"],
-  // With BENCH_DATABASE_URL only: one 100,000-row job on SQLite and on PostgreSQL, and their ratio.
+  // One 100,000-row job on SQLite and on PostgreSQL (BENCH_DATABASE_URL, or as bench/scale.ts finds it), and their ratio.
   ["job_stores", "bench/job-stores.ts", "bench/results-job-stores.json"],
   ["webhooks", "bench/webhooks.ts", "bench/results-webhooks.json"],
   ["scale_out", "bench/scale.ts", "bench/results-scale.json"],

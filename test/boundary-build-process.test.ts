@@ -1,7 +1,7 @@
 /**
  * The boundary indexes are read from the polygon index file `buckeye data fetch-geo` wrote beside
  * the polygons when it matches them, else built in a child process and handed over as bytes
- * (src/lookup/build-polygon-index.ts), so that parsing the polygon files never weighs on the server.
+ * (src/lookup/open-polygon-index.ts), so that parsing the polygon files never weighs on the server.
  * What the server adopts must be exactly what it would have built itself.
  */
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
@@ -12,7 +12,7 @@ import { findPolygonFiles } from "../src/geo/polygon-files.ts";
 import { adoptPolygons, polygonsData, loadPolygons, locate } from "../src/geo/polygons.ts";
 import { encodePolygons, readPolygons } from "../src/geo/polygons-bytes.ts";
 import { polygonIndexPath, sourcesKey } from "../src/geo/polygon-index-file.ts";
-import { buildPolygonIndexInProcess, openPolygonIndex } from "../src/lookup/build-polygon-index.ts";
+import { buildPolygonIndexInProcess, openPolygonIndex } from "../src/lookup/open-polygon-index.ts";
 import { polygonFiles } from "./_polygons.ts";
 
 const files = polygonFiles();
@@ -55,6 +55,11 @@ describe("boundary indexes built in a child process", () => {
   });
 });
 
+/** For opens that must not find a damaged file. */
+const unexpected = (error: Error) => {
+  throw error;
+};
+
 describe("the polygon index file beside the polygons", () => {
   it("is read when it was built from exactly the polygons there, and built again when they change or its layout is another's", async () => {
     const dir = mkdtempSync(join(tmpdir(), "buckeye-polygon-index-"));
@@ -64,15 +69,24 @@ describe("the polygon index file beside the polygons", () => {
       // An index that says 1999 for polygons of another vintage can only have come from the file.
       const marked = { ...polygonsData(await loadPolygons(copied)), countyVintage: 1999 };
       writeFileSync(polygonIndexPath(dir), Buffer.concat(encodePolygons(marked, sourcesKey(copied))));
-      expect((await openPolygonIndex(copied)).countyVintage).toBe(1999);
+      expect((await openPolygonIndex(copied, unexpected)).countyVintage).toBe(1999);
 
       utimesSync(copied.counties.path, new Date(), new Date(Date.now() + 60_000));
-      expect((await openPolygonIndex(copied)).countyVintage).toBe(files.counties.vintage);
+      expect((await openPolygonIndex(copied, unexpected)).countyVintage).toBe(files.counties.vintage);
 
       writeFileSync(polygonIndexPath(dir), Buffer.concat(encodePolygons(marked, sourcesKey(copied))).toString("latin1").replace("buckeye polygon index 1", "buckeye polygon index 0"), "latin1");
-      expect((await openPolygonIndex(copied)).countyVintage).toBe(files.counties.vintage);
+      expect((await openPolygonIndex(copied, unexpected)).countyVintage).toBe(files.counties.vintage);
       // The service only reads the folder: what it built in place of the stale file, it did not write there.
       expect(readFileSync(polygonIndexPath(dir), "latin1")).toContain("buckeye polygon index 0");
+
+      // A file written for exactly these polygons but cut short is said to be damaged, once, and built around.
+      const whole = Buffer.concat(encodePolygons(marked, sourcesKey(copied)));
+      writeFileSync(polygonIndexPath(dir), whole.subarray(0, whole.byteLength - 1));
+      const heard: Error[] = [];
+      expect((await openPolygonIndex(copied, (error) => heard.push(error))).countyVintage).toBe(files.counties.vintage);
+      expect(heard).toHaveLength(1);
+      expect(heard[0]!.message).toMatch(/polygon index file .* could not be read/);
+      expect(String((heard[0]!.cause as Error).message)).toMatch(/end early/);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

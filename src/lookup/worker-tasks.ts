@@ -1,10 +1,11 @@
 /**
  * The tasks the lookup worker threads run (workers/geo.ts only wires them up): placing points in
  * the county and place polygons for single lookups; in the batch lane, resolving batch lists
- * (batch-tasks.ts), beside the job queue's tasks (src/batch/job-tasks.ts: reading uploads too). Each thread adopts the polygon indexes a child process built (see
- * worker-pool.ts), or loads them at its first task. Answers are plain data.
+ * (batch-tasks.ts), beside the job queue's tasks (src/batch/job-tasks.ts: reading uploads too).
+ * Each thread adopts the polygon indexes a child process built (see worker-pool.ts), or loads them
+ * at its first task. Answers are plain data.
  */
-import { setPriority } from "node:os";
+import { getPriority, setPriority } from "node:os";
 import type { PolygonFiles } from "../geo/polygon-files.ts";
 import { adoptPolygons, loadPolygons, locate, type Polygons, type PolygonsData } from "../geo/polygons.ts";
 import { openStore, type Store } from "../store/connect.ts";
@@ -27,8 +28,8 @@ export interface PolygonSummary extends PolygonVintages {
 /** A point just off every county polygon (a geocode on a shoreline) still belongs to the nearest county within this distance. */
 const SHORE_TOLERANCE_KM = 0.3;
 
-/** The nice value of a batch lane thread: the answering thread and the interactive lane (0) win the CPU from it. */
-const BATCH_NICE = 10;
+/** How much nicer a batch lane thread is than the thread that started it: the answering thread and the interactive lane win the CPU from it. */
+const BATCH_NICER_BY = 10;
 
 /**
  * Lowers this thread's CPU priority. On Linux `setpriority(PRIO_PROCESS, 0)`, which os.setPriority()
@@ -40,7 +41,9 @@ const BATCH_NICE = 10;
 function yieldToAnsweringThreads(): void {
   if (process.platform !== "linux") return;
   try {
-    setPriority(BATCH_NICE);
+    // Relative to the nice value the thread inherited, so a service started under `nice` keeps the order
+    // (an absolute 10 would, for a process at 19 run by root, put the batch lane above the answering thread).
+    setPriority(Math.min(19, getPriority() + BATCH_NICER_BY));
   } catch {
     // Not permitted here: the thread runs at the process's priority, as before.
   }

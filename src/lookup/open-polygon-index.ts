@@ -20,12 +20,17 @@ import { readPolygons } from "../geo/polygons-bytes.ts";
 import { readFreshPolygonIndex } from "../geo/polygon-index-file.ts";
 import { processEntry } from "../worker-entries.ts";
 
-export async function openPolygonIndex(files: Extract<PolygonFiles, { available: true }>): Promise<PolygonsData> {
+/**
+ * `damaged` hears of an index file that matches the polygons but cannot be read (cut short, or
+ * altered): the indexes are then built from the polygons as if there were none, and an operator
+ * learns why this start took longer and that `buckeye data fetch-geo` would write the file again.
+ */
+export async function openPolygonIndex(files: Extract<PolygonFiles, { available: true }>, damaged: (error: Error) => void): Promise<PolygonsData> {
   try {
     const written = readFreshPolygonIndex(files);
     if (written) return written;
-  } catch {
-    // A damaged index file: the polygons themselves are still there to build from.
+  } catch (error) {
+    damaged(new Error("the polygon index file beside the polygons could not be read; the indexes are built from the polygons instead", { cause: error }));
   }
   return buildPolygonIndexInProcess(files);
 }
