@@ -406,7 +406,7 @@ const configFromEnv = configSchema.transform((e) => {
       chunkRows: e.BATCH_CHUNK_ROWS,
       leaseMs: e.BATCH_LEASE_MS,
       pollMs: e.BATCH_POLL_MS,
-      /** Jobs one organization may have running at once (the fair-shares rule, src/store/batch-jobs.repository.ts). */
+      /** Jobs one organization may have running at once (the fair-shares rule, src/batch/batch-jobs.repository.ts). */
       runningPerOrganization: e.BATCH_JOBS_RUNNING_PER_ORG,
       /** Times a chunk is worked before its rows are given up. */
       maxChunkAttempts: e.BATCH_CHUNK_MAX_ATTEMPTS,

@@ -4,7 +4,7 @@
  * readLookupItem, and accepted in a CSV header by readBatchFile.
  */
 import { describe, expect, it } from "vitest";
-import { readBatchFile } from "../src/lookup/read-batch-file.ts";
+import { readBatchFile } from "../src/batch/read-batch-file.ts";
 import { readLookupItem, readLookups } from "../src/lookup/lookup-item.ts";
 
 const TODAY = "2026-06-01";

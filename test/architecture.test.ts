@@ -22,8 +22,9 @@ export const LAYERS: Record<string, number> = {
   "load-data.ts": 3, lookup: 3, accounts: 3,
   freshness: 4,
   "runtime.ts": 4.5,
+  // Below jobs/: batch/ needs nothing above lookup/, and the retention sweep deletes expired batch jobs.
+  batch: 4.7,
   jobs: 5,
-  batch: 6,
   http: 7,
   "reference-page": 8, cli: 8,
   dashboard: 9,
@@ -31,8 +32,8 @@ export const LAYERS: Record<string, number> = {
   "service-metrics.ts": 10.5,
   "service.ts": 11,
   "cli.ts": 12,
-  // The thread entries the lookup and boundary rooms load by path: above the rooms they call, imported by none.
-  workers: 4,
+  // The thread entries the lookup and boundary rooms load by path: above the rooms they call (batch/'s job tasks included), imported by none.
+  workers: 4.8,
 };
 
 /** Adapters that share feature services, never each other's code: the layers alone would allow these. */

@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { createKey } from "../src/auth/key-service.ts";
 import { createService, type Service } from "../src/service.ts";
-import { claimChunk, completeChunk, findBatchJob, insertBatchJob, type ClaimedChunk } from "../src/store/batch-jobs.repository.ts";
+import { claimChunk, completeChunk, findBatchJob, insertBatchJob, type ClaimedChunk } from "../src/batch/batch-jobs.repository.ts";
 import { openStore, type Store } from "../src/store/connect.ts";
 import { migrateToLatest } from "../src/store/migrate.ts";
 import { createOrganization } from "../src/store/organizations.repository.ts";

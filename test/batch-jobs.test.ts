@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createKey } from "../src/auth/key-service.ts";
 import { csvLine } from "../src/batch/result-lines.ts";
 import { createService, type Service } from "../src/service.ts";
-import { claimChunk, completeChunk, findBatchJob, insertBatchJob } from "../src/store/batch-jobs.repository.ts";
+import { claimChunk, completeChunk, findBatchJob, insertBatchJob } from "../src/batch/batch-jobs.repository.ts";
 import { createOrganization } from "../src/store/organizations.repository.ts";
 import { FAKE_ADDRESSES, oneLine, startFakeCensusGeocoder, type FakeCensusGeocoder } from "./fake-census-geocoder.ts";
 import { startRequestActors, startTestService, testConfig, startTestServiceWithFakeGeocoder, type GeocodedTestService } from "./_setup.ts";

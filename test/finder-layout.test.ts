@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { readLookups } from "../src/lookup/lookup-item.ts";
-import { readBatchFile } from "../src/lookup/read-batch-file.ts";
+import { readBatchFile } from "../src/batch/read-batch-file.ts";
 
 const TODAY = "2026-06-01";
 const GOOD = ["INV-1001", "150 Birch Ct", "Suite 200", "Westerville", "OH", "43081", "1234", "05/15/2026"];

@@ -11,7 +11,7 @@ import { createKey, KeyError } from "../src/auth/key-service.ts";
 import { sweepRetention } from "../src/jobs/retention.ts";
 import { limitDefaults, LIMIT_NAMES, NO_OWN_LIMITS, parseLimitValue } from "../src/organization-limits.ts";
 import { startService, type RunningService } from "../src/service.ts";
-import { insertBatchJob } from "../src/store/batch-jobs.repository.ts";
+import { insertBatchJob } from "../src/batch/batch-jobs.repository.ts";
 import { findOrganizationLimits } from "../src/store/organization-limits.repository.ts";
 import { createOrganization } from "../src/store/organizations.repository.ts";
 import { oneLine, startFakeCensusGeocoder, type FakeCensusGeocoder } from "./fake-census-geocoder.ts";

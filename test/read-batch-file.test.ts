@@ -1,9 +1,9 @@
 /**
- * Reading an uploaded file into chunks (src/lookup/read-batch-file.ts), without HTTP or threads:
+ * Reading an uploaded file into chunks (src/batch/read-batch-file.ts), without HTTP or threads:
  * from its bytes, line by line, with no chunk's text past MAX_CHUNK_CHARS.
  */
 import { describe, expect, it } from "vitest";
-import { MAX_CHUNK_CHARS, readBatchFile, type BatchFileReading } from "../src/lookup/read-batch-file.ts";
+import { MAX_CHUNK_CHARS, readBatchFile, type BatchFileReading } from "../src/batch/read-batch-file.ts";
 
 const bytes = (text: string) => new TextEncoder().encode(text);
 

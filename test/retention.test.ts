@@ -14,7 +14,7 @@ import { loadConfig } from "../src/config.ts";
 import { RETENTION_ROWS_PER_TRANSACTION, sweepRetention } from "../src/jobs/retention.ts";
 import { addDays, dateInOhio } from "../src/rates/calendar.ts";
 import { startService, type RunningService } from "../src/service.ts";
-import { insertBatchJob, PURGE_CHUNKS_PER_STEP } from "../src/store/batch-jobs.repository.ts";
+import { insertBatchJob, PURGE_CHUNKS_PER_STEP } from "../src/batch/batch-jobs.repository.ts";
 import type { Store } from "../src/store/connect.ts";
 import type { Db } from "../src/store/database.ts";
 import { createOrganization } from "../src/store/organizations.repository.ts";

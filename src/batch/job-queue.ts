@@ -6,9 +6,9 @@
  * `buckeye batch` runs a local file on. Chunks enter the stored queue through the job service
  * (job-service.ts `submitJob`), and the memory queue when it is made.
  */
-import type { ChunkDone, ChunkLease } from "../lookup/batch-tasks.ts";
+import type { ChunkDone, ChunkLease } from "../lookup/chunk-work.ts";
 import type { GeocoderWaits } from "../lookup/lookup-service.ts";
-import type { ClaimedChunk } from "../store/batch-jobs.repository.ts";
+import type { ClaimedChunk } from "./batch-jobs.repository.ts";
 
 export type { ClaimedChunk };
 

@@ -13,7 +13,7 @@
 import { setMaxListeners } from "node:events";
 import { newId } from "../ids.ts";
 import { recordContext, type RecordFreshness } from "../rates/records.ts";
-import type { ChunkWork } from "../lookup/batch-tasks.ts";
+import type { ChunkWork } from "../lookup/chunk-work.ts";
 import type { LookupService } from "../lookup/lookup-service.ts";
 import type { ClaimedChunk, JobQueue } from "./job-queue.ts";
 import { errorFields } from "../error-fields.ts";

@@ -6,22 +6,23 @@
  * The API's batch routes and the runner call it; resolving a chunk's rows is the lookup service's
  * (src/lookup/lookup-service.ts `resolveChunks`).
  *
- * The work that touches a job's rows runs in the pool's batch lane (src/lookup/batch-tasks.ts): on
+ * The work that touches a job's rows runs in the pool's batch lane (job-tasks.ts, src/lookup/batch-tasks.ts): on
  * SQLite every commit waits on the disk on the thread that makes it, so the answering thread never does.
  */
 import PQueue from "p-queue";
 import { errorFields } from "../error-fields.ts";
 import { newId } from "../ids.ts";
-import type { ChunkLease } from "../lookup/batch-tasks.ts";
-import { jobCapRefusal, type JobCaps, type JobRefusal } from "../lookup/job-admission.ts";
+import type { ChunkLease } from "../lookup/chunk-work.ts";
+import { jobCapRefusal, type JobCaps, type JobRefusal } from "./job-admission.ts";
 import type { RowResult } from "../lookup/item-result.ts";
 import type { GeoPool } from "../lookup/worker-pool.ts";
 import type { IsoDate } from "../rates/calendar.ts";
-import { countBatchJobs, findBatchJob, markBatchJobDeleted, purgeDeletedJob, readChunkOutputs, type BatchJob, type ClaimedChunk } from "../store/batch-jobs.repository.ts";
+import { countBatchJobs, findBatchJob, markBatchJobDeleted, purgeDeletedJob, readChunkOutputs, type BatchJob, type ClaimedChunk } from "./batch-jobs.repository.ts";
 import type { BatchFileFormat } from "../store/batch-jobs.table.ts";
 import type { Db } from "../store/database.ts";
 import { MAX_JOB_ROWS, type OrganizationLimits } from "../organization-limits.ts";
 import { finderLine, isFinderFile, type FinderFile } from "./finder-results.ts";
+import { runJobTask } from "./job-tasks.ts";
 import { resultHeader, resultLine, type ProblemOf, type ResultFormat } from "./result-lines.ts";
 import { UploadReservations, type Reservation, type UploadBudget } from "./upload-reservations.ts";
 
@@ -34,8 +35,8 @@ const RESULT_PAGE_CHUNKS = 2;
 export interface JobServiceOptions {
   /** The store jobs live in. */
   db: Db;
-  /** The lookup pool, whose batch lane reads uploads, stores jobs and claims their chunks. */
-  pool: Pick<GeoPool, "run">;
+  /** The lookup pool, whose batch lane reads uploads, stores jobs and claims their chunks (job-tasks.ts). */
+  pool: Pick<GeoPool, "runInBatchLane">;
   now: () => Date;
   /** Rows per stored chunk at most. */
   chunkRows: number;
@@ -128,7 +129,8 @@ export class BatchJobService {
     const movable = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.buffer instanceof ArrayBuffer;
     let accepted: SubmitOutcome;
     try {
-      accepted = await this.#options.pool.run(
+      accepted = await runJobTask(
+        this.#options.pool,
         "acceptJob",
         {
           bytes,
@@ -222,12 +224,12 @@ export class BatchJobService {
    * commit that waits on the disk on the thread that asks, so the answering thread never does it.
    */
   claimGroup(owner: string, leaseMs: number, groupRows: number, runningPerOrganization: number, signal?: AbortSignal): Promise<ClaimedChunk[]> {
-    return this.#options.pool.run("claimGroup", { owner, now: this.#options.now().toISOString(), leaseMs, groupRows, runningPerOrganization }, { ...(signal && { signal }) });
+    return runJobTask(this.#options.pool, "claimGroup", { owner, now: this.#options.now().toISOString(), leaseMs, groupRows, runningPerOrganization }, { ...(signal && { signal }) });
   }
 
-  /** A chunk claimed too many times, its rows stored as `batch-row-abandoned` in the batch lane (src/lookup/batch-tasks.ts); whether it was stored. */
+  /** A chunk claimed too many times, its rows stored as `batch-row-abandoned` in the batch lane (job-tasks.ts); whether it was stored. */
   abandonChunk(lease: ChunkLease, firstRow: number, attempts: number): Promise<boolean> {
-    return this.#options.pool.run("abandonChunk", { lease, firstRow, attempts, now: this.#options.now().toISOString() });
+    return runJobTask(this.#options.pool, "abandonChunk", { lease, firstRow, attempts, now: this.#options.now().toISOString() });
   }
 
   /** Stops the purges not yet started (the retention sweep finishes them) and waits for the one running. */

@@ -5,7 +5,7 @@
  */
 import { errorFields } from "../error-fields.ts";
 import type { BatchRetry } from "../geo/census-batch-geocoder.ts";
-import { clearJobsWaitingFor, setJobsWaitingFor } from "../store/batch-jobs.repository.ts";
+import { clearJobsWaitingFor, setJobsWaitingFor } from "./batch-jobs.repository.ts";
 import type { Db } from "../store/database.ts";
 import type { GeocoderWaits } from "../lookup/lookup-service.ts";
 

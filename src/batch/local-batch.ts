@@ -7,8 +7,9 @@
  */
 import type { BoundaryIndex } from "../boundaries/boundary-index.interface.ts";
 import type { LookupService } from "../lookup/lookup-service.ts";
-import type { BatchFileReading, BatchFormat } from "../lookup/read-batch-file.ts";
+import type { BatchFileReading, BatchFormat } from "./read-batch-file.ts";
 import { createLookupService, createRunner, type BatchConfig, type LookupSources } from "./address-lookups.ts";
+import { runJobTask } from "./job-tasks.ts";
 import { MemoryJobQueue, type MemoryJob } from "./memory-job-queue.ts";
 
 export interface LocalBatch {
@@ -24,7 +25,7 @@ export function openLocalBatch(config: BatchConfig, sources: LookupSources, boun
   const lookups = createLookupService(config, sources, boundaries, log);
   return {
     lookups,
-    read: (bytes, format) => lookups.pool.run("readBatchFile", { bytes, format, maxRows: Number.MAX_SAFE_INTEGER, chunkRows: config.geocoder.batch.rowsPerRequest }),
+    read: (bytes, format) => runJobTask(lookups.pool, "readBatchFile", { bytes, format, maxRows: Number.MAX_SAFE_INTEGER, chunkRows: config.geocoder.batch.rowsPerRequest }),
     async run(job) {
       const queue = new MemoryJobQueue(job);
       const runner = createRunner(config, queue, lookups, sources, log);

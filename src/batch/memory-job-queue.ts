@@ -6,9 +6,9 @@
  * time, whatever order the chunks complete in. `done` settles once the last chunk is written, or
  * rejects with the first failure.
  */
-import type { ChunkDone } from "../lookup/batch-tasks.ts";
+import type { ChunkDone } from "../lookup/chunk-work.ts";
 import type { RowResult } from "../lookup/item-result.ts";
-import type { NewBatchChunk } from "../store/batch-jobs.repository.ts";
+import type { NewBatchChunk } from "./read-batch-file.ts";
 import type { ClaimedChunk, JobQueue } from "./job-queue.ts";
 
 export interface MemoryJob {

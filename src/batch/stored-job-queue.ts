@@ -1,14 +1,14 @@
 /**
  * The job queue in the store (job-queue.ts): the chunks of the API's jobs, shared by every instance.
- * Claims, results and given-up chunks are written in the pool's batch lane (src/lookup/batch-tasks.ts),
+ * Claims, results and given-up chunks are written in the pool's batch lane (job-tasks.ts, src/lookup/batch-tasks.ts),
  * since on SQLite every commit waits on the disk on the thread that makes it; a lease's renewal is
  * one small write made here, skipped rather than waited for while the batch lane holds SQLite's lock.
  * After a restart, chunks still leased by the old process are claimed again once their lease expires;
  * its late writes, if any, are refused (completeChunk in the store), so no row is lost or doubled.
  */
 import type SQLite from "better-sqlite3";
-import type { ChunkDone } from "../lookup/batch-tasks.ts";
-import { anyClaimable, extendLease, type ClaimedChunk } from "../store/batch-jobs.repository.ts";
+import type { ChunkDone } from "../lookup/chunk-work.ts";
+import { anyClaimable, extendLease, type ClaimedChunk } from "./batch-jobs.repository.ts";
 import type { Db } from "../store/database.ts";
 import { writeIfUnlocked } from "../store/write-if-unlocked.ts";
 import type { ClaimLimits, JobQueue } from "./job-queue.ts";

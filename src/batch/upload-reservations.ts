@@ -9,7 +9,7 @@
  * The places are this process's: another instance keeps its own, and the check inside the
  * transaction that stores a job (job-admission.ts) holds the job caps across instances.
  */
-import type { JobRefusal } from "../lookup/job-admission.ts";
+import type { JobRefusal } from "./job-admission.ts";
 
 export interface UploadBudget {
   /** Bytes one organization may have being uploaded at once to this process. */

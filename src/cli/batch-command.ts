@@ -17,7 +17,7 @@ import { newId } from "../ids.ts";
 import type { RowResult } from "../lookup/item-result.ts";
 import type { BatchRetry } from "../geo/census-batch-geocoder.ts";
 import { openLocalBatch } from "../batch/local-batch.ts";
-import type { BatchFormat } from "../lookup/read-batch-file.ts";
+import type { BatchFormat } from "../batch/read-batch-file.ts";
 import { finderLine } from "../batch/finder-results.ts";
 import { resultHeader, resultLine, rowProblems, type ResultFormat } from "../batch/result-lines.ts";
 import { dateInOhio } from "../rates/calendar.ts";

@@ -13,7 +13,7 @@
  */
 import type { RetentionConfig } from "../config.ts";
 import { addDays, dateInOhio, type IsoDate } from "../rates/calendar.ts";
-import { listDeletedJobs, markExpiredJobsDeleted, purgeDeletedJob, type RetentionScope } from "../store/batch-jobs.repository.ts";
+import { listDeletedJobs, markExpiredJobsDeleted, purgeDeletedJob, type RetentionScope } from "../batch/batch-jobs.repository.ts";
 import { listOrganizationLimits } from "../store/organization-limits.repository.ts";
 import type { Db } from "../store/database.ts";
 import { pacedSteps } from "../store/paced-steps.ts";

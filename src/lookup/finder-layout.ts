@@ -9,7 +9,7 @@
 import { isIsoDate, type IsoDate } from "../rates/calendar.ts";
 import { failure, type ItemFailure } from "./item-result.ts";
 
-/** The key a Finder row is stored under (read-batch-file.ts). */
+/** The key a Finder row is stored under (src/batch/read-batch-file.ts). */
 export const FINDER_ROW = "finder";
 
 interface FinderField {

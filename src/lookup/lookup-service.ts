@@ -29,7 +29,7 @@ import { GeocoderUnavailableError, type GeocodeOutcome } from "../geo/geocoder.t
 import type { IsoDate } from "../rates/calendar.ts";
 import type { RatesOverlay } from "../rates/overlay-periods.ts";
 import type { RecordContext } from "../rates/records.ts";
-import type { BatchWorkerData, ChunkDone, ChunkWork, Geocoded } from "./batch-tasks.ts";
+import type { BatchWorkerData, ChunkDone, ChunkWork, Geocoded } from "./chunk-work.ts";
 import type { ItemResult, RowResult } from "./item-result.ts";
 import { batchOutcomes, complete, settle, type Entry, type LadderParts } from "./ladder.ts";
 import { readLookups, strategyOf, type LookupItem } from "./lookup-item.ts";

@@ -4,8 +4,9 @@
  *
  * - interactive (WORKER_THREADS): point-in-polygon for single lookups, whose answering thread
  *   parses, probes, geocodes (I/O) and evaluates rates, which cost microseconds each;
- * - batch (BATCH_THREADS): reading uploaded batch files, and resolving job chunks and large
- *   inline batches whole (batch-tasks.ts), each thread with its own read-only store connection.
+ * - batch (BATCH_THREADS): resolving job chunks and large inline batches whole (batch-tasks.ts),
+ *   and the job queue's tasks (src/batch/job-tasks.ts: reading uploads, storing jobs, claiming
+ *   chunks; run through `runInBatchLane`), each thread with its own store connection.
  *
  * Threads are fixed (min = max, no idle exit) and created at the first task, so a service that
  * answers only county and ZIP lookups never pays for them (about 20 MB each). At warm() the
@@ -21,7 +22,7 @@ import { poolTaskSeconds, poolThreadsOutOfMemory } from "../metrics.ts";
 import { missingPolygonsNow, type PolygonFiles } from "../geo/polygon-files.ts";
 import type { PolygonsData } from "../geo/polygons.ts";
 import { IN_DENO, threadEntry } from "../worker-entries.ts";
-import type { BatchWorkerData } from "./batch-tasks.ts";
+import type { BatchWorkerData } from "./chunk-work.ts";
 import { openPolygonIndex } from "./open-polygon-index.ts";
 import { clientWaiting, WaitingClientsFirst } from "./lane-queue.ts";
 import type { PolygonSummary, GeoTasks, GeoWorkerData } from "./worker-tasks.ts";
@@ -55,15 +56,12 @@ type Lane = "interactive" | "batch";
 const LANES: Record<TaskName, Lane> = {
   warm: "interactive",
   locate: "interactive",
-  readBatchFile: "batch",
   resolveChunks: "batch",
   completeChunks: "batch",
-  acceptJob: "batch",
-  claimGroup: "batch",
-  abandonChunk: "batch",
 };
 type TaskInput<N extends TaskName> = Parameters<GeoTasks[N]>[0];
 type TaskOutput<N extends TaskName> = Awaited<ReturnType<GeoTasks[N]>>;
+type RunOptions = { signal?: AbortSignal; clientWaits?: boolean; transfer?: ArrayBuffer[] };
 
 /**
  * V8 heap ceilings per thread, so one task that runs away fails that task with
@@ -154,12 +152,23 @@ export class GeoPool {
    * `clientWaits`: a client is waiting on this batch-lane task, so it goes before queued job groups;
    * `transfer`: buffers handed to the thread rather than copied (the caller gives them up).
    */
-  async run<N extends TaskName>(name: N, input: TaskInput<N>, options: { signal?: AbortSignal; clientWaits?: boolean; transfer?: ArrayBuffer[] } = {}): Promise<TaskOutput<N>> {
-    const lane = LANES[name];
+  run<N extends TaskName>(name: N, input: TaskInput<N>, options: RunOptions = {}): Promise<TaskOutput<N>> {
+    return this.#run(LANES[name], name, input, options) as Promise<TaskOutput<N>>;
+  }
+
+  /**
+   * A batch-lane task this room does not define: the job queue's (src/batch/job-tasks.ts, which the
+   * task file exports beside these and whose types batch/ holds, runJobTask).
+   */
+  runInBatchLane(name: string, input: unknown, options: RunOptions = {}): Promise<unknown> {
+    return this.#run("batch", name, input, options);
+  }
+
+  async #run(lane: Lane, name: string, input: unknown, options: RunOptions): Promise<unknown> {
     const pool = await this.#pool(lane);
     const task = options.clientWaits ? clientWaiting(input as object) : input;
     const timer = poolTaskSeconds.startTimer({ lane });
-    const answer = pool.run(task, { name, ...(options.signal && { signal: options.signal }), ...(options.transfer && { transferList: options.transfer }) }) as Promise<TaskOutput<N>>;
+    const answer = pool.run(task, { name, ...(options.signal && { signal: options.signal }), ...(options.transfer && { transferList: options.transfer }) }) as Promise<unknown>;
     return answer.then(
       (output) => {
         timer();

@@ -1,14 +1,16 @@
 /**
  * The tasks the lookup worker threads run (workers/geo.ts only wires them up): placing points in
- * the county and place polygons for single lookups; in the batch lane, reading uploaded batch
- * files and resolving batch lists (batch-tasks.ts). Each thread adopts the polygon indexes a child
- * process built (see worker-pool.ts), or loads them at its first task. Answers are plain data.
+ * the county and place polygons for single lookups; in the batch lane, resolving batch lists
+ * (batch-tasks.ts), beside the job queue's tasks (src/batch/job-tasks.ts: reading uploads too).
+ * Each thread adopts the polygon indexes a child process built (see worker-pool.ts), or loads them
+ * at its first task. Answers are plain data.
  */
 import { getPriority, setPriority } from "node:os";
 import type { PolygonFiles } from "../geo/polygon-files.ts";
 import { adoptPolygons, loadPolygons, locate, type Polygons, type PolygonsData } from "../geo/polygons.ts";
-import { createBatchTasks, type BatchTasks, type BatchWorkerData } from "./batch-tasks.ts";
-import { readBatchFile, type BatchFileReading, type BatchFormat } from "./read-batch-file.ts";
+import { openStore, type Store } from "../store/connect.ts";
+import { createBatchTasks, type BatchTasks, type LeasedChunks } from "./batch-tasks.ts";
+import type { BatchWorkerData } from "./chunk-work.ts";
 import type { LocateAnswer, LocatedPoint, PolygonVintages } from "./resolver-inputs.ts";
 
 export interface GeoWorkerData {
@@ -47,7 +49,22 @@ function yieldToAnsweringThreads(): void {
   }
 }
 
-export function createGeoTasks(workerData: GeoWorkerData) {
+/**
+ * The thread's store connection, opened at first need and shared by its resolving and job tasks;
+ * null in a thread given no store (the interactive lane, or a caller without one).
+ */
+export function threadStore(workerData: GeoWorkerData): () => Store | null {
+  let store: Store | null = null;
+  return () => {
+    const url = workerData.batch?.databaseUrl ?? null;
+    if (url === null) return null;
+    store ??= openStore(url, { pool: 2, immediateTransactions: true });
+    return store;
+  };
+}
+
+/** `openedStore` and `leasedChunks`: what the batch lane's resolving tasks read and store a job's chunks through. */
+export function createGeoTasks(workerData: GeoWorkerData, openedStore: () => Store | null, leasedChunks: LeasedChunks) {
   const files = workerData.polygonFiles;
   let polygons: Promise<Polygons> | null = workerData.shared ? Promise.resolve(adoptPolygons(workerData.shared)) : null;
 
@@ -80,7 +97,7 @@ export function createGeoTasks(workerData: GeoWorkerData) {
   const unavailable = (): never => {
     throw new Error("batch tasks run in the batch lane, whose threads are given its data");
   };
-  const batch = workerData.batch ? createBatchTasks(workerData.batch, locatePoints, files.available ? null : files.reason) : null;
+  const batch = workerData.batch ? createBatchTasks(workerData.batch, locatePoints, files.available ? null : files.reason, openedStore, leasedChunks) : null;
   if (workerData.batch) yieldToAnsweringThreads();
 
   return {
@@ -93,13 +110,6 @@ export function createGeoTasks(workerData: GeoWorkerData) {
     locate: locatePoints,
     resolveChunks: batch?.resolveChunks ?? (unavailable as BatchTasks["resolveChunks"]),
     completeChunks: batch?.completeChunks ?? (unavailable as BatchTasks["completeChunks"]),
-    acceptJob: batch?.acceptJob ?? (unavailable as BatchTasks["acceptJob"]),
-    claimGroup: batch?.claimGroup ?? (unavailable as BatchTasks["claimGroup"]),
-    abandonChunk: batch?.abandonChunk ?? (unavailable as BatchTasks["abandonChunk"]),
-
-    readBatchFile(input: { bytes: Uint8Array; format: BatchFormat; maxRows: number; chunkRows: number }): BatchFileReading {
-      return readBatchFile(input.bytes, input.format, input.maxRows, input.chunkRows);
-    },
   };
 }
 

@@ -1,4 +1,8 @@
-/** Rows of the batch job tables (migrations/2026-11-21-020-batch-jobs.ts). */
+/**
+ * Rows of the batch job tables (migrations/2026-11-21-020-batch-jobs.ts). Their queries live with the
+ * batch room (src/batch/batch-jobs.repository.ts); the rows stay here, beside database.ts, whose
+ * Database lists every table, so the store imports no room above it.
+ */
 export type BatchJobStatus = "queued" | "running" | "completed";
 export type BatchChunkStatus = "pending" | "leased" | "done";
 /** "finder": a headerless CSV in Ohio's Finder layout (src/lookup/finder-layout.ts). */

@@ -1,5 +1,5 @@
 /**
- * What the retention sweep deletes outside batch jobs (those are in batch-jobs.repository.ts):
+ * What the retention sweep deletes outside batch jobs (those are in src/batch/batch-jobs.repository.ts):
  * finished deliveries with their attempts, events no delivery is left of, and per-key usage
  * counts. Each call deletes at most `limit` rows of its table in one transaction, so the sweep
  * never holds SQLite's write lock for long; the caller repeats until a call deletes fewer.

@@ -10,7 +10,7 @@
 import type { H3Event } from "h3";
 import { JsonDepthGauge, MAX_LOOKUP_DEPTH } from "../../batch/json-depth.ts";
 import { ignoredFields } from "../../lookup/lookup-item.ts";
-import { MAX_IGNORED_COLUMNS, readLookupsBody } from "../../lookup/read-batch-file.ts";
+import { MAX_IGNORED_COLUMNS, readLookupsBody } from "../../batch/read-batch-file.ts";
 import { dateInOhio } from "../../rates/calendar.ts";
 import { recordContext } from "../../rates/records.ts";
 import type { ApiContext } from "../context.ts";

@@ -7,19 +7,14 @@
  * takes is the fair-shares rule: organizations take turns, and each has a cap on running jobs.
  */
 import { sql, type ExpressionBuilder, type Selectable } from "kysely";
-import type { Dialect } from "./connect.ts";
-import type { BatchChunksTable, BatchFileFormat, BatchJobsTable } from "./batch-jobs.table.ts";
-import type { Database, Db } from "./database.ts";
-import { pacedSteps } from "./paced-steps.ts";
+import type { ChunkResults } from "../lookup/chunk-work.ts";
+import type { NewBatchChunk } from "./read-batch-file.ts";
+import type { BatchChunksTable, BatchFileFormat, BatchJobsTable } from "../store/batch-jobs.table.ts";
+import type { Dialect } from "../store/connect.ts";
+import type { Database, Db } from "../store/database.ts";
+import { pacedSteps } from "../store/paced-steps.ts";
 
 export type BatchJob = Selectable<BatchJobsTable>;
-
-/** One chunk of an upload: its rows as a JSON array's text, numbered from `firstRow`. */
-export interface NewBatchChunk {
-  firstRow: number;
-  rowCount: number;
-  input: string;
-}
 
 export interface NewBatchJob {
   id: string;
@@ -430,14 +425,6 @@ export async function extendLease(db: Db, jobId: string, seq: number, owner: str
     .where((eb) => eb.exists(eb.selectFrom("batch_jobs").select("id").where("id", "=", jobId).where("deleted_at", "is", null)))
     .executeTakeFirst();
   return result.numUpdatedRows > 0n;
-}
-
-/** A chunk's results to store under its lease, with its counts. */
-export interface ChunkResults {
-  jobId: string;
-  seq: number;
-  output: string;
-  counts: { done: number; failed: number };
 }
 
 /**

@@ -1,6 +1,6 @@
 /**
  * Reads an uploaded batch (CSV with a header row, NDJSON, or a headerless CSV in Ohio's Finder
- * layout, finder-layout.ts) into raw lookups, cut into chunks
+ * layout, src/lookup/finder-layout.ts) into raw lookups, cut into chunks
  * for the job table. A file (up to 64 MB) is read in a worker thread; the inline body of
  * POST /rates/batch (up to 1 MB) on the answering thread. A syntax error that makes the whole
  * file unreadable fails the upload; a bad row only fails that row.
@@ -13,10 +13,16 @@
  * process instead (https://github.com/nodejs/node/issues/47224; seen here on a 64 MB ceiling).
  */
 import { parse } from "csv-parse/sync";
-import type { NewBatchChunk } from "../store/batch-jobs.repository.ts";
-import { columnName } from "./address-columns.ts";
-import { FINDER_ROW } from "./finder-layout.ts";
-import { CONTROL, ignoredFields } from "./lookup-item.ts";
+import { columnName } from "../lookup/address-columns.ts";
+import { FINDER_ROW } from "../lookup/finder-layout.ts";
+import { CONTROL, ignoredFields } from "../lookup/lookup-item.ts";
+
+/** One chunk of an upload: its rows as a JSON array's text, numbered from `firstRow`. */
+export interface NewBatchChunk {
+  firstRow: number;
+  rowCount: number;
+  input: string;
+}
 
 export type BatchFormat = "csv" | "ndjson" | "finder";
 
