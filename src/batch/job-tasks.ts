@@ -11,7 +11,8 @@ import type { ChunkLease } from "../lookup/chunk-work.ts";
 import { failure, type RowResult } from "../lookup/item-result.ts";
 import { jobCapRefusal, type JobCaps, type JobRefusal } from "./job-admission.ts";
 import { rawId } from "../lookup/lookup-item.ts";
-import { readBatchFile, type BatchFileReading, type BatchFormat } from "./read-batch-file.ts";
+import { readBatchFile, type BatchFileReading } from "./read-batch-file.ts";
+import type { BatchFileFormat } from "../store/batch-jobs.table.ts";
 import type { GeoPool } from "../lookup/worker-pool.ts";
 import type { Store } from "../store/connect.ts";
 import type { Db } from "../store/database.ts";
@@ -33,7 +34,7 @@ import {
 export interface JobUpload {
   /** UTF-8, as uploaded. */
   bytes: Uint8Array;
-  format: BatchFormat;
+  format: BatchFileFormat;
   maxRows: number;
   /** Rows per chunk at most (a chunk of long rows is cut sooner). */
   chunkRows: number;
@@ -54,7 +55,7 @@ export const storedChunks: LeasedChunks = {
 export function createJobTasks(openedStore: () => Store | null) {
   return {
     /** Reads an upload into chunks, without storing it (`buckeye batch`, whose queue is in memory). */
-    readBatchFile(input: { bytes: Uint8Array; format: BatchFormat; maxRows: number; chunkRows: number }): BatchFileReading {
+    readBatchFile(input: { bytes: Uint8Array; format: BatchFileFormat; maxRows: number; chunkRows: number }): BatchFileReading {
       return readBatchFile(input.bytes, input.format, input.maxRows, input.chunkRows);
     },
 

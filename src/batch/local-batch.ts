@@ -7,7 +7,8 @@
  */
 import type { BoundaryIndex } from "../boundaries/boundary-index.interface.ts";
 import type { LookupService } from "../lookup/lookup-service.ts";
-import type { BatchFileReading, BatchFormat } from "./read-batch-file.ts";
+import type { BatchFileReading } from "./read-batch-file.ts";
+import type { BatchFileFormat } from "../store/batch-jobs.table.ts";
 import { createLookupService, createRunner, type BatchConfig, type LookupSources } from "./address-lookups.ts";
 import { runJobTask } from "./job-tasks.ts";
 import { MemoryJobQueue, type MemoryJob } from "./memory-job-queue.ts";
@@ -15,7 +16,7 @@ import { MemoryJobQueue, type MemoryJob } from "./memory-job-queue.ts";
 export interface LocalBatch {
   lookups: LookupService;
   /** Reads a whole file in the batch lane and cuts it into chunks of at most a Census batch request's rows, with no cap on its rows. */
-  read(bytes: Uint8Array, format: BatchFormat): Promise<BatchFileReading>;
+  read(bytes: Uint8Array, format: BatchFileFormat): Promise<BatchFileReading>;
   /** Resolves every chunk of `job`, each written in input order; settles once the last is written. */
   run(job: MemoryJob): Promise<void>;
   close(): Promise<void>;

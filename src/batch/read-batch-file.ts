@@ -12,6 +12,7 @@
  * allocation of tens of megabytes past it (a whole 60 MB file as one string) can abort the whole
  * process instead (https://github.com/nodejs/node/issues/47224; seen here on a 64 MB ceiling).
  */
+import type { BatchFileFormat } from "../store/batch-jobs.table.ts";
 import { parse } from "csv-parse/sync";
 import { columnName } from "../lookup/address-columns.ts";
 import { FINDER_ROW } from "../lookup/finder-layout.ts";
@@ -24,7 +25,6 @@ export interface NewBatchChunk {
   input: string;
 }
 
-export type BatchFormat = "csv" | "ndjson" | "finder";
 
 /** At most this many ignored column names are recorded for a job: enough to spot a misspelling, bounded for NDJSON rows of many keys. */
 export const MAX_IGNORED_COLUMNS = 20;
@@ -201,7 +201,7 @@ function readNdjson(bytes: Uint8Array, rows: Chunker): void {
 }
 
 /** Reads a file as uploaded (UTF-8). */
-export function readBatchFile(bytes: Uint8Array, format: BatchFormat, maxRows: number, chunkRows: number): BatchFileReading {
+export function readBatchFile(bytes: Uint8Array, format: BatchFileFormat, maxRows: number, chunkRows: number): BatchFileReading {
   const rows = new Chunker(chunkRows, maxRows);
   if (format === "ndjson") readNdjson(bytes, rows);
   else {

@@ -9,6 +9,7 @@
  * JSON deeper than a lookup does, is refused the moment the counter sees it, so neither is stored or
  * handed to a thread.
  */
+import type { BatchFileFormat } from "../store/batch-jobs.table.ts";
 import { JsonDepthGauge, MAX_LOOKUP_DEPTH } from "./json-depth.ts";
 
 const NEWLINE = 0x0a;
@@ -41,7 +42,8 @@ export class RowCounter {
   #line = 1;
   #rowLine = 1;
 
-  constructor(format: "csv" | "ndjson", caps: { maxLineBytes: number }) {
+  /** A Finder file is counted as the CSV it is. */
+  constructor(format: Exclude<BatchFileFormat, "finder">, caps: { maxLineBytes: number }) {
     this.#csv = format === "csv";
     this.#maxLineBytes = caps.maxLineBytes;
     this.#depth = format === "ndjson" ? new JsonDepthGauge(MAX_LOOKUP_DEPTH, true) : null;

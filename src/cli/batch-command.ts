@@ -17,20 +17,20 @@ import { newId } from "../ids.ts";
 import type { RowResult } from "../lookup/item-result.ts";
 import type { BatchRetry } from "../geo/census-batch-geocoder.ts";
 import { openLocalBatch } from "../batch/local-batch.ts";
-import type { BatchFormat } from "../batch/read-batch-file.ts";
+import type { BatchFileFormat } from "../store/batch-jobs.table.ts";
 import { finderLine } from "../batch/finder-results.ts";
 import { resultHeader, resultLine, rowProblems, type ResultFormat } from "../batch/result-lines.ts";
 import { dateInOhio } from "../rates/calendar.ts";
 import { withRuntime, type Runtime } from "../runtime.ts";
 import { fail } from "./output.ts";
 
-function formatOf(path: string, given: string | undefined): BatchFormat {
+function formatOf(path: string, given: string | undefined): BatchFileFormat {
   if (given === "csv" || given === "ndjson" || given === "finder") return given;
   return [".ndjson", ".jsonl"].includes(extname(path).toLowerCase()) ? "ndjson" : "csv";
 }
 
 /** The output: Buckeye's CSV or NDJSON; for a Finder input without --output-format, the Finder results and errors files. */
-function outputOf(input: BatchFormat, out: string, given: string | undefined): ResultFormat | "finder" {
+function outputOf(input: BatchFileFormat, out: string, given: string | undefined): ResultFormat | "finder" {
   if (input === "finder" && given === undefined) return "finder";
   return formatOf(out, given) === "ndjson" ? "ndjson" : "csv";
 }

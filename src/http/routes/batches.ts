@@ -26,13 +26,13 @@ import { problem } from "../../web/problem.ts";
 import { RowCounter, UploadRefusal } from "../../batch/row-counter.ts";
 import { mediaType, readCapped } from "../../web/read-body.ts";
 import { readQuery } from "../query.ts";
-import { rowProblems } from "../../batch/result-lines.ts";
+import { rowProblems, type ResultFormat } from "../../batch/result-lines.ts";
 import type { BatchJobAnswer } from "../answer-schemas.ts";
 
 /** 100,000 rows of full addresses stay well under this. */
 const MAX_JOB_BYTES = 64 * 1024 * 1024;
 const NDJSON_TYPES = ["application/x-ndjson", "application/ndjson", "application/jsonl", "application/x-jsonlines"];
-type ResultFile = "csv" | "ndjson" | FinderFile;
+type ResultFile = ResultFormat | FinderFile;
 const CONTENT_TYPES: Record<ResultFile, string> = {
   csv: "text/csv; charset=utf-8",
   ndjson: "application/x-ndjson",
