@@ -1,4 +1,4 @@
-// Task file the geo pool uses when Buckeye runs from its TypeScript sources (bin/buckeye.js, vitest,
+// Task file the pool's interactive lane uses when Buckeye runs from its TypeScript sources (bin/buckeye.js, vitest,
 // tsx): this thread registers tsx itself and then loads workers/geo.ts. Compiled JS uses
 // workers/geo.js directly; src/worker-entries.ts says which file loads when, and why.
 import { register } from "tsx/esm/api";
@@ -6,4 +6,4 @@ import { register } from "tsx/esm/api";
 register();
 const tasks = await import("./geo.ts");
 
-export const { warm, locate, readBatchFile, resolveChunks, completeChunks, acceptJob, claimGroup, abandonChunk } = tasks;
+export const { warm, locate } = tasks;

@@ -1,5 +1,5 @@
 /**
- * The job queue's work in a batch-lane thread (workers/geo.ts wires it up beside lookup/'s
+ * The job queue's work in a batch-lane thread (workers/batch-lane.ts wires it up beside lookup/'s
  * batch-tasks.ts): reading an upload (read-batch-file.ts), storing it as a job with its chunks, claiming chunk groups, giving up a
  * chunk claimed too often, and the leased chunks' rows and results that the resolving tasks read and
  * store (`storedChunks`). They run there, on the thread's own store connection, for the reason

@@ -1,5 +1,5 @@
 /**
- * The resolving a batch-lane thread does (workers/geo.ts wires it up): a job's chunks, or a large
+ * The resolving a batch-lane thread does (workers/batch-lane.ts wires it up): a job's chunks, or a large
  * inline batch, through the ladder (ladder.ts): reading the rows, the state's boundary file, county
  * and ZIP rules, point placement and rate evaluation. Only the geocoder stays with the answering
  * thread (I/O), so a list whose addresses the file settles costs one task and no upstream call; one

@@ -1,6 +1,7 @@
 /**
- * The piscina pools that run the heavy work of address, coordinate and batch lookups (task file
- * workers/geo.ts), in two lanes so that interactive work never queues behind a batch:
+ * The piscina pools that run the heavy work of address, coordinate and batch lookups, in two lanes
+ * so that interactive work never queues behind a batch, each with its task file (workers/geo.ts,
+ * workers/batch-lane.ts):
  *
  * - interactive (WORKER_THREADS): point-in-polygon for single lookups, whose answering thread
  *   parses, probes, geocodes (I/O) and evaluates rates, which cost microseconds each;
@@ -14,8 +15,8 @@
  * none that matches the polygons, parsed once in a child process that exits afterwards (parsing
  * 13 MB of GeoJSON takes memory a thread would not give back; see open-polygon-index.ts); either way
  * they land in SharedArrayBuffers that every pool thread shares.
- * Which task file the threads load (workers/geo-loader.mjs from the sources, geo.js compiled) is
- * worker-entries.ts's to say.
+ * Which form of a task file the threads load (workers/geo-loader.mjs from the sources, geo.js
+ * compiled) is worker-entries.ts's to say.
  */
 import { Piscina } from "piscina";
 import { poolTaskSeconds, poolThreadsOutOfMemory } from "../metrics.ts";
@@ -77,7 +78,8 @@ type RunOptions = { signal?: AbortSignal; clientWaits?: boolean; transfer?: Arra
 const YOUNG_GENERATION_MB = 4;
 const INTERACTIVE_THREAD_LIMITS = { maxOldGenerationSizeMb: 1024, maxYoungGenerationSizeMb: YOUNG_GENERATION_MB };
 
-const TASK_FILE = threadEntry("geo");
+/** One task file per lane (piscina takes one per pool): the interactive threads never load the job code. */
+const TASK_FILES: Record<Lane, URL> = { interactive: threadEntry("geo"), batch: threadEntry("batch-lane") };
 
 export class GeoPool {
   readonly #options: GeoPoolOptions;
@@ -133,7 +135,7 @@ export class GeoPool {
         ...(lane === "batch" && { batch: this.#options.batch }),
       };
       const pool = new Piscina({
-        filename: TASK_FILE.href,
+        filename: TASK_FILES[lane].href,
         minThreads: threads,
         maxThreads: threads,
         idleTimeout: Number.POSITIVE_INFINITY,

@@ -1,5 +1,5 @@
 /**
- * The tasks the lookup worker threads run (workers/geo.ts only wires them up): placing points in
+ * The tasks the lookup worker threads run (workers/geo.ts and workers/batch-lane.ts only wire them up, one task file per lane): placing points in
  * the county and place polygons for single lookups; in the batch lane, resolving batch lists
  * (batch-tasks.ts), beside the job queue's tasks (src/batch/job-tasks.ts: reading uploads too).
  * Each thread adopts the polygon indexes a child process built (see worker-pool.ts), or loads them
@@ -63,8 +63,13 @@ export function threadStore(workerData: GeoWorkerData): () => Store | null {
   };
 }
 
-/** `openedStore` and `leasedChunks`: what the batch lane's resolving tasks read and store a job's chunks through. */
-export function createGeoTasks(workerData: GeoWorkerData, openedStore: () => Store | null, leasedChunks: LeasedChunks) {
+/** What the batch lane's resolving tasks read and store a job's chunks through; the interactive lane has none. */
+export interface ChunkStore {
+  openedStore: () => Store | null;
+  leasedChunks: LeasedChunks;
+}
+
+export function createGeoTasks(workerData: GeoWorkerData, chunkStore?: ChunkStore) {
   const files = workerData.polygonFiles;
   let polygons: Promise<Polygons> | null = workerData.shared ? Promise.resolve(adoptPolygons(workerData.shared)) : null;
 
@@ -97,7 +102,7 @@ export function createGeoTasks(workerData: GeoWorkerData, openedStore: () => Sto
   const unavailable = (): never => {
     throw new Error("batch tasks run in the batch lane, whose threads are given its data");
   };
-  const batch = workerData.batch ? createBatchTasks(workerData.batch, locatePoints, files.available ? null : files.reason, openedStore, leasedChunks) : null;
+  const batch = workerData.batch && chunkStore ? createBatchTasks(workerData.batch, locatePoints, files.available ? null : files.reason, chunkStore.openedStore, chunkStore.leasedChunks) : null;
   if (workerData.batch) yieldToAnsweringThreads();
 
   return {
