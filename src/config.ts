@@ -472,12 +472,12 @@ const configFromEnv = configSchema.transform((e) => {
      * than this. 100 by default: the state posts a file each quarter it changes anything.
      */
     reconcileStaleAfterDays: e.RECONCILE_STALE_AFTER_DAYS,
-    /** Scheduled jobs (src/jobs/): the rate file to reconcile with and each job's cron pattern (null: off). */
+    /** Scheduled jobs (src/scheduled/): the rate file to reconcile with and each job's cron pattern (null: off). */
     jobs: Object.freeze({
       reconcileSource: e.RECONCILE_SOURCE ?? null,
       /** The SHA-256 the rate file must have (hex, lower case); null: not checked. */
       reconcileSha256: e.RECONCILE_SHA256?.toLowerCase() ?? null,
-      /** Bytes a rate file's download, and its text, are each refused past (src/jobs/rate-file-thread.ts). */
+      /** Bytes a rate file's download, and its text, are each refused past (src/scheduled/rate-file-thread.ts). */
       reconcileMaxBytes: e.RECONCILE_MAX_BYTES,
       /** The state's SST boundary file: a URL, a file or a folder (src/boundaries/boundary-job.ts); null: the job is off. */
       boundarySource: e.BOUNDARY_SOURCE ?? null,
@@ -493,7 +493,7 @@ const configFromEnv = configSchema.transform((e) => {
         "certificate-expiry": e.SCHEDULE_CERTIFICATE_EXPIRY,
         retention: e.SCHEDULE_RETENTION,
       }),
-      /** What the `retention` job keeps, in days (src/jobs/retention.ts). */
+      /** What the `retention` job keeps, in days (src/scheduled/retention.ts). */
       retention: Object.freeze({
         /** Completed batch jobs, from their completion. */
         batchJobsDays: e.RETAIN_BATCH_JOBS_DAYS,
@@ -511,7 +511,7 @@ export type GeocoderConfig = Config["geocoder"];
 export type BatchConfig = Config["batch"];
 /** Webhook delivery (src/webhooks/delivery-actor.ts). */
 export type DeliverySettings = Config["webhooks"];
-/** Scheduled jobs (src/jobs/): the rate file to reconcile with and each job's cron pattern (null: off). */
+/** Scheduled jobs (src/scheduled/): the rate file to reconcile with and each job's cron pattern (null: off). */
 export type JobsConfig = Config["jobs"];
 export type RetentionConfig = JobsConfig["retention"];
 

@@ -33,7 +33,7 @@ import type { ApiContext } from "./http/context.ts";
 import { createRateLimiter } from "./http/create-rate-limiter.ts";
 import { gatePipelinedRequests } from "./http/pipeline-gate.ts";
 import { applyServerLimits } from "./http/server-limits.ts";
-import { backgroundOptionsFrom, createBackground, type Background } from "./jobs/background.ts";
+import { backgroundOptionsFrom, createBackground, type Background } from "./scheduled/background.ts";
 import { jsonLogger, type Logger } from "./log.ts";
 import { serveMetrics } from "./metrics.ts";
 import { serviceMetrics } from "./service-metrics.ts";

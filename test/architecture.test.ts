@@ -22,9 +22,9 @@ export const LAYERS: Record<string, number> = {
   "load-data.ts": 3, lookup: 3, accounts: 3,
   freshness: 4,
   "runtime.ts": 4.5,
-  // Below jobs/: batch/ needs nothing above lookup/, and the retention sweep deletes expired batch jobs.
+  // Below scheduled/: batch/ needs nothing above lookup/, and the retention sweep deletes expired batch jobs.
   batch: 4.7,
-  jobs: 5,
+  scheduled: 5,
   http: 7,
   "reference-page": 8, cli: 8,
   dashboard: 9,

@@ -6,7 +6,7 @@
  */
 import { request, type IncomingMessage } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sweepRetention } from "../src/jobs/retention.ts";
+import { sweepRetention } from "../src/scheduled/retention.ts";
 import { startTestService, type TestService } from "./_setup.ts";
 
 const ROWS = 20_000;

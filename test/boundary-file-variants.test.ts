@@ -17,7 +17,7 @@ import { formatBoundaryRow } from "../src/boundaries/record-layout.ts";
 import { boundaryStatus, rollbackBoundaries } from "../src/boundaries/versions.ts";
 import { SYNTHETIC_CITY_MARK } from "../src/boundaries/synthetic-file.ts";
 import { runBoundaryImport } from "../src/boundaries/boundary-job.ts";
-import { Scheduler } from "../src/jobs/scheduler.ts";
+import { Scheduler } from "../src/scheduled/scheduler.ts";
 import { loadConfig } from "../src/config.ts";
 import { boundaryWorkspace, DATA_DIR, linedRecords, TEST_ZIPS, type BoundaryWorkspace } from "./_boundary-files.ts";
 

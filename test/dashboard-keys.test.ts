@@ -6,7 +6,7 @@
 import type { BrowserContext, Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { readFileSync } from "node:fs";
-import { reconcile } from "../src/jobs/reconcile.ts";
+import { reconcile } from "../src/scheduled/reconcile.ts";
 import { dateInOhio, daysBetween } from "../src/rates/calendar.ts";
 import { dashboardHarness } from "./_dashboard.ts";
 import { polygonFiles } from "./_polygons.ts";

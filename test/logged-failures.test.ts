@@ -9,7 +9,7 @@ import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { REPO_ROOT } from "../src/config.ts";
 import { RateData } from "../src/freshness/rate-data.ts";
-import { Scheduler, type OccurrenceLedger } from "../src/jobs/scheduler.ts";
+import { Scheduler, type OccurrenceLedger } from "../src/scheduled/scheduler.ts";
 import { loadShippedData } from "../src/load-data.ts";
 import { jsonLogger } from "../src/log.ts";
 import { freshStore } from "./_store.ts";

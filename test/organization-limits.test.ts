@@ -8,7 +8,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createAccountService, LimitsError, type AccountService } from "../src/accounts/account-service.ts";
 import { createKey, KeyError } from "../src/auth/key-service.ts";
-import { sweepRetention } from "../src/jobs/retention.ts";
+import { sweepRetention } from "../src/scheduled/retention.ts";
 import { limitDefaults, LIMIT_NAMES, NO_OWN_LIMITS, parseLimitValue } from "../src/organization-limits.ts";
 import { startService, type RunningService } from "../src/service.ts";
 import { insertBatchJob } from "../src/batch/batch-jobs.repository.ts";

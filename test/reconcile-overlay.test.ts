@@ -1,5 +1,5 @@
 /**
- * How recorded periods join the shipped ones (src/jobs/overlay-periods.ts), and a reconciled change
+ * How recorded periods join the shipped ones (src/scheduled/overlay-periods.ts), and a reconciled change
  * to a transit district that covers only part of a county.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { overlayPeriods } from "../src/rates/overlay-periods.ts";
-import { reconcile } from "../src/jobs/reconcile.ts";
+import { reconcile } from "../src/scheduled/reconcile.ts";
 import type { RatePeriod } from "../src/rates/rate-table.ts";
 import { call } from "./_api.ts";
 import { startTestService, type TestService } from "./_setup.ts";

@@ -16,8 +16,8 @@ import { fileURLToPath } from "node:url";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../src/config.ts";
-import { readDistrictCodes } from "../src/jobs/background.ts";
-import { reconcile, type ReconcileDeps } from "../src/jobs/reconcile.ts";
+import { readDistrictCodes } from "../src/scheduled/background.ts";
+import { reconcile, type ReconcileDeps } from "../src/scheduled/reconcile.ts";
 import { rate } from "./_api.ts";
 import { startTestService, type TestService } from "./_setup.ts";
 

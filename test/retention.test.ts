@@ -11,7 +11,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createKey } from "../src/auth/key-service.ts";
 import { loadConfig } from "../src/config.ts";
-import { RETENTION_ROWS_PER_TRANSACTION, sweepRetention } from "../src/jobs/retention.ts";
+import { RETENTION_ROWS_PER_TRANSACTION, sweepRetention } from "../src/scheduled/retention.ts";
 import { addDays, dateInOhio } from "../src/rates/calendar.ts";
 import { startService, type RunningService } from "../src/service.ts";
 import { insertBatchJob, PURGE_CHUNKS_PER_STEP } from "../src/batch/batch-jobs.repository.ts";

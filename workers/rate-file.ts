@@ -1,5 +1,5 @@
 /**
- * Thread entry that reads the state's SST rate file (src/jobs/rate-file-thread.ts) under its caps and
+ * Thread entry that reads the state's SST rate file (src/scheduled/rate-file-thread.ts) under its caps and
  * posts the text back, or why it was refused. Thin on purpose: the reading is readCappedText.
  */
 import { parentPort, workerData } from "node:worker_threads";

@@ -6,7 +6,7 @@
 import type { Command } from "commander";
 import type { Clock } from "../clock.ts";
 import { loadConfig, type Config } from "../config.ts";
-import { backgroundOptionsFrom, createBackground, JOB_NAMES, type Background, type JobName } from "../jobs/background.ts";
+import { backgroundOptionsFrom, createBackground, JOB_NAMES, type Background, type JobName } from "../scheduled/background.ts";
 import { withRuntime } from "../runtime.ts";
 import { secretBoxFrom } from "../webhooks/secret-box.ts";
 import { jsonOption, print } from "./output.ts";

@@ -26,7 +26,7 @@ export interface SuccessfulRun {
   id: string;
   file_name: string | null;
   reconciled_on: IsoDate;
-  /** JSON array of discrepancies (src/jobs/compare-rates.ts). */
+  /** JSON array of discrepancies (src/scheduled/compare-rates.ts). */
   discrepancies: string;
 }
 

@@ -4,7 +4,7 @@
  * document (openapi.ts) is generated from them, so their fields too are written once.
  */
 import { z } from "zod";
-import { discrepancySchema } from "../jobs/compare-rates.ts";
+import { discrepancySchema } from "../scheduled/compare-rates.ts";
 import { ambiguousResponseSchema, rateRecordSchema } from "../rates/record-schemas.ts";
 import { problemDetailsSchema } from "../web/problem.ts";
 

@@ -16,7 +16,7 @@ export interface ReconciliationsTable {
   rows: number;
   periods_recorded: number;
   events_emitted: number;
-  /** JSON array of Discrepancy (src/jobs/reconcile/compare.ts). */
+  /** JSON array of Discrepancy (src/scheduled/reconcile/compare.ts). */
   discrepancies: string;
   error: string | null;
   started_at: string;

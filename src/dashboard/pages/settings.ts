@@ -4,7 +4,7 @@
  * docs/operations/organization-limits.md).
  */
 import type { H3 } from "h3";
-import { periodDueIn } from "../../jobs/filing-reminders.ts";
+import { periodDueIn } from "../../scheduled/filing-reminders.ts";
 import { dateInOhio } from "../../rates/calendar.ts";
 import type { FilingFrequency } from "../../store/database.ts";
 import type { SessionView } from "../../store/sessions.repository.ts";
