@@ -95,7 +95,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
 
     // The rate source: shipped periods with the reconciled ones laid over them.
     const { shipped: data, rates } = await runtime.rateSource();
-    const freshness = () => rates.freshness();
+    const freshness = () => rates.recheck();
 
     // The lookup room: the state's boundary file, the worker pool, the pipeline and the batch runner.
     const boundaries = openBoundaryIndex(store, { clock });

@@ -39,15 +39,15 @@ describe("a rate-table refresh that fails is logged with its cause, and the tabl
     const { log, read } = loggedLines();
     let now = 0;
     const rates = new RateData({ db: store.store.db, shipped: shipped.table, shippedFreshness: shipped.meta, log, clock: { now: () => new Date(now) }, recheckMs: 1000 });
-    const before = await rates.freshness();
+    const before = await rates.recheck();
     expect(read()).toEqual([]);
 
     await sql`ALTER TABLE reconciliations RENAME TO reconciliations_away`.execute(store.store.db);
     try {
       now += 1000;
-      expect(await rates.freshness()).toEqual(before);
+      expect(await rates.recheck()).toEqual(before);
       // Within recheckMs of the failed check nothing is read again, so nothing more is logged.
-      expect(await rates.freshness()).toEqual(before);
+      expect(await rates.recheck()).toEqual(before);
       const lines = read();
       expect(lines).toHaveLength(1);
       expect(lines[0]).toMatchObject({ level: "warn", msg: "could not refresh the rate table: serving the one already read" });

@@ -65,7 +65,7 @@ async function resolveFile(runtime: Runtime, config: Config, input: string, opts
     config,
     {
       now: () => clock.now(),
-      freshness: () => rateData.freshness(),
+      freshness: () => rateData.recheck(),
       rates: () => ({ table: rateData.table, zips: shipped.zips, overlay: rateData.overlay }),
       shipped: { table: shipped.table, zips: shipped.zips },
     },

@@ -31,7 +31,7 @@ export interface RateDataOptions {
   shipped: RateTable;
   /** What data/meta.json says of the shipped rates: the answer until a reconciliation succeeds here. */
   shippedFreshness: ShippedFreshness;
-  /** Where a failed refresh is told: freshness() serves what it knows then, so only the log says why. */
+  /** Where a failed refresh is told: recheck() serves what it knows then, so only the log says why. */
   log: Logger;
   /** The service's clock (src/clock.ts): `recheckMs` is counted on it. */
   clock: Clock;
@@ -92,11 +92,12 @@ export class RateData {
   }
 
   /**
-   * How current the rates are, checked against the database every `recheckMs`. If that check
-   * fails what is already known is served: a rate answer should not fail for it. The failure is
+   * How current the rates are, checked against the database every `recheckMs`; named for that check,
+   * since when it finds a reconciliation another instance recorded it rebuilds `table` first. If the
+   * check fails what is already known is served: a rate answer should not fail for it. The failure is
    * logged, once per check, with its cause.
    */
-  async freshness(): Promise<RatesFreshness> {
+  async recheck(): Promise<RatesFreshness> {
     const elapsed = this.#options.clock.now().getTime() - this.#checkedAt;
     // A clock set back (an operator's correction, a test) must not stretch the wait past recheckMs.
     if (elapsed >= this.#options.recheckMs || elapsed < 0) {
