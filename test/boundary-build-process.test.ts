@@ -1,7 +1,7 @@
 /**
  * The boundary indexes are read from the polygon index file `buckeye data fetch-geo` wrote beside
  * the polygons when it matches them, else built in a child process and handed over as bytes
- * (src/lookup/open-polygon-index.ts), so that parsing the polygon files never weighs on the server.
+ * (src/geo/open-polygon-index.ts), so that parsing the polygon files never weighs on the server.
  * What the server adopts must be exactly what it would have built itself.
  */
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
@@ -12,7 +12,7 @@ import { findPolygonFiles } from "../src/geo/polygon-files.ts";
 import { adoptPolygons, polygonsData, loadPolygons, locate } from "../src/geo/polygons.ts";
 import { encodePolygons, readPolygons } from "../src/geo/polygons-bytes.ts";
 import { polygonIndexPath, sourcesKey } from "../src/geo/polygon-index-file.ts";
-import { buildPolygonIndexInProcess, openPolygonIndex } from "../src/lookup/open-polygon-index.ts";
+import { buildPolygonIndexInProcess, openPolygonIndex } from "../src/geo/open-polygon-index.ts";
 import { polygonFiles } from "./_polygons.ts";
 
 const files = polygonFiles();

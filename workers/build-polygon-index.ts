@@ -1,5 +1,5 @@
 /**
- * Child process entry (src/lookup/open-polygon-index.ts): builds the county and place indexes from
+ * Child process entry (src/geo/open-polygon-index.ts): builds the county and place indexes from
  * the TIGER/Line polygon files named in argv[2] (JSON), writes them as bytes to the file argv[3], then
  * exits, and with it every byte parsing the files took.
  */

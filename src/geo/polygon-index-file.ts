@@ -3,7 +3,7 @@
  * place indexes built once, by `buckeye data fetch-geo` (write-polygon-index.ts), and read at start
  * straight into the arrays the worker threads share. It records the files it was built from (name,
  * size, modification time), so polygons replaced or copied in by hand make it stale, and the service
- * then builds the indexes at start as it does when there is no file (src/lookup/open-polygon-index.ts).
+ * then builds the indexes at start as it does when there is no file (src/geo/open-polygon-index.ts).
  */
 import { statSync } from "node:fs";
 import { basename, join } from "node:path";

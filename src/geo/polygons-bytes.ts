@@ -1,7 +1,7 @@
 /**
  * Built polygon indexes as bytes in a file, and back: the polygon index file that `buckeye data
  * fetch-geo` writes beside the polygons (polygon-index-file.ts), and how a process that parsed the
- * polygon files hands the result to the server (src/lookup/open-polygon-index.ts). Layout: a 4-byte
+ * polygon files hands the result to the server (src/geo/open-polygon-index.ts). Layout: a 4-byte
  * length, a JSON header (the layout's version, the source files it was built from, vintages, feature
  * values, each array's byte length), then each array's bytes in ARRAYS order, counties' then places'.
  */

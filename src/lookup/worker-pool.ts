@@ -13,7 +13,7 @@
  * answers only county and ZIP lookups never pays for them (about 20 MB each). At warm() the
  * polygon indexes are read from the index file `buckeye data fetch-geo` wrote, or, when there is
  * none that matches the polygons, parsed once in a child process that exits afterwards (parsing
- * 13 MB of GeoJSON takes memory a thread would not give back; see open-polygon-index.ts); either way
+ * 13 MB of GeoJSON takes memory a thread would not give back; see src/geo/open-polygon-index.ts); either way
  * they land in SharedArrayBuffers that every pool thread shares.
  * Which form of a task file the threads load (workers/geo-loader.mjs from the sources, geo.js
  * compiled) is worker-entries.ts's to say.
@@ -24,7 +24,7 @@ import { missingPolygonsNow, type PolygonFiles } from "../geo/polygon-files.ts";
 import type { PolygonsData } from "../geo/polygons.ts";
 import { IN_DENO, threadEntry } from "../worker-entries.ts";
 import type { BatchWorkerData } from "./chunk-work.ts";
-import { openPolygonIndex } from "./open-polygon-index.ts";
+import { openPolygonIndex } from "../geo/open-polygon-index.ts";
 import { clientWaiting, WaitingClientsFirst } from "./lane-queue.ts";
 import type { PolygonSummary, GeoTasks, GeoWorkerData } from "./worker-tasks.ts";
 
@@ -111,7 +111,7 @@ export class GeoPool {
   }
 
   /**
-   * Reads or builds the polygon indexes (open-polygon-index.ts). On failure, and under Deno, the pool
+   * Reads or builds the polygon indexes (src/geo/open-polygon-index.ts). On failure, and under Deno, the pool
    * threads load the files themselves, and report a failure as they always have.
    */
   #loadShared(): Promise<PolygonsData | null> {

@@ -14,10 +14,10 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import type { PolygonFiles } from "../geo/polygon-files.ts";
-import type { PolygonsData } from "../geo/polygons.ts";
-import { readPolygons } from "../geo/polygons-bytes.ts";
-import { readFreshPolygonIndex } from "../geo/polygon-index-file.ts";
+import type { PolygonFiles } from "./polygon-files.ts";
+import type { PolygonsData } from "./polygons.ts";
+import { readPolygons } from "./polygons-bytes.ts";
+import { readFreshPolygonIndex } from "./polygon-index-file.ts";
 import { processEntry } from "../worker-entries.ts";
 
 /**
