@@ -18,7 +18,7 @@ import { rmSync, writeFileSync } from "node:fs";
 import { availableParallelism, loadavg } from "node:os";
 import { join } from "node:path";
 import { importSyntheticFile, submitJob, waitForJob } from "./boundary-jobs.ts";
-import { benchDatabase, root, startCompiledServer, startFakeGeocoder, waitUntilReady } from "./start-process.ts";
+import { BENCH_POSTGRES_URL, benchDatabase, root, startCompiledServer, startFakeGeocoder, waitUntilReady } from "./start-process.ts";
 
 const RECORDS = Number(process.env.BENCH_BOUNDARY_RECORDS ?? 200_000);
 const ROUNDS = Number(process.env.BENCH_JOB_ROUNDS ?? 3);
@@ -26,7 +26,7 @@ const JOB_ROWS = 100_000;
 const TARGET_RATIO = 1.5;
 
 const named = process.env.BENCH_DATABASE_URL;
-const postgresUrl = named?.startsWith("postgres") ? named : (process.env.BENCH_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/test");
+const postgresUrl = named?.startsWith("postgres") ? named : BENCH_POSTGRES_URL;
 
 const round = (n: number) => Math.round(n * 1000) / 1000;
 const median = (values: readonly number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;

@@ -32,6 +32,7 @@ import { createKey } from "../src/auth/key-service.ts";
 import { loadConfig } from "../src/config.ts";
 import { createOrganization } from "../src/store/organizations.repository.ts";
 import { importSyntheticFile, submitJob, waitForJob, type PollTally } from "./boundary-jobs.ts";
+import type { Answer } from "./lookup-client.ts";
 import { benchDatabase, root, rssMb, startCompiledServer, startFakeGeocoder, waitUntilReady } from "./start-process.ts";
 
 const RECORDS = Number(process.env.BENCH_BOUNDARY_RECORDS ?? 200_000);
@@ -51,13 +52,6 @@ function percentile(sorted: readonly number[], q: number): number {
   return sorted.length === 0 ? Number.NaN : sorted[Math.max(0, Math.ceil(q * sorted.length) - 1)]!;
 }
 
-interface Answer {
-  key: string;
-  sentMs: number;
-  ms: number;
-  status: number | null;
-  error?: string;
-}
 
 /**
  * A token bucket as the server keeps one per key (src/http/rate-limit.ts), replayed on the client's

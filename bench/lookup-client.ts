@@ -13,7 +13,8 @@
  */
 import { Agent, request } from "node:http";
 
-interface Answer {
+/** One request's outcome: bench/jobs.ts reads these back. */
+export interface Answer {
   key: string;
   sentMs: number;
   ms: number;

@@ -26,13 +26,13 @@ import { createKey } from "../src/auth/key-service.ts";
 import { openStore } from "../src/store/connect.ts";
 import { migrateToLatest } from "../src/store/migrate.ts";
 import { createOrganization } from "../src/store/organizations.repository.ts";
-import { buildCompiled, compiledServeArgs, root } from "./start-process.ts";
+import { BENCH_POSTGRES_URL, buildCompiled, compiledServeArgs, root } from "./start-process.ts";
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
 const ROUNDS = Number(process.env.BENCH_SCALE_ROUNDS ?? 3);
 if (!Number.isInteger(ROUNDS) || ROUNDS < 1) throw new Error(`BENCH_SCALE_ROUNDS must be a whole number of at least 1, not ${process.env.BENCH_SCALE_ROUNDS}`);
-const POSTGRES = process.env.BENCH_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/test";
+const POSTGRES = BENCH_POSTGRES_URL;
 const REDIS = process.env.BENCH_REDIS_URL ?? "redis://127.0.0.1:6379";
 const PATH = "/api/v1/rates?county=franklin";
 

@@ -99,6 +99,9 @@ export async function waitUntilReady(url: string): Promise<void> {
 }
 
 /** Resident memory in MB, whole and split as the kernel counts it: anonymous (heaps, malloc) and file-backed or shared (the node binary, libraries). */
+/** The PostgreSQL the scale-out benches use: BENCH_POSTGRES_URL, else the one on loopback (a fresh schema each run). */
+export const BENCH_POSTGRES_URL = process.env.BENCH_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/test";
+
 export function rssMb(pid: number): { total: number; anonymous: number; file: number } {
   const status = readFileSync(`/proc/${pid}/status`, "utf8");
   const mb = (field: string) => Number((Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0) / 1024).toFixed(1));

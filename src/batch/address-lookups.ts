@@ -37,7 +37,7 @@ export interface LookupSources {
 /** The lookup service as the service and `buckeye batch` both build it. */
 export function createLookupService(
   config: BatchConfig,
-  clock: LookupSources,
+  sources: LookupSources,
   boundaries: BoundaryIndex | null,
   log: (entry: Record<string, unknown>) => void,
   batchSlots?: BatchSlots,
@@ -45,17 +45,17 @@ export function createLookupService(
   return new LookupService({
     config,
     databaseUrl: config.databaseUrl,
-    rates: clock.rates,
-    shipped: clock.shipped,
+    rates: sources.rates,
+    shipped: sources.shipped,
     boundaries,
-    now: clock.now,
+    now: sources.now,
     ...(batchSlots && { batchSlots }),
     log,
   });
 }
 
 /** The runner over `queue`, with the settings every queue's runner has. */
-export function createRunner(config: BatchConfig, queue: JobQueue, service: LookupService, clock: Pick<LookupSources, "freshness">, log: (entry: Record<string, unknown>) => void): BatchJobRunner {
+export function createRunner(config: BatchConfig, queue: JobQueue, service: LookupService, sources: Pick<LookupSources, "freshness">, log: (entry: Record<string, unknown>) => void): BatchJobRunner {
   return new BatchJobRunner({
     queue,
     lookups: service,
@@ -66,7 +66,7 @@ export function createRunner(config: BatchConfig, queue: JobQueue, service: Look
     groupRows: config.geocoder.batch.rowsPerRequest,
     runningPerOrganization: config.batch.runningPerOrganization,
     maxAttempts: config.batch.maxChunkAttempts,
-    freshness: () => clock.freshness(),
+    freshness: () => sources.freshness(),
     log,
   });
 }
@@ -74,18 +74,18 @@ export function createRunner(config: BatchConfig, queue: JobQueue, service: Look
 export function createAddressLookups(
   config: BatchConfig,
   store: { db: Db; sqlite?: SQLite.Database },
-  clock: LookupSources,
+  sources: LookupSources,
   boundaries: BoundaryIndex | null,
   log: (entry: Record<string, unknown>) => void,
   /** The Census batch slots the instances share (with REDIS_URL); absent: this process's cap alone. */
   batchSlots?: BatchSlots,
 ): AddressLookups {
   let runner: BatchJobRunner | null = null;
-  const service = createLookupService(config, clock, boundaries, log, batchSlots);
+  const service = createLookupService(config, sources, boundaries, log, batchSlots);
   const jobs = new BatchJobService({
     db: store.db,
     pool: service.pool,
-    now: clock.now,
+    now: sources.now,
     chunkRows: config.batch.chunkRows,
     batchThreadHeapMb: config.batchThreadHeapMb,
     jobSubmitted: () => runner?.notify(),
@@ -94,8 +94,8 @@ export function createAddressLookups(
     uploadBudget: { perOrganization: config.batch.uploadBytesPerOrganization, perProcess: config.batch.uploadBytesPerProcess },
     log,
   });
-  const queue = new StoredJobQueue({ db: store.db, ...(store.sqlite && { sqlite: store.sqlite }), jobs, now: () => clock.now(), log });
-  runner = createRunner(config, queue, service, clock, log);
+  const queue = new StoredJobQueue({ db: store.db, ...(store.sqlite && { sqlite: store.sqlite }), jobs, now: () => sources.now(), log });
+  runner = createRunner(config, queue, service, sources, log);
   // Started with the other actors by startService, never while being built.
   const built = runner;
   return {
