@@ -119,6 +119,26 @@ describe("shared rate limits: REDIS_URL", () => {
     expect(decisions[19]).toMatchObject({ scope: "key", limit: 2 });
   });
 
+  it("in one turn a key's requests checked before and after an operator cut its rate are each judged and labelled at the rate they carry: the later ones see 2, not the earlier ones' 10", async () => {
+    const a = limiter(REDIS.href, prefix(), () => {}, { perKey: 10, perOrganization: 1000 });
+    await until(() => a.shared, "the limiter to connect");
+    const cut = { requestsPerSecondPerKey: 2, requestsPerSecondPerOrganization: null };
+    const decisions = await Promise.all([
+      ...Array.from({ length: 2 }, () => a.consume("key_cut", "org_cut", Date.now())),
+      ...Array.from({ length: 3 }, () => a.consume("key_cut", "org_cut", Date.now(), cut)),
+    ]);
+    expect(decisions.slice(0, 2).map((d) => [d.allowed, d.limit])).toEqual([
+      [true, 10],
+      [true, 10],
+    ]);
+    // One bucket: the cut rate's entry finds the 8 tokens the first two left, capped at its size of 2.
+    expect(decisions.slice(2).map((d) => [d.allowed, d.limit])).toEqual([
+      [true, 2],
+      [true, 2],
+      [false, 2],
+    ]);
+  });
+
   it("two instances: four keys of one organization at once admit its 25 between them (plus refill) and no more, each refusal the organization's; another organization has its own bucket", async () => {
     const a = limiter(REDIS.href, prefix(), () => {}, { perKey: 10, perOrganization: 25 });
     const b = limiter(REDIS.href, a.keyPrefix, () => {}, { perKey: 10, perOrganization: 25 });

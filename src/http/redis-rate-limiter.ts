@@ -21,7 +21,7 @@ import { decide, MemoryRateLimiter, ratesFor, type OwnRates, type RateDecision, 
 /**
  * Takes the tokens a turn's requests ask for (see batchPerTurn), one per request from its key's
  * bucket and one from its organization's, or none when either is short. KEYS: each organization's
- * bucket, followed by the bucket of each of its keys the requests draw from, each once; ARGV[2i - 1]:
+ * bucket, followed by the bucket of each of its keys the requests draw from, once per rate they carry; ARGV[2i - 1]:
  * 0 for an organization's bucket KEYS[i], else how many requests draw from the key's bucket KEYS[i];
  * ARGV[2i]: that bucket's tokens per second, also its size (an organization's own limits, set by an
  * operator, or the settings').
@@ -132,19 +132,22 @@ export class RedisRateLimiter implements RateLimiter {
 
   /** One script call for a turn's requests, given as the key and organization each draws from: a decision per request. */
   async #run(requests: Array<{ keyId: string; organizationId: string; own: OwnRates | undefined }>): Promise<RateDecision[]> {
-    // Each organization once and each of its keys once, in order of first appearance, with what the script answers for each key.
-    // An organization's bucket is as large as the first of its requests says; a key's, as its own first request says.
-    type KeyBucket = { count: number; limits: RateLimits; admitted: number; keyBefore: number; orgBefore: number; served: number };
+    // Each organization once and each of its keys once per key rate, in order of first appearance, with what the script
+    // answers for each. An organization's bucket is as large as the first of its requests says. A key's requests that
+    // carry different rates (a turn that holds requests checked before and after an operator changed them) are two
+    // entries of the same bucket, each refilled and judged at its own rate, the script taking them one after the other.
+    type KeyBucket = { keyId: string; count: number; limits: RateLimits; admitted: number; keyBefore: number; orgBefore: number; served: number };
     const organizations = new Map<string, { perOrganization: number; keys: Map<string, KeyBucket> }>();
+    const entryOf = (keyId: string, limits: RateLimits) => `${keyId} ${limits.perKey}`;
     for (const { keyId, organizationId, own } of requests) {
       const limits = ratesFor(this.#limits, own);
       let organization = organizations.get(organizationId);
       if (!organization) organizations.set(organizationId, (organization = { perOrganization: limits.perOrganization, keys: new Map() }));
-      const bucket = organization.keys.get(keyId);
+      const bucket = organization.keys.get(entryOf(keyId, limits));
       if (bucket) bucket.count += 1;
       else {
         const held = limits.perOrganization === organization.perOrganization ? limits : { perKey: limits.perKey, perOrganization: organization.perOrganization };
-        organization.keys.set(keyId, { count: 1, limits: held, admitted: 0, keyBefore: 0, orgBefore: 0, served: 0 });
+        organization.keys.set(entryOf(keyId, limits), { keyId, count: 1, limits: held, admitted: 0, keyBefore: 0, orgBefore: 0, served: 0 });
       }
     }
     const keys: string[] = [];
@@ -152,8 +155,8 @@ export class RedisRateLimiter implements RateLimiter {
     for (const [organizationId, organization] of organizations) {
       keys.push(`${this.#prefix}org:${organizationId}`);
       perBucket.push(0, organization.perOrganization);
-      for (const [keyId, bucket] of organization.keys) {
-        keys.push(`${this.#prefix}${keyId}`);
+      for (const bucket of organization.keys.values()) {
+        keys.push(`${this.#prefix}${bucket.keyId}`);
         perBucket.push(bucket.count, bucket.limits.perKey);
       }
     }
@@ -174,8 +177,8 @@ export class RedisRateLimiter implements RateLimiter {
         bucket.orgBefore = Number(reply[at++]);
       }
     }
-    return requests.map(({ keyId, organizationId }) => {
-      const bucket = organizations.get(organizationId)!.keys.get(keyId)!;
+    return requests.map(({ keyId, organizationId, own }) => {
+      const bucket = organizations.get(organizationId)!.keys.get(entryOf(keyId, ratesFor(this.#limits, own)))!;
       // The n-th request of a key (from 0) is admitted while n < admitted, leaving before - (n + 1) tokens in each bucket.
       const allowed = bucket.served < bucket.admitted;
       bucket.served += 1;
