@@ -25,6 +25,7 @@ import * as batchWaitingFor from "./2026-11-27-340-batch-waiting-for.ts";
 import * as organizationLimits from "./2026-11-27-350-organization-limits.ts";
 import * as passwordResets from "./2026-11-27-370-password-resets.ts";
 import * as attemptResponseExcerpt from "./2026-11-27-380-attempt-response-excerpt.ts";
+import * as batchPackedResults from "./2026-12-01-390-batch-packed-results.ts";
 
 export const migrations: Record<string, Migration> = {
   "2026-11-21-001-organizations-and-api-keys": organizationsAndApiKeys,
@@ -49,4 +50,5 @@ export const migrations: Record<string, Migration> = {
   "2026-11-27-350-organization-limits": organizationLimits,
   "2026-11-27-370-password-resets": passwordResets,
   "2026-11-27-380-attempt-response-excerpt": attemptResponseExcerpt,
+  "2026-12-01-390-batch-packed-results": batchPackedResults,
 };

@@ -162,7 +162,7 @@ describe("an organization with BATCH_JOBS_RUNNING_PER_ORG jobs running starts no
     expect(await claims(store, 3, 1)).toEqual(["b1:0", "b1:1", null]);
     expect(await findBatchJob(store.db, a.id, "a2")).toMatchObject({ status: "queued", started_at: null });
 
-    expect(await completeChunk(store.db, first!, "runner-1", "[]", { done: 2, failed: 0 }, T0)).toBe(true);
+    expect(await completeChunk(store.db, first!, "runner-1", [], { done: 2, failed: 0 }, T0)).toBe(true);
     expect(await claims(store, 1, 1)).toEqual(["a2:0"]);
     expect(await findBatchJob(store.db, a.id, "a2")).toMatchObject({ status: "running" });
   });

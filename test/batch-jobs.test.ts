@@ -12,7 +12,8 @@ import { csvLine } from "../src/batch/result-lines.ts";
 import { createService, type Service } from "../src/service.ts";
 import { claimChunk, completeChunk, findBatchJob, insertBatchJob } from "../src/batch/batch-jobs.repository.ts";
 import { createOrganization } from "../src/store/organizations.repository.ts";
-import { FAKE_ADDRESSES, oneLine, startFakeCensusGeocoder, type FakeCensusGeocoder } from "./fake-census-geocoder.ts";
+import { unpackResults } from "../src/batch/packed-results.ts";
+import { benchPlace, FAKE_ADDRESSES, oneLine, startFakeCensusGeocoder, type FakeCensusGeocoder } from "./fake-census-geocoder.ts";
 import { startRequestActors, startTestService, testConfig, startTestServiceWithFakeGeocoder, type GeocodedTestService } from "./_setup.ts";
 
 let fake: FakeCensusGeocoder;
@@ -344,11 +345,66 @@ describe("chunk leases: a worker that lost its lease cannot write", () => {
       expect(await claimChunk(db, dialect, "owner-b", new Date(t0.getTime() + 500), 1000, 2)).toBeNull();
       const b = await claimChunk(db, dialect, "owner-b", new Date(t0.getTime() + 2000), 1000, 2);
       expect(b).toMatchObject({ jobId: id, seq: 0 });
-      expect(await completeChunk(db, a!, "owner-a", "[]", { done: 2, failed: 0 }, t0)).toBe(false);
-      expect(await completeChunk(db, b!, "owner-b", "[]", { done: 2, failed: 0 }, t0)).toBe(true);
+      expect(await completeChunk(db, a!, "owner-a", [], { done: 2, failed: 0 }, t0)).toBe(false);
+      expect(await completeChunk(db, b!, "owner-b", [], { done: 2, failed: 0 }, t0)).toBe(true);
       expect(await findBatchJob(db, own.orgId, id)).toMatchObject({ done: 2, status: "completed" });
     } finally {
       await own.close();
     }
+  });
+});
+
+describe("a chunk group is settled in slices of whole chunks; the rows left for the geocoder still go in one request", () => {
+  let own: GeocodedTestService;
+  beforeAll(async () => {
+    // One group of 5,000 rows (50 chunks of 100), so it is settled in three slices of 2,000 rows or fewer.
+    own = await startTestServiceWithFakeGeocoder({ BATCH_CHUNK_ROWS: "100", GEOCODER_BATCH_ROWS: "5000", BATCH_POLL_MS: "20" });
+  });
+  afterAll(async () => {
+    await own?.close();
+  });
+
+  it("addresses in the first and last slices and ZIPs between them: one Census request of every address, and each row its own answer, in input order", async () => {
+    const rows = Array.from({ length: 5000 }, (_, i) => (i < 2000 || i >= 4000 ? { id: `a${i}`, address: `${i} Bench St, Columbus, OH 43215`, date: "2026-06-01" } : { id: `z${i}`, zip: "43215", date: "2026-06-01" }));
+    const { res } = await submit(own.service, own.liveKey, rows.map((row) => JSON.stringify(row)).join("\n"), "application/x-ndjson");
+    expect(res.status).toBe(202);
+    const location = res.headers.get("location")!;
+    expect(await completed(own.service, own.liveKey, location)).toMatchObject({ total: 5000, done: 5000, failed: 0 });
+    expect(own.fake.batchRequests.map((request) => request.rows.length)).toEqual([3000]);
+    const lines = (await (await call(own.service, own.liveKey, `${location}/results`, { headers: { accept: "application/x-ndjson" } })).text()).trim().split("\n").map((line) => JSON.parse(line));
+    expect(lines.map((line) => line.id)).toEqual(rows.map((row) => row.id));
+    lines.forEach((line, i) => {
+      if (i < 2000 || i >= 4000) expect({ i, fips: line.body.fips, by: line.body.resolved_by }).toEqual({ i, fips: benchPlace(i).county.geoid, by: "address_geocoding" });
+      else expect({ i, fips: line.body.fips, by: line.body.resolved_by }).toEqual({ i, fips: "39049", by: "zip_unambiguous" });
+    });
+  }, 120_000);
+});
+
+describe("a job's results are stored deflated (src/batch/packed-results.ts)", () => {
+  let own: GeocodedTestService;
+  beforeAll(async () => {
+    own = await startTestServiceWithFakeGeocoder({ BATCH_POLL_MS: "20" });
+  });
+  afterAll(async () => {
+    await own?.close();
+  });
+
+  it("the stored results of chunks of 500 rows are under a tenth of the NDJSON download, and a chunk stored as JSON text before packing existed downloads the same", async () => {
+    const ndjson = Array.from({ length: 1200 }, (_, i) => JSON.stringify({ id: `p${i}`, zip: i % 2 === 0 ? "43215" : "43402" })).join("\n");
+    const { res } = await submit(own.service, own.liveKey, ndjson, "application/x-ndjson");
+    const location = res.headers.get("location")!;
+    const jobId = location.split("/").pop()!;
+    await completed(own.service, own.liveKey, location);
+    const download = async () => (await call(own.service, own.liveKey, `${location}/results`, { headers: { accept: "application/x-ndjson" } })).text();
+    const before = await download();
+    const { db } = own.service.store;
+    const stored = await db.selectFrom("batch_chunks").select(["seq", "output", "packed_output"]).where("job_id", "=", jobId).orderBy("seq").execute();
+    expect(stored.every((chunk) => chunk.output === null && chunk.packed_output !== null)).toBe(true);
+    const packedBytes = stored.reduce((sum, chunk) => sum + chunk.packed_output!.byteLength, 0);
+    expect(packedBytes).toBeLessThan(Buffer.byteLength(before) / 10);
+
+    const first = stored[0]!;
+    await db.updateTable("batch_chunks").set({ output: JSON.stringify(unpackResults(first)), packed_output: null }).where("job_id", "=", jobId).where("seq", "=", first.seq).execute();
+    expect(await download()).toBe(before);
   });
 });

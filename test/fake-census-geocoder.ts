@@ -143,6 +143,9 @@ const LAYER_ERROR = [{ status: "Layer query encountered an error: java.lang.Runt
 const normalise = (text: string) => text.toUpperCase().replace(/[.,]/g, " ").replace(/\s+/g, " ").trim();
 const BOOK = new Map(Object.values(FAKE_ADDRESSES).map((a: FakeAddress) => [normalise(a.street), a]));
 const BENCH_PLACES = Object.values(FAKE_ADDRESSES).filter((a: FakeAddress) => a.county.geoid.startsWith("39") && !a.placeLayerError);
+
+/** Where the fake places `<n> Bench St`, for tests that check each row got its own address's answer. */
+export const benchPlace = (n: number): FakeAddress => BENCH_PLACES[n % BENCH_PLACES.length]!;
 const BENCH_STREET = /^(\d+) BENCH ST$/;
 
 function countyFeature(area: Area, a: FakeAddress) {
@@ -181,7 +184,7 @@ function match(a: FakeAddress, street: string) {
 function lookUp(street: string): FakeAddress | undefined {
   const key = normalise(street);
   const bench = BENCH_STREET.exec(key);
-  if (bench) return BENCH_PLACES[Number(bench[1]) % BENCH_PLACES.length];
+  if (bench) return benchPlace(Number(bench[1]));
   return BOOK.get(key);
 }
 

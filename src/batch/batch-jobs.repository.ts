@@ -8,6 +8,8 @@
  */
 import { sql, type ExpressionBuilder, type Selectable } from "kysely";
 import type { ChunkResults } from "../lookup/chunk-work.ts";
+import type { RowResult } from "../lookup/item-result.ts";
+import { packResults } from "./packed-results.ts";
 import type { NewBatchChunk } from "./read-batch-file.ts";
 import type { BatchChunksTable, BatchFileFormat, BatchJobsTable } from "../store/batch-jobs.table.ts";
 import type { Dialect } from "../store/connect.ts";
@@ -84,6 +86,7 @@ export async function insertBatchJob(db: Db, job: NewBatchJob, now: Date, admit?
       lease_expires_at: null,
       attempts: 0,
       output: null,
+      packed_output: null,
     }));
     for (let i = 0; i < chunks.length; i += 100) await trx.insertInto("batch_chunks").values(chunks.slice(i, i + 100)).execute();
   });
@@ -435,11 +438,11 @@ export async function completeChunk(
   db: Db,
   chunk: { jobId: string; seq: number },
   owner: string,
-  output: string,
+  rows: readonly RowResult[],
   counts: { done: number; failed: number },
   now: Date,
 ): Promise<boolean> {
-  const [stored] = await db.transaction().execute((trx) => storeResults(trx, owner, [{ jobId: chunk.jobId, seq: chunk.seq, output, counts }], now));
+  const [stored] = await db.transaction().execute((trx) => storeResults(trx, owner, [{ jobId: chunk.jobId, seq: chunk.seq, rows, counts }], now));
   return stored!;
 }
 
@@ -456,7 +459,7 @@ export async function completeChunks(db: Db, dialect: Dialect, owner: string, ch
 }
 
 /**
- * The chunks' results, each only under `owner`'s lease, then each job's counters once: one UPDATE
+ * The chunks' results, each packed (packed-results.ts) as it is written and only under `owner`'s lease, then each job's counters once: one UPDATE
  * per job (in id order, so two instances' groups lock the same jobs in the same order) that also
  * completes it when its last chunk is counted.
  */
@@ -466,7 +469,7 @@ async function storeResults(trx: Db, owner: string, chunks: readonly ChunkResult
   for (const chunk of chunks) {
     const result = await trx
       .updateTable("batch_chunks")
-      .set({ status: "done", output: chunk.output, lease_owner: null, lease_expires_at: null })
+      .set({ status: "done", packed_output: packResults(chunk.rows), lease_owner: null, lease_expires_at: null })
       .where("job_id", "=", chunk.jobId)
       .where("seq", "=", chunk.seq)
       .where("status", "=", "leased")
@@ -509,10 +512,10 @@ export async function readChunkOutputs(
   fromSeq: number,
   limit: number,
   withInput = false,
-): Promise<Array<Pick<Selectable<BatchChunksTable>, "seq" | "first_row" | "output"> & { input?: string }>> {
+): Promise<Array<Pick<Selectable<BatchChunksTable>, "seq" | "first_row" | "output" | "packed_output"> & { input?: string }>> {
   return db
     .selectFrom("batch_chunks")
-    .select(withInput ? ["seq", "first_row", "output", "input"] : ["seq", "first_row", "output"])
+    .select(withInput ? ["seq", "first_row", "output", "packed_output", "input"] : ["seq", "first_row", "output", "packed_output"])
     .where("job_id", "=", jobId)
     .where("seq", ">=", fromSeq)
     .where((eb) => eb.exists(eb.selectFrom("batch_jobs").select("id").where("id", "=", jobId).where("deleted_at", "is", null)))

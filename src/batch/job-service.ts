@@ -14,7 +14,6 @@ import { errorFields } from "../error-fields.ts";
 import { newId } from "../ids.ts";
 import type { ChunkLease } from "../lookup/chunk-work.ts";
 import { jobCapRefusal, type JobCaps, type JobRefusal } from "./job-admission.ts";
-import type { RowResult } from "../lookup/item-result.ts";
 import type { GeoPool } from "../lookup/worker-pool.ts";
 import type { IsoDate } from "../rates/calendar.ts";
 import { countBatchJobs, findBatchJob, markBatchJobDeleted, purgeDeletedJob, readChunkOutputs, type BatchJob, type ClaimedChunk } from "./batch-jobs.repository.ts";
@@ -22,6 +21,7 @@ import type { BatchFileFormat } from "../store/batch-jobs.table.ts";
 import type { Db } from "../store/database.ts";
 import { MAX_JOB_ROWS, type OrganizationLimits } from "../organization-limits.ts";
 import { finderLine, isFinderFile, type FinderFile } from "./finder-results.ts";
+import { unpackResults } from "./packed-results.ts";
 import { runJobTask } from "./job-tasks.ts";
 import { resultHeader, resultLine, type ProblemOf, type ResultFormat } from "./result-lines.ts";
 import { UploadReservations, type Reservation, type UploadBudget } from "./upload-reservations.ts";
@@ -206,9 +206,9 @@ export class BatchJobService {
       // organization or the retention sweep) while it streamed, and a short file must not look whole.
       if (page.length === 0) throw new ResultsCut(job.id, nextSeq);
       for (const chunk of page) {
-        if (chunk.seq !== nextSeq || chunk.output === null) throw new ResultsCut(job.id, nextSeq);
+        const rows = chunk.seq === nextSeq ? unpackResults(chunk) : null;
+        if (rows === null) throw new ResultsCut(job.id, nextSeq);
         let text = "";
-        const rows = JSON.parse(chunk.output) as RowResult[];
         if (isFinderFile(format)) {
           const inputs = JSON.parse(chunk.input!) as unknown[];
           rows.forEach((row, i) => (text += finderLine(row, inputs[i], format, problemOf)));

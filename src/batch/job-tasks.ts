@@ -82,7 +82,7 @@ export function createJobTasks(openedStore: () => Store | null) {
         `Rows ${firstRow}–${firstRow + raws.length - 1} of this job were tried ${tries} times and never finished (the runner stopped or failed each time), so they were given up and the rest of the job went on. Submit this row again.`,
       );
       const rows: RowResult[] = raws.map((raw, i) => ({ row: firstRow + i, id: rawId(raw), result }));
-      return completeChunk(db, lease, lease.owner, JSON.stringify(rows), { done: rows.length, failed: rows.length }, new Date(input.now));
+      return completeChunk(db, lease, lease.owner, rows, { done: rows.length, failed: rows.length }, new Date(input.now));
     },
 
     /** Reads an upload and stores it as a job with its chunks, in one transaction; or the reason it is refused. */

@@ -30,11 +30,31 @@ export interface LeasedChunks {
   write(store: Store, owner: string, chunks: readonly ChunkResults[], now: Date): Promise<boolean[]>;
 }
 
-/** Carried between the two tasks as JSON text: a later task may land on another thread. */
-interface CarriedState {
-  chunks: Array<{ firstRow: number; ids: Array<string | null>; lease?: ChunkLease }>;
+/**
+ * Rows settled together within a group, in whole chunks: a slice the boundary file settles is stored
+ * before the next is read, so a thread holds one slice's rows and answers, not a group's. A group is
+ * as large as one Census batch request (10,000 rows), and its answers held at once were most of the
+ * batch thread's heap (docs/operations/benchmarks.md); the rows left for the geocoder are still sent
+ * in one request.
+ */
+const SLICE_ROWS = 2_000;
+
+type SliceChunk = { firstRow: number; ids: Array<string | null>; lease?: ChunkLease };
+
+/** A slice that waits for the geocoder; its pending rows' ids are numbered across the group. */
+interface CarriedSlice {
+  chunks: SliceChunk[];
   entries: Entry[];
   settled: Settled;
+}
+
+/**
+ * Carried between the two tasks as JSON text (a later task may land on another thread): the group's
+ * chunks in order, each done already or null where a waiting slice holds it.
+ */
+interface CarriedState {
+  done: Array<ChunkDone | null>;
+  slices: CarriedSlice[];
 }
 
 /** `openedStore`: the thread's store connection, opened at first need (null: the caller has no store). */
@@ -69,7 +89,7 @@ export function createBatchTasks(
   }
 
   /** Each chunk's rows: stored under its lease when it has one (a group's together, completeChunks), else returned as JSON text. */
-  async function finish(chunks: CarriedState["chunks"], results: RowResult["result"][], now: string): Promise<ChunkDone[]> {
+  async function finish(chunks: readonly SliceChunk[], results: RowResult["result"][], now: string): Promise<ChunkDone[]> {
     let offset = 0;
     const done: ChunkDone[] = [];
     const leased: Array<{ index: number; owner: string; results: ChunkResults }> = [];
@@ -79,7 +99,7 @@ export function createBatchTasks(
       const counts = { done: rows.length, failed: rows.filter((row) => row.result.kind === "failure").length };
       if (lease === undefined) done.push({ output: JSON.stringify(rows), ...counts });
       else {
-        leased.push({ index: done.length, owner: lease.owner, results: { jobId: lease.jobId, seq: lease.seq, output: JSON.stringify(rows), counts } });
+        leased.push({ index: done.length, owner: lease.owner, results: { jobId: lease.jobId, seq: lease.seq, rows, counts } });
         done.push({ stored: false, ...counts });
       }
     }
@@ -97,34 +117,58 @@ export function createBatchTasks(
   return {
     /** Every rung but the geocoder; done at once when nothing is left for it. */
     async resolveChunks(input: { chunks: ChunkWork[]; overlay: RatesOverlay; now: string }): Promise<BatchStep> {
-      const chunks: CarriedState["chunks"] = [];
-      const entries: Entry[] = [];
       // The leased chunks' rows in one read per owner and job, not one per chunk (a round trip each on PostgreSQL).
       const leases = input.chunks.flatMap((chunk) => (chunk.lease ? [chunk.lease] : []));
       const inputs = new Map<string, string>();
       for (const owner of new Set(leases.map((lease) => lease.owner))) {
         for (const [key, text] of await leasedChunks.read(openedStore()!, leases.filter((lease) => lease.owner === owner), owner)) inputs.set(`${owner}:${key}`, text);
       }
-      for (const chunk of input.chunks) {
-        // A chunk whose lease was lost (or whose job was deleted and purged) has no rows to resolve; its empty results are refused when stored.
-        const text = chunk.lease ? (inputs.get(`${chunk.lease.owner}:${chunk.lease.jobId}:${chunk.lease.seq}`) ?? "[]") : chunk.input;
-        const read = readLookups(text, chunk.today);
+      // A chunk whose lease was lost (or whose job was deleted and purged) has no rows to resolve; its empty results are refused when stored.
+      const keyOf = (lease: ChunkLease) => `${lease.owner}:${lease.jobId}:${lease.seq}`;
+      const textOf = (chunk: ChunkWork) => (chunk.lease ? (inputs.get(keyOf(chunk.lease)) ?? "[]") : chunk.input);
+      const ladder = parts(input.overlay);
+      const carried: CarriedState = { done: [], slices: [] };
+      const geocode: BatchStep & { kind: "geocode" } = { kind: "geocode", rows: [], state: "" };
+      let settledRows = 0;
+      let chunks: SliceChunk[] = [];
+      let entries: Entry[] = [];
+      const settleSlice = async () => {
+        const settled = await settle(ladder, entries);
+        if (settled.pending.length === 0) carried.done.push(...(await finish(chunks, settled.results.map((r) => r!), input.now)));
+        else {
+          // Numbered across the group: the geocoder answers the group's rows in one request, by id.
+          for (const pending of settled.pending) pending.row = { ...pending.row, id: String(settledRows + pending.at) };
+          geocode.rows.push(...settled.pending.map((p) => p.row));
+          carried.done.push(...chunks.map(() => null));
+          carried.slices.push({ chunks, entries, settled });
+        }
+        settledRows += entries.length;
+        chunks = [];
+        entries = [];
+      };
+      for (const [i, chunk] of input.chunks.entries()) {
+        const read = readLookups(textOf(chunk), chunk.today);
+        if (chunk.lease) inputs.delete(keyOf(chunk.lease));
         chunks.push({ firstRow: chunk.firstRow, ids: read.map(({ id }) => id), ...(chunk.lease && { lease: chunk.lease }) });
         for (const { item } of read) entries.push({ item, context: chunk.context });
+        if (entries.length >= SLICE_ROWS || i === input.chunks.length - 1) await settleSlice();
       }
-      const ladder = parts(input.overlay);
-      const settled = await settle(ladder, entries);
-      if (settled.pending.length === 0) return { kind: "done", chunks: await finish(chunks, settled.results.map((r) => r!), input.now) };
-      const state: CarriedState = { chunks, entries, settled };
-      return { kind: "geocode", rows: settled.pending.map((p) => p.row), state: JSON.stringify(state) };
+      if (carried.slices.length === 0) return { kind: "done", chunks: carried.done.map((chunk) => chunk!) };
+      return { ...geocode, state: JSON.stringify(carried) };
     },
 
     /** The geocoder's answers for a `geocode` step's rows, folded in. */
     async completeChunks(input: { state: string; overlay: RatesOverlay; geocoded: Geocoded; now: string }): Promise<Extract<BatchStep, { kind: "done" }>> {
-      const { chunks, entries, settled } = JSON.parse(input.state) as CarriedState;
+      const { done, slices } = JSON.parse(input.state) as CarriedState;
       const ladder = parts(input.overlay);
-      const outcomes = batchOutcomes(ladder.data, settled.pending, new Map(input.geocoded.answers), input.geocoded.down);
-      return { kind: "done", chunks: await finish(chunks, await complete(ladder, entries, settled, outcomes), input.now) };
+      const answers = new Map(input.geocoded.answers);
+      const finished: ChunkDone[] = [];
+      for (const { chunks, entries, settled } of slices) {
+        const outcomes = batchOutcomes(ladder.data, settled.pending, answers, input.geocoded.down);
+        finished.push(...(await finish(chunks, await complete(ladder, entries, settled, outcomes), input.now)));
+      }
+      let next = 0;
+      return { kind: "done", chunks: done.map((chunk) => chunk ?? finished[next++]!) };
     },
   };
 }

@@ -7,6 +7,7 @@ import type { BatchAddress, BatchGeocode } from "../geo/census-batch-geocoder.ts
 import type { GeocodeOutcome } from "../geo/geocoder.ts";
 import type { IsoDate } from "../rates/calendar.ts";
 import type { RecordContext } from "../rates/records.ts";
+import type { RowResult } from "./item-result.ts";
 import type { ResolverData } from "./resolver-inputs.ts";
 
 export interface BatchWorkerData {
@@ -49,10 +50,13 @@ export interface Geocoded {
   down: Extract<GeocodeOutcome, { kind: "unavailable" }> | null;
 }
 
-/** A chunk's results to store under its lease, with its counts. */
+/**
+ * A chunk's results to store under its lease, with its counts: the rows themselves, which the store
+ * serialises as it writes each chunk, so a group's results never exist as text all at once.
+ */
 export interface ChunkResults {
   jobId: string;
   seq: number;
-  output: string;
+  rows: readonly RowResult[];
   counts: { done: number; failed: number };
 }

@@ -50,6 +50,14 @@ function yieldToAnsweringThreads(): void {
 }
 
 /**
+ * The page cache of a batch thread's SQLite connection, in MiB. Its reads are a group's chunks, each
+ * read once, and the boundary file's probes, whose pages the operating system's cache keeps too; at
+ * better-sqlite3's 16 MiB the cache was a tenth of what a job added to the service's memory, and
+ * malloc kept it after the job (docs/operations/benchmarks.md).
+ */
+const BATCH_PAGE_CACHE_MB = 4;
+
+/**
  * The thread's store connection, opened at first need and shared by its resolving and job tasks;
  * null in a thread given no store (the interactive lane, or a caller without one).
  */
@@ -58,7 +66,7 @@ export function threadStore(workerData: GeoWorkerData): () => Store | null {
   return () => {
     const url = workerData.batch?.databaseUrl ?? null;
     if (url === null) return null;
-    store ??= openStore(url, { pool: 2, immediateTransactions: true });
+    store ??= openStore(url, { pool: 2, immediateTransactions: true, pageCacheMb: BATCH_PAGE_CACHE_MB });
     return store;
   };
 }

@@ -44,8 +44,10 @@ export interface BatchChunksTable {
   lease_owner: string | null;
   lease_expires_at: string | null;
   attempts: number;
-  /** JSON array of results, one per row, written with status done. */
+  /** JSON array of results, one per row, as chunks finished before packed_output existed kept them; null since. */
   output: string | null;
+  /** The results, one per row, as their JSON deflated (src/batch/packed-results.ts; migrations/2026-12-01-390-batch-packed-results.ts), written with status done. */
+  packed_output: Uint8Array | null;
 }
 
 /** Whose turn it is to have a chunk claimed (migrations/2026-11-25-090-batch-fair-shares.ts). */
