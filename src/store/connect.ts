@@ -10,7 +10,8 @@
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import SQLite from "better-sqlite3";
-import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect, type Driver } from "kysely";
+import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect, type Driver, type SqliteDialectConfig } from "kysely";
+import { LRUCache } from "lru-cache";
 import type pg from "pg";
 import type { Database, Db } from "./database.ts";
 
@@ -76,6 +77,33 @@ class ImmediateTransactions extends SqliteDialect {
   }
 }
 
+/** Statements kept per connection: every query kysely writes is one of a few hundred texts (probe and insert lists of a few sizes among them). */
+const STATEMENTS_KEPT = 500;
+
+/**
+ * The connection as kysely sees it, each SQL text prepared once and its statement kept (the
+ * STATEMENTS_KEPT most recently used). kysely prepares a statement for every query it runs, and a
+ * statement holds its compiled program in SQLite's memory, outside V8's heap, until V8 collects the
+ * wrapper: a batch thread, whose heap is collected seldom, held tens of megabytes of statements after
+ * three jobs, tens of thousands of them never finalized (heaptrack; docs/operations/benchmarks.md).
+ * A kept statement is bound afresh on each run (better-sqlite3 clears its bindings after every one),
+ * so it holds no values; one busy with an iteration is not handed out again.
+ */
+function preparedOnce(database: SQLite.Database): SqliteDialectConfig["database"] {
+  const kept = new LRUCache<string, SQLite.Statement>({ max: STATEMENTS_KEPT });
+  return {
+    close: () => database.close(),
+    prepare(text: string) {
+      let statement = kept.get(text);
+      if (statement === undefined || statement.busy) {
+        statement = database.prepare(text);
+        kept.set(text, statement);
+      }
+      return statement;
+    },
+  };
+}
+
 function openSqlite(path: string, options: OpenOptions): Store {
   if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
   const database = new SQLite(path);
@@ -86,7 +114,7 @@ function openSqlite(path: string, options: OpenOptions): Store {
   if (options.checkpoints === false) database.pragma(`wal_autocheckpoint = ${LEFT_CHECKPOINT_PAGES}`);
   // A negative cache_size is in KiB.
   if (options.pageCacheMb !== undefined) database.pragma(`cache_size = -${Math.round(options.pageCacheMb * 1024)}`);
-  const config = { database };
+  const config = { database: preparedOnce(database) };
   const db = new Kysely<Database>({ dialect: options.immediateTransactions ? new ImmediateTransactions(config) : new SqliteDialect(config) });
   return { db, dialect: "sqlite", sqlite: database, close: () => db.destroy() };
 }
