@@ -8,6 +8,7 @@
  * fast a body must arrive is the listening socket's business (src/http/slow-clients.ts).
  */
 import type { H3Event, HTTPError } from "h3";
+import type { Readable } from "node:stream";
 import { setImmediate as nextTurn } from "node:timers/promises";
 
 /** The media type without parameters, lower-cased: "application/json" for "Application/JSON; charset=utf-8". */
@@ -27,15 +28,14 @@ export async function readCapped(event: H3Event, maxBytes: number, tooLarge: (by
   const declared = event.req.headers.get("content-length");
   // Refused unread: Node discards a body nobody reads once the answer is sent, keeping the connection usable.
   if (declared !== null && Number(declared) > maxBytes) throw tooLarge(Number(declared));
-  const body = event.req.body;
-  if (!body) return Buffer.alloc(0);
-  const reader = body.getReader();
   const length = declared === null ? Number.NaN : Number(declared);
   const read = new BodyBuffer(Number.isSafeInteger(length) && length >= 0 ? length : null);
+  const body = bodyChunks(event);
+  if (!body) return read.bytes();
   let sinceTurn = 0;
   try {
     for (;;) {
-      const { done, value } = await reader.read();
+      const { done, value } = await body.next();
       if (done) break;
       if (read.size + value.byteLength > maxBytes) throw tooLarge(null);
       inspect?.(value);
@@ -48,10 +48,56 @@ export async function readCapped(event: H3Event, maxBytes: number, tooLarge: (by
       }
     }
   } catch (error) {
-    discardRest(reader);
+    body.discardRest();
     throw error;
   }
   return read.bytes();
+}
+
+interface BodyChunks {
+  next(): Promise<IteratorResult<Uint8Array>>;
+  /**
+   * The rest of a refused body is read and dropped while the answer goes out, holding nothing: left
+   * unread, it would be parsed as the connection's next request. (Cancelling or destroying the stream
+   * stops reading without draining the socket; closing the connection trips listhen's shutdown
+   * tracker.) The listening socket's limits still end a client that sends too slowly
+   * (src/http/slow-clients.ts) or never stops (HTTP_REQUEST_TIMEOUT_MS).
+   */
+  discardRest(): void;
+}
+
+/**
+ * The body's chunks. Under Node (srvx's Node adapter), straight from the IncomingMessage: the web
+ * stream srvx builds over it copies every chunk once more (Node's Readable.toWeb), so three uploads of
+ * 5.5 MB arriving at once left three copies of each in malloc's arenas until a collection (heaptrack,
+ * docs/operations/benchmarks.md). Elsewhere (Deno, a Request handed to app.fetch), the web stream.
+ */
+function bodyChunks(event: H3Event): BodyChunks | null {
+  const incoming = (event.req as { runtime?: { node?: { req?: Readable } } }).runtime?.node?.req;
+  if (incoming) {
+    // Not destroyed on an early stop: the iterator lets go of the stream, which then drains (a listener
+    // it left would keep resume() from flowing).
+    const chunks = incoming.iterator({ destroyOnReturn: false }) as AsyncIterator<Uint8Array>;
+    return {
+      next: () => chunks.next(),
+      discardRest: () => {
+        void Promise.resolve(chunks.return?.())
+          .then(() => incoming.resume())
+          .catch(() => {});
+      },
+    };
+  }
+  const body = event.req.body;
+  if (!body) return null;
+  const reader = body.getReader();
+  return {
+    next: () => reader.read() as Promise<IteratorResult<Uint8Array>>,
+    discardRest: () => {
+      void (async () => {
+        while (!(await reader.read()).done);
+      })().catch(() => {});
+    },
+  };
 }
 
 /** Where a chunkless body starts, and grows by doubling: one socket read. */
@@ -88,15 +134,3 @@ class BodyBuffer {
   }
 }
 
-/**
- * The rest of a refused body is read and dropped while the answer goes out, holding nothing: left
- * unread, it would be parsed as the connection's next request. (Cancelling the stream stops
- * reading without draining the socket; closing the connection trips listhen's shutdown tracker.)
- * The listening socket's limits still end a client that sends too slowly (src/http/slow-clients.ts)
- * or never stops (HTTP_REQUEST_TIMEOUT_MS).
- */
-function discardRest(reader: ReadableStreamDefaultReader<Uint8Array>): void {
-  void (async () => {
-    while (!(await reader.read()).done);
-  })().catch(() => {});
-}
