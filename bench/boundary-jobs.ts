@@ -55,9 +55,14 @@ export interface PollTally {
   errors: number;
 }
 
-/** POSTs the addresses as a CSV job and resolves with its Location. */
-export async function submitJob(url: string, auth: Record<string, string>, addresses: readonly string[]): Promise<string> {
-  const csv = ["id,address,date", ...addresses.map((a, i) => `r${i},${csvCell(a)},${DATE}`)].join("\n");
+/** The addresses as a job's CSV file, encoded: built once, it can be sent many times. */
+export function jobFile(addresses: readonly string[]): Uint8Array<ArrayBuffer> {
+  return Buffer.from(["id,address,date", ...addresses.map((a, i) => `r${i},${csvCell(a)},${DATE}`)].join("\n"));
+}
+
+/** POSTs the addresses (or their file, jobFile) as a CSV job and resolves with its Location. */
+export async function submitJob(url: string, auth: Record<string, string>, addresses: readonly string[] | Uint8Array<ArrayBuffer>): Promise<string> {
+  const csv = addresses instanceof Uint8Array ? addresses : jobFile(addresses);
   const submitted = await fetch(`${url}/api/v1/batches`, { method: "POST", headers: { ...auth, "content-type": "text/csv" }, body: csv });
   if (submitted.status !== 202) throw new Error(`job refused: ${submitted.status} ${await submitted.text()}`);
   return submitted.headers.get("location")!;

@@ -163,6 +163,14 @@ describe("requests win the CPU from a job: batch lane threads run at a lower pri
     expect(threadNiceValues()).toContain(Math.min(19, before + 10));
     expect(ownNice()).toBe(before);
   });
+
+  it("on Linux, once the batch lane has started, V8's helper threads (the collectors' parallel and concurrent work, for every thread's heap) run 10 nicer than this thread too", async () => {
+    const ownNice = Number(readFileSync("/proc/thread-self/stat", "utf8").split(") ")[1]!.split(" ")[16]);
+    await lookups().rowsOf([{ input: JSON.stringify([{ county: "franklin" }]), firstRow: 1, today: DATE, context }]);
+    const helpers = readdirSync("/proc/self/task").filter((tid) => readFileSync(`/proc/self/task/${tid}/comm`, "utf8").trim() === "V8Worker");
+    expect(helpers.length).toBeGreaterThan(0);
+    for (const tid of helpers) expect(Number(readFileSync(`/proc/self/task/${tid}/stat`, "utf8").split(") ")[1]!.split(" ")[16])).toBe(Math.min(19, ownNice + 10));
+  });
 });
 
 describe("buckeye batch writes what the API's job results give, row for row", () => {

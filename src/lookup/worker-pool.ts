@@ -25,6 +25,7 @@ import type { PolygonsData } from "../geo/polygons.ts";
 import { IN_DENO, threadEntry } from "../worker-entries.ts";
 import type { BatchWorkerData } from "./chunk-work.ts";
 import { openPolygonIndex } from "../geo/open-polygon-index.ts";
+import { yieldCollectorThreads } from "./batch-priority.ts";
 import { clientWaiting, WaitingClientsFirst } from "./lane-queue.ts";
 import type { PolygonSummary, GeoTasks, GeoWorkerData } from "./worker-tasks.ts";
 
@@ -145,6 +146,8 @@ export class GeoPool {
         ...(lane === "batch" && { taskQueue: new WaitingClientsFirst() }),
       });
       pool.on("error", this.#options.onError);
+      // The lane's heaps are the ones V8's helper threads collect most: they give way with it (batch-priority.ts).
+      if (lane === "batch") yieldCollectorThreads();
       return pool;
     })();
     return this.#lanes[lane];

@@ -9,6 +9,7 @@ import { getPriority, setPriority } from "node:os";
 import type { PolygonFiles } from "../geo/polygon-files.ts";
 import { adoptPolygons, loadPolygons, locate, type Polygons, type PolygonsData } from "../geo/polygons.ts";
 import { openStore, type Store } from "../store/connect.ts";
+import { BATCH_NICER_BY } from "./batch-priority.ts";
 import { createBatchTasks, type BatchTasks, type LeasedChunks } from "./batch-tasks.ts";
 import type { BatchWorkerData } from "./chunk-work.ts";
 import type { LocateAnswer, LocatedPoint, PolygonVintages } from "./resolver-inputs.ts";
@@ -28,8 +29,6 @@ export interface PolygonSummary extends PolygonVintages {
 /** A point just off every county polygon (a geocode on a shoreline) still belongs to the nearest county within this distance. */
 const SHORE_TOLERANCE_KM = 0.3;
 
-/** How much nicer a batch lane thread is than the thread that started it: the answering thread and the interactive lane win the CPU from it. */
-const BATCH_NICER_BY = 10;
 
 /**
  * Lowers this thread's CPU priority. On Linux `setpriority(PRIO_PROCESS, 0)`, which os.setPriority()
