@@ -5,8 +5,15 @@
  * store connection. The interactive lane loads workers/geo.ts, which holds none of this. Thin on purpose.
  */
 import { workerData } from "piscina";
-import { createJobTasks, storedChunks } from "../src/batch/job-tasks.ts";
-import { createGeoTasks, threadStore, type GeoWorkerData } from "../src/lookup/worker-tasks.ts";
+import { yieldThisThread } from "../src/lookup/batch-priority.ts";
+import type { GeoWorkerData } from "../src/lookup/worker-tasks.ts";
+
+// Lowered before the lane's modules load: loading and compiling them is a new thread's first hundred
+// milliseconds or so of CPU, which at the service's priority were taken from the answering thread
+// during a service's first job.
+yieldThisThread();
+const { createJobTasks, storedChunks } = await import("../src/batch/job-tasks.ts");
+const { createGeoTasks, threadStore } = await import("../src/lookup/worker-tasks.ts");
 
 const data = workerData as GeoWorkerData;
 const openedStore = threadStore(data);

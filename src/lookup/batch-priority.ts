@@ -1,6 +1,7 @@
 /**
  * How much nicer batch work runs than the thread that answers requests: the batch lane's threads
- * (worker-tasks.ts lowers each as it starts) and, from the lane's start, V8's helper threads.
+ * (workers/batch-lane.ts lowers each first thing, before its modules load) and, from the lane's start,
+ * V8's helper threads.
  *
  * V8's helper threads (named "V8Worker"; `--v8-pool-size` of them) do the garbage collectors'
  * parallel and concurrent work for every thread's heap, and the batch lane's heap is the one that
@@ -20,6 +21,24 @@ import { getPriority, setPriority } from "node:os";
 export const BATCH_NICER_BY = 10;
 
 const HELPER_THREAD_NAME = "V8Worker";
+
+/**
+ * Lowers the calling thread's CPU priority by BATCH_NICER_BY. On Linux `setpriority(PRIO_PROCESS, 0)`,
+ * which os.setPriority() calls, applies to the calling thread alone, so a batch thread gives way
+ * whenever a request is waiting for a core, and takes every cycle left over (the machine is otherwise
+ * idle, the job runs at full speed). Elsewhere it would lower the whole process, so it is done on Linux
+ * only; where the call is refused (a sandbox) the thread simply keeps its priority.
+ */
+export function yieldThisThread(): void {
+  if (process.platform !== "linux") return;
+  try {
+    // Relative to the nice value the thread inherited, so a service started under `nice` keeps the order
+    // (an absolute 10 would, for a process at 19 run by root, put the batch lane above the answering thread).
+    setPriority(Math.min(19, getPriority() + BATCH_NICER_BY));
+  } catch {
+    // Not permitted here: the thread runs at the process's priority, as before.
+  }
+}
 
 /** Lowers V8's helper threads BATCH_NICER_BY below the calling thread's priority; how many were lowered. */
 export function yieldCollectorThreads(): number {

@@ -5,11 +5,9 @@
  * Each thread adopts the polygon indexes a child process built (see worker-pool.ts), or loads them
  * at its first task. Answers are plain data.
  */
-import { getPriority, setPriority } from "node:os";
 import type { PolygonFiles } from "../geo/polygon-files.ts";
 import { adoptPolygons, loadPolygons, locate, type Polygons, type PolygonsData } from "../geo/polygons.ts";
 import { openStore, type Store } from "../store/connect.ts";
-import { BATCH_NICER_BY } from "./batch-priority.ts";
 import { createBatchTasks, type BatchTasks, type LeasedChunks } from "./batch-tasks.ts";
 import type { BatchWorkerData } from "./chunk-work.ts";
 import type { LocateAnswer, LocatedPoint, PolygonVintages } from "./resolver-inputs.ts";
@@ -28,25 +26,6 @@ export interface PolygonSummary extends PolygonVintages {
 
 /** A point just off every county polygon (a geocode on a shoreline) still belongs to the nearest county within this distance. */
 const SHORE_TOLERANCE_KM = 0.3;
-
-
-/**
- * Lowers this thread's CPU priority. On Linux `setpriority(PRIO_PROCESS, 0)`, which os.setPriority()
- * calls, applies to the calling thread alone, so a batch thread gives way whenever a request is
- * waiting for a core, and takes every cycle left over (the machine is otherwise idle, the job runs
- * at full speed). Elsewhere it would lower the whole process, so it is done on Linux only; where the
- * call is refused (a sandbox) the thread simply keeps its priority.
- */
-function yieldToAnsweringThreads(): void {
-  if (process.platform !== "linux") return;
-  try {
-    // Relative to the nice value the thread inherited, so a service started under `nice` keeps the order
-    // (an absolute 10 would, for a process at 19 run by root, put the batch lane above the answering thread).
-    setPriority(Math.min(19, getPriority() + BATCH_NICER_BY));
-  } catch {
-    // Not permitted here: the thread runs at the process's priority, as before.
-  }
-}
 
 /**
  * The page cache of a batch thread's SQLite connection, in MiB. Its reads are a group's chunks, each
@@ -110,7 +89,6 @@ export function createGeoTasks(workerData: GeoWorkerData, chunkStore?: ChunkStor
     throw new Error("batch tasks run in the batch lane, whose threads are given its data");
   };
   const batch = workerData.batch && chunkStore ? createBatchTasks(workerData.batch, locatePoints, files.available ? null : files.reason, chunkStore.openedStore, chunkStore.leasedChunks) : null;
-  if (workerData.batch) yieldToAnsweringThreads();
 
   return {
     async warm(): Promise<PolygonSummary> {
