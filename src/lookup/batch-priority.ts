@@ -12,7 +12,9 @@
  * once the batch lane starts they run as nice as it does. The answering thread's own collections
  * lose little: they are rare between requests, and what a helper leaves undone the thread does
  * itself. Linux only (setpriority on a thread id sets that thread alone); elsewhere, or where the call
- * is refused, nothing changes.
+ * is refused, nothing changes. Node names the helpers "V8Worker" from Node 24; Node 22 leaves them the
+ * process's name, which other threads (libuv's, the lanes') carry too, so there they keep the service's
+ * priority rather than lower a thread that answers.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { getPriority, setPriority } from "node:os";
