@@ -9,6 +9,7 @@ import type { DeliveriesTable, DeliveryAttemptsTable, DeliveryTurnsTable, Events
 import type { ReconciliationsTable, RecordedRatePeriodsTable } from "./reconciliations.tables.ts";
 import type { ApiKeyUsageTable, FormTokensTable, KnownDevicesTable, PasswordResetsTable, SessionsTable, SignInCountersTable, UsersTable } from "./dashboard.tables.ts";
 import type { JobRunsTable } from "./job-runs.table.ts";
+import type { TaxTransactionsTable } from "./tax-transactions.table.ts";
 import type { BoundaryCitiesTable, BoundaryImportLeaseTable, BoundaryPointerTable, BoundaryRecordsTable, BoundaryVersionsTable } from "./boundaries.table.ts";
 
 export type OrganizationStatus = "active" | "suspended";
@@ -62,6 +63,7 @@ export interface Database {
   delivery_attempts: DeliveryAttemptsTable;
   delivery_turns: DeliveryTurnsTable;
   certificates: CertificatesTable;
+  tax_transactions: TaxTransactionsTable;
   reconciliations: ReconciliationsTable;
   recorded_rate_periods: RecordedRatePeriodsTable;
   batch_jobs: BatchJobsTable;
