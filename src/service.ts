@@ -29,6 +29,7 @@ import { readDataStatus } from "./freshness/read-data-status.ts";
 import { registerDashboard } from "./dashboard/routes.ts";
 import { findPolygonFiles } from "./geo/polygon-files.ts";
 import { createApp } from "./http/app.ts";
+import { createReturnService } from "./returns/return-service.ts";
 import type { ApiContext } from "./http/context.ts";
 import { createRateLimiter } from "./http/create-rate-limiter.ts";
 import { gatePipelinedRequests } from "./http/pipeline-gate.ts";
@@ -132,6 +133,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
     const dataStatus = () =>
       readDataStatus({ db: store.db, freshness, polygons, zctaVintage: data.meta.zcta_vintage, staleAfterDays: config.reconcileStaleAfterDays }, now());
 
+    const returns = createReturnService({ db: store.db, now, rates: () => rates.table });
     const context: ApiContext = {
       config,
       rates,
@@ -145,6 +147,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
       freshness,
       dataStatus,
       lookups,
+      returns,
     };
     const app = createApp(context, log, { slowMs: config.slowRequestMs, everyRequest: config.logLevel === "debug" }, config.metrics !== null);
     registerDashboard(
@@ -157,6 +160,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
         trustedProxies: config.trustedProxies,
         usage,
         webhooks,
+        returns,
         accounts: createAccountService({ db: store.db, now, keyChanged: () => keys.changed(), limitDefaults: limitDefaults(config) }),
         dataStatus,
         mail: mailer && config.publicUrl ? { mailer, publicUrl: config.publicUrl } : null,

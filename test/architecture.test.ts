@@ -22,6 +22,7 @@ export const LAYERS: Record<string, number> = {
   "load-data.ts": 3, lookup: 3, accounts: 3,
   freshness: 4,
   "runtime.ts": 4.5,
+  returns: 4.6,
   // Below scheduled/: batch/ needs nothing above lookup/, and the retention sweep deletes expired batch jobs.
   batch: 4.7,
   scheduled: 5,

@@ -5,6 +5,7 @@ import type { Readiness } from "../freshness/readiness.ts";
 import type { Db } from "../store/database.ts";
 import type { UsageRecorder } from "../usage/usage-recorder.ts";
 import type { WebhookService } from "../webhooks/webhook-service.ts";
+import type { ReturnService } from "../returns/return-service.ts";
 import type { SignInThrottle } from "./sign-in-throttle.ts";
 import type { SignUpThrottle } from "./sign-up-throttle.ts";
 import type { SubmitOnce } from "./submit-once.ts";
@@ -27,6 +28,8 @@ export interface DashboardDeps {
   once: SubmitOnce;
   /** The webhook actions and their rules (src/webhooks/webhook-service.ts), shared with the API. */
   webhooks: WebhookService;
+  /** The UST 1 worksheets (src/returns/return-service.ts), shared with the API. */
+  returns: ReturnService;
   /** Sign-up, sign-in, passwords, keys and suspension (src/accounts/account-service.ts), shared with the CLI. */
   accounts: AccountService;
   /** How current the rates and boundaries are, for the freshness line. */

@@ -15,6 +15,7 @@ import { toProblemDetails } from "../web/problem.ts";
 import { createCertificate, getCertificate, getCertificates, removeCertificate } from "./routes/certificates.ts";
 import { getCounties } from "./routes/counties.ts";
 import { getReconciliations } from "./routes/reconciliations.ts";
+import { getReturn } from "./routes/returns.ts";
 import {
   createWebhook,
   getDeliveries,
@@ -110,6 +111,7 @@ export function createApp(ctx: ApiContext, log: Logger = () => {}, access?: Acce
   route("GET", "/api/v1/certificates/:id", getCertificate(ctx), { middleware: api });
   route("DELETE", "/api/v1/certificates/:id", removeCertificate(ctx), { middleware: api });
   route("GET", "/api/v1/reconciliations", getReconciliations(ctx), { middleware: api });
+  route("GET", "/api/v1/returns/:period", getReturn(ctx), { middleware: api });
 
   route("GET", "/healthz", () => ({ status: "ok" }));
   const openApi = new FixedAnswer("application/json", Buffer.from(JSON.stringify(openApiDocument())), OPENAPI_CACHE_CONTROL);

@@ -13,6 +13,7 @@ import type { RateData } from "../freshness/rate-data.ts";
 import type { Db } from "../store/database.ts";
 import type { UsageRecorder } from "../usage/usage-recorder.ts";
 import type { RateLimiter } from "./rate-limit.ts";
+import type { ReturnService } from "../returns/return-service.ts";
 import type { WebhookService } from "../webhooks/webhook-service.ts";
 
 export type ApiContext = Readonly<ApiParts>;
@@ -37,6 +38,8 @@ interface ApiParts {
   webhooks: WebhookService;
   /** Address, coordinate and batch lookups: the geo worker pool, the geocoder, the batch job runner. */
   lookups: AddressLookups;
+  /** The UST 1 worksheets (src/returns/return-service.ts), shared with the dashboard. */
+  returns: ReturnService;
 }
 
 declare module "h3" {

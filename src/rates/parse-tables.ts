@@ -68,8 +68,8 @@ export function parseTables(sources: TableSources): RateTable {
     name: row.name ?? "",
     slug: row.slug ?? "",
   }));
-  const districts = (JSON.parse(sources.transitDistrictsJson) as TransitDistrict[]).map(
-    ({ fips, authority, name, area, places }) => ({ fips, authority, name, area, places }),
+  const districts = (JSON.parse(sources.transitDistrictsJson) as Array<Omit<TransitDistrict, "reportingCodes"> & { odt_codes: TransitDistrict["reportingCodes"] }>).map(
+    ({ fips, authority, name, area, places, odt_codes }) => ({ fips, authority, name, area, places, reportingCodes: { district: odt_codes.district, rest: odt_codes.rest } }),
   );
   return buildRateTable(counties, parseRatePeriods(sources.ratePeriodsCsv), districts, sources.historyStart);
 }

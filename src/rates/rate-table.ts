@@ -39,6 +39,8 @@ export interface TransitDistrict {
   name: string;
   area: string;
   places: TransitDistrictPlace[];
+  /** The Department of Taxation's two-digit reporting codes: the district's part, and the rest of the county (data/SOURCES.md). */
+  reportingCodes: { district: string; rest: string };
 }
 
 export interface RateTable {
