@@ -58,7 +58,7 @@ await store.db.transaction().execute(async (trx) => {
   for (let i = 0; i < EVENTS; i++) {
     await publishEvent(
       trx,
-      { type: "filing.due", data: { filing_frequency: "monthly", period_start: "2026-11-01", period_end: "2026-11-30", due_date: "2026-12-23", days_until: 7 }, organizationId: org.id },
+      { type: "filing.due", data: { filing_frequency: "monthly", period: "2026-11", period_start: "2026-11-01", period_end: "2026-11-30", due_date: "2026-12-23", days_until: 7, worksheet: { api_path: "/api/v1/returns/2026-11", dashboard_path: "/dashboard/returns/2026-11" } }, organizationId: org.id },
       new Date(),
     );
   }

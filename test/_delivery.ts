@@ -68,7 +68,7 @@ export function deliverySteps(api: () => TestService, receiver: () => Receiver) 
         trx,
         {
           type: "filing.due",
-          data: { filing_frequency: "monthly", period_start: "2026-11-01", period_end: "2026-11-30", due_date: "2026-12-23", days_until: 7 },
+          data: { filing_frequency: "monthly", period: "2026-11", period_start: "2026-11-01", period_end: "2026-11-30", due_date: "2026-12-23", days_until: 7, worksheet: { api_path: "/api/v1/returns/2026-11", dashboard_path: "/dashboard/returns/2026-11" } },
           organizationId: api().orgId,
           webhookId,
         },

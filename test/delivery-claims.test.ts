@@ -27,7 +27,7 @@ describe("an attempt whose claim was lost (webhook disabled meanwhile, then set 
         trx,
         {
           type: "filing.due",
-          data: { filing_frequency: "monthly", period_start: "2026-11-01", period_end: "2026-11-30", due_date: "2026-12-23", days_until: 7 },
+          data: { filing_frequency: "monthly", period: "2026-11", period_start: "2026-11-01", period_end: "2026-11-30", due_date: "2026-12-23", days_until: 7, worksheet: { api_path: "/api/v1/returns/2026-11", dashboard_path: "/dashboard/returns/2026-11" } },
           organizationId: api.orgId,
           webhookId: webhook.id,
         },
@@ -54,7 +54,7 @@ describe("an attempt whose claim was lost (webhook disabled meanwhile, then set 
     const now = new Date();
     const webhook = await insertWebhook(db, { organizationId: api.orgId, env: "live", url: "https://receiver.example/other", events: ["filing.due"], secret: newWebhookSecret() }, now);
     await db.transaction().execute((trx) =>
-      publishEvent(trx, { type: "filing.due", data: { filing_frequency: "monthly", period_start: "2026-11-01", period_end: "2026-11-30", due_date: "2026-12-23", days_until: 7 }, organizationId: api.orgId, webhookId: webhook.id }, now),
+      publishEvent(trx, { type: "filing.due", data: { filing_frequency: "monthly", period: "2026-11", period_start: "2026-11-01", period_end: "2026-11-30", due_date: "2026-12-23", days_until: 7, worksheet: { api_path: "/api/v1/returns/2026-11", dashboard_path: "/dashboard/returns/2026-11" } }, organizationId: api.orgId, webhookId: webhook.id }, now),
     );
     const claimed = await claimDueDeliveries(db, api.service.store.dialect, { instance: "sender-b", now, leaseUntil: new Date(now.getTime() + 60_000), limit: 10, perOrganization: 10, doubtfulSlots: 10 });
     const mine = claimed.find((d) => d.webhook_id === webhook.id)!;
@@ -78,7 +78,7 @@ async function webhookWithDue(organizationId: string, name: string, count: numbe
     await db.transaction().execute((trx) =>
       publishEvent(
         trx,
-        { type: "filing.due", data: { filing_frequency: "monthly", period_start: "2026-11-01", period_end: "2026-11-30", due_date: "2026-12-23", days_until: 7 }, organizationId, webhookId: webhook.id },
+        { type: "filing.due", data: { filing_frequency: "monthly", period: "2026-11", period_start: "2026-11-01", period_end: "2026-11-30", due_date: "2026-12-23", days_until: 7, worksheet: { api_path: "/api/v1/returns/2026-11", dashboard_path: "/dashboard/returns/2026-11" } }, organizationId, webhookId: webhook.id },
         new Date(oldest.getTime() + i),
       ),
     );

@@ -78,6 +78,11 @@ describe("seven weeks on an injected clock: every job at its scheduled times", (
     ].sort((a, b) => String(a[1]).localeCompare(String(b[1]))));
     expect((await events(api, "rate.changed"))[0]!.data).toMatchObject({ county: "Wayne", old_rate: 0.065, new_rate: 0.07, effective_date: "2027-01-01", lead_days: 32 });
     expect((await events(api, "filing.due")).map((e) => e.data.due_date)).toEqual(["2026-12-23", "2026-12-23", "2027-01-23"]);
+    // Each names its period and where its worksheet is, which answers with the key's ledger.
+    const [november] = await events(api, "filing.due");
+    expect([november!.data.period, november!.data.worksheet]).toEqual(["2026-11", { api_path: "/api/v1/returns/2026-11", dashboard_path: "/dashboard/returns/2026-11" }]);
+    const worksheet = await call(api, "GET", november!.data.worksheet.api_path);
+    expect([worksheet.res.status, worksheet.body.period, worksheet.body.due_date]).toEqual([200, "2026-11", november!.data.due_date]);
   });
 
   it("running a job again for the same day sends nothing twice", async () => {
@@ -104,8 +109,8 @@ describe("filing.due (Ohio returns are due on the 23rd of the month after the pe
     expect(await scheduler.run("filing-reminders", new Date("2027-01-22T13:00:00Z"))).toMatchObject({ events: 1 });
     expect(await scheduler.run("filing-reminders", new Date("2027-07-16T13:00:00Z"))).toMatchObject({ events: 1 });
     expect((await events(api, "filing.due")).map((e) => [e.organization_id, e.data])).toEqual([
-      [api.orgId, { filing_frequency: "semiannual", period_start: "2026-07-01", period_end: "2026-12-31", due_date: "2027-01-23", days_until: 1 }],
-      [api.orgId, { filing_frequency: "semiannual", period_start: "2027-01-01", period_end: "2027-06-30", due_date: "2027-07-23", days_until: 7 }],
+      [api.orgId, { filing_frequency: "semiannual", period: "2026-H2", period_start: "2026-07-01", period_end: "2026-12-31", due_date: "2027-01-23", days_until: 1, worksheet: { api_path: "/api/v1/returns/2026-H2", dashboard_path: "/dashboard/returns/2026-H2" } }],
+      [api.orgId, { filing_frequency: "semiannual", period: "2027-H1", period_start: "2027-01-01", period_end: "2027-06-30", due_date: "2027-07-23", days_until: 7, worksheet: { api_path: "/api/v1/returns/2027-H1", dashboard_path: "/dashboard/returns/2027-H1" } }],
     ]);
   });
 });

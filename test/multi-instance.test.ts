@@ -281,7 +281,7 @@ async function publish(organizationIds: string[], perOrganization: number): Prom
           {
             type: "filing.due",
             organizationId,
-            data: { filing_frequency: "monthly", period_start: "2026-11-01", period_end: "2026-11-30", due_date: "2026-12-23", days_until: n },
+            data: { filing_frequency: "monthly", period: "2026-11", period_start: "2026-11-01", period_end: "2026-11-30", due_date: "2026-12-23", days_until: n, worksheet: { api_path: "/api/v1/returns/2026-11", dashboard_path: "/dashboard/returns/2026-11" } },
           },
           new Date(),
         );

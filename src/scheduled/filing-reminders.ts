@@ -3,10 +3,12 @@
  * Ohio sales tax return is due. Ohio returns are due on the 23rd of the month after the period
  * (R.C. 5739.12): monthly filers for each month, semiannual filers for January–June (due July 23)
  * and July–December (due January 23). A reminder missed on its day (the service was down) is sent
- * on the next run before the following one is due, and each is sent once.
+ * on the next run before the following one is due, and each is sent once. Each names its period and
+ * where the period's worksheet is (src/returns/).
  */
 import { addDays, dateInOhio, daysBetween, type IsoDate } from "../rates/calendar.ts";
 import type { Db, FilingFrequency } from "../store/database.ts";
+import { periodLabel, returnPaths } from "../returns/periods.ts";
 import type { FilingDueData } from "../webhooks/event-types.ts";
 import { publishEvent } from "../webhooks/outbox.ts";
 
@@ -22,12 +24,17 @@ export function periodDueIn(frequency: FilingFrequency, year: number, month: num
   const dueDate = `${monthStart(year, month).slice(0, 8)}23`;
   const periodEnd = addDays(monthStart(year, month), -1);
   const [endYear, endMonth] = periodEnd.split("-").map(Number) as [number, number];
+  const periodStart = monthStart(endYear, endMonth - months + 1);
+  const period = periodLabel(frequency, periodStart);
+  const paths = returnPaths(period);
   return {
     filing_frequency: frequency,
-    period_start: monthStart(endYear, endMonth - months + 1),
+    period,
+    period_start: periodStart,
     period_end: periodEnd,
     due_date: dueDate,
     days_until: 0,
+    worksheet: { api_path: paths.api, dashboard_path: paths.dashboard },
   };
 }
 

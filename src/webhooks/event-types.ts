@@ -34,10 +34,14 @@ export interface RateAnnouncedData extends RateChangeData {
 
 export interface FilingDueData {
   filing_frequency: "monthly" | "semiannual";
+  /** The period as the returns API names it: `2026-11`, or `2026-H2` for a semiannual filer. */
+  period: string;
   period_start: IsoDate;
   period_end: IsoDate;
   due_date: IsoDate;
   days_until: number;
+  /** Where the period's UST 1 worksheet is: the API's path (JSON, or CSV; a key reads its own ledger) and the dashboard's page. */
+  worksheet: { api_path: string; dashboard_path: string };
 }
 
 export interface CertificateExpiringData {
