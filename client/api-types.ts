@@ -148,6 +148,13 @@ export interface paths {
      */
     get: operations["listReconciliations"];
   };
+  "/api/v1/returns/{period}": {
+    /**
+     * The UST 1 worksheet of a filing period, by county
+     * @description Sums the ledger of the calling key's environment (a test key reads the test ledger, a live key the live one) over the records dated in the period: per county with sales, gross, exempt and net taxable sales and the tax (a COTA district's part of Delaware, Fairfield, Licking or Union County on its own line, as the Department of Taxation numbers it); a refund or void counts in the period of its own date. Then the form's lines 1 to 9 with the prompt-payment discount in force for the due date. The period follows the organization's filing frequency: YYYY-MM for a monthly filer, YYYY-H1 or YYYY-H2 for a semiannual one. JSON, or CSV with ?format=csv or Accept: text/csv.
+     */
+    get: operations["getReturn"];
+  };
   "/healthz": {
     /**
      * The process is up
@@ -589,6 +596,89 @@ export interface components {
       started_at: string;
       /** Format: date-time */
       finished_at: string;
+    };
+    /** @description A filing period's worksheet in the shape of Ohio's Universal Sales Tax Return (UST 1) */
+    ReturnWorksheet: {
+      /** @constant */
+      form: "UST 1";
+      organization_id: string;
+      /**
+       * @description The ledger read: the calling key's environment
+       * @enum {string}
+       */
+      ledger: "live" | "test";
+      /** @description 2026-11, or 2026-H1 / 2026-H2 */
+      period: string;
+      /** @enum {string} */
+      filing_frequency: "monthly" | "semiannual";
+      /** Format: date */
+      period_start: string;
+      /** Format: date */
+      period_end: string;
+      /**
+       * Format: date
+       * @description The 23rd of the month after the period (R.C. 5739.12)
+       */
+      due_date: string;
+      /**
+       * @description open while the period runs: its figures may still change
+       * @enum {string}
+       */
+      period_status: "open" | "closed";
+      /**
+       * @description Every amount exact to the cent; the return is not rounded to whole dollars
+       * @constant
+       */
+      rounding: "cents";
+      /** @description One line per county (or COTA district part) with records in the period, by county name */
+      counties: ({
+          county: string;
+          county_fips: string;
+          /** @description The Department of Taxation's two-digit code for the line: the county's number (01–88), or a COTA district part's (Delaware 96, Fairfield 93, Licking 94, Union 98) */
+          reporting_code: string;
+          /** @description "COTA district" for a district's part of a county it splits; null for the county or the rest of it */
+          part: string | null;
+          /** @description US dollars with two decimals, from integer cents; negative where refunds exceed sales */
+          gross_sales: string;
+          /** @description US dollars with two decimals, from integer cents; negative where refunds exceed sales */
+          exempt_sales: string;
+          /** @description gross_sales − exempt_sales */
+          net_taxable_sales: string;
+          /** @description The tax recorded on the line's sales, the transit authority's share included */
+          tax_liability: string;
+          /** @description The line's tax by the jurisdiction it is owed to; they add up to tax_liability */
+          tax_by_jurisdiction: {
+            /** @description US dollars with two decimals, from integer cents; negative where refunds exceed sales */
+            state: string;
+            /** @description US dollars with two decimals, from integer cents; negative where refunds exceed sales */
+            county: string;
+            /** @description US dollars with two decimals, from integer cents; negative where refunds exceed sales */
+            transit: string;
+          };
+          /** @description Ledger records in the line: sales, refunds and voids */
+          records: number;
+        })[];
+      /** @description The form's lines 1 to 9; line 4 and line 8 are 0.00 (no clerk-of-courts sales are recorded; the additional charge is for a late return) */
+      lines: {
+          line: number;
+          label: string;
+          /** @description US dollars with two decimals, from integer cents; negative where refunds exceed sales */
+          amount: string;
+        }[];
+      /** @description The prompt-payment discount (line 7): the rate in force for the due date, its source, its condition and its amount */
+      discount: {
+        rate: string;
+        /** Format: date */
+        effective_from: string;
+        source: string;
+        applies_when: string;
+        /** @description US dollars with two decimals, from integer cents; negative where refunds exceed sales */
+        amount: string;
+      };
+      /** @description Line 9: line 6 − line 7 + line 8 */
+      net_amount_due: string;
+      /** Format: date-time */
+      generated_at: string;
     };
   };
   responses: never;
@@ -1175,7 +1265,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["ProblemDetails"];
         };
       };
-      /** @description The Accept header asks for a format the results are not available in */
+      /** @description The Accept header asks for a format the answer is not available in */
       406: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2411,6 +2501,112 @@ export interface operations {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
           "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["ProblemDetails"];
+        };
+      };
+      /** @description More than the key's requests per second (rate-limit-exceeded), or than its organization's across all its keys (organization-rate-limit-exceeded) */
+      429: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Retry-After": components["headers"]["Retry-After"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["ProblemDetails"];
+        };
+      };
+    };
+  };
+  /**
+   * The UST 1 worksheet of a filing period, by county
+   * @description Sums the ledger of the calling key's environment (a test key reads the test ledger, a live key the live one) over the records dated in the period: per county with sales, gross, exempt and net taxable sales and the tax (a COTA district's part of Delaware, Fairfield, Licking or Union County on its own line, as the Department of Taxation numbers it); a refund or void counts in the period of its own date. Then the form's lines 1 to 9 with the prompt-payment discount in force for the due date. The period follows the organization's filing frequency: YYYY-MM for a monthly filer, YYYY-H1 or YYYY-H2 for a semiannual one. JSON, or CSV with ?format=csv or Accept: text/csv.
+   */
+  getReturn: {
+    parameters: {
+      query?: {
+        /** @description json or csv; absent: by Accept (text/csv for CSV), JSON by default */
+        format?: "json" | "csv";
+      };
+      path: {
+        /** @description 2026-11 (monthly), or 2026-H1 / 2026-H2 (semiannual) */
+        period: string;
+      };
+    };
+    responses: {
+      /** @description The worksheet */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          /** @description For CSV only: attachment, with a file name made of the period and the ledger */
+          "Content-Disposition"?: string;
+        };
+        content: {
+          "application/json": components["schemas"]["ReturnWorksheet"];
+          "text/csv": string;
+        };
+      };
+      /** @description Invalid or conflicting parameters */
+      400: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["ProblemDetails"];
+        };
+      };
+      /** @description No API key, or one that is unknown, mistyped, revoked or of a suspended organization */
+      401: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["ProblemDetails"];
+        };
+      };
+      /** @description The Accept header asks for a format the answer is not available in */
+      406: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["ProblemDetails"];
+        };
+      };
+      /** @description The resource is not in a state that allows this, or the organization already keeps as many of them as it may */
+      409: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          /** @description For a batch that is not finished: seconds until it is worth polling again */
+          "Retry-After"?: number;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["ProblemDetails"];
+        };
+      };
+      /** @description The input is understood but cannot be served */
+      422: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
         };
         content: {
           "application/problem+json": components["schemas"]["ProblemDetails"];

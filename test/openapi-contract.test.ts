@@ -400,6 +400,22 @@ describe("GET /api/v1/reconciliations (listReconciliations)", () => {
   });
 });
 
+describe("GET /api/v1/returns/{period} (getReturn)", () => {
+  it("answers a month's worksheet as JSON and CSV, and refuses a bad period (400), another format (406), a half year of a monthly filer (409) and a period not begun (422)", async () => {
+    const { writeLedgerRows } = await import("./_ledger-rows.ts");
+    await writeLedgerRows(api.service.store.db, [
+      { organizationId: api.orgId, env: "live", date: "2026-10-05", countyFips: "39041", transitDistrict: "COTA", grossCents: 5_000, stateTaxCents: 288, countyTaxCents: 63, transitTaxCents: 50 },
+      { organizationId: api.orgId, env: "live", kind: "refund", date: "2026-10-06", countyFips: "39041", transitDistrict: "COTA", grossCents: -1_000, stateTaxCents: -58, countyTaxCents: -13, transitTaxCents: -10 },
+    ]);
+    expect((await valid(200, "GET", "/api/v1/returns/2026-10")).body.counties).toHaveLength(1);
+    expect((await valid(200, "GET", "/api/v1/returns/2026-10?format=csv")).body).toMatch(/^row,line,label/);
+    await invalid(400, "GET", "/api/v1/returns/2026-13");
+    await invalid(406, "GET", "/api/v1/returns/2026-10", { accept: "application/xml" });
+    await invalid(409, "GET", "/api/v1/returns/2026-H1");
+    await invalid(422, "GET", "/api/v1/returns/2099-01");
+  });
+});
+
 describe("health and this document (getHealth, getReadiness, getOpenApiDocument)", () => {
   it("answer without an API key, as documented", async () => {
     await valid(200, "GET", "/healthz", { key: null });

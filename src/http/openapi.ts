@@ -27,6 +27,8 @@ import { RATE_QUERY } from "./routes/rates.ts";
 import { RECONCILIATIONS_QUERY } from "./routes/reconciliations.ts";
 import { MAX_RECOVERED } from "../webhooks/webhook-service.ts";
 import { DELIVERIES_QUERY, recoverSchema } from "./routes/webhooks.ts";
+import { RETURN_QUERY } from "./routes/returns.ts";
+import { worksheetSchema } from "../returns/worksheet-schema.ts";
 
 export const eventEnvelopeSchema = z
   .strictObject({
@@ -58,6 +60,7 @@ const NAMED = {
   BatchJob: batchJobSchema,
   DeliveryRecord: deliveryRecordSchema,
   Reconciliation: reconciliationSchema,
+  ReturnWorksheet: worksheetSchema,
 } as const;
 
 type JsonSchema = Record<string, unknown>;
@@ -107,6 +110,7 @@ const TAGS = {
   // Not "Webhooks": OpenAPI 3.1's own webhooks section (the events Buckeye posts) is titled that in every renderer, and two headings of one name read as one.
   "Webhook endpoints": "Registering the endpoints Buckeye posts events to, their delivery log, redelivery and recovery; the events themselves are under Webhooks",
   Certificates: "Exemption certificates, kept for expiry reminders",
+  Returns: "Ohio's sales tax return (UST 1) for a filing period, worked out from the recorded transactions",
   Health: "Liveness, readiness and this API description; no API key needed",
 } as const;
 type Tag = keyof typeof TAGS;
@@ -167,7 +171,7 @@ const PROBLEM_WHEN: Record<number, string> = {
   400: "Invalid or conflicting parameters",
   401: "No API key, or one that is unknown, mistyped, revoked or of a suspended organization",
   404: "Not found in this organization",
-  406: "The Accept header asks for a format the results are not available in",
+  406: "The Accept header asks for a format the answer is not available in",
   409: "The resource is not in a state that allows this, or the organization already keeps as many of them as it may",
   413: "Too many items, or more bytes than this operation reads (webhook and certificate bodies: 64 KiB, refused by Content-Length before reading; a batch upload's line: UPLOAD_MAX_LINE_BYTES, 64 KiB by default)",
   415: "The body was not sent with the Content-Type this operation reads",
@@ -532,6 +536,29 @@ function paths() {
         description: "Each run against the state's rate file, with the discrepancies it found.",
         parameters: queryParameters(RECONCILIATIONS_QUERY),
         responses: { "200": json("The runs, with their discrepancies", object({ total: { type: "integer" }, reconciliations: { type: "array", items: ref("Reconciliation") } })), ...problems(400) },
+      }),
+    },
+    "/api/v1/returns/{period}": {
+      get: operation("Returns", "getReturn", {
+        summary: "The UST 1 worksheet of a filing period, by county",
+        description:
+          "Sums the ledger of the calling key's environment (a test key reads the test ledger, a live key the live one) over the records dated in the period: " +
+          "per county with sales, gross, exempt and net taxable sales and the tax (a COTA district's part of Delaware, Fairfield, Licking or Union County on its own line, as the Department of Taxation numbers it); " +
+          "a refund or void counts in the period of its own date. Then the form's lines 1 to 9 with the prompt-payment discount in force for the due date. " +
+          "The period follows the organization's filing frequency: YYYY-MM for a monthly filer, YYYY-H1 or YYYY-H2 for a semiannual one. " +
+          "JSON, or CSV with ?format=csv or Accept: text/csv.",
+        parameters: [
+          { name: "period", in: "path", required: true, description: "2026-11 (monthly), or 2026-H1 / 2026-H2 (semiannual)", schema: { type: "string", examples: ["2026-11"] } },
+          ...queryParameters(RETURN_QUERY, { format: "json or csv; absent: by Accept (text/csv for CSV), JSON by default" }),
+        ],
+        responses: {
+          "200": answer(
+            "The worksheet",
+            { "application/json": { schema: ref("ReturnWorksheet") }, "text/csv": { schema: { type: "string" } } },
+            { "Content-Disposition": { description: "For CSV only: attachment, with a file name made of the period and the ledger", required: false, schema: { type: "string" } } },
+          ),
+          ...problems(400, 406, 409, 422),
+        },
       }),
     },
     "/healthz": {
