@@ -9,12 +9,13 @@ const LOGO = trustedHtml(
   '<svg class="logo" viewBox="0 0 32 32" aria-hidden="true" focusable="false"><circle cx="16" cy="17" r="13" fill="#5b3420"/><path d="M16 4c-4 0-7 3-7 7 2-1 4-1.5 7-1.5s5 .5 7 1.5c0-4-3-7-7-7z" fill="#d9b98c"/><circle cx="11.5" cy="18" r="3" fill="#7a4a2e" opacity=".7"/></svg>',
 );
 
-export type Section = "keys" | "webhooks" | "usage" | "settings";
+export type Section = "keys" | "webhooks" | "usage" | "returns" | "settings";
 
 const SECTIONS: { id: Section; label: string; href: string }[] = [
   { id: "keys", label: "API keys", href: "/dashboard/keys" },
   { id: "webhooks", label: "Webhooks", href: "/dashboard/webhooks" },
   { id: "usage", label: "Usage", href: "/dashboard/usage" },
+  { id: "returns", label: "Returns", href: "/dashboard/returns" },
   { id: "settings", label: "Settings", href: "/dashboard/settings" },
 ];
 

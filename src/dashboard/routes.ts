@@ -14,6 +14,7 @@ import { accountRoutes } from "./pages/account.ts";
 import { keyRoutes } from "./pages/keys.ts";
 import { passwordResetRoutes } from "./pages/password-reset.ts";
 import { ResetThrottle } from "./reset-throttle.ts";
+import { returnRoutes } from "./pages/returns.ts";
 import { settingsRoutes } from "./pages/settings.ts";
 import { usageRoutes } from "./pages/usage.ts";
 import { webhookRoutes } from "./pages/webhooks.ts";
@@ -66,6 +67,7 @@ export function registerDashboard(app: H3, setup: DashboardSetup, log: Logger = 
   keyRoutes(app, deps);
   webhookRoutes(app, deps);
   usageRoutes(app, deps);
+  returnRoutes(app, deps);
   settingsRoutes(app, deps);
   publicRoutes(app, deps);
 
