@@ -64,7 +64,7 @@ function worksheetBody(worksheet: Worksheet) {
 </div>
 <section class="card" aria-labelledby="summary-heading">
   <h2 id="summary-heading">Summary</h2>
-  <div class="table-wrap"><table class="table">
+  <div class="table-wrap"><table class="table return-table">
     <caption class="visually-hidden">The return's lines 1 to 9</caption>
     <thead><tr><th scope="col">Line</th><th scope="col">Item</th><th scope="col" class="num">Amount</th></tr></thead>
     <tbody>${worksheet.lines.map((l) => html`<tr><td>${l.line}</td><th scope="row">${l.label}</th><td class="num" data-line="${l.line}">${usd(l.amount)}</td></tr>`)}</tbody>
@@ -76,7 +76,7 @@ function worksheetBody(worksheet: Worksheet) {
   ${
     worksheet.counties.length === 0
       ? html`<p class="empty">No sales recorded in this period.</p>`
-      : html`<div class="table-wrap"><table class="table responsive">
+      : html`<div class="table-wrap"><table class="table responsive return-table">
     <caption class="visually-hidden">The county schedule: one line per county, and per COTA district part</caption>
     <thead><tr><th scope="col">County</th><th scope="col">Code</th><th scope="col" class="num">Gross sales</th><th scope="col" class="num">Exempt sales</th><th scope="col" class="num">Net taxable sales</th><th scope="col" class="num">Tax</th></tr></thead>
     <tbody>${worksheet.counties.map(
@@ -115,7 +115,7 @@ export function returnRoutes(app: H3, deps: DashboardDeps): void {
 </div>
 <section class="card" aria-labelledby="periods-heading">
   <h2 id="periods-heading">Filing periods</h2>
-  <div class="table-wrap"><table class="table responsive">
+  <div class="table-wrap"><table class="table responsive return-table">
     <caption class="visually-hidden">Filing periods, newest first</caption>
     <thead><tr><th scope="col">Period</th><th scope="col">Dates</th><th scope="col">Due</th></tr></thead>
     <tbody>${periods.map(
