@@ -54,7 +54,7 @@ const COLUMNS = `(id, organization_id, env, kind, reference, sale_id, transactio
   gross_cents, exempt_cents, taxable_cents, tax_cents, state_tax_cents, county_tax_cents, transit_tax_cents, request_hash, calculation, created_at)`;
 
 function fillStatement(dialect: "sqlite" | "postgres", organizationId: string, rows: number, month: string, offset: number): string {
-  if (dialect === "postgres") return `INSERT INTO tax_transactions ${COLUMNS} ${rowSelect(dialect, organizationId, month, offset)} FROM generate_series(0, ${rows - 1}) AS i`;
+  if (dialect === "postgres") return `INSERT INTO tax_transactions ${COLUMNS} ${rowSelect(dialect, organizationId, month, offset)} FROM generate_series(0::bigint, ${rows - 1}) AS i`;
   return `WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < ${rows - 1}) INSERT INTO tax_transactions ${COLUMNS} ${rowSelect(dialect, organizationId, month, offset)} FROM n`;
 }
 

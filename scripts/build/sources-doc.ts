@@ -128,6 +128,17 @@ county. The district follows city limits, so a place's GEOID decides membership,
 Rows are sorted by ZIP, then by land share (largest first). A ZCTA approximates the USPS ZIP's delivery area;
 where the two differ, an address-level lookup decides.
 
+## The return's figures (not a file here: \`src/returns/vendor-discount.ts\`)
+
+- The vendor discount on a return filed and paid in full by its due date: 0.75 of 1 % (0.0075) of the tax liability
+  on line 6 of the UST 1. Sources: R.C. 5739.12; the Ohio Department of Taxation's FAQ "What is the discount rate for
+  sales tax returns filed timely?" (tax.ohio.gov FAQ, QuestionID=421). Dated from 2007-07-01: H.B. 66 held it at
+  nine-tenths of 1 % through June 30, 2007 (the Department's annual report for fiscal year 2006, "Sales and Use Tax").
+- The county schedule's reporting codes: a county's own number is ODT's alphabetical index 01–88; the COTA district's
+  part of Delaware, Fairfield, Licking and Union counties has its own code (96, 93, 94, 98; ODT bulletins
+  content.govdelivery.com/accounts/OHTAX/bulletins/3c678f3 and 3c845fc), read from \`transit-districts.json\`
+  (\`odt_codes\`). docs/guides/filing-your-return.md gives the decision built on them.
+
 ## meta.json
 
 The dates above, the rate file name, the vintages and counts, for the service to report with its answers.
