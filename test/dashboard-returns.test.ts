@@ -7,7 +7,8 @@
 import { readFileSync } from "node:fs";
 import type { Page } from "playwright-core";
 import { beforeAll, describe, expect, it } from "vitest";
-import { dashboardHarness } from "./_dashboard.ts";
+import { expectAccessible } from "./_axe.ts";
+import { dashboardHarness, PHONE } from "./_dashboard.ts";
 import { writeLedgerRows } from "./_ledger-rows.ts";
 
 const dash = dashboardHarness();
@@ -94,4 +95,22 @@ describe("Returns page: a period's UST 1 worksheet, to read and download", () =>
     expect(response!.status()).toBe(400);
     expect(await page.getByText(/This organization files monthly/).isVisible()).toBe(true);
   });
+
+  it("the periods and a worksheet pass axe-core (WCAG 2.1 AA) at a desktop's and a phone's width, without scrolling sideways", async () => {
+    const { context, page: phone } = await dash.freshPage(PHONE);
+    try {
+      await phone.context().addCookies(await page.context().cookies());
+      for (const [viewer, name] of [[page, "desktop"], [phone, "phone"]] as const) {
+        for (const path of ["/dashboard/returns", "/dashboard/returns/2026-11"]) {
+          await viewer.goto(path);
+          const overflow = await viewer.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+          expect(overflow, `${path} at ${name} width scrolls sideways by ${overflow} px`).toBeLessThanOrEqual(0);
+          await expectAccessible(viewer, `${name} ${path}`);
+        }
+      }
+      await dash.shot(phone, "return-2026-11-phone");
+    } finally {
+      await context.close();
+    }
+  }, 120_000);
 });

@@ -89,7 +89,7 @@ function worksheetBody(worksheet: Worksheet) {
       <td data-label="Tax" class="num">${usd(c.tax_liability)}</td>
     </tr>`,
     )}</tbody>
-    <tfoot><tr><th scope="row">Total</th><td></td><td class="num">${usd(line(1))}</td><td class="num">${usd(line(2))}</td><td class="num">${usd(line(3))}</td><td class="num">${usd(line(6))}</td></tr></tfoot>
+    <tfoot><tr><th scope="row">Total</th><td data-label="Code"></td><td data-label="Gross sales" class="num">${usd(line(1))}</td><td data-label="Exempt sales" class="num">${usd(line(2))}</td><td data-label="Net taxable sales" class="num">${usd(line(3))}</td><td data-label="Tax" class="num">${usd(line(6))}</td></tr></tfoot>
   </table></div>`
   }
   <p class="hint">Every amount is exact to the cent. A refund counts in the period of its own date. The API answers the same worksheet as JSON or CSV (<a href="${REFERENCE_PATH}">API reference</a>).</p>
