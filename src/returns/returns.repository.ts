@@ -1,7 +1,8 @@
 /**
  * The ledger's sums a return is made of: one row per county (and recorded transit district) of one
  * ledger of one organization, over the records dated in the period. The ledger's table is
- * `tax_transactions` (src/store/tax-transactions.table.ts); its period index leads with these columns.
+ * `tax_transactions` (src/store/tax-transactions.table.ts); its index `tax_transactions_return`
+ * (migrations/2026-12-02-420-return-sums-index.ts) holds every column read here, so the sums read the index alone.
  */
 import { sql } from "kysely";
 import type { IsoDate } from "../rates/calendar.ts";
@@ -16,9 +17,9 @@ export interface PeriodQuery {
   end: IsoDate;
 }
 
-/** The period's sums. PostgreSQL's driver reads a bigint sum as a decimal string, SQLite's as a number: both become Number (exact below 2^53). */
-export async function sumPeriod(db: Db, query: PeriodQuery): Promise<LedgerSums[]> {
-  const rows = await db
+/** The query of a period's sums, built apart so its plan can be checked (test/returns-index.test.ts). */
+export function periodSumsQuery(db: Db, query: PeriodQuery) {
+  return db
     .selectFrom("tax_transactions")
     .select(["county_fips", "transit_district"])
     .select((eb) => [
@@ -34,8 +35,12 @@ export async function sumPeriod(db: Db, query: PeriodQuery): Promise<LedgerSums[
     .where("env", "=", query.ledger)
     .where("transaction_date", ">=", query.start)
     .where("transaction_date", "<=", query.end)
-    .groupBy(["county_fips", "transit_district"])
-    .execute();
+    .groupBy(["county_fips", "transit_district"]);
+}
+
+/** The period's sums. PostgreSQL's driver reads a bigint sum as a decimal string, SQLite's as a number: both become Number (exact below 2^53). */
+export async function sumPeriod(db: Db, query: PeriodQuery): Promise<LedgerSums[]> {
+  const rows = await periodSumsQuery(db, query).execute();
   return rows.map((row) => ({
     countyFips: row.county_fips,
     transitDistrict: row.transit_district,
