@@ -10,7 +10,6 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { request as httpRequest } from "node:http";
 import { checkSignIn, createOrganizationWithOwner } from "../src/accounts/accounts.ts";
 import { loadConfig } from "../src/config.ts";
 import { escapeHtml, html } from "../src/dashboard/html.ts";
@@ -22,23 +21,11 @@ import { openStore } from "../src/store/connect.ts";
 import { listApiKeys } from "../src/store/api-keys.repository.ts";
 import { UsageRecorder } from "../src/usage/usage-recorder.ts";
 import { startService, type RunningService } from "../src/service.ts";
+import { requestFrom } from "./_http.ts";
 import { startTestService, type TestService } from "./_setup.ts";
 
 const run = promisify(execFile);
 
-/** A request over a real socket from a loopback address of our choosing (all of 127/8 is this host); empty headers are left out. */
-function requestFrom(base: string, localAddress: string, method: string, path: string, headers: Record<string, string>, body?: string): Promise<{ status: number; cookies: string[]; body: string }> {
-  const target = new URL(path, base);
-  return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: target.hostname, port: target.port, path: target.pathname, method, localAddress, headers: Object.fromEntries(Object.entries(headers).filter(([, v]) => v)) }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on("data", (chunk: Buffer) => chunks.push(chunk));
-      res.on("end", () => resolve({ status: res.statusCode!, cookies: res.headers["set-cookie"] ?? [], body: Buffer.concat(chunks).toString("utf8") }));
-    });
-    req.on("error", reject);
-    req.end(body);
-  });
-}
 const BIN = new URL("../bin/buckeye.js", import.meta.url).pathname;
 
 describe("buckeye org create --email --password creates the organization's owner", () => {

@@ -13,7 +13,6 @@ import { expectAccessible } from "./_axe.ts";
 import { dashboardHarness, PASSWORD } from "./_dashboard.ts";
 import { freePort } from "./_http.ts";
 import { startFakeSmtp, type FakeSmtp } from "./_smtp.ts";
-import { startTestService } from "./_setup.ts";
 
 const run = promisify(execFile);
 const BIN = new URL("../bin/buckeye.js", import.meta.url).pathname;
@@ -162,22 +161,5 @@ describe("sign-in notices: only what the server knows", () => {
     expect(await alert.getByRole("link", { name: "help@buckeye.test" }).getAttribute("href")).toBe("mailto:help@buckeye.test");
     await page.reload();
     expect(await page.locator(".notice").count()).toBe(0);
-  }, ERRAND);
-});
-
-describe("without SMTP_URL, the forgotten-password page says resets go through the operator", () => {
-  it("names the operator command and sends nothing", async () => {
-    const service = await startTestService();
-    try {
-      const res = await service.service.app.fetch(new Request("http://buckeye.test/dashboard/forgot-password"));
-      const page = await res.text();
-      expect(res.status).toBe(200);
-      expect(page).toContain("Password reset by email is not set up on this server.");
-      expect(page).toContain("buckeye user reset-password &lt;email&gt;");
-      expect(page).toContain("ask the people who run this Buckeye server");
-      expect(page).not.toContain("<form");
-    } finally {
-      await service.close();
-    }
   }, ERRAND);
 });

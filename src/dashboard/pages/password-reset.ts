@@ -84,7 +84,8 @@ export function passwordResetRoutes(app: H3, deps: DashboardDeps): void {
   app.post("/dashboard/forgot-password", async (event) => {
     await assertSignedOutToken(event);
     const mail = deps.mail;
-    if (!mail) return sendPage(event, notConfigured(deps), 503);
+    // Not a fault of the server: it was set up without mail, and the page says how to reset instead.
+    if (!mail) return sendPage(event, notConfigured(deps));
     const form = await readForm(event);
     const email = normalizeEmail(field(form, "email"));
     const problem = emailProblem(email);
