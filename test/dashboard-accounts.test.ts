@@ -15,7 +15,7 @@ import { loadConfig } from "../src/config.ts";
 import { escapeHtml, html } from "../src/dashboard/html.ts";
 import { hashPassword, verifyPassword } from "../src/accounts/password.ts";
 import { passwordProblem } from "../src/accounts/password-policy.ts";
-import { SignInThrottle } from "../src/dashboard/sign-in-throttle.ts";
+import { SignInThrottle } from "../src/accounts/sign-in-throttle.ts";
 import { SubmitOnce } from "../src/dashboard/submit-once.ts";
 import { openStore } from "../src/store/connect.ts";
 import { listApiKeys } from "../src/store/api-keys.repository.ts";

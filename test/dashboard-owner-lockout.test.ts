@@ -6,8 +6,48 @@
  * UPSTREAM SMTP server (test/_smtp.ts) the service is pointed at with SMTP_URL.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createOrganizationWithOwner } from "../src/accounts/accounts.ts";
+import { freePort } from "./_http.ts";
 import { startTestService } from "./_setup.ts";
+import { startFakeSmtp, type FakeSmtp } from "./_smtp.ts";
 import { Visitor } from "./_visitor.ts";
+
+const RIGHT = "vermilion otter cartography";
+const NEW_PASSWORD = "quietly orbiting marmalade lanterns";
+
+/** A service with mail (to the fake SMTP server) and a real socket, and the accounts a test makes on it. */
+function serviceWithMail() {
+  const state = {} as { smtp: FakeSmtp; service: Awaited<ReturnType<typeof startTestService>>; url: string };
+  beforeAll(async () => {
+    state.smtp = await startFakeSmtp();
+    const port = await freePort();
+    state.service = await startTestService({ PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}`, SMTP_URL: state.smtp.url, MAIL_FROM: "Buckeye <no-reply@buckeye.test>" }, true);
+    state.url = state.service.url!;
+  }, ERRAND);
+  afterAll(async () => {
+    await state.service?.close();
+    await state.smtp?.close();
+  });
+  return state;
+}
+
+/** The link in the latest mail to `email`, waiting up to `after` mails in all. */
+async function linkMailedTo(smtp: FakeSmtp, email: string, count: number): Promise<string> {
+  const mails = await smtp.waitForMails(count);
+  const mail = mails.slice(count - 1).find((m) => m.to.includes(email));
+  const link = mail && /http:\/\/\S+(\/dashboard\/reset-password\?token=[\w%-]+)/.exec(mail.text)?.[1];
+  if (!link) throw new Error(`no reset link mailed to ${email}`);
+  return link;
+}
+
+/** The owner's whole errand from `browser`: asks for a link, opens the mail's link there and sets `password`. */
+async function resetFrom(browser: Visitor, smtp: FakeSmtp, email: string, password: string): Promise<number> {
+  const before = smtp.mails.length;
+  expect((await browser.post("/dashboard/forgot-password", { email })).status).toBe(200);
+  const link = await linkMailedTo(smtp, email, before + 1);
+  expect((await browser.get(link)).status).toBe(200);
+  return (await browser.post("/dashboard/reset-password", { token: new URL(link, "http://x").searchParams.get("token")!, password })).status;
+}
 
 /** Each test is several sign-ins and resets, each a scrypt hash: seconds apiece on a loaded machine. */
 const ERRAND = 180_000;
@@ -36,5 +76,42 @@ describe("without SMTP_URL, the forgotten-password page says resets go through t
       expect(answer.body).toContain("Password reset by email is not set up on this server.");
       expect(answer.body).toContain("buckeye user reset-password &lt;email&gt;");
     }
+  }, ERRAND);
+});
+
+describe("a completed password reset proves the owner: it lifts the sign-in lock strangers set, and the browser it was done on is known", () => {
+  const at = serviceWithMail();
+
+  it("after 5 wrong passwords from 5 addresses, the owner resets by the mailed link from a new browser and signs in with the new password there, from the device used before, and from any browser", async () => {
+    const email = "owner@reset-lifts.example";
+    await createOrganizationWithOwner(at.service.service.store.db, { organizationName: "Reset Lifts", email, password: RIGHT });
+    const ownDevice = new Visitor(at.url, "127.0.1.20");
+    expect((await ownDevice.signIn(email, RIGHT)).status).toBe(303);
+    for (let n = 1; n <= 5; n++) expect((await new Visitor(at.url, `127.0.1.${n}`).signIn(email, `wrong guess ${n}`)).status).toBe(401);
+    const newBrowser = new Visitor(at.url, "127.0.1.30");
+    expect((await newBrowser.signIn(email, RIGHT)).status).toBe(429);
+
+    expect(await resetFrom(newBrowser, at.smtp, email, NEW_PASSWORD)).toBe(303);
+    expect((await newBrowser.signIn(email, NEW_PASSWORD)).status).toBe(303);
+    expect((await ownDevice.signIn(email, NEW_PASSWORD)).status).toBe(303);
+    expect((await new Visitor(at.url, "127.0.1.31").signIn(email, NEW_PASSWORD)).status).toBe(303);
+  }, ERRAND);
+
+  it("the browser a reset was completed on stays the owner's: strangers locking the account again do not reach it", async () => {
+    const email = "owner@reset-keeps.example";
+    await createOrganizationWithOwner(at.service.service.store.db, { organizationName: "Reset Keeps", email, password: RIGHT });
+    const ownDevice = new Visitor(at.url, "127.0.2.20");
+    expect((await ownDevice.signIn(email, RIGHT)).status).toBe(303);
+    // The owner's own typos lock the device itself; strangers lock new browsers.
+    for (let n = 1; n <= 5; n++) expect((await ownDevice.signIn(email, `typo ${n}`)).status).toBe(401);
+    for (let n = 1; n <= 5; n++) expect((await new Visitor(at.url, `127.0.2.${n}`).signIn(email, `wrong guess ${n}`)).status).toBe(401);
+    expect((await ownDevice.signIn(email, RIGHT)).status).toBe(429);
+
+    expect(await resetFrom(ownDevice, at.smtp, email, NEW_PASSWORD)).toBe(303);
+    for (let n = 6; n <= 10; n++) await new Visitor(at.url, `127.0.2.${n}`).signIn(email, `wrong guess ${n}`);
+    expect((await new Visitor(at.url, "127.0.2.30").signIn(email, NEW_PASSWORD)).status).toBe(429);
+    expect((await ownDevice.signIn(email, NEW_PASSWORD)).status).toBe(303);
+    // The same browser on another network is still the owner's.
+    expect((await ownDevice.from("127.0.2.31").signIn(email, NEW_PASSWORD)).status).toBe(303);
   }, ERRAND);
 });

@@ -13,14 +13,13 @@ import { dashboardErrors } from "./error-page.ts";
 import { accountRoutes } from "./pages/account.ts";
 import { keyRoutes } from "./pages/keys.ts";
 import { passwordResetRoutes } from "./pages/password-reset.ts";
-import { ResetThrottle } from "./reset-throttle.ts";
+import { ResetThrottle } from "../accounts/reset-throttle.ts";
 import { settingsRoutes } from "./pages/settings.ts";
 import { usageRoutes } from "./pages/usage.ts";
 import { webhookRoutes } from "./pages/webhooks.ts";
 import { publicRoutes } from "./public-pages.ts";
 import { dashboardError, redirectTo } from "./respond.ts";
 import { currentSession } from "./session.ts";
-import { SignInThrottle } from "./sign-in-throttle.ts";
 import { SignUpThrottle } from "./sign-up-throttle.ts";
 import { SubmitOnce } from "./submit-once.ts";
 import { clientAddressReader } from "../web/client-address.ts";
@@ -43,7 +42,7 @@ export function registerDashboard(app: H3, setup: DashboardSetup, log: Logger = 
   const deps: DashboardDeps = {
     ...given,
     clientAddress: clientAddressReader(trustedProxies),
-    throttle: new SignInThrottle(setup.db, setup.now),
+    throttle: setup.accounts.signIns,
     signUps: new SignUpThrottle(setup.db, setup.now, signUpLimit),
     once: new SubmitOnce(setup.db, setup.now),
     resets: new ResetThrottle(setup.db, setup.now),

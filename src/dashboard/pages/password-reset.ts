@@ -13,7 +13,7 @@ import { assertSignedOutToken, CSRF_FIELD, signedOutToken } from "../csrf.ts";
 import type { DashboardDeps } from "../deps.ts";
 import { setFlash } from "../flash.ts";
 import { html, type HtmlValue } from "../html.ts";
-import { forgetOtherDevicesOf } from "../known-device.ts";
+import { deviceToken, setDeviceCookie } from "../known-device.ts";
 import { minutes, notice, problemSummary, signedOutPage, textField } from "../layout.ts";
 import { field, readForm, redirectTo, sendPage } from "../respond.ts";
 import { supportContact } from "../support.ts";
@@ -128,13 +128,13 @@ export function passwordResetRoutes(app: H3, deps: DashboardDeps): void {
     await assertSignedOutToken(event);
     const form = await readForm(event);
     const token = form.get("token") ?? "";
-    const result = await deps.accounts.resetPassword(token, form.get("password") ?? "");
+    const result = await deps.accounts.resetPassword(token, form.get("password") ?? "", deviceToken(event));
     if (!result.ok && result.reason === "invalid-link") return sendPage(event, linkDead(), 410);
     if (!result.ok) {
       const reset = await deps.accounts.passwordResetFor(token);
       return sendPage(event, newPasswordForm(event, token, reset?.email ?? "", result.message), 422);
     }
-    await forgetOtherDevicesOf(deps, result.userId, null);
+    if (result.newDeviceToken) setDeviceCookie(event, result.newDeviceToken);
     deps.log({ level: "info", msg: "password reset", user_id: result.userId, sessions_ended: result.signedOut });
     setFlash(event, "password-reset");
     return redirectTo(event, "/dashboard/sign-in");

@@ -3,7 +3,7 @@
  * "Sign-in throttle"). A sign-in from a client that has not signed in to the account before is
  * throttled by the account and by the client address: after 5 failures for one email within 15
  * minutes, such sign-ins to it are locked for 15 minutes; after 20 failures from one address, that
- * address is. A sign-in from a known device (src/dashboard/known-device.ts) is throttled by that
+ * address is. A sign-in from a known device (known-devices.ts) is throttled by that
  * device's own count only (5 failures, 15 minutes), so failures from elsewhere never lock it.
  * Checked before the password is, so a lock answers the same whether the guess was right.
  * The counters are in the database, so the limits hold however many instances share it: a
@@ -61,5 +61,11 @@ export class SignInThrottle {
    */
   async recordSuccess(attempt: SignInAttempt): Promise<void> {
     await clearCounter(this.#db, attempt.device ? `d:${attempt.device}` : `e:${attempt.email}`);
+  }
+
+  /** A completed password reset proved the owner: the account's lock is lifted, and that of the device it was completed on. */
+  async ownerProven(email: string, device: string | null): Promise<void> {
+    await clearCounter(this.#db, `e:${email}`);
+    if (device) await clearCounter(this.#db, `d:${device}`);
   }
 }
