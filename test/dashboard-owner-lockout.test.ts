@@ -115,3 +115,44 @@ describe("a completed password reset proves the owner: it lifts the sign-in lock
     expect((await ownDevice.from("127.0.2.31").signIn(email, NEW_PASSWORD)).status).toBe(303);
   }, ERRAND);
 });
+
+describe("strangers' reset requests cost the owner nothing: the owner's own request is answered and mailed", () => {
+  const at = serviceWithMail();
+
+  it("after three strangers ask for the owner's address, the owner's request gets the same page, the inbox holds a link that works, and from a known device a fresh mail comes", async () => {
+    const email = "owner@asked-for.example";
+    await createOrganizationWithOwner(at.service.service.store.db, { organizationName: "Asked For", email, password: RIGHT });
+    const ownDevice = new Visitor(at.url, "127.0.3.20");
+    expect((await ownDevice.signIn(email, RIGHT)).status).toBe(303);
+    const before = at.smtp.mails.length;
+    const answers = [];
+    for (let n = 1; n <= 3; n++) answers.push(await new Visitor(at.url, `127.0.3.${n}`).post("/dashboard/forgot-password", { email }));
+    const newBrowser = new Visitor(at.url, "127.0.3.30");
+    answers.push(await newBrowser.post("/dashboard/forgot-password", { email }));
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200]);
+    expect(new Set(answers.map((a) => a.body.replace(/name="_csrf" value="[^"]+"/, "")))).toHaveProperty("size", 1);
+
+    // One mail for the four requests, and its link works from the owner's new browser.
+    const link = await linkMailedTo(at.smtp, email, before + 1);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(at.smtp.mails.slice(before).filter((m) => m.to.includes(email))).toHaveLength(1);
+    expect((await newBrowser.get(link)).status).toBe(200);
+
+    expect((await ownDevice.post("/dashboard/forgot-password", { email })).status).toBe(200);
+    const fresh = await linkMailedTo(at.smtp, email, before + 2);
+    expect(fresh).not.toBe(link);
+    expect((await ownDevice.get(fresh)).status).toBe(200);
+  }, ERRAND);
+
+  it("one client address may ask 10 times per 15 minutes, whatever emails it names, then gets 429; the owner asking from elsewhere is answered", async () => {
+    const email = "owner@flooded.example";
+    await createOrganizationWithOwner(at.service.service.store.db, { organizationName: "Flooded", email, password: RIGHT });
+    const flooder = new Visitor(at.url, "127.0.4.1");
+    for (let n = 0; n < 10; n++) expect((await flooder.post("/dashboard/forgot-password", { email: n % 2 ? email : `nobody${n}@flooded.example` })).status).toBe(200);
+    const refused = await flooder.post("/dashboard/forgot-password", { email: "someone@else.example" });
+    expect(refused.status).toBe(429);
+    expect(refused.headers["retry-after"]).toBe("3600");
+    expect(refused.body).toContain("Too many reset requests from your network.");
+    expect((await new Visitor(at.url, "127.0.4.2").post("/dashboard/forgot-password", { email })).status).toBe(200);
+  }, ERRAND);
+});

@@ -116,11 +116,14 @@ describe("Forgot password?: a one-time link by email sets a new password", () =>
     expect(smtp.mails.slice(before).map((m) => m.to)).toEqual([["known@known.example"]]);
   }, ERRAND);
 
-  it("one address may ask 3 times per 15 minutes, whether or not an account has it; the 4th is 429", async () => {
+  it("a client that keeps asking, whether or not an account has the address, is paused with 429 by the 11th request (the count is exact in test/dashboard-owner-lockout.test.ts)", async () => {
     const { page } = await dash.freshPage();
-    for (let i = 0; i < 3; i++) expect(await askForLink(page, "flood@nowhere.example")).toBe(200);
-    expect(await askForLink(page, "flood@nowhere.example")).toBe(429);
-    expect(await page.getByRole("alert").textContent()).toContain("Too many reset requests.");
+    // Every page here comes from 127.0.0.1, and earlier tests in this file asked too.
+    const statuses: number[] = [];
+    while (statuses.length < 11 && statuses.at(-1) !== 429) statuses.push(await askForLink(page, `flood${statuses.length}@nowhere.example`));
+    expect(statuses.at(-1)).toBe(429);
+    expect(statuses.slice(0, -1).every((status) => status === 200)).toBe(true);
+    expect(await page.getByRole("alert").textContent()).toContain("Too many reset requests from your network.");
   }, ERRAND);
 
   it("buckeye user reset-password prints a one-time link the user opens to set a new password", async () => {

@@ -10,6 +10,7 @@ import { createAccountService, type AccountService } from "../src/accounts/accou
 import { AccountError } from "../src/accounts/accounts.ts";
 import { knownDevice, rememberNewDevice } from "../src/accounts/known-devices.ts";
 import { RESET_TTL_MS } from "../src/accounts/password-reset.ts";
+import { RESET_MAIL_SPACING_MS } from "../src/accounts/reset-throttle.ts";
 import { loadConfig } from "../src/config.ts";
 import { limitDefaults } from "../src/organization-limits.ts";
 import type { Store } from "../src/store/connect.ts";
@@ -137,6 +138,52 @@ describe("a completed reset proves the owner: it lifts the sign-in lock, and the
     expect(result.newDeviceToken).not.toBe(theirs);
     expect(await knownDevice(store.db, result.newDeviceToken, email, now)).not.toBeNull();
     expect(await knownDevice(store.db, theirs, "else@else.example", now)).not.toBeNull();
+  });
+});
+
+describe("strangers' reset requests cost the owner at most one mail per 10 minutes, and never lock the owner out of resets", SLOW, () => {
+  it("of requests for one account within 10 minutes only the first is mailed, and its link still works when the others send nothing; 10 minutes on, one is mailed again", async () => {
+    const email = "spaced@spaced.example";
+    await owner("Spaced Co", email);
+    const first = await accounts.requestPasswordReset(email, null);
+    if (first.outcome !== "mail") throw new Error(`first request: ${first.outcome}`);
+    for (let i = 0; i < 3; i++) expect(await accounts.requestPasswordReset(email, null)).toEqual({ outcome: "recently-mailed" });
+    const start = now;
+    try {
+      now = new Date(start.getTime() + RESET_MAIL_SPACING_MS - 1000);
+      expect(await accounts.requestPasswordReset("Spaced@Spaced.example", null)).toEqual({ outcome: "recently-mailed" });
+      expect(await accounts.passwordResetFor(first.issued.token)).toEqual({ email });
+      now = new Date(start.getTime() + RESET_MAIL_SPACING_MS);
+      expect((await accounts.requestPasswordReset(email, null)).outcome).toBe("mail");
+    } finally {
+      now = start;
+    }
+  });
+
+  it("a request from a device the account knows is the owner's: it is mailed whatever strangers asked, and another account's device gets no such pass", async () => {
+    const email = "known@asker.example";
+    const user = await owner("Known Asker", email);
+    const device = await rememberNewDevice(store.db, user.id, now);
+    const elsewhere = await rememberNewDevice(store.db, (await owner("Elsewhere Co", "else@asker.example")).id, now);
+    expect((await accounts.requestPasswordReset(email, null)).outcome).toBe("mail");
+    expect((await accounts.requestPasswordReset(email, null)).outcome).toBe("recently-mailed");
+    expect((await accounts.requestPasswordReset(email, device)).outcome).toBe("mail");
+    expect((await accounts.requestPasswordReset(email, device)).outcome).toBe("mail");
+    expect((await accounts.requestPasswordReset(email, elsewhere)).outcome).toBe("recently-mailed");
+  });
+
+  it("an email no account has makes no link", async () => {
+    expect(await accounts.requestPasswordReset("nobody@asker.example", null)).toEqual({ outcome: "no-account" });
+    expect(await accounts.requestPasswordReset("nobody@asker.example", null)).toEqual({ outcome: "no-account" });
+  });
+
+  it("the only pause is the asker's: one client address may ask 10 times per 15 minutes, then waits an hour; another address is not held back", async () => {
+    for (let i = 0; i < 10; i++) {
+      expect(await accounts.resets.retryAfterSeconds("10.8.0.1")).toBe(0);
+      await accounts.resets.recordRequest("10.8.0.1");
+    }
+    expect(await accounts.resets.retryAfterSeconds("10.8.0.1")).toBe(3600);
+    expect(await accounts.resets.retryAfterSeconds("10.8.0.2")).toBe(0);
   });
 });
 

@@ -17,9 +17,11 @@ import { changeOrganizationLimits, findOrganizationLimits } from "../store/organ
 import { createOrganization, findOrganization, listOrganizations, setFilingFrequency, setOrganizationName, setOrganizationStatus, verifyOrganization } from "../store/organizations.repository.ts";
 import { effectiveLimits, LIMIT_NAMES, LIMITS, type LimitName, type LimitValues, type OrganizationLimits } from "../organization-limits.ts";
 import { forgetDevicesBut, knownDevice, rememberNewDevice } from "./known-devices.ts";
-import { issueReset, resetFor, resetPassword, type ResetResult } from "./password-reset.ts";
+import { issueReset, resetFor, resetPassword, type IssuedReset, type ResetResult } from "./password-reset.ts";
+import { ResetThrottle } from "./reset-throttle.ts";
 import { SignInThrottle } from "./sign-in-throttle.ts";
-import { AccountError, changePassword, checkSignIn, createOrganizationWithOwner, organizationNameProblem, type NewAccount } from "./accounts.ts";
+import { findUserByEmail } from "../store/users.repository.ts";
+import { AccountError, changePassword, checkSignIn, createOrganizationWithOwner, normalizeEmail, organizationNameProblem, type NewAccount } from "./accounts.ts";
 
 export interface AccountServiceDeps {
   db: Db;
@@ -46,6 +48,13 @@ export function showLimits(own: OrganizationLimits, defaults: LimitValues): Show
 /** A completed reset: the password reset's result, and the token of the device it was completed on when that device is new to the account. */
 export type CompletedReset = Exclude<ResetResult, { ok: true }> | (Extract<ResetResult, { ok: true }> & { newDeviceToken: string | null });
 
+/**
+ * What a reset request from the dashboard came to: a link to mail; nothing, because no account
+ * has the email; or nothing, because the account was mailed a link that still works within
+ * RESET_MAIL_SPACING_MS (reset-throttle.ts). The requester is told the same in every case.
+ */
+export type ResetRequest = { outcome: "mail"; issued: IssuedReset } | { outcome: "no-account" } | { outcome: "recently-mailed" };
+
 /** A change of limits that breaks a rule: nothing was changed. */
 export class LimitsError extends Error {}
 
@@ -54,6 +63,7 @@ export type AccountService = ReturnType<typeof createAccountService>;
 export function createAccountService(deps: AccountServiceDeps) {
   const { db, now } = deps;
   const signIns = new SignInThrottle(db, now);
+  const resets = new ResetThrottle(db, now);
 
   async function requireOrganization(organizationId: string): Promise<Organization> {
     const organization = await findOrganization(db, organizationId);
@@ -107,8 +117,26 @@ export function createAccountService(deps: AccountServiceDeps) {
 
     checkSignIn: (email: string, password: string) => checkSignIn(db, email, password),
 
-    /** A one-time password reset link's token for this email, or null when no account has it (password-reset.ts). */
+    /** A one-time password reset link's token for this email, or null when no account has it (password-reset.ts); the operator's, never spaced. */
     issuePasswordReset: (email: string) => issueReset(db, email, now()),
+
+    /** The throttle of reset requests per client address (reset-throttle.ts): the dashboard asks it before accepting one. */
+    resets,
+
+    /**
+     * A reset link asked for in the dashboard, to be mailed: at most one per RESET_MAIL_SPACING_MS
+     * per account, so strangers asking for the owner's address flood no inbox, except from a
+     * device known to the account (`deviceToken`, the one the requesting browser holds), which
+     * is the owner's and always gets its mail.
+     */
+    async requestPasswordReset(emailInput: string, deviceToken: string | null): Promise<ResetRequest> {
+      const email = normalizeEmail(emailInput);
+      if (!(await findUserByEmail(db, email))) return { outcome: "no-account" };
+      const owners = (await knownDevice(db, deviceToken, email, now())) !== null;
+      if (!owners && !(await resets.mayMail(email))) return { outcome: "recently-mailed" };
+      const issued = await issueReset(db, email, now());
+      return issued ? { outcome: "mail", issued } : { outcome: "no-account" };
+    },
 
     /** The account a reset link is for, while it still works. */
     passwordResetFor: (token: string) => resetFor(db, token, now()),

@@ -1,16 +1,21 @@
 /**
- * Slows password reset requests (docs/guides/dashboard.md, "Forgotten passwords"): each one may
- * send mail to someone's inbox, so one address may be sent at most EMAIL_RULE's count, and one
- * client may ask at most ADDRESS_RULE's, whether or not an account has the email (so the limit
- * says nothing about which addresses are customers'). The counters are the sign-in ones' table,
- * shared by every instance.
+ * What a stranger's password reset requests may cost (docs/guides/dashboard.md, "Forgotten
+ * passwords"): each may send mail to someone's inbox, so
+ * - one client address may ask RESET_ADDRESS_RULE's count, then waits (the only 429, and it falls
+ *   on the asker, whatever email it names, so it says nothing about which addresses are customers');
+ * - one account is sent at most one mail per RESET_MAIL_SPACING_MS, silently: the answer stays the
+ *   same page. A link lives longer than the spacing (RESET_TTL_MS), so whenever a request sends
+ *   nothing, the account's inbox already holds a link that still works. A request from a device
+ *   known to the account is the owner's, and is always sent (within its address's count).
+ * No email is ever paused: strangers asking for the owner's address cannot lock the owner out of
+ * resets. The counters are the sign-in ones' table, shared by every instance.
  */
 import type { Db } from "../store/database.ts";
-import { countFailure, dropStaleCounters, latestLock, type CounterRule } from "../store/sign-in-counters.repository.ts";
+import { countFailure, dropStaleCounters, latestLock, takeTurn, type CounterRule } from "../store/sign-in-counters.repository.ts";
 
 const WINDOW_MS = 15 * 60_000;
-export const RESET_EMAIL_RULE: CounterRule = { maxFailures: 3, windowMs: WINDOW_MS, lockMs: 60 * 60_000 };
 export const RESET_ADDRESS_RULE: CounterRule = { maxFailures: 10, windowMs: WINDOW_MS, lockMs: 60 * 60_000 };
+export const RESET_MAIL_SPACING_MS = 10 * 60_000;
 
 export class ResetThrottle {
   readonly #db: Db;
@@ -21,17 +26,21 @@ export class ResetThrottle {
     this.#now = now;
   }
 
-  /** Seconds until this email or client may ask again; 0 when it may now. */
-  async retryAfterSeconds(email: string, address: string): Promise<number> {
-    const lock = await latestLock(this.#db, [`re:${email}`, `ra:${address}`]);
+  /** Seconds until this client address may ask again; 0 when it may now. */
+  async retryAfterSeconds(address: string): Promise<number> {
+    const lock = await latestLock(this.#db, [`ra:${address}`]);
     const wait = lock === null ? 0 : Date.parse(lock) - this.#now().getTime();
     return wait > 0 ? Math.ceil(wait / 1000) : 0;
   }
 
-  async recordRequest(email: string, address: string): Promise<void> {
+  async recordRequest(address: string): Promise<void> {
     const now = this.#now();
-    await countFailure(this.#db, `re:${email}`, RESET_EMAIL_RULE, now);
     await countFailure(this.#db, `ra:${address}`, RESET_ADDRESS_RULE, now);
     await dropStaleCounters(this.#db, WINDOW_MS, now);
+  }
+
+  /** Whether a mail may go to this (normalized) email now; if so, the next may go RESET_MAIL_SPACING_MS from now. */
+  mayMail(email: string): Promise<boolean> {
+    return takeTurn(this.#db, `rm:${email}`, RESET_MAIL_SPACING_MS, this.#now());
   }
 }

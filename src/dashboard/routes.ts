@@ -13,7 +13,6 @@ import { dashboardErrors } from "./error-page.ts";
 import { accountRoutes } from "./pages/account.ts";
 import { keyRoutes } from "./pages/keys.ts";
 import { passwordResetRoutes } from "./pages/password-reset.ts";
-import { ResetThrottle } from "../accounts/reset-throttle.ts";
 import { settingsRoutes } from "./pages/settings.ts";
 import { usageRoutes } from "./pages/usage.ts";
 import { webhookRoutes } from "./pages/webhooks.ts";
@@ -45,7 +44,7 @@ export function registerDashboard(app: H3, setup: DashboardSetup, log: Logger = 
     throttle: setup.accounts.signIns,
     signUps: new SignUpThrottle(setup.db, setup.now, signUpLimit),
     once: new SubmitOnce(setup.db, setup.now),
-    resets: new ResetThrottle(setup.db, setup.now),
+    resets: setup.accounts.resets,
     log,
   };
 

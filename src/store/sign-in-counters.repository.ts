@@ -59,3 +59,23 @@ export async function dropStaleCounters(db: Db, windowMs: number, now: Date): Pr
     .where((eb) => eb.or([eb("locked_until", "is", null), eb("locked_until", "<", now.toISOString())]))
     .execute();
 }
+
+/**
+ * Takes the one turn `key` has per `windowMs`, in one statement, so of two instances asking at once
+ * only one gets it: true when no turn was taken within the window (this one now is), false otherwise.
+ */
+export async function takeTurn(db: Db, key: string, windowMs: number, now: Date): Promise<boolean> {
+  const at = now.toISOString();
+  const taken = await db
+    .insertInto("sign_in_counters")
+    .values({ key, failures: 1, window_start: at, locked_until: null })
+    .onConflict((oc) =>
+      oc
+        .column("key")
+        .doUpdateSet({ failures: 1, window_start: at })
+        .where("sign_in_counters.window_start", "<=", new Date(now.getTime() - windowMs).toISOString()),
+    )
+    .returning("key")
+    .executeTakeFirst();
+  return taken !== undefined;
+}

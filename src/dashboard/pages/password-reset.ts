@@ -7,6 +7,7 @@
 import type { H3, H3Event } from "h3";
 import { emailProblem, normalizeEmail } from "../../accounts/accounts.ts";
 import { RESET_TTL_MS } from "../../accounts/password-reset.ts";
+import { RESET_MAIL_SPACING_MS } from "../../accounts/reset-throttle.ts";
 import { MIN_PASSWORD_LENGTH, PASSWORD_RULE } from "../../accounts/password-policy.ts";
 import { resetLink, resetMail } from "../../accounts/reset-mail.ts";
 import { assertSignedOutToken, CSRF_FIELD, signedOutToken } from "../csrf.ts";
@@ -91,18 +92,19 @@ export function passwordResetRoutes(app: H3, deps: DashboardDeps): void {
     const problem = emailProblem(email);
     if (problem) return sendPage(event, requestForm(event, { email, error: problem }), 422);
     const address = deps.clientAddress(event);
-    const wait = await deps.resets.retryAfterSeconds(email, address);
+    const wait = await deps.resets.retryAfterSeconds(address);
     if (wait > 0) {
       event.res.headers.set("retry-after", String(wait));
-      const message = notice("danger", "Too many reset requests.", html`<p>To protect this address from a flood of mail, asking is paused. Try again in ${minutes(wait)}.</p>`);
+      const message = notice("danger", "Too many reset requests from your network.", html`<p>To protect people's inboxes from a flood of mail, asking is paused for your address. Try again in ${minutes(wait)}.</p>`);
       return sendPage(event, requestForm(event, { email, message }), 429);
     }
-    await deps.resets.recordRequest(email, address);
-    // After the answer: whether an account has the address changes neither the page nor its timing.
+    await deps.resets.recordRequest(address);
+    const device = deviceToken(event);
+    // After the answer: whether an account has the address, or was mailed a moment ago, changes neither the page nor its timing.
     void (async () => {
-      const issued = await deps.accounts.issuePasswordReset(email);
-      deps.log({ level: "info", msg: "password reset requested", account_found: issued !== null });
-      if (issued) await mail.mailer.send(resetMail(issued.email, resetLink(mail.publicUrl, issued.token)));
+      const request = await deps.accounts.requestPasswordReset(email, device);
+      deps.log({ level: "info", msg: "password reset requested", outcome: request.outcome });
+      if (request.outcome === "mail") await mail.mailer.send(resetMail(request.issued.email, resetLink(mail.publicUrl, request.issued.token)));
     })().catch((error: unknown) => deps.log({ level: "error", msg: "password reset mail not sent", error: (error as Error).message }));
     return sendPage(
       event,
@@ -111,7 +113,7 @@ export function passwordResetRoutes(app: H3, deps: DashboardDeps): void {
         notice(
           "success",
           "If an account uses that address, a reset link is on its way.",
-          html`<p>We sent it to <strong>${email}</strong> if a Buckeye account has that address. It works once, for ${RESET_TTL_MS / 60_000} minutes. Nothing after a few minutes? Check your spam folder, or <a href="/dashboard/forgot-password">ask again</a>.</p>`,
+          html`<p>We sent it to <strong>${email}</strong> if a Buckeye account has that address. It works once, for ${RESET_TTL_MS / 60_000} minutes. One address is sent at most one link every ${RESET_MAIL_SPACING_MS / 60_000} minutes: if one came a moment ago, use it. Nothing after a few minutes? Check your spam folder, or <a href="/dashboard/forgot-password">ask again</a> later.</p>`,
         ),
       ),
     );
