@@ -81,6 +81,8 @@ describe("without SMTP_URL, the forgotten-password page says resets go through t
 
 describe("a completed password reset proves the owner: it lifts the sign-in lock strangers set, and the browser it was done on is known", () => {
   const at = serviceWithMail();
+  // One instant throughout: the account's first pause is a minute, and these errands take longer on a loaded machine.
+  beforeAll(() => at.service.clock.set(new Date("2026-12-02T15:00:00Z")));
 
   it("after 5 wrong passwords from 5 addresses, the owner resets by the mailed link from a new browser and signs in with the new password there, from the device used before, and from any browser", async () => {
     const email = "owner@reset-lifts.example";
@@ -154,5 +156,29 @@ describe("strangers' reset requests cost the owner nothing: the owner's own requ
     expect(refused.headers["retry-after"]).toBe("3600");
     expect(refused.body).toContain("Too many reset requests from your network.");
     expect((await new Visitor(at.url, "127.0.4.2").post("/dashboard/forgot-password", { email })).status).toBe(200);
+  }, ERRAND);
+});
+
+describe("strangers' wrong passwords slow a new browser rather than block it", () => {
+  let service: Awaited<ReturnType<typeof startTestService>>;
+  const start = Date.parse("2026-12-02T16:00:00Z");
+  beforeAll(async () => {
+    service = await startTestService({}, true);
+    service.clock.set(new Date(start));
+  }, ERRAND);
+  afterAll(() => service.close());
+
+  it("after 5 wrong passwords from 5 addresses a new browser gets 429 with Retry-After 60, told how the owner gets in at once, and a minute later signs in", async () => {
+    const email = "owner@slowed.example";
+    await createOrganizationWithOwner(service.service.store.db, { organizationName: "Slowed", email, password: RIGHT });
+    for (let n = 1; n <= 5; n++) expect((await new Visitor(service.url!, `127.0.5.${n}`).signIn(email, `wrong guess ${n}`)).status).toBe(401);
+    const paused = await new Visitor(service.url!, "127.0.5.30").signIn(email, RIGHT);
+    expect(paused.status).toBe(429);
+    expect(paused.headers["retry-after"]).toBe("60");
+    expect(paused.body).toContain("Try again in 1 minute");
+    expect(paused.body).toContain("sign in from a browser you have signed in with before");
+    expect(paused.body).toContain('<a href="/dashboard/forgot-password">resetting your password</a> lifts the pause');
+    service.clock.set(new Date(start + 60_000));
+    expect((await new Visitor(service.url!, "127.0.5.31").signIn(email, RIGHT)).status).toBe(303);
   }, ERRAND);
 });

@@ -36,7 +36,8 @@ export class ResetThrottle {
   async recordRequest(address: string): Promise<void> {
     const now = this.#now();
     await countFailure(this.#db, `ra:${address}`, RESET_ADDRESS_RULE, now);
-    await dropStaleCounters(this.#db, WINDOW_MS, now);
+    await dropStaleCounters(this.#db, "ra:", WINDOW_MS, now);
+    await dropStaleCounters(this.#db, "rm:", RESET_MAIL_SPACING_MS, now);
   }
 
   /** Whether a mail may go to this (normalized) email now; if so, the next may go RESET_MAIL_SPACING_MS from now. */
