@@ -8,7 +8,9 @@ import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAccountService, type AccountService } from "../src/accounts/account-service.ts";
 import { AccountError } from "../src/accounts/accounts.ts";
+import { knownDevice, rememberNewDevice } from "../src/accounts/known-devices.ts";
 import { RESET_TTL_MS } from "../src/accounts/password-reset.ts";
+import { RESET_MAIL_SPACING_MS } from "../src/accounts/reset-throttle.ts";
 import { loadConfig } from "../src/config.ts";
 import { limitDefaults } from "../src/organization-limits.ts";
 import type { Store } from "../src/store/connect.ts";
@@ -85,6 +87,103 @@ describe("password reset links", SLOW, () => {
     const issued = (await accounts.issuePasswordReset("owner@beta.example"))!;
     expect(await accounts.resetPassword(issued.token, "betaco betaco betaco")).toMatchObject({ ok: false, reason: "password" });
     expect(await accounts.resetPassword(issued.token, NEW_PASSWORD)).toMatchObject({ ok: true });
+  });
+});
+
+describe("a completed reset proves the owner: it lifts the sign-in lock, and the device it was completed on is known", SLOW, () => {
+  const stranger = (email: string, address: string) => ({ email, address, device: null });
+
+  it("strangers' wrong passwords from 5 addresses lock new browsers out; a reset lifts that lock, and the browser it was completed on becomes a known device", async () => {
+    const email = "locked@locked.example";
+    await owner("Locked Out Co", email);
+    for (let n = 1; n <= 5; n++) await accounts.signIns.recordFailure(stranger(email, `10.9.0.${n}`));
+    expect(await accounts.signIns.retryAfterSeconds(stranger(email, "10.9.0.6"))).toBeGreaterThan(0);
+
+    const issued = (await accounts.issuePasswordReset(email))!;
+    const result = await accounts.resetPassword(issued.token, NEW_PASSWORD, null);
+    if (!result.ok) throw new Error(`reset refused: ${result.reason}`);
+    expect(await accounts.signIns.retryAfterSeconds(stranger(email, "10.9.0.6"))).toBe(0);
+    const device = await knownDevice(store.db, result.newDeviceToken, email, now);
+    expect(device).not.toBeNull();
+    // From that browser the owner is throttled by its own count: strangers locking the account again do not reach it.
+    for (let n = 1; n <= 5; n++) await accounts.signIns.recordFailure(stranger(email, `10.9.1.${n}`));
+    expect(await accounts.signIns.retryAfterSeconds(stranger(email, "10.9.1.6"))).toBeGreaterThan(0);
+    expect(await accounts.signIns.retryAfterSeconds({ email, address: "10.9.1.6", device })).toBe(0);
+  });
+
+  it("a reset completed on a device the account knows keeps that device and lifts its own lock, forgets every other device, and makes no new token", async () => {
+    const email = "devices@devices.example";
+    const user = await owner("Device Co", email);
+    const [mine, other] = [await rememberNewDevice(store.db, user.id, now), await rememberNewDevice(store.db, user.id, now)];
+    const myDevice = (await knownDevice(store.db, mine, email, now))!;
+    for (let n = 1; n <= 5; n++) await accounts.signIns.recordFailure({ email, address: "10.9.2.1", device: myDevice });
+    expect(await accounts.signIns.retryAfterSeconds({ email, address: "10.9.2.1", device: myDevice })).toBeGreaterThan(0);
+
+    const issued = (await accounts.issuePasswordReset(email))!;
+    expect(await accounts.resetPassword(issued.token, NEW_PASSWORD, mine)).toMatchObject({ ok: true, newDeviceToken: null });
+    expect(await knownDevice(store.db, mine, email, now)).toBe(myDevice);
+    expect(await knownDevice(store.db, other, email, now)).toBeNull();
+    expect(await accounts.signIns.retryAfterSeconds({ email, address: "10.9.2.1", device: myDevice })).toBe(0);
+  });
+
+  it("another account's device token is not kept: the browser gets a new one for this account", async () => {
+    const email = "mixed@mixed.example";
+    await owner("Mixed Co", email);
+    const stranger = await owner("Someone Else", "else@else.example");
+    const theirs = await rememberNewDevice(store.db, stranger.id, now);
+    const issued = (await accounts.issuePasswordReset(email))!;
+    const result = await accounts.resetPassword(issued.token, NEW_PASSWORD, theirs);
+    if (!result.ok) throw new Error(`reset refused: ${result.reason}`);
+    expect(result.newDeviceToken).not.toBeNull();
+    expect(result.newDeviceToken).not.toBe(theirs);
+    expect(await knownDevice(store.db, result.newDeviceToken, email, now)).not.toBeNull();
+    expect(await knownDevice(store.db, theirs, "else@else.example", now)).not.toBeNull();
+  });
+});
+
+describe("strangers' reset requests cost the owner at most one mail per 10 minutes, and never lock the owner out of resets", SLOW, () => {
+  it("of requests for one account within 10 minutes only the first is mailed, and its link still works when the others send nothing; 10 minutes on, one is mailed again", async () => {
+    const email = "spaced@spaced.example";
+    await owner("Spaced Co", email);
+    const first = await accounts.requestPasswordReset(email, null);
+    if (first.outcome !== "mail") throw new Error(`first request: ${first.outcome}`);
+    for (let i = 0; i < 3; i++) expect(await accounts.requestPasswordReset(email, null)).toEqual({ outcome: "recently-mailed" });
+    const start = now;
+    try {
+      now = new Date(start.getTime() + RESET_MAIL_SPACING_MS - 1000);
+      expect(await accounts.requestPasswordReset("Spaced@Spaced.example", null)).toEqual({ outcome: "recently-mailed" });
+      expect(await accounts.passwordResetFor(first.issued.token)).toEqual({ email });
+      now = new Date(start.getTime() + RESET_MAIL_SPACING_MS);
+      expect((await accounts.requestPasswordReset(email, null)).outcome).toBe("mail");
+    } finally {
+      now = start;
+    }
+  });
+
+  it("a request from a device the account knows is the owner's: it is mailed whatever strangers asked, and another account's device gets no such pass", async () => {
+    const email = "known@asker.example";
+    const user = await owner("Known Asker", email);
+    const device = await rememberNewDevice(store.db, user.id, now);
+    const elsewhere = await rememberNewDevice(store.db, (await owner("Elsewhere Co", "else@asker.example")).id, now);
+    expect((await accounts.requestPasswordReset(email, null)).outcome).toBe("mail");
+    expect((await accounts.requestPasswordReset(email, null)).outcome).toBe("recently-mailed");
+    expect((await accounts.requestPasswordReset(email, device)).outcome).toBe("mail");
+    expect((await accounts.requestPasswordReset(email, device)).outcome).toBe("mail");
+    expect((await accounts.requestPasswordReset(email, elsewhere)).outcome).toBe("recently-mailed");
+  });
+
+  it("an email no account has makes no link", async () => {
+    expect(await accounts.requestPasswordReset("nobody@asker.example", null)).toEqual({ outcome: "no-account" });
+    expect(await accounts.requestPasswordReset("nobody@asker.example", null)).toEqual({ outcome: "no-account" });
+  });
+
+  it("the only pause is the asker's: one client address may ask 10 times per 15 minutes, then waits an hour; another address is not held back", async () => {
+    for (let i = 0; i < 10; i++) {
+      expect(await accounts.resets.retryAfterSeconds("10.8.0.1")).toBe(0);
+      await accounts.resets.recordRequest("10.8.0.1");
+    }
+    expect(await accounts.resets.retryAfterSeconds("10.8.0.1")).toBe(3600);
+    expect(await accounts.resets.retryAfterSeconds("10.8.0.2")).toBe(0);
   });
 });
 

@@ -16,8 +16,12 @@ import type { ApiKey, Db, FilingFrequency, KeyEnv, Organization, OrganizationSta
 import { changeOrganizationLimits, findOrganizationLimits } from "../store/organization-limits.repository.ts";
 import { createOrganization, findOrganization, listOrganizations, setFilingFrequency, setOrganizationName, setOrganizationStatus, verifyOrganization } from "../store/organizations.repository.ts";
 import { effectiveLimits, LIMIT_NAMES, LIMITS, type LimitName, type LimitValues, type OrganizationLimits } from "../organization-limits.ts";
-import { issueReset, resetFor, resetPassword } from "./password-reset.ts";
-import { AccountError, changePassword, checkSignIn, createOrganizationWithOwner, organizationNameProblem, type NewAccount } from "./accounts.ts";
+import { forgetDevicesBut, knownDevice, rememberNewDevice } from "./known-devices.ts";
+import { issueReset, resetFor, resetPassword, type IssuedReset, type ResetResult } from "./password-reset.ts";
+import { ResetThrottle } from "./reset-throttle.ts";
+import { SignInThrottle } from "./sign-in-throttle.ts";
+import { findUserByEmail } from "../store/users.repository.ts";
+import { AccountError, changePassword, checkSignIn, createOrganizationWithOwner, normalizeEmail, organizationNameProblem, type NewAccount } from "./accounts.ts";
 
 export interface AccountServiceDeps {
   db: Db;
@@ -41,6 +45,16 @@ export function showLimits(own: OrganizationLimits, defaults: LimitValues): Show
   return LIMIT_NAMES.map((name) => ({ name, value: values[name], own: own[name] !== null }));
 }
 
+/** A completed reset: the password reset's result, and the token of the device it was completed on when that device is new to the account. */
+export type CompletedReset = Exclude<ResetResult, { ok: true }> | (Extract<ResetResult, { ok: true }> & { newDeviceToken: string | null });
+
+/**
+ * What a reset request from the dashboard came to: a link to mail; nothing, because no account
+ * has the email; or nothing, because the account was mailed a link that still works within
+ * RESET_MAIL_SPACING_MS (reset-throttle.ts). The requester is told the same in every case.
+ */
+export type ResetRequest = { outcome: "mail"; issued: IssuedReset } | { outcome: "no-account" } | { outcome: "recently-mailed" };
+
 /** A change of limits that breaks a rule: nothing was changed. */
 export class LimitsError extends Error {}
 
@@ -48,6 +62,8 @@ export type AccountService = ReturnType<typeof createAccountService>;
 
 export function createAccountService(deps: AccountServiceDeps) {
   const { db, now } = deps;
+  const signIns = new SignInThrottle(db, now);
+  const resets = new ResetThrottle(db, now);
 
   async function requireOrganization(organizationId: string): Promise<Organization> {
     const organization = await findOrganization(db, organizationId);
@@ -101,14 +117,49 @@ export function createAccountService(deps: AccountServiceDeps) {
 
     checkSignIn: (email: string, password: string) => checkSignIn(db, email, password),
 
-    /** A one-time password reset link's token for this email, or null when no account has it (password-reset.ts). */
+    /** A one-time password reset link's token for this email, or null when no account has it (password-reset.ts); the operator's, never spaced. */
     issuePasswordReset: (email: string) => issueReset(db, email, now()),
+
+    /** The throttle of reset requests per client address (reset-throttle.ts): the dashboard asks it before accepting one. */
+    resets,
+
+    /**
+     * A reset link asked for in the dashboard, to be mailed: at most one per RESET_MAIL_SPACING_MS
+     * per account, so strangers asking for the owner's address flood no inbox, except from a
+     * device known to the account (`deviceToken`, the one the requesting browser holds), which
+     * is the owner's and always gets its mail.
+     */
+    async requestPasswordReset(emailInput: string, deviceToken: string | null): Promise<ResetRequest> {
+      const email = normalizeEmail(emailInput);
+      if (!(await findUserByEmail(db, email))) return { outcome: "no-account" };
+      const owners = (await knownDevice(db, deviceToken, email, now())) !== null;
+      if (!owners && !(await resets.mayMail(email))) return { outcome: "recently-mailed" };
+      const issued = await issueReset(db, email, now());
+      return issued ? { outcome: "mail", issued } : { outcome: "no-account" };
+    },
 
     /** The account a reset link is for, while it still works. */
     passwordResetFor: (token: string) => resetFor(db, token, now()),
 
-    /** Sets a new password through a reset link; ends every session of the user. */
-    resetPassword: (token: string, password: string) => resetPassword(db, token, password, now()),
+    /** The sign-in throttle (sign-in-throttle.ts): the dashboard asks it before checking a password. */
+    signIns,
+
+    /**
+     * Sets a new password through a reset link and ends every session of the user. A completed
+     * reset proves the owner (the link came to the account's mailbox), so it lifts the account's
+     * sign-in lock and the lock of the device it was completed on, and that device stays known to
+     * the account, or becomes known (its new token is in the answer, for its cookie); every other
+     * device is forgotten, as a password change forgets them. `deviceToken` is the token the
+     * requesting browser holds, if any.
+     */
+    async resetPassword(token: string, password: string, deviceToken: string | null = null): Promise<CompletedReset> {
+      const result = await resetPassword(db, token, password, now());
+      if (!result.ok) return result;
+      const device = await knownDevice(db, deviceToken, result.email, now());
+      await forgetDevicesBut(db, result.userId, device);
+      await signIns.ownerProven(result.email, device);
+      return { ...result, newDeviceToken: device ? null : await rememberNewDevice(db, result.userId, now()) };
+    },
 
     changePassword: (session: { userId: string; sessionId: string }, current: string, next: string) => changePassword(db, session, current, next),
 

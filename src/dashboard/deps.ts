@@ -6,12 +6,12 @@ import type { Db } from "../store/database.ts";
 import type { UsageRecorder } from "../usage/usage-recorder.ts";
 import type { WebhookService } from "../webhooks/webhook-service.ts";
 import type { ReturnService } from "../returns/return-service.ts";
-import type { SignInThrottle } from "./sign-in-throttle.ts";
+import type { SignInThrottle } from "../accounts/sign-in-throttle.ts";
 import type { SignUpThrottle } from "./sign-up-throttle.ts";
 import type { SubmitOnce } from "./submit-once.ts";
 import type { Logger } from "../log.ts";
 import type { Mailer } from "../mail/mailer.ts";
-import type { ResetThrottle } from "./reset-throttle.ts";
+import type { ResetThrottle } from "../accounts/reset-throttle.ts";
 import type { ClientAddress } from "../web/client-address.ts";
 
 

@@ -13,7 +13,6 @@ import { dashboardErrors } from "./error-page.ts";
 import { accountRoutes } from "./pages/account.ts";
 import { keyRoutes } from "./pages/keys.ts";
 import { passwordResetRoutes } from "./pages/password-reset.ts";
-import { ResetThrottle } from "./reset-throttle.ts";
 import { returnRoutes } from "./pages/returns.ts";
 import { settingsRoutes } from "./pages/settings.ts";
 import { usageRoutes } from "./pages/usage.ts";
@@ -21,7 +20,6 @@ import { webhookRoutes } from "./pages/webhooks.ts";
 import { publicRoutes } from "./public-pages.ts";
 import { dashboardError, redirectTo } from "./respond.ts";
 import { currentSession } from "./session.ts";
-import { SignInThrottle } from "./sign-in-throttle.ts";
 import { SignUpThrottle } from "./sign-up-throttle.ts";
 import { SubmitOnce } from "./submit-once.ts";
 import { clientAddressReader } from "../web/client-address.ts";
@@ -44,10 +42,10 @@ export function registerDashboard(app: H3, setup: DashboardSetup, log: Logger = 
   const deps: DashboardDeps = {
     ...given,
     clientAddress: clientAddressReader(trustedProxies),
-    throttle: new SignInThrottle(setup.db, setup.now),
+    throttle: setup.accounts.signIns,
     signUps: new SignUpThrottle(setup.db, setup.now, signUpLimit),
     once: new SubmitOnce(setup.db, setup.now),
-    resets: new ResetThrottle(setup.db, setup.now),
+    resets: setup.accounts.resets,
     log,
   };
 

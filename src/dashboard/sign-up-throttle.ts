@@ -32,6 +32,6 @@ export class SignUpThrottle {
   async recordAttempt(address: string): Promise<void> {
     const now = this.#now();
     await countFailure(this.#db, `s:${address}`, this.#rule, now);
-    await dropStaleCounters(this.#db, WINDOW_MS, now);
+    await dropStaleCounters(this.#db, "s:", WINDOW_MS, now);
   }
 }

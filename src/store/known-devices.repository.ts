@@ -1,6 +1,6 @@
 /**
  * Devices that have signed in to an account, found by the SHA-256 of their cookie's token
- * (src/dashboard/known-device.ts). A device is known to one account only: its token says nothing
+ * (src/accounts/known-devices.ts). A device is known to one account only: its token says nothing
  * about any other.
  */
 import type { Db } from "./database.ts";

@@ -116,7 +116,9 @@ export function accountRoutes(app: H3, deps: DashboardDeps): void {
       const message = notice(
         "danger",
         "Too many failed sign-in attempts.",
-        html`<p>To protect this account, signing in is paused. Try again in ${minutes(wait)}.</p>`,
+        attempt.device
+          ? html`<p>This browser's wrong passwords paused signing in here. Try again in ${minutes(wait)}.</p>`
+          : html`<p>To protect this account from guessing, signing in from a new browser is paused. Try again in ${minutes(wait)}, or sign in from a browser you have signed in with before: it is not paused. If you are the owner, <a href="/dashboard/forgot-password">resetting your password</a> lifts the pause.</p>`,
       );
       return sendPage(event, signInForm(event, { email, next, message }), 429);
     }

@@ -7,13 +7,14 @@
 import type { H3, H3Event } from "h3";
 import { emailProblem, normalizeEmail } from "../../accounts/accounts.ts";
 import { RESET_TTL_MS } from "../../accounts/password-reset.ts";
+import { RESET_MAIL_SPACING_MS } from "../../accounts/reset-throttle.ts";
 import { MIN_PASSWORD_LENGTH, PASSWORD_RULE } from "../../accounts/password-policy.ts";
 import { resetLink, resetMail } from "../../accounts/reset-mail.ts";
 import { assertSignedOutToken, CSRF_FIELD, signedOutToken } from "../csrf.ts";
 import type { DashboardDeps } from "../deps.ts";
 import { setFlash } from "../flash.ts";
 import { html, type HtmlValue } from "../html.ts";
-import { forgetOtherDevicesOf } from "../known-device.ts";
+import { deviceToken, setDeviceCookie } from "../known-device.ts";
 import { minutes, notice, problemSummary, signedOutPage, textField } from "../layout.ts";
 import { field, readForm, redirectTo, sendPage } from "../respond.ts";
 import { supportContact } from "../support.ts";
@@ -84,24 +85,26 @@ export function passwordResetRoutes(app: H3, deps: DashboardDeps): void {
   app.post("/dashboard/forgot-password", async (event) => {
     await assertSignedOutToken(event);
     const mail = deps.mail;
-    if (!mail) return sendPage(event, notConfigured(deps), 503);
+    // Not a fault of the server: it was set up without mail, and the page says how to reset instead.
+    if (!mail) return sendPage(event, notConfigured(deps));
     const form = await readForm(event);
     const email = normalizeEmail(field(form, "email"));
     const problem = emailProblem(email);
     if (problem) return sendPage(event, requestForm(event, { email, error: problem }), 422);
     const address = deps.clientAddress(event);
-    const wait = await deps.resets.retryAfterSeconds(email, address);
+    const wait = await deps.resets.retryAfterSeconds(address);
     if (wait > 0) {
       event.res.headers.set("retry-after", String(wait));
-      const message = notice("danger", "Too many reset requests.", html`<p>To protect this address from a flood of mail, asking is paused. Try again in ${minutes(wait)}.</p>`);
+      const message = notice("danger", "Too many reset requests from your network.", html`<p>To protect people's inboxes from a flood of mail, asking is paused for your address. Try again in ${minutes(wait)}.</p>`);
       return sendPage(event, requestForm(event, { email, message }), 429);
     }
-    await deps.resets.recordRequest(email, address);
-    // After the answer: whether an account has the address changes neither the page nor its timing.
+    await deps.resets.recordRequest(address);
+    const device = deviceToken(event);
+    // After the answer: whether an account has the address, or was mailed a moment ago, changes neither the page nor its timing.
     void (async () => {
-      const issued = await deps.accounts.issuePasswordReset(email);
-      deps.log({ level: "info", msg: "password reset requested", account_found: issued !== null });
-      if (issued) await mail.mailer.send(resetMail(issued.email, resetLink(mail.publicUrl, issued.token)));
+      const request = await deps.accounts.requestPasswordReset(email, device);
+      deps.log({ level: "info", msg: "password reset requested", outcome: request.outcome });
+      if (request.outcome === "mail") await mail.mailer.send(resetMail(request.issued.email, resetLink(mail.publicUrl, request.issued.token)));
     })().catch((error: unknown) => deps.log({ level: "error", msg: "password reset mail not sent", error: (error as Error).message }));
     return sendPage(
       event,
@@ -110,7 +113,7 @@ export function passwordResetRoutes(app: H3, deps: DashboardDeps): void {
         notice(
           "success",
           "If an account uses that address, a reset link is on its way.",
-          html`<p>We sent it to <strong>${email}</strong> if a Buckeye account has that address. It works once, for ${RESET_TTL_MS / 60_000} minutes. Nothing after a few minutes? Check your spam folder, or <a href="/dashboard/forgot-password">ask again</a>.</p>`,
+          html`<p>We sent it to <strong>${email}</strong> if a Buckeye account has that address. It works once, for ${RESET_TTL_MS / 60_000} minutes. One address is sent at most one link every ${RESET_MAIL_SPACING_MS / 60_000} minutes: if one came a moment ago, use it. Nothing after a few minutes? Check your spam folder, or <a href="/dashboard/forgot-password">ask again</a> later.</p>`,
         ),
       ),
     );
@@ -127,13 +130,13 @@ export function passwordResetRoutes(app: H3, deps: DashboardDeps): void {
     await assertSignedOutToken(event);
     const form = await readForm(event);
     const token = form.get("token") ?? "";
-    const result = await deps.accounts.resetPassword(token, form.get("password") ?? "");
+    const result = await deps.accounts.resetPassword(token, form.get("password") ?? "", deviceToken(event));
     if (!result.ok && result.reason === "invalid-link") return sendPage(event, linkDead(), 410);
     if (!result.ok) {
       const reset = await deps.accounts.passwordResetFor(token);
       return sendPage(event, newPasswordForm(event, token, reset?.email ?? "", result.message), 422);
     }
-    await forgetOtherDevicesOf(deps, result.userId, null);
+    if (result.newDeviceToken) setDeviceCookie(event, result.newDeviceToken);
     deps.log({ level: "info", msg: "password reset", user_id: result.userId, sessions_ended: result.signedOut });
     setFlash(event, "password-reset");
     return redirectTo(event, "/dashboard/sign-in");

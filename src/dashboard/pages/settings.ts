@@ -12,7 +12,8 @@ import { AccountError } from "../../accounts/accounts.ts";
 import { assertSessionToken } from "../csrf.ts";
 import type { DashboardDeps } from "../deps.ts";
 import { html, type HtmlValue } from "../html.ts";
-import { forgetOtherDevicesOf, knownDeviceFor } from "../known-device.ts";
+import { forgetDevicesBut } from "../../accounts/known-devices.ts";
+import { knownDeviceFor } from "../known-device.ts";
 import { badge, csrfField, minutes, notice, problemSummary, shortDate, signedInPage, textField } from "../layout.ts";
 import { field, readForm, redirectTo, sendPage } from "../respond.ts";
 import { requireSession } from "../session.ts";
@@ -210,7 +211,7 @@ export function settingsRoutes(app: H3, deps: DashboardDeps): void {
         const message = problemSummary("The password was not changed.", result.problems.map((p) => ({ id: `f-${p.field}`, label: labels[p.field], message: p.message })));
         return sendPage(event, settingsPage(session, today, await limitsOf(deps, session), { passwordErrors: Object.fromEntries(result.problems.map((p) => [p.field, p.message])), message }), 422);
       }
-      await forgetOtherDevicesOf(deps, session.userId, attempt.device);
+      await forgetDevicesBut(deps.db, session.userId, attempt.device);
       deps.log({ level: "info", msg: "password changed", user_id: session.userId, other_sessions_ended: result.signedOut });
       return redirectTo(event, "/dashboard/settings?password=1#password-heading");
     },
