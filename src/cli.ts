@@ -17,7 +17,7 @@ import { addDataCommands } from "./cli/data-commands.ts";
 import { addJobCommands } from "./cli/job-commands.ts";
 import { addMigrateCommand } from "./cli/migrate-command.ts";
 import { CliError } from "./cli/output.ts";
-import { loadConfig, REPO_ROOT } from "./config.ts";
+import { ConfigError, loadConfig, REPO_ROOT } from "./config.ts";
 import { exitGracefullyOnSignals } from "./graceful-shutdown.ts";
 import { jsonLogger } from "./log.ts";
 import { PortTakenError, startService } from "./service.ts";
@@ -73,7 +73,7 @@ try {
   await program.parseAsync(process.argv);
 } catch (error) {
   const file = fileProblem(error);
-  const known = error instanceof CliError || error instanceof KeyError || error instanceof AccountError || error instanceof PortTakenError || file !== undefined;
+  const known = error instanceof CliError || error instanceof ConfigError || error instanceof KeyError || error instanceof AccountError || error instanceof PortTakenError || file !== undefined;
   // An account rule names the form field it is about, which is the option of the same name here.
   const message = error instanceof AccountError ? error.problems.map((p) => `--${p.field}: ${p.message}`).join("\n") : file ?? (known ? (error as Error).message : error instanceof Error ? error.stack : String(error));
   process.stderr.write(`buckeye: ${message}\n`);

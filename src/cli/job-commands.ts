@@ -9,7 +9,7 @@ import { loadConfig, type Config } from "../config.ts";
 import { backgroundOptionsFrom, createBackground, JOB_NAMES, type Background, type JobName } from "../scheduled/background.ts";
 import { withRuntime } from "../runtime.ts";
 import { secretBoxFrom } from "../webhooks/secret-box.ts";
-import { jsonOption, print } from "./output.ts";
+import { CliError, jsonOption, print } from "./output.ts";
 
 /** The scheduled jobs over the runtime, on its clock, built but never started: a command runs one job itself. */
 function withBackground<T>(config: Config, work: (background: Background, clock: Clock) => Promise<T>, forceReconcile = false): Promise<T> {
@@ -23,7 +23,7 @@ function withBackground<T>(config: Config, work: (background: Background, clock:
 function parseAt(text: string | undefined): Date | undefined {
   if (text === undefined) return undefined;
   const at = new Date(text);
-  if (Number.isNaN(at.getTime())) throw new Error(`--at must be an ISO 8601 instant, e.g. 2027-01-01T00:05:00-05:00; got "${text}"`);
+  if (Number.isNaN(at.getTime())) throw new CliError(`--at must be an ISO 8601 instant, e.g. 2027-01-01T00:05:00-05:00; got "${text}"`);
   return at;
 }
 
