@@ -77,5 +77,7 @@ try {
   // An account rule names the form field it is about, which is the option of the same name here.
   const message = error instanceof AccountError ? error.problems.map((p) => `--${p.field}: ${p.message}`).join("\n") : file ?? (known ? (error as Error).message : error instanceof Error ? error.stack : String(error));
   process.stderr.write(`buckeye: ${message}\n`);
+  // A script that asked for JSON parses stdout whatever happened: a refusal is a JSON document there too.
+  if (known && process.argv.includes("--json")) process.stdout.write(`${JSON.stringify({ error: message }, null, 2)}\n`);
   process.exit(known ? 1 : 2);
 }
