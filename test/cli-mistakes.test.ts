@@ -14,7 +14,9 @@ import { freshDatabase } from "./_setup.ts";
 const BIN = new URL("../bin/buckeye.js", import.meta.url).pathname;
 const dir = mkdtempSync(join(tmpdir(), "buckeye-cli-mistakes-"));
 const database = freshDatabase(dir, "mistakes");
-const env = { ...process.env, DATABASE_URL: database.url, PORT: "0", LOG_LEVEL: "silent" };
+// No rate file configured, as on a fresh install, whatever the shell running the tests has set.
+const { RECONCILE_SOURCE: _unset, ...inherited } = process.env;
+const env = { ...inherited, DATABASE_URL: database.url, PORT: "0", LOG_LEVEL: "silent" };
 
 afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
@@ -55,5 +57,32 @@ describe("a command-line mistake is one line and exit status 1", () => {
     const { code, stderr } = await attempt({}, "jobs", "run", "rate-changes", "--at", "tomorrow");
     expect(stderr).toBe('buckeye: --at must be an ISO 8601 instant, e.g. 2027-01-01T00:05:00-05:00; got "tomorrow"\n');
     expect(code).toBe(1);
+  });
+});
+
+describe("a reconciliation with no rate file says what to download and from where, and exits non-zero", () => {
+  const download = "download the state's current SST rate file (OHRyyyyQqMMMDD, CSV or ZIP) from the Ohio Department of Taxation's Finder, https://thefinder.tax.ohio.gov";
+
+  it("buckeye reconcile without --source or RECONCILE_SOURCE: one line, exit status 1, nothing reconciled", async () => {
+    const { code, stdout, stderr } = await attempt({}, "reconcile");
+    expect(stderr).toMatch(/^buckeye: no rate file to reconcile with \(neither --source nor RECONCILE_SOURCE\): /);
+    expect(stderr).toContain(download);
+    expect(stderr).toContain("then run `buckeye reconcile --source <that file>`");
+    expect(stderr.split("\n")).toHaveLength(2);
+    expect(stdout).toBe("");
+    expect(code).toBe(1);
+  });
+
+  it("buckeye jobs run reconcile without a source reports the skipped run and exits 1", async () => {
+    const { code, stdout } = await attempt({}, "jobs", "run", "reconcile", "--json");
+    expect(JSON.parse(stdout)).toMatchObject({ job: "reconcile", result: { status: "skipped", error: "RECONCILE_SOURCE is not set" } });
+    expect(code).toBe(1);
+  });
+
+  it("buckeye data status says where the file is when the rates are stale", async () => {
+    const { code, stdout } = await attempt({ RECONCILE_STALE_AFTER_DAYS: "0" }, "data", "status");
+    expect(stdout).toMatch(/staleness {10}STALE/);
+    expect(stdout).toContain(download);
+    expect(code).toBe(0);
   });
 });
