@@ -3,37 +3,42 @@
  * What `npm start` runs (after src/require-supported-node.js), so that it works after either install
  * docs/guides/setup.md names. With TypeScript installed (`npm ci`) it compiles the sources into `dist/`
  * and serves the compiled build, the lighter one. A production install (`npm ci --omit=dev`) has no
- * TypeScript: it then serves a `dist/` shipped with the checkout (`npm run build` before pruning), or
- * else the sources through tsx, which is a dependency, and says which in one line.
- * Plain JavaScript: it must run before anything is compiled.
+ * TypeScript: it then serves a `dist/` shipped with the checkout (`npm run build` before pruning) when that
+ * build is newer than every source, or else the sources through tsx, which is a dependency, and says which
+ * and why in one line. Plain JavaScript: it must run before anything is compiled.
  */
 import { execFileSync } from "node:child_process";
-import { existsSync } from "node:fs";
-import { createRequire } from "node:module";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { COMPILED_CLI, ROOT, compiledBuild, typescriptCompiler } from "./compiled-build.js";
 
-const root = fileURLToPath(new URL("..", import.meta.url));
-const compiled = `${root}dist/src/cli.js`;
+const say = (/** @type {string} */ line) => process.stderr.write(`npm start: ${line}\n`);
 
-/** @returns {string | undefined} */
-function typescriptCompiler() {
-  try {
-    return createRequire(`${root}package.json`).resolve("typescript/bin/tsc");
-  } catch {
-    return undefined;
-  }
+async function serveSources() {
+  const { register } = await import("tsx/esm/api");
+  register();
+  await import(pathToFileURL(join(ROOT, "src", "cli.ts")).href);
 }
 
 const tsc = typescriptCompiler();
 if (tsc) {
-  execFileSync(process.execPath, [tsc, "-p", `${root}tsconfig.build.json`], { stdio: "inherit" });
-  await import(pathToFileURL(compiled).href);
-} else if (existsSync(compiled)) {
-  process.stderr.write("npm start: TypeScript is not installed (a production install); serving the build already in dist/\n");
-  await import(pathToFileURL(compiled).href);
+  try {
+    execFileSync(process.execPath, [tsc, "-p", join(ROOT, "tsconfig.build.json")], { stdio: "inherit" });
+  } catch {
+    say("the TypeScript compiler reported the errors above; fix them and start again");
+    process.exit(1);
+  }
+  await import(pathToFileURL(COMPILED_CLI).href);
 } else {
-  process.stderr.write("npm start: TypeScript is not installed (a production install) and there is no dist/; serving the sources through tsx\n");
-  const { register } = await import("tsx/esm/api");
-  register();
-  await import(pathToFileURL(`${root}src/cli.ts`).href);
+  const build = compiledBuild();
+  if (build.state === "current") {
+    say("TypeScript is not installed (a production install); serving the build already in dist/");
+    await import(pathToFileURL(COMPILED_CLI).href);
+  } else if (build.state === "stale") {
+    say(`TypeScript is not installed (a production install) and dist/ is older than ${build.newer}; serving the sources through tsx (run \`npm run build\` where TypeScript is installed to refresh dist/)`);
+    await serveSources();
+  } else {
+    say("TypeScript is not installed (a production install) and there is no dist/; serving the sources through tsx");
+    await serveSources();
+  }
 }

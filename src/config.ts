@@ -515,12 +515,28 @@ export type DeliverySettings = Config["webhooks"];
 export type JobsConfig = Config["jobs"];
 export type RetentionConfig = JobsConfig["retention"];
 
+/** A setting the operator must fix: the CLI prints its message alone, in one line, and exits 1. */
+export class ConfigError extends Error {}
+
+/**
+ * One bad variable in the operator's words: the value given and what it must be. zod's own wording
+ * ("expected number, received NaN") names its types, not the setting's; our refinements' messages are kept.
+ */
+function problemOf(issue: z.core.$ZodIssue, env: Record<string, string | undefined>): string {
+  const name = issue.path.join(".");
+  const given = typeof issue.path[0] === "string" ? env[issue.path[0]] : undefined;
+  const value = given === undefined ? "" : JSON.stringify(given);
+  if (given !== undefined && issue.code === "invalid_type" && issue.expected === "number") return `${name}: ${value} is not a number`;
+  if (given !== undefined && issue.code === "invalid_type" && issue.expected === "int") return `${name}: ${value} is not a whole number`;
+  if (given !== undefined && issue.code === "too_small") return `${name}: ${value} is below the least allowed, ${String(issue.minimum)}`;
+  if (given !== undefined && issue.code === "too_big") return `${name}: ${value} is above the most allowed, ${String(issue.maximum)}`;
+  if (given !== undefined && issue.code === "invalid_value") return `${name}: ${value} is not one of ${issue.values.map(String).join(", ")}`;
+  return `${name}: ${issue.message}`;
+}
+
 /** Throws an error naming every bad variable, so a misconfigured service never starts. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const parsed = configFromEnv.safeParse(env);
-  if (!parsed.success) {
-    const problems = parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`);
-    throw new Error(`invalid configuration: ${problems.join("; ")}`);
-  }
+  if (!parsed.success) throw new ConfigError(`invalid configuration: ${parsed.error.issues.map((issue) => problemOf(issue, env)).join("; ")}`);
   return parsed.data;
 }

@@ -53,7 +53,7 @@ const get = (path: string, key: string) => getJson(`${baseUrl}${path}`, key);
 describe("buckeye org / key commands (--json)", () => {
   it("org create prints {id, name, status: active}; key create prints the full key once with its 16-character prefix", async () => {
     const org = await buckeye("org", "create", "--name", "Acme Hardware");
-    expect(org).toEqual({ id: expect.stringMatching(/^org_/), name: "Acme Hardware", status: "active" });
+    expect(org).toEqual({ id: expect.stringMatching(/^org_/), name: "Acme Hardware", status: "active", created: true });
     const key = await buckeye("key", "create", "--org", org.id, "--label", "checkout", "--env", "test");
     expect(key).toMatchObject({ id: expect.stringMatching(/^key_/), prefix: key.key.slice(0, 16), label: "checkout", env: "test" });
     expect(key.key).toMatch(/^tax_test_/);
@@ -67,7 +67,7 @@ describe("buckeye org / key commands (--json)", () => {
     const first = await buckeye("org", "create", "--name", "Twice Hardware");
     await expect(run(process.execPath, [BIN, "org", "create", "--name", "twice hardware", "--json"], { env })).rejects.toMatchObject({
       code: 1,
-      stderr: `buckeye: an organization named "Twice Hardware" already exists (${first.id}); use its id, or pass --allow-duplicate to create another\n`,
+      stderr: `buckeye: an organization named "Twice Hardware" already exists (${first.id}); use its id, pass --reuse to answer it, or --allow-duplicate to create another\n`,
     });
     const named = async () => ((await buckeye("org", "list")) as Array<{ name: string }>).filter((org) => org.name.toLowerCase() === "twice hardware");
     expect(await named()).toHaveLength(1);

@@ -87,6 +87,14 @@ describe("GET /api/v1/rates?county=", () => {
       expect(body.detail, typed).toContain(`is not one of Ohio's 88 counties. Did you mean ${meant}? Use a county name or slug`);
     }
   });
+
+  it("a county written with its abbreviated suffix is told the county it names: franklin co, Franklin Co., franklin cnty → Franklin", async () => {
+    for (const typed of ["franklin%20co", "Franklin%20Co.", "franklin%20cnty"]) {
+      const { res, body } = await rate(`county=${typed}`);
+      expect(res.status, typed).toBe(404);
+      expect(body.detail, typed).toContain("Did you mean Franklin?");
+    }
+  });
 });
 
 describe("rates at a date", () => {
@@ -142,6 +150,33 @@ describe("rates at a date", () => {
       expect(res.status, date).toBe(400);
       expect(body.invalid_params[0].name).toBe("date");
     }
+  });
+
+  it("a date written YYYY-MM-DD that no calendar has is told it is not a calendar date, not that it is written wrongly", async () => {
+    const { res, body } = await rate("county=adams&date=2025-02-30");
+    expect(res.status).toBe(400);
+    expect(body.invalid_params).toEqual([{ name: "date", reason: "2025-02-30 is written YYYY-MM-DD but is not a calendar date: February 2025 has 28 days" }]);
+    expect((await rate("county=adams&date=2025-13-01")).body.invalid_params[0].reason).toBe("2025-13-01 is written YYYY-MM-DD but is not a calendar date: there is no month 13");
+  });
+
+  it("a date written MM/DD/YYYY is shown in the form to send", async () => {
+    const { res, body } = await rate(`county=adams&date=${encodeURIComponent("03/31/2025")}`);
+    expect(res.status).toBe(400);
+    expect(body.invalid_params).toEqual([{ name: "date", reason: "must be written YYYY-MM-DD: for 03/31/2025 send 2025-03-31" }]);
+  });
+
+  it("an empty date= means today, as an empty date cell of a batch row does", async () => {
+    const { res, body } = await rate("county=adams&date=");
+    expect(res.status).toBe(200);
+    expect(body.date_evaluated).toBe((await rate("county=adams")).body.date_evaluated);
+    const inline = await api.service.app.fetch(
+      new Request("http://buckeye.test/api/v1/rates/batch", {
+        method: "POST",
+        headers: { authorization: `Bearer ${api.liveKey}`, "content-type": "application/json" },
+        body: JSON.stringify({ lookups: [{ county: "adams", date: "" }] }),
+      }),
+    );
+    expect(((await inline.json()) as { results: Array<{ status: number; body: { date_evaluated: string } }> }).results[0]).toMatchObject({ status: 200, body: { date_evaluated: body.date_evaluated } });
   });
 
   it("rates print as decimals without float noise (0.0575 + 0.0125 prints 0.07)", async () => {

@@ -39,22 +39,27 @@ export function addOrgCommands(program: Command): void {
     .option("--email <email>", "also create its owner, who signs in to the dashboard with this email")
     .option("--password <password>", "the owner's password, at least 12 characters and not a common one (with --email)")
     .option("--allow-duplicate", "create it even when an organization of the same name exists")
+    .option("--reuse", 'when an organization of this name exists, answer it ("created": false) instead of refusing, so a setup script can run again')
     .addOption(jsonOption())
-    .action(async (opts: { name: string; email?: string; password?: string; allowDuplicate?: boolean; json?: boolean }) => {
+    .action(async (opts: { name: string; email?: string; password?: string; allowDuplicate?: boolean; reuse?: boolean; json?: boolean }) => {
       if ((opts.email === undefined) !== (opts.password === undefined)) throw new CliError("--email and --password go together");
-      const row = await withAccounts(async (accounts) => {
+      if (opts.reuse && opts.allowDuplicate) throw new CliError("--reuse and --allow-duplicate contradict each other; pass one");
+      const { row, created } = await withAccounts(async (accounts) => {
         // Re-running a setup script must not make a second organization nobody meant to have.
         const same = (await accounts.listOrganizations()).find((existing) => existing.name.trim().toLowerCase() === opts.name.trim().toLowerCase());
+        if (same && opts.reuse) return { row: same, created: false };
         if (same && !opts.allowDuplicate) {
-          throw new CliError(`an organization named "${same.name}" already exists (${same.id}); use its id, or pass --allow-duplicate to create another`);
+          throw new CliError(`an organization named "${same.name}" already exists (${same.id}); use its id, pass --reuse to answer it, or --allow-duplicate to create another`);
         }
-        return opts.email === undefined
-          ? accounts.createOrganization(opts.name)
-          : (await accounts.signUp({ organizationName: opts.name, email: opts.email, password: opts.password! }, { trial: false })).organization;
+        const row =
+          opts.email === undefined
+            ? await accounts.createOrganization(opts.name)
+            : (await accounts.signUp({ organizationName: opts.name, email: opts.email, password: opts.password! }, { trial: false })).organization;
+        return { row, created: true };
       });
-      const out = { id: row.id, name: row.name, status: row.status };
+      const out = { id: row.id, name: row.name, status: row.status, created };
       const owner = opts.email === undefined ? "" : ` with owner ${normalizeEmail(opts.email)}`;
-      print(Boolean(opts.json), out, `created organization ${row.id} (${row.name})${owner}`);
+      print(Boolean(opts.json), out, created ? `created organization ${row.id} (${row.name})${owner}` : `organization ${row.id} (${row.name}) already exists; nothing created`);
     });
 
   org
@@ -179,6 +184,8 @@ export function addKeyCommands(program: Command): void {
     .addOption(new Option("--env <env>", "live or test").choices(["live", "test"]).default("live"))
     .addOption(jsonOption())
     .action(async (opts: { org: string; label: string; env: "live" | "test"; json?: boolean }) => {
+      // An empty id is what a script's failed `org create` leaves in its variable: say so rather than "no organization".
+      if (opts.org.trim() === "") throw new CliError("--org is empty; give an organization's id (buckeye org list)");
       const created = await withAccounts((accounts) => accounts.createKey(opts.org, opts.label, opts.env));
       const out = { id: created.id, key: created.key, prefix: created.prefix, label: created.label, env: created.env };
       print(Boolean(opts.json), out, `${created.key}\n\nThis key is shown once; store it now. Its public prefix is ${created.prefix}.`);

@@ -6,10 +6,11 @@
 import type { Command } from "commander";
 import type { Clock } from "../clock.ts";
 import { loadConfig, type Config } from "../config.ts";
+import { RATE_FILE_DOWNLOAD } from "../freshness/rate-file-download.ts";
 import { backgroundOptionsFrom, createBackground, JOB_NAMES, type Background, type JobName } from "../scheduled/background.ts";
 import { withRuntime } from "../runtime.ts";
 import { secretBoxFrom } from "../webhooks/secret-box.ts";
-import { jsonOption, print } from "./output.ts";
+import { CliError, jsonOption, print } from "./output.ts";
 
 /** The scheduled jobs over the runtime, on its clock, built but never started: a command runs one job itself. */
 function withBackground<T>(config: Config, work: (background: Background, clock: Clock) => Promise<T>, forceReconcile = false): Promise<T> {
@@ -23,7 +24,7 @@ function withBackground<T>(config: Config, work: (background: Background, clock:
 function parseAt(text: string | undefined): Date | undefined {
   if (text === undefined) return undefined;
   const at = new Date(text);
-  if (Number.isNaN(at.getTime())) throw new Error(`--at must be an ISO 8601 instant, e.g. 2027-01-01T00:05:00-05:00; got "${text}"`);
+  if (Number.isNaN(at.getTime())) throw new CliError(`--at must be an ISO 8601 instant, e.g. 2027-01-01T00:05:00-05:00; got "${text}"`);
   return at;
 }
 
@@ -41,7 +42,9 @@ async function runJob(name: string, opts: { at?: string; json?: boolean; force?:
     },
     opts.force === true,
   );
-  const failed = typeof result === "object" && result !== null && "status" in result && result.status === "failed";
+  const status = typeof result === "object" && result !== null && "status" in result ? result.status : undefined;
+  // A reconciliation that read no file reconciled nothing: a script must not take it for a success.
+  const failed = status === "failed" || (name === "reconcile" && status === "skipped");
   print(Boolean(opts.json), { job: name, at: at.toISOString(), result }, `${name} at ${at.toISOString()}: ${JSON.stringify(result)}`, failed);
 }
 
@@ -76,11 +79,9 @@ export function addJobCommands(program: Command): void {
     .option("--force", "also record rate changes the state did not announce (not on a quarter's first day, or for a quarter a file already reconciled settled), once you have checked them; the scheduled job never forces")
     .option("--at <instant>", "run as of this ISO 8601 instant instead of now")
     .addOption(jsonOption())
-    .action((opts: { source?: string; sha256?: string; force?: boolean; at?: string; json?: boolean }) =>
-      runJob(
-        "reconcile",
-        opts,
-        loadConfig({ ...process.env, ...(opts.source && { RECONCILE_SOURCE: opts.source }), ...(opts.sha256 && { RECONCILE_SHA256: opts.sha256 }) }),
-      ),
-    );
+    .action((opts: { source?: string; sha256?: string; force?: boolean; at?: string; json?: boolean }) => {
+      const config = loadConfig({ ...process.env, ...(opts.source && { RECONCILE_SOURCE: opts.source }), ...(opts.sha256 && { RECONCILE_SHA256: opts.sha256 }) });
+      if (!config.jobs.reconcileSource) throw new CliError(`no rate file to reconcile with (neither --source nor RECONCILE_SOURCE): ${RATE_FILE_DOWNLOAD}`);
+      return runJob("reconcile", opts, config);
+    });
 }

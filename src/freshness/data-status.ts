@@ -6,6 +6,7 @@
 import { dateInOhio, daysBetween, type IsoDate } from "../rates/calendar.ts";
 import type { PolygonFiles, LayerFile } from "../geo/polygon-files.ts";
 import type { BoundaryFileVersion } from "./boundary-file.ts";
+import { RATE_FILE_DOWNLOAD } from "./rate-file-download.ts";
 import { staleness, type FreshnessSource, type RatesFreshness } from "./rates-freshness.ts";
 
 export interface DatedItem {
@@ -136,6 +137,7 @@ export function formatDataStatus(status: DataStatus): string {
     `  confirmed through  ${rates.confirmed_through.date}  ${ago(rates.confirmed_through.age_days).padEnd(13)}${origin(rates.confirmed_through)}`,
     `  last reconciled    ${rates.last_reconciled.date}  ${ago(rates.last_reconciled.age_days).padEnd(13)}${origin(rates.last_reconciled)}`,
     `  staleness          ${rates.stale ? "STALE" : "ok"} (stale after ${rates.stale_after_days} days without a successful reconciliation, RECONCILE_STALE_AFTER_DAYS)`,
+    ...(rates.stale ? [`  ${"".padEnd(19)}${RATE_FILE_DOWNLOAD}`] : []),
     `  last run           ${run ? `${run.date} ${run.status} ${run.id} ${run.file ?? ""}${run.error ? `: ${run.error}` : ""}` : "none in this database"}`,
     "boundaries (TIGER/Line vintage)",
     vintageLine("counties", boundaries.counties),

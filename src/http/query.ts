@@ -15,6 +15,8 @@ type Parsed<S extends Shape> = { [K in keyof S]: z.output<S[K]> };
  * shape's parameters are absent from any one request (a county lookup sends one of six), so it is
  * worked out once per schema rather than once per request.
  */
+const NONE: ReadonlySet<string> = new Set();
+
 const absent = new WeakMap<z.ZodType, z.ZodSafeParseResult<unknown>>();
 function parseAbsent(schema: z.ZodType<string | undefined>): z.ZodSafeParseResult<unknown> {
   let result = absent.get(schema);
@@ -22,7 +24,11 @@ function parseAbsent(schema: z.ZodType<string | undefined>): z.ZodSafeParseResul
   return result;
 }
 
-export function readQuery<S extends Shape>(event: H3Event, shape: S): Parsed<S> {
+/**
+ * `blankIsAbsent`: parameters an empty value (`date=`) leaves out, as an empty cell of a batch row does,
+ * so the API and an upload agree on what a blank means.
+ */
+export function readQuery<S extends Shape>(event: H3Event, shape: S, blankIsAbsent: ReadonlySet<string> = NONE): Parsed<S> {
   const params = event.url.searchParams;
   const invalid: InvalidParam[] = [];
   const out: Record<string, unknown> = {};
@@ -31,7 +37,8 @@ export function readQuery<S extends Shape>(event: H3Event, shape: S): Parsed<S> 
     else if (params.getAll(name).length > 1) invalid.push({ name, reason: "given more than once" });
   }
   for (const [name, schema] of Object.entries(shape)) {
-    const raw = params.get(name);
+    const given = params.get(name);
+    const raw = given !== null && given.trim() === "" && blankIsAbsent.has(name) ? null : given;
     const result = raw === null ? parseAbsent(schema) : schema.safeParse(raw);
     if (result.success) out[name] = result.data;
     else if (!invalid.some((p) => p.name === name)) invalid.push({ name, reason: result.error.issues[0]?.message ?? "invalid" });

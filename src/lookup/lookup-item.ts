@@ -9,7 +9,7 @@
  * a double as it is never gets refused; more places is a mistake worth reporting.
  */
 import { z } from "zod";
-import { isIsoDate, type IsoDate } from "../rates/calendar.ts";
+import { dateProblem, type IsoDate } from "../rates/calendar.ts";
 import { ADDRESS_COLUMNS, foldAddressColumns } from "./address-columns.ts";
 import { FINDER_ROW, finderInvoice, readFinderRow } from "./finder-layout.ts";
 import { failure, type ItemFailure } from "./item-result.ts";
@@ -77,7 +77,13 @@ export const FIELD_TEXT_SCHEMAS = {
   address: text(300),
   lat: degrees("lat", 90),
   lon: degrees("lon", 180),
-  date: z.string({ error: "must be a date" }).refine(isIsoDate, "must be a calendar date written YYYY-MM-DD").optional(),
+  date: z
+    .string({ error: "must be a date" })
+    .check((ctx) => {
+      const why = dateProblem(ctx.value);
+      if (why !== null) ctx.issues.push({ code: "custom", message: why, input: ctx.value });
+    })
+    .optional(),
 } satisfies Record<Exclude<ItemField, "id">, z.ZodType<string | undefined>>;
 
 const ITEM_SCHEMAS: Record<ItemField, z.ZodType<string | undefined>> = {

@@ -78,7 +78,8 @@ export function resolveZip(table: RateTable, zips: ZipIndex, zip: string, date: 
  * disagree and we refuse to guess (400 parameter-conflict).
  */
 function didYouMean(table: RateTable, text: string): string {
-  const name = nearestName(text.replace(/\s+county$/i, ""), table.counties.map((county) => county.name));
+  // "Franklin County", "franklin co", "Franklin Co." and "franklin cnty" all name Franklin: the suffix is not part of the name.
+  const name = nearestName(text.replace(/\s+(county|cnty|co\.?)$/i, ""), table.counties.map((county) => county.name));
   return name === null ? "" : ` Did you mean ${name}?`;
 }
 

@@ -12,6 +12,31 @@ export function isIsoDate(text: string): text is IsoDate {
   return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
 }
 
+const MONTH_NAMES = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
+const US_DATE = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/;
+
+/**
+ * Why `text` is not a date Buckeye reads, in words that say what to send instead; null when it is one.
+ * A date written YYYY-MM-DD that no calendar has (2025-02-30) is told so, not that it is written wrongly;
+ * a date written as Americans write it (03/31/2025) is shown in the form to send.
+ */
+export function dateProblem(text: string): string | null {
+  if (isIsoDate(text)) return null;
+  const iso = ISO_DATE.exec(text);
+  if (iso) {
+    const [year, month, day] = [Number(iso[1]), Number(iso[2]), Number(iso[3])];
+    if (month < 1 || month > 12) return `${text} is written YYYY-MM-DD but is not a calendar date: there is no month ${iso[2]}`;
+    const days = new Date(Date.UTC(year, month, 0)).getUTCDate();
+    return `${text} is written YYYY-MM-DD but is not a calendar date: ${MONTH_NAMES[month - 1]} ${year} has ${days} days`;
+  }
+  const us = US_DATE.exec(text);
+  if (us) {
+    const written = `${us[3]}-${us[1]!.padStart(2, "0")}-${us[2]!.padStart(2, "0")}`;
+    if (isIsoDate(written)) return `must be written YYYY-MM-DD: for ${text} send ${written}`;
+  }
+  return "must be a calendar date written YYYY-MM-DD";
+}
+
 const newYork = new Intl.DateTimeFormat("en-CA", {
   timeZone: "America/New_York",
   year: "numeric",

@@ -14,7 +14,7 @@ export const COUNTIES_QUERY = { search: searchParam, sort: sortParam, date: date
 
 export function getCounties(ctx: ApiContext) {
   return async (event: H3Event): Promise<CountiesResponse> => {
-    const query = readQuery(event, COUNTIES_QUERY);
+    const query = readQuery(event, COUNTIES_QUERY, new Set(["date"]));
     const date = query.date ?? dateInOhio(ctx.now());
     // One table for the whole answer, even if a reconciliation rebuilds it meanwhile.
     const table = ctx.rates.table;

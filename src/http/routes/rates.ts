@@ -16,12 +16,14 @@ import { itemProblem } from "../../lookup/item-answers.ts";
 
 /** The query parameters are the fields of a lookup item (src/lookup/lookup-item.ts), read by the same schemas. */
 export const RATE_QUERY = FIELD_TEXT_SCHEMAS;
+/** An empty `date=` means today, as an empty date cell of a batch row does (docs/api/README.md). */
+const BLANK_IS_ABSENT: ReadonlySet<string> = new Set(["date"]);
 
 export function getRates(ctx: ApiContext) {
   const service = ctx.lookups.service;
   const answers = new CachedAnswers((item, context) => service.answerOne(item, context));
   return async (event: H3Event) => {
-    const query = readQuery(event, RATE_QUERY);
+    const query = readQuery(event, RATE_QUERY, BLANK_IS_ABSENT);
     const item = combineFields(query, dateInOhio(ctx.now()));
     if ("kind" in item) throw itemProblem(item);
     const requestId = event.context.requestId ?? "";
