@@ -30,6 +30,8 @@ import { registerDashboard } from "./dashboard/routes.ts";
 import { findPolygonFiles } from "./geo/polygon-files.ts";
 import { createApp } from "./http/app.ts";
 import type { ApiContext } from "./http/context.ts";
+import { LedgerService } from "./ledger/ledger-service.ts";
+import { rateDataVersion, TaxService } from "./ledger/tax-service.ts";
 import { createRateLimiter } from "./http/create-rate-limiter.ts";
 import { gatePipelinedRequests } from "./http/pipeline-gate.ts";
 import { applyServerLimits } from "./http/server-limits.ts";
@@ -132,6 +134,15 @@ export async function createService(config: Config, options: ServiceOptions = {}
     const dataStatus = () =>
       readDataStatus({ db: store.db, freshness, polygons, zctaVintage: data.meta.zcta_vintage, staleAfterDays: config.reconcileStaleAfterDays }, now());
 
+    // The tax on a sale and its ledger (src/ledger/): over the lookup service and the live rate table.
+    const taxService = new TaxService({
+      db: store.db,
+      lookups: lookups.service,
+      table: () => rates.table,
+      freshness,
+      rateDataVersion: () => rateDataVersion(data.meta.rate_file, rates.overlay),
+      now,
+    });
     const context: ApiContext = {
       config,
       rates,
@@ -145,6 +156,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
       freshness,
       dataStatus,
       lookups,
+      tax: { service: taxService, ledger: new LedgerService({ db: store.db, tax: taxService, now }) },
     };
     const app = createApp(context, log, { slowMs: config.slowRequestMs, everyRequest: config.logLevel === "debug" }, config.metrics !== null);
     registerDashboard(

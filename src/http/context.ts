@@ -11,6 +11,8 @@ import type { DataStatus } from "../freshness/data-status.ts";
 import type { RatesFreshness } from "../freshness/rates-freshness.ts";
 import type { RateData } from "../freshness/rate-data.ts";
 import type { Db } from "../store/database.ts";
+import type { LedgerService } from "../ledger/ledger-service.ts";
+import type { TaxService } from "../ledger/tax-service.ts";
 import type { UsageRecorder } from "../usage/usage-recorder.ts";
 import type { RateLimiter } from "./rate-limit.ts";
 import type { WebhookService } from "../webhooks/webhook-service.ts";
@@ -37,6 +39,8 @@ interface ApiParts {
   webhooks: WebhookService;
   /** Address, coordinate and batch lookups: the geo worker pool, the geocoder, the batch job runner. */
   lookups: AddressLookups;
+  /** The tax on a sale and the ledger that records it (src/ledger/). */
+  tax: { service: TaxService; ledger: LedgerService };
 }
 
 declare module "h3" {
