@@ -397,7 +397,7 @@ describe("the tax on a sale and the ledger (calculateTax … replayTransaction)"
   it("computes, records, refunds, voids, lists and replays, with the organization's locations and basis; refuses bad bodies (422), non-JSON (415), too large (413), unknown ids (404) and a reused id with another body (409)", async () => {
     const sale = { date: "2026-06-01", ship_to: { county: "Adams" }, lines: [{ id: "a", unit_price: "19.99" }], shipping: "5.00" };
     const computed = await valid(200, "POST", "/api/v1/tax", { json: sale });
-    // 24.99 × 5.75 % = 1.436925 → 1.44; × 1.5 % = 0.374850 → 0.37 (third decimal 4).
+    // 24.99 × 7.25 % = 1.811775 → 1.81 (third decimal 1).
     expect(computed.body).toMatchObject({ settled: true, totals: { tax: "1.81" } });
     await valid(200, "POST", "/api/v1/tax", { json: { ...sale, ship_to: { zip: "45101" } } });
     await invalid(404, "POST", "/api/v1/tax", { json: { ...sale, ship_to: { county: "Atlantis" } } });

@@ -57,18 +57,18 @@ async function ledgerRows(organizationId: string): Promise<number> {
 }
 
 describe("POST /api/v1/tax: the state's rounding rule, each jurisdiction separately (R.C. 5739.025, SSUTA section 324)", () => {
-  it("0.78 in Adams County: state 0.044850 (third decimal 4) is 0.04, county 0.011700 is 0.01, tax 0.05; 0.79: state 0.045425 (third decimal 5) is 0.05, tax 0.06", async () => {
-    const low = await tax(adams([{ id: "a", unit_price: "0.78" }]));
+  it("0.62 in Adams County is 0.044950 on the aggregate 7.25 % (third decimal 4): 0.04, state 0.03 + county 0.01; 0.63 is 0.045675 (third decimal 5): 0.05, state 0.04 + county 0.01", async () => {
+    const low = await tax(adams([{ id: "a", unit_price: "0.62" }]));
     expect(low.res.status).toBe(200);
     expect(low.body.jurisdictions.map((j: any) => [j.jurisdiction, j.rate, j.unrounded, j.tax])).toEqual([
-      ["state", "0.0575", "0.044850", "0.04"],
-      ["county", "0.0150", "0.011700", "0.01"],
+      ["state", "0.0575", "0.035650", "0.03"],
+      ["county", "0.0150", "0.009300", "0.01"],
       ["transit", "0.0000", "0.000000", "0.00"],
     ]);
-    expect(low.body.totals).toMatchObject({ gross: "0.78", taxable: "0.78", tax: "0.05" });
-    const high = await tax(adams([{ id: "a", unit_price: "0.79" }]));
-    expect(amounts(high.body)).toEqual({ state: "0.05", county: "0.01", transit: "0.00" });
-    expect(high.body.totals.tax).toBe("0.06");
+    expect(low.body.totals).toEqual({ gross: "0.62", exempt: "0.00", taxable: "0.62", tax: "0.04", unrounded: "0.044950" });
+    const high = await tax(adams([{ id: "a", unit_price: "0.63" }]));
+    expect(amounts(high.body)).toEqual({ state: "0.04", county: "0.01", transit: "0.00" });
+    expect(high.body.totals).toMatchObject({ tax: "0.05", unrounded: "0.045675" });
     expect(high.body).toMatchObject({ settled: true, currency: "USD", location: { county: "Adams", fips: "39001", resolved_by: "county_param", transit_district: null } });
     expect(high.body.computed_from).toMatchObject({ rate_data_version: expect.stringMatching(/^OHR/), boundary_version: null, resolved_by: "county_param" });
   });

@@ -53,18 +53,26 @@ describe("R.C. 5739.025 and SSUTA section 324: carried to the third decimal, a c
     expect(roundToCent(-1_500_000n)).toBe(-2);
   });
 
-  it("each jurisdiction is computed and rounded separately: 0.78 in Adams County is state 0.04 + county 0.01 = 0.05; 0.79 is 0.05 + 0.01 = 0.06", () => {
-    const low = tax([line("a", "0.78")], ADAMS);
-    expect(byName(low)).toEqual({ state: "0.04", county: "0.01", transit: "0.00" });
-    expect(low.tax).toBe(5);
-    const high = tax([line("a", "0.79")], ADAMS);
-    expect(byName(high)).toEqual({ state: "0.05", county: "0.01", transit: "0.00" });
-    expect(high.tax).toBe(6);
+  it("R.C. 5739.025(E) rounds the sale's tax on the aggregate rate: 0.62 in Adams County (7.25 %) is 0.044950, third decimal 4, so 0.04; 0.63 is 0.045675, third decimal 5, so 0.05", () => {
+    const low = tax([line("a", "0.62")], ADAMS);
+    expect(formatExact(low.exact)).toBe("0.044950");
+    expect(low.tax).toBe(4);
+    const high = tax([line("a", "0.63")], ADAMS);
+    expect(formatExact(high.exact)).toBe("0.045675");
+    expect(high.tax).toBe(5);
+  });
+
+  it("each jurisdiction's tax is computed on its own and rounded, then a cent moved so they add up to what is collected: 0.62 is state 0.035650 → 0.04 and county 0.009300 → 0.01, 0.05 for 0.04 collected, so the state, which rounding raised most, gives a cent back", () => {
+    const low = tax([line("a", "0.62")], ADAMS);
+    expect(low.jurisdictions.map((j) => formatExact(j.exact))).toEqual(["0.035650", "0.009300", "0.000000"]);
+    expect(byName(low)).toEqual({ state: "0.03", county: "0.01", transit: "0.00" });
+    const high = tax([line("a", "0.63")], ADAMS);
+    expect(byName(high)).toEqual({ state: "0.04", county: "0.01", transit: "0.00" });
   });
 });
 
 describe("item or invoice basis, as the organization chose (SSUTA section 324)", () => {
-  it("two lines of 0.10 in Adams County: item basis rounds 0.00575 up twice (state 0.02), invoice basis rounds 0.0115 once (state 0.01): a cent apart", () => {
+  it("two lines of 0.10 in Adams County: item basis rounds 0.007250 up on each line (0.02), invoice basis rounds 0.014500 once (0.01): a cent apart, all of it the state's", () => {
     const lines = [line("a", "0.10"), line("b", "0.10")];
     const item = tax(lines, ADAMS, "item");
     const invoice = tax(lines, ADAMS, "invoice");
@@ -92,14 +100,15 @@ describe("exempt lines and delivery charges (R.C. 5739.01(H)(1): delivery charge
     expect(sale.delivery).toMatchObject({ amount: 500, taxable: 375, exempt: 125 });
     expect(sale.exempt).toBe(1000 + 125);
     expect(sale.taxable).toBe(3000 + 375);
-    // 33.75 × 5.75 % = 1.940625 → 1.94; 33.75 × 1.5 % = 0.50625 → 0.51 (third decimal 6).
+    // 33.75 × 7.25 % = 2.446875 → 2.45; by jurisdiction 33.75 × 5.75 % = 1.940625 → 1.94 and 33.75 × 1.5 % = 0.506250 → 0.51 (third decimal 6).
+    expect(sale.tax).toBe(245);
     expect(byName(sale)).toEqual({ state: "1.94", county: "0.51", transit: "0.00" });
   });
 
   it("a discount lowers the price the tax is computed on", () => {
     const sale = tax([line("a", "20.00", { discount: 500 })], ADAMS);
     expect(sale.lines[0]).toMatchObject({ net: 1500, taxable: 1500 });
-    expect(sale.tax).toBe(taxAt(1500, 57_500) + taxAt(1500, 15_000));
+    expect(sale.tax).toBe(taxAt(1500, 72_500));
   });
 });
 
@@ -149,9 +158,13 @@ describe("property: for random carts the jurisdictions add up to the total withi
         const sale = computeTax({ ...cart, basis });
         const context = JSON.stringify({ n, basis, cart });
         expect(sale.jurisdictions.reduce((sum, j) => sum + j.tax, 0), context).toBe(sale.tax);
-        // Each rounding moves an amount by at most half a cent: 500,000 of the exact tax's hundred-millionths of a dollar (per cent: 1,000,000).
+        // Each rounding moves the total by at most half a cent (500,000 of the exact tax's hundred-millionths of a dollar), and a jurisdiction's amount by less than a cent.
         const gap = BigInt(sale.tax) * 1_000_000n - sale.exact;
         expect(gap <= BigInt(sale.roundings) * 500_000n && gap >= -BigInt(sale.roundings) * 500_000n, context).toBe(true);
+        for (const j of sale.jurisdictions) {
+          const off = BigInt(j.tax) * 1_000_000n - j.exact;
+          expect(off < BigInt(sale.roundings) * 1_000_000n + 1n && off > -BigInt(sale.roundings) * 1_000_000n - 1n, context).toBe(true);
+        }
         expect(sale.gross, context).toBe(sale.exempt + sale.taxable);
         const amounts = [sale.gross, sale.exempt, sale.taxable, sale.tax, sale.delivery.taxable, sale.delivery.exempt, ...sale.jurisdictions.map((j) => j.tax), ...sale.lines.flatMap((l) => [l.net, l.taxable, l.exempt])];
         expect(amounts.every((amount) => amount >= 0), context).toBe(true);

@@ -3,10 +3,13 @@
  * clock; the rates come in, the amounts go out (docs/guides/tax-and-returns.md holds every rule and its
  * citation, and works examples through this function cent by cent).
  *
- * - Each jurisdiction separately: the state's rate-table instructions say to compute the tax of each
- *   jurisdiction (state, county, transit authority) on its own and never to combine the rates first.
- *   Each jurisdiction's amount is rounded by the state's rule (rounding.ts); the tax collected is their
- *   sum, so the figures the return reports per jurisdiction always add up to what was collected.
+ * - Each jurisdiction separately, the tax collected rounded once: the state's rate-table instructions say
+ *   to compute each jurisdiction's tax (state, county, transit authority) on its own, and R.C. 5739.025(E)
+ *   says the tax on a sale is the price times the aggregate rate, carried to three decimals and rounded.
+ *   Computed exactly, the jurisdictions' taxes add up to the price times the aggregate rate, so both hold:
+ *   the tax collected is their exact sum rounded by the state's rule (rounding.ts), and each jurisdiction
+ *   is given its own amount rounded by the same rule, a cent moved between them (largest remainder) where
+ *   their rounded amounts would not add up to what is collected.
  * - Item or invoice basis (the organization's setting): on an item basis each taxable line, and the
  *   taxable part of the delivery charges, is rounded on its own; on an invoice basis the taxable total is.
  * - Delivery charges are part of the price (R.C. 5739.01(H)(1)), so they are taxable as far as what is
@@ -83,19 +86,34 @@ export interface TaxComputation {
   taxable: Cents;
   /** Per jurisdiction: the taxable amount, the exact tax and the rounded tax (on an item basis, the sum of the items' rounded taxes). */
   jurisdictions: JurisdictionTax[];
-  /** The sum of the jurisdictions' rounded taxes: what is collected. */
+  /** What is collected: the statute's rounding of the exact tax (per item on an item basis), which the jurisdictions' amounts add up to. */
   tax: Cents;
   /** The whole sale's tax before any rounding, at the jurisdictions' rates together, in hundred-millionths of a dollar. */
   exact: bigint;
-  /** How many amounts were rounded: each may move the total by at most half a cent. */
+  /** How many amounts were rounded: each moves the total by at most half a cent, and a jurisdiction's amount by less than a cent. */
   roundings: number;
 }
 
+/**
+ * One rounding: the taxes of each jurisdiction on `taxable`, each rounded by the state's rule, then
+ * brought to add up to the rounding of their exact sum (R.C. 5739.025(E)'s tax on the aggregate rate):
+ * a cent short goes to the jurisdiction whose rounding dropped the most, a cent over comes off the one
+ * whose rounding added the most. Each moves at most one cent, and the rounded sum is at most a cent per
+ * jurisdiction off, so no amount is ever taken below zero.
+ */
 function taxesOn(taxable: Cents, rates: readonly JurisdictionRate[]): JurisdictionTax[] {
-  return rates.map(({ jurisdiction, name, rate }) => {
+  const taxes = rates.map(({ jurisdiction, name, rate }) => {
     const exact = exactTax(taxable, rate);
     return { jurisdiction, name, rate, taxable, exact, tax: roundToCent(exact) };
   });
+  const total = roundToCent(taxes.reduce((sum, t) => sum + t.exact, 0n));
+  let gap = total - taxes.reduce((sum, t) => sum + t.tax, 0);
+  // What each rounding dropped (positive) or added (negative), in hundred-millionths of a dollar; ties keep the order state, county, transit.
+  const dropped = (t: JurisdictionTax) => t.exact - BigInt(t.tax) * 1_000_000n;
+  const order = taxes.map((t, i) => ({ t, i })).sort((a, b) => (dropped(b.t) > dropped(a.t) ? 1 : dropped(b.t) < dropped(a.t) ? -1 : a.i - b.i));
+  for (let k = 0; gap > 0; k++, gap--) order[k]!.t.tax += 1;
+  for (let k = order.length - 1; gap < 0; k--, gap++) order[k]!.t.tax -= 1;
+  return taxes;
 }
 
 /** The taxable part of the delivery charges: their share of the price that the taxable lines bear, to the nearest cent (a half cent up). */
@@ -138,7 +156,7 @@ export function computeTax(input: TaxInput): TaxComputation {
   let roundings: number;
   if (itemBasis) {
     const items = [...lines.map((line) => line.taxes!), delivery.taxes!].filter((taxes) => taxes.length > 0);
-    roundings = items.length * rates.length;
+    roundings = items.length;
     jurisdictions = rates.map(({ jurisdiction, name, rate }, j) => ({
       jurisdiction,
       name,
@@ -148,7 +166,7 @@ export function computeTax(input: TaxInput): TaxComputation {
       tax: items.reduce((sum, taxes) => sum + taxes[j]!.tax, 0),
     }));
   } else {
-    roundings = taxable > 0 ? rates.length : 0;
+    roundings = taxable > 0 ? 1 : 0;
     jurisdictions = taxesOn(taxable, rates);
   }
   return {
