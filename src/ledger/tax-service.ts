@@ -26,7 +26,8 @@ import { chooseSourcing, type SourcingChoice } from "../tax/sourcing.ts";
 import { findLocation, type Place } from "./locations.repository.ts";
 import type { SaleRequest } from "./sale-request.ts";
 import type { TaxAnswer, UnsettledAnswer } from "./tax-answers.ts";
-import { readTaxSettings } from "./tax-settings.repository.ts";
+import { readManyTaxSettings, type TaxSettings } from "./tax-settings.repository.ts";
+import { batchPerTurn } from "../per-turn.ts";
 
 export const ROUNDING_RULE =
   "R.C. 5739.025(E) and the Streamlined Sales and Use Tax Agreement, section 324: the tax on the price at the aggregate rate, carried to the third decimal place and rounded to a whole cent, up when the third decimal is greater than four; " +
@@ -71,9 +72,16 @@ function jurisdictionRecord(j: JurisdictionTax) {
 
 export class TaxService {
   readonly #options: TaxServiceOptions;
+  /**
+   * The organization's settings, read once for all the sales of one event-loop turn (src/per-turn.ts):
+   * a setting committed before a request was sent is still seen by it, and a turn of fifty sales costs
+   * one query instead of fifty.
+   */
+  readonly #settings: (organizationId: string) => Promise<TaxSettings>;
 
   constructor(options: TaxServiceOptions) {
     this.#options = options;
+    this.#settings = batchPerTurn((organizationIds: string[]) => readManyTaxSettings(options.db, organizationIds));
   }
 
   /** Resolves a place on `date` as a rate lookup would; a failure is thrown as its problem, naming `field`. */
@@ -185,7 +193,7 @@ export class TaxService {
     }
     const rates = this.#rates(table, evaluation.county.fips, county.name, date, evaluation);
     const certificate = await this.#certificate(organizationId, sale.customer_id, date);
-    const roundingBasis = basis ?? (await readTaxSettings(this.#options.db, organizationId)).roundingBasis;
+    const roundingBasis = basis ?? (await this.#settings(organizationId)).roundingBasis;
     const lines: SaleLine[] = sale.lines.map((line) => ({
       id: line.id,
       gross: line.amount !== undefined ? parseMoney(line.amount)! : parseMoney(line.unit_price!)! * (line.quantity ?? 1),

@@ -14,6 +14,13 @@ export async function readTaxSettings(db: Db, organizationId: string): Promise<T
   return row ? { roundingBasis: row.rounding_basis === "item" ? "item" : "invoice" } : DEFAULT_TAX_SETTINGS;
 }
 
+/** The settings of several organizations in one query, in the order asked (repeats allowed). */
+export async function readManyTaxSettings(db: Db, organizationIds: readonly string[]): Promise<TaxSettings[]> {
+  const rows = await db.selectFrom("tax_settings").select(["organization_id", "rounding_basis"]).where("organization_id", "in", [...new Set(organizationIds)]).execute();
+  const chosen = new Map(rows.map((row) => [row.organization_id, row.rounding_basis]));
+  return organizationIds.map((id) => (chosen.has(id) ? { roundingBasis: chosen.get(id) === "item" ? "item" : "invoice" } : DEFAULT_TAX_SETTINGS));
+}
+
 export async function writeTaxSettings(db: Db, organizationId: string, settings: TaxSettings, now: Date): Promise<void> {
   await db
     .insertInto("tax_settings")
