@@ -304,6 +304,16 @@ describe("refunds and voids: their own records, negative, dated on their own day
     expect(voided.res.status).toBe(422);
   });
 
+  it("a refund dated before its sale is refused, naming date; nothing is recorded", async () => {
+    const { key: own, orgId: ownOrg } = await newOrganization("Early Refund");
+    const sale = (await call(api, "POST", "/api/v1/transactions", { key: own, body: { order_id: "o-1", ...adams([{ id: "a", unit_price: "10.00" }]) } })).body.transaction;
+    const early = await call(api, "POST", `/api/v1/transactions/${sale.id}/refunds`, { key: own, body: { refund_id: "r-early", date: "2026-05-31", lines: [{ id: "a", amount: "1.00" }] } });
+    expect(early.res.status).toBe(422);
+    expect(early.body.type).toMatch(/invalid-refund$/);
+    expect(early.body.invalid_params).toEqual([{ name: "date", reason: "must be 2026-06-01 or later" }]);
+    expect(await ledgerRows(ownOrg)).toBe(1);
+  });
+
   it("two refunds at once that together pass the sale: one is recorded, the other refused", async () => {
     const { key: own } = await newOrganization("Twin Refunds");
     const sale = (await call(api, "POST", "/api/v1/transactions", { key: own, body: { order_id: "o-1", ...adams([{ id: "a", unit_price: "10.00" }]) } })).body.transaction;
