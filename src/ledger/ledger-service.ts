@@ -76,7 +76,7 @@ function amountsOf(f: LedgerFigures) {
   };
 }
 
-export function toTransactionRecord(row: TaxTransactionRow): TransactionRecord {
+function toTransactionRecord(row: TaxTransactionRow): TransactionRecord {
   return {
     id: row.id,
     kind: row.kind,

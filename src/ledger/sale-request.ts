@@ -10,7 +10,7 @@ import { isProductCategory, PRODUCT_CATEGORIES } from "../tax/categories.ts";
 import { parseMoney } from "../tax/money.ts";
 
 /** The most lines one sale may have: a cart larger than this is an export, and goes through a batch. */
-export const MAX_LINES = 1_000;
+const MAX_LINES = 1_000;
 /** The largest line: 99,999,999.99, so a thousand of them still sum in exact integer cents. */
 const MAX_LINE_CENTS = 9_999_999_999;
 
@@ -22,7 +22,7 @@ const text = (max: number) =>
     .min(1, "must not be empty")
     .max(max, `must be at most ${max} characters`);
 
-export const money = z
+const money = z
   .string({ error: 'must be an amount written as a string, such as "19.99"' })
   .refine((value) => parseMoney(value) !== null, 'must be an amount in US dollars with at most two decimal places, such as "19.99"');
 
@@ -31,7 +31,7 @@ const isoDate = z.string({ error: "must be a date" }).refine(isIsoDate, "must be
 /** A JSON number for lat or lon is read as JavaScript prints it, as a lookup reads it. */
 const degrees = (schema: z.ZodType<string | undefined>) => z.preprocess((value) => (typeof value === "number" ? String(value) : value), schema);
 
-export const placeSchema = z
+const placeSchema = z
   .strictObject({
     county: FIELD_TEXT_SCHEMAS.county,
     zip: FIELD_TEXT_SCHEMAS.zip,

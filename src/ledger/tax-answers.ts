@@ -10,7 +10,7 @@ const amount = z.string().regex(/^-?\d+\.\d{2}$/).describe("US dollars, two deci
 const rate = z.string().regex(/^\d+\.\d{4,6}$/).describe("A decimal rate: 0.0575 is 5.75 %");
 const unrounded = z.string().regex(/^-?\d+\.\d{6,8}$/).describe("The tax before rounding, in dollars, every digit kept");
 
-export const jurisdictionTaxSchema = z
+const jurisdictionTaxSchema = z
   .strictObject({
     jurisdiction: z.enum(["state", "county", "transit"]),
     name: z.string().describe("Ohio, the county, or the transit authority; none when no transit levy applies"),

@@ -29,7 +29,7 @@ import type { TaxAnswer, UnsettledAnswer } from "./tax-answers.ts";
 import { readManyTaxSettings, type TaxSettings } from "./tax-settings.repository.ts";
 import { batchPerTurn } from "../per-turn.ts";
 
-export const ROUNDING_RULE =
+const ROUNDING_RULE =
   "R.C. 5739.025(E) and the Streamlined Sales and Use Tax Agreement, section 324: the tax on the price at the aggregate rate, carried to the third decimal place and rounded to a whole cent, up when the third decimal is greater than four; " +
   "each jurisdiction's tax computed separately, as the state's rate-table instructions ask, rounded by the same rule and brought to add up to the tax collected (docs/guides/tax-and-returns.md, \"Rounding\")";
 
