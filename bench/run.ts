@@ -100,6 +100,8 @@ for (const [name, script, file] of [
   ["webhooks", "bench/webhooks.ts", "bench/results-webhooks.json"],
   // A return over 1,000,000 recorded transactions on SQLite and on PostgreSQL.
   ["returns", "bench/returns.ts", "bench/results-returns.json"],
+  // The tax on a sale against rates by county in the same run (docs/guides/tax-and-returns.md).
+  ["tax_calculation", "bench/tax-calculation.ts", "bench/results-tax.json"],
   ["scale_out", "bench/scale.ts", "bench/results-scale.json"],
   ["boundary_import", "bench/boundaries-import.ts", "bench/results-boundaries.json"],
 ] as const) {
@@ -138,6 +140,9 @@ for (const t of (output.job_stores as { targets?: Array<{ scenario: string; targ
 }
 for (const t of (output.returns as { targets?: Array<{ scenario: string; target: string; measured: string; pass: boolean }> } | undefined)?.targets ?? []) {
   targets.push({ target: t.target, measured: t.measured, pass: t.pass });
+}
+for (const t of (output.tax_calculation as { targets?: Array<{ scenario: string; target: string; measured: string; pass: boolean }> } | undefined)?.targets ?? []) {
+  targets.push({ target: `${t.scenario}: ${t.target}`, measured: t.measured, pass: t.pass });
 }
 // Scale-out: PostgreSQL + Redis keeps at least 0.9 of SQLite's county lookups (docs/operations/benchmarks.md).
 const scale = output.scale_out as { ratio_postgres_redis_to_sqlite?: number } | undefined;

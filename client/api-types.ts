@@ -155,6 +155,89 @@ export interface paths {
      */
     get: operations["getReturn"];
   };
+  "/api/v1/tax": {
+    /**
+     * The tax on one sale, stored nowhere
+     * @description The sale is sourced by R.C. 5739.033 (a pickup at one of the organization's locations; an order received at its Ohio location; else where the buyer receives the goods, `ship_to`, in any form a rate lookup takes), its places resolved as GET /api/v1/rates resolves them, and the tax computed for each jurisdiction separately (state, county, transit authority), carried to the third decimal and rounded by R.C. 5739.025 on the organization's item or invoice basis. A certificate of the customer's valid on the sale's date exempts its lines. Amounts are decimal strings with two places. A place rates cannot settle (a ZIP spanning counties, a county a transit district splits) answers its candidates and no tax (settled: false). docs/guides/tax-and-returns.md works examples cent by cent.
+     */
+    post: operations["calculateTax"];
+  };
+  "/api/v1/tax/settings": {
+    /**
+     * The organization's rounding basis
+     * @description invoice (the default) or item: SSUTA section 324 lets the seller choose.
+     */
+    get: operations["getTaxSettings"];
+    /**
+     * Sets the organization's rounding basis
+     * @description Applies to every sale computed afterwards; a recorded sale keeps the basis it was computed on.
+     */
+    put: operations["putTaxSettings"];
+  };
+  "/api/v1/locations": {
+    /**
+     * The organization's locations
+     * @description Oldest first.
+     */
+    get: operations["listLocations"];
+    /**
+     * Records one of the organization's places of business
+     * @description A store or office where it receives orders or hands goods over, placed by a county, ZIP, address or point. It must settle one county and transit district today: a ZIP spanning counties is refused (422), a place that cannot be resolved answers the rate lookup's problem.
+     */
+    post: operations["createLocation"];
+  };
+  "/api/v1/locations/{id}": {
+    /**
+     * One location
+     * @description As it was recorded.
+     */
+    get: operations["getLocation"];
+    /**
+     * Deletes a location
+     * @description Sales already recorded keep what they were computed from; a sale naming it afterwards is refused.
+     */
+    delete: operations["deleteLocation"];
+  };
+  "/api/v1/transactions": {
+    /**
+     * The ledger by date, a page at a time
+     * @description Sales, refunds and voids dated from `from` to `to` (both included), in date order (then by id). Ask for the next page with `cursor` set to this page's `next_cursor`, until it is null.
+     */
+    get: operations["listTransactions"];
+    /**
+     * Records a sale's tax in the ledger under the merchant's order id
+     * @description Computed as POST /api/v1/tax computes it, then kept in the key's ledger (a test key's in the test ledger, a live key's in the live one). The same order_id and body answer the transaction already recorded (200); the same order_id with another body is a 409. A place that does not settle one county is refused (422 location-not-settled).
+     */
+    post: operations["recordTransaction"];
+  };
+  "/api/v1/transactions/{id}": {
+    /**
+     * One record of the ledger
+     * @description With what it was computed from.
+     */
+    get: operations["getTransaction"];
+  };
+  "/api/v1/transactions/{id}/refunds": {
+    /**
+     * Records a refund of part or all of a sale
+     * @description Its own record, pointing at the sale, with negative amounts dated on the refund's date in the sale's county, so it reduces the return of its own period. The tax taken back is computed at the sale's rates and basis and never passes what is left; a refund of more than is left of a line or of the delivery charges is refused (422 refund-exceeds-sale). The same refund_id and body answer the refund already recorded.
+     */
+    post: operations["refundTransaction"];
+  };
+  "/api/v1/transactions/{id}/void": {
+    /**
+     * Voids a sale: all that is left of it taken back
+     * @description Its own record, negative, dated on the void's date. One per sale; asked again with the same body it answers the void already recorded. A sale refunded in full has nothing left to void (422).
+     */
+    post: operations["voidTransaction"];
+  };
+  "/api/v1/transactions/{id}/replay": {
+    /**
+     * A recorded sale computed again: from what it cites, and from today's data
+     * @description as_recorded computes the sale again from the rates and basis its record cites (the record keeps them, since a later reconciliation may replace the periods they came from) and says whether that gives the recorded amounts; today places and rates the same sale, on its own date, with today's boundary file and rate table; differences lists what changed. A refund or void is replayed through its sale.
+     */
+    get: operations["replayTransaction"];
+  };
   "/healthz": {
     /**
      * The process is up
@@ -679,6 +762,384 @@ export interface components {
       net_amount_due: string;
       /** Format: date-time */
       generated_at: string;
+    };
+    /** @description A sale: its date, places, lines and charges */
+    Sale: {
+      /** @description The date of the sale, YYYY-MM-DD; default: today in Ohio */
+      date?: string;
+      /** @constant */
+      currency?: "USD";
+      /** @description The buyer, as the organization's exemption certificates name it */
+      customer_id?: string;
+      /** @description Where the buyer receives the goods */
+      ship_to?: {
+        county?: string;
+        zip?: string;
+        address?: string;
+        lat?: string;
+        lon?: string;
+      };
+      /** @description The organization's location where the buyer picks the goods up */
+      pickup_location_id?: string;
+      /** @description The organization's Ohio location that received the order */
+      order_location_id?: string;
+      lines: {
+          /** @description The line's id, unique in the sale */
+          id: string;
+          /** @description Default 1 */
+          quantity?: number;
+          /** @description The price of one; the line's amount is quantity times it. Send unit_price or amount */
+          unit_price?: string;
+          /** @description The line's whole amount, instead of unit_price */
+          amount?: string;
+          /** @description Taken off the line's amount before tax (R.C. 5739.01(H)(2): a discount is not part of the price) */
+          discount?: string;
+          /** @description true: the line is exempt, for the merchant's own reason */
+          exempt?: boolean;
+          /** @description Why the line is exempt, shown in the answer */
+          exempt_reason?: string;
+          /** @description A product category whose Ohio answer the Revised Code states (data/SOURCES.md): taxable or exempt by it */
+          category?: string;
+        }[];
+      /** @description Shipping charges: part of the price (R.C. 5739.01(H)(1)) */
+      shipping?: string;
+      /** @description Handling charges: part of the price (R.C. 5739.01(H)(1)) */
+      handling?: string;
+    };
+    /** @description A sale to record under the merchant's order id */
+    SaleToRecord: {
+      /** @description The merchant's own id of the order: the same id and body record one transaction */
+      order_id: string;
+      /** @description The date of the sale, YYYY-MM-DD; default: today in Ohio */
+      date?: string;
+      /** @constant */
+      currency?: "USD";
+      /** @description The buyer, as the organization's exemption certificates name it */
+      customer_id?: string;
+      /** @description Where the buyer receives the goods */
+      ship_to?: {
+        county?: string;
+        zip?: string;
+        address?: string;
+        lat?: string;
+        lon?: string;
+      };
+      /** @description The organization's location where the buyer picks the goods up */
+      pickup_location_id?: string;
+      /** @description The organization's Ohio location that received the order */
+      order_location_id?: string;
+      lines: {
+          /** @description The line's id, unique in the sale */
+          id: string;
+          /** @description Default 1 */
+          quantity?: number;
+          /** @description The price of one; the line's amount is quantity times it. Send unit_price or amount */
+          unit_price?: string;
+          /** @description The line's whole amount, instead of unit_price */
+          amount?: string;
+          /** @description Taken off the line's amount before tax (R.C. 5739.01(H)(2): a discount is not part of the price) */
+          discount?: string;
+          /** @description true: the line is exempt, for the merchant's own reason */
+          exempt?: boolean;
+          /** @description Why the line is exempt, shown in the answer */
+          exempt_reason?: string;
+          /** @description A product category whose Ohio answer the Revised Code states (data/SOURCES.md): taxable or exempt by it */
+          category?: string;
+        }[];
+      /** @description Shipping charges: part of the price (R.C. 5739.01(H)(1)) */
+      shipping?: string;
+      /** @description Handling charges: part of the price (R.C. 5739.01(H)(1)) */
+      handling?: string;
+    };
+    /** @description The tax on one sale, every jurisdiction separately, with what it was computed from */
+    TaxAnswer: {
+      /** @constant */
+      settled: true;
+      date: string;
+      /** @constant */
+      currency: "USD";
+      sourcing: {
+        /** @enum {string} */
+        rule: "pickup" | "origin" | "destination";
+        statute: string;
+        reason: string;
+        /** @description The organization's location the sale is sourced to; null when sourced to ship_to */
+        location_id: string | null;
+      };
+      location: {
+        county: string;
+        fips: string;
+        transit_district: ({
+          authority: string;
+          /** @enum {string} */
+          status: "inside" | "outside";
+        }) | null;
+        /**
+         * @description How the location was settled: county_param; zip_unambiguous: a ZIP in one county, per the state's SST boundary file when it covers the ZIP (then boundary_record cites its record), else per the Census ZCTA table; address_range / zip4_range: an address range (A) or ZIP+4 range (4) record of the state's SST boundary file (see boundary_record); address_geocoding: the Census Geocoder and our polygons; zip_fallback; coordinates
+         * @enum {string}
+         */
+        resolved_by: "county_param" | "zip_unambiguous" | "address_range" | "zip4_range" | "address_geocoding" | "zip_fallback" | "coordinates";
+        boundary_record: ({
+          /** @description The boundary file version, from its name, e.g. OHB2026Q4SEP17; a SYNTHETIC file's (made-up test data, never the state's) ends in -SYNTHETIC */
+          version: string;
+          /**
+           * @description A: address range; 4: ZIP+4 range; Z: whole-ZIP range (a ZIP lookup citing the ZIP's records)
+           * @enum {string}
+           */
+          record_type: "4" | "A" | "Z";
+          /** @description The record's line in the imported file */
+          line: number;
+          /** @description The record's begin date */
+          effective_from: string;
+          /** @description The record's end date, the last day it applies; null: open */
+          effective_to: string | null;
+          county_fips: string;
+          /** @description The SST code of the record's transit district; null: none */
+          transit_code: string | null;
+        }) | null;
+      };
+      rounding: {
+        /** @enum {string} */
+        basis: "item" | "invoice";
+        rule: string;
+      };
+      /** @description The customer's exemption certificate valid on the sale's date, which makes every line exempt; null when none */
+      exemption: {
+        certificate_id: string;
+        customer_id: string;
+        exempt_reason: string;
+        expires_on: string;
+      } | null;
+      lines: ({
+          id: string;
+          quantity: number;
+          unit_price: string | null;
+          /** @description Quantity times unit price, or the amount sent */
+          gross: string;
+          /** @description US dollars, two decimal places */
+          discount: string;
+          /** @description gross − discount: the line's price */
+          net: string;
+          /** @description US dollars, two decimal places */
+          exempt: string;
+          /** @description US dollars, two decimal places */
+          taxable: string;
+          /** @description Why the line is exempt: a certificate, a statute, or the merchant's reason; null when taxable */
+          exempt_reason: string | null;
+          /** @description On an item basis, the line's own rounded tax per jurisdiction; null on an invoice basis */
+          taxes: (({
+              /** @enum {string} */
+              jurisdiction: "state" | "county" | "transit";
+              /** @description Ohio, the county, or the transit authority; none when no transit levy applies */
+              name: string;
+              /** @description A decimal rate: 0.0575 is 5.75 % */
+              rate: string;
+              /** @description US dollars, two decimal places */
+              taxable: string;
+              /** @description The tax before rounding, in dollars, every digit kept */
+              unrounded: string;
+              /** @description Rounded by the state's rule, on the basis the answer names */
+              tax: string;
+            })[]) | null;
+        })[];
+      /** @description Shipping and handling together */
+      delivery: {
+        /** @description US dollars, two decimal places */
+        amount: string;
+        /** @description US dollars, two decimal places */
+        taxable: string;
+        /** @description US dollars, two decimal places */
+        exempt: string;
+        taxes: (({
+            /** @enum {string} */
+            jurisdiction: "state" | "county" | "transit";
+            /** @description Ohio, the county, or the transit authority; none when no transit levy applies */
+            name: string;
+            /** @description A decimal rate: 0.0575 is 5.75 % */
+            rate: string;
+            /** @description US dollars, two decimal places */
+            taxable: string;
+            /** @description The tax before rounding, in dollars, every digit kept */
+            unrounded: string;
+            /** @description Rounded by the state's rule, on the basis the answer names */
+            tax: string;
+          })[]) | null;
+      };
+      jurisdictions: ({
+          /** @enum {string} */
+          jurisdiction: "state" | "county" | "transit";
+          /** @description Ohio, the county, or the transit authority; none when no transit levy applies */
+          name: string;
+          /** @description A decimal rate: 0.0575 is 5.75 % */
+          rate: string;
+          /** @description US dollars, two decimal places */
+          taxable: string;
+          /** @description The tax before rounding, in dollars, every digit kept */
+          unrounded: string;
+          /** @description Rounded by the state's rule, on the basis the answer names */
+          tax: string;
+        })[];
+      totals: {
+        /** @description US dollars, two decimal places */
+        gross: string;
+        /** @description US dollars, two decimal places */
+        exempt: string;
+        /** @description US dollars, two decimal places */
+        taxable: string;
+        /** @description US dollars, two decimal places */
+        tax: string;
+        /** @description The tax before rounding, in dollars, every digit kept */
+        unrounded: string;
+      };
+      computed_from: {
+        /** @description The state's rate file the shipped rates come from, and the reconciliation laid over them (+id:periods) when there is one */
+        rate_data_version: string;
+        /** @description The state's boundary file whose record placed the address; null when none did */
+        boundary_version: string | null;
+        /**
+         * @description How the location was settled: county_param; zip_unambiguous: a ZIP in one county, per the state's SST boundary file when it covers the ZIP (then boundary_record cites its record), else per the Census ZCTA table; address_range / zip4_range: an address range (A) or ZIP+4 range (4) record of the state's SST boundary file (see boundary_record); address_geocoding: the Census Geocoder and our polygons; zip_fallback; coordinates
+         * @enum {string}
+         */
+        resolved_by: "county_param" | "zip_unambiguous" | "address_range" | "zip4_range" | "address_geocoding" | "zip_fallback" | "coordinates";
+        last_reconciled: string;
+      };
+      request_id: string;
+    };
+    /** @description A place that rates cannot settle (a ZIP that spans counties, a county a transit district splits): the candidates, and no tax until an address settles it */
+    TaxUnsettled: {
+      /** @constant */
+      settled: false;
+      date: string;
+      message: string;
+      candidates: ({
+          county: string;
+          fips: string;
+          transit_district: ("inside" | "outside") | null;
+          /** @description A decimal rate: 0.0575 is 5.75 % */
+          combined_rate: string;
+        })[];
+      request_id: string;
+    };
+    /** @description The organization's tax settings */
+    TaxSettings: {
+      /**
+       * @description Round each line (item) or the invoice's total (invoice), per jurisdiction
+       * @enum {string}
+       */
+      rounding_basis: "item" | "invoice";
+    };
+    /** @description One of the organization's places of business */
+    LocationCreate: {
+      /** @description What the organization calls it: "Main Street store" */
+      name: string;
+      /** @description A place in any form a rate lookup takes: a county, a ZIP (or ZIP+4), a street address, or lat with lon */
+      place: {
+        county?: string;
+        zip?: string;
+        address?: string;
+        lat?: string;
+        lon?: string;
+      };
+    };
+    /** @description One of the organization's places of business */
+    LocationRecord: {
+      id: string;
+      name: string;
+      place: {
+        [key: string]: string;
+      };
+      created_at: string;
+    };
+    /** @description One record of the tax ledger */
+    TransactionRecord: {
+      id: string;
+      /** @enum {string} */
+      kind: "sale" | "refund" | "void";
+      /** @description The merchant's id: a sale's order_id, a refund's refund_id, a void's sale order_id */
+      reference: string;
+      /** @description For a refund or void: the sale it reduces */
+      sale_id: string | null;
+      /**
+       * @description The environment of the key that recorded it
+       * @enum {string}
+       */
+      ledger: "live" | "test";
+      date: string;
+      county_fips: string;
+      transit_district: string | null;
+      /** @description A sale's positive, a refund's or void's negative */
+      amounts: {
+        /** @description US dollars, two decimal places */
+        gross: string;
+        /** @description US dollars, two decimal places */
+        exempt: string;
+        /** @description US dollars, two decimal places */
+        taxable: string;
+        /** @description US dollars, two decimal places */
+        tax: string;
+        /** @description US dollars, two decimal places */
+        state_tax: string;
+        /** @description US dollars, two decimal places */
+        county_tax: string;
+        /** @description US dollars, two decimal places */
+        transit_tax: string;
+      };
+      /** @description What the record was computed from: the sale's answer (rates, versions, resolution), or the refund's lines */
+      calculation: {
+        [key: string]: unknown;
+      };
+      created_at: string;
+    };
+    /** @description A refund of part or all of a recorded sale */
+    RefundCreate: {
+      /** @description The merchant's own id of the refund: the same id and body record one refund */
+      refund_id: string;
+      /** @description The date of the refund; default: today in Ohio. It reduces the return of its own period */
+      date?: string;
+      lines?: {
+          id: string;
+          /** @description How much of the line's price is refunded */
+          amount: string;
+        }[];
+      /** @description How much of the shipping and handling is refunded */
+      delivery?: string;
+    };
+    /** @description A void: all that is left of the sale taken back */
+    VoidCreate: {
+      /** @description The date of the void; default: today in Ohio */
+      date?: string;
+    };
+    /** @description A recorded sale computed again: from the versions it cites, and from today's data */
+    Replay: {
+      transaction_id: string;
+      as_recorded: {
+        computed_from: {
+          [key: string]: unknown;
+        };
+        amounts: {
+          [key: string]: string;
+        };
+        /** @description The record's cited rates and basis, computed again, give the recorded amounts */
+        matches_record: boolean;
+      };
+      /** @description The same sale, on its own date, placed and rated with today's data */
+      today: {
+        computed_from: {
+          [key: string]: unknown;
+        } | null;
+        amounts: {
+          [key: string]: string;
+        } | null;
+        /** @description Why today's data gives no amount (the place no longer resolves, a location was deleted); null otherwise */
+        problem: string | null;
+      };
+      /** @description Today's data gives another amount than the record */
+      differs: boolean;
+      differences: {
+          field: string;
+          recorded: string;
+          today: string;
+        }[];
     };
   };
   responses: never;
@@ -2602,6 +3063,1066 @@ export interface operations {
       };
       /** @description The input is understood but cannot be served */
       422: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["ProblemDetails"];
+        };
+      };
+      /** @description More than the key's requests per second (rate-limit-exceeded), or than its organization's across all its keys (organization-rate-limit-exceeded) */
+      429: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Retry-After": components["headers"]["Retry-After"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["ProblemDetails"];
+        };
+      };
+    };
+  };
+  /**
+   * The tax on one sale, stored nowhere
+   * @description The sale is sourced by R.C. 5739.033 (a pickup at one of the organization's locations; an order received at its Ohio location; else where the buyer receives the goods, `ship_to`, in any form a rate lookup takes), its places resolved as GET /api/v1/rates resolves them, and the tax computed for each jurisdiction separately (state, county, transit authority), carried to the third decimal and rounded by R.C. 5739.025 on the organization's item or invoice basis. A certificate of the customer's valid on the sale's date exempts its lines. Amounts are decimal strings with two places. A place rates cannot settle (a ZIP spanning counties, a county a transit district splits) answers its candidates and no tax (settled: false). docs/guides/tax-and-returns.md works examples cent by cent.
+   */
+  calculateTax: {
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["Sale"];
+      };
+    };
+    responses: {
+      /** @description The tax, or the candidates of a place not settled */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+        };
+        content: {
+          "application/json": components["schemas"]["TaxAnswer"] | components["schemas"]["TaxUnsettled"];
+        };
+      };
+      /** @description No API key, or one that is unknown, mistyped, revoked or of a suspended organization */
+      401: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["ProblemDetails"];
+        };
+      };
+      /** @description Not found in this organization */
+      404: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["ProblemDetails"];
+        };
+      };
+      /** @description Too many items, or more bytes than this operation reads (webhook and certificate bodies: 64 KiB, refused by Content-Length before reading; a batch upload's line: UPLOAD_MAX_LINE_BYTES, 64 KiB by default) */
+      413: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["ProblemDetails"];
+        };
+      };
+      /** @description The body was not sent with the Content-Type this operation reads */
+      415: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["ProblemDetails"];
+        };
+      };
+      /** @description The input is understood but cannot be served */
+      422: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["ProblemDetails"];
+        };
+      };
+      /** @description More than the key's requests per second (rate-limit-exceeded), or than its organization's across all its keys (organization-rate-limit-exceeded) */
+      429: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Retry-After": components["headers"]["Retry-After"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["ProblemDetails"];
+        };
+      };
+      /** @description The geocoder or the boundary data is unavailable */
+      503: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          /** @description For geocoder-unavailable: seconds until the geocoder is tried again */
+          "Retry-After"?: number;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["ProblemDetails"];
+        };
+      };
+    };
+  };
+  /**
+   * The organization's rounding basis
+   * @description invoice (the default) or item: SSUTA section 324 lets the seller choose.
+   */
+  getTaxSettings: {
+    responses: {
+      /** @description The settings */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+        };
+        content: {
+          "application/json": components["schemas"]["TaxSettings"];
+        };
+      };
+      /** @description No API key, or one that is unknown, mistyped, revoked or of a suspended organization */
+      401: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["ProblemDetails"];
+        };
+      };
+      /** @description More than the key's requests per second (rate-limit-exceeded), or than its organization's across all its keys (organization-rate-limit-exceeded) */
+      429: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Retry-After": components["headers"]["Retry-After"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["ProblemDetails"];
+        };
+      };
+    };
+  };
+  /**
+   * Sets the organization's rounding basis
+   * @description Applies to every sale computed afterwards; a recorded sale keeps the basis it was computed on.
+   */
+  putTaxSettings: {
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["TaxSettings"];
+      };
+    };
+    responses: {
+      /** @description The settings now */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+        };
+        content: {
+          "application/json": components["schemas"]["TaxSettings"];
+        };
+      };
+      /** @description No API key, or one that is unknown, mistyped, revoked or of a suspended organization */
+      401: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["ProblemDetails"];
+        };
+      };
+      /** @description The body was not sent with the Content-Type this operation reads */
+      415: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["ProblemDetails"];
+        };
+      };
+      /** @description The input is understood but cannot be served */
+      422: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["ProblemDetails"];
+        };
+      };
+      /** @description More than the key's requests per second (rate-limit-exceeded), or than its organization's across all its keys (organization-rate-limit-exceeded) */
+      429: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Retry-After": components["headers"]["Retry-After"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["ProblemDetails"];
+        };
+      };
+    };
+  };
+  /**
+   * The organization's locations
+   * @description Oldest first.
+   */
+  listLocations: {
+    responses: {
+      /** @description The locations */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+        };
+        content: {
+          "application/json": {
+            locations: components["schemas"]["LocationRecord"][];
+          };
+        };
+      };
+      /** @description No API key, or one that is unknown, mistyped, revoked or of a suspended organization */
+      401: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["ProblemDetails"];
+        };
+      };
+      /** @description More than the key's requests per second (rate-limit-exceeded), or than its organization's across all its keys (organization-rate-limit-exceeded) */
+      429: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Retry-After": components["headers"]["Retry-After"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["ProblemDetails"];
+        };
+      };
+    };
+  };
+  /**
+   * Records one of the organization's places of business
+   * @description A store or office where it receives orders or hands goods over, placed by a county, ZIP, address or point. It must settle one county and transit district today: a ZIP spanning counties is refused (422), a place that cannot be resolved answers the rate lookup's problem.
+   */
+  createLocation: {
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["LocationCreate"];
+      };
+    };
+    responses: {
+      /** @description The location */
+      201: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          Location: components["headers"]["Location"];
+        };
+        content: {
+          "application/json": {
+            location: components["schemas"]["LocationRecord"];
+          };
+        };
+      };
+      /** @description No API key, or one that is unknown, mistyped, revoked or of a suspended organization */
+      401: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["ProblemDetails"];
+        };
+      };
+      /** @description Not found in this organization */
+      404: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["ProblemDetails"];
+        };
+      };
+      /** @description The body was not sent with the Content-Type this operation reads */
+      415: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["ProblemDetails"];
+        };
+      };
+      /** @description The input is understood but cannot be served */
+      422: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["ProblemDetails"];
+        };
+      };
+      /** @description More than the key's requests per second (rate-limit-exceeded), or than its organization's across all its keys (organization-rate-limit-exceeded) */
+      429: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Retry-After": components["headers"]["Retry-After"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["ProblemDetails"];
+        };
+      };
+    };
+  };
+  /**
+   * One location
+   * @description As it was recorded.
+   */
+  getLocation: {
+    parameters: {
+      path: {
+        /** @description Location id, loc_… */
+        id: string;
+      };
+    };
+    responses: {
+      /** @description The location */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+        };
+        content: {
+          "application/json": {
+            location: components["schemas"]["LocationRecord"];
+          };
+        };
+      };
+      /** @description No API key, or one that is unknown, mistyped, revoked or of a suspended organization */
+      401: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["ProblemDetails"];
+        };
+      };
+      /** @description Not found in this organization */
+      404: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["ProblemDetails"];
+        };
+      };
+      /** @description More than the key's requests per second (rate-limit-exceeded), or than its organization's across all its keys (organization-rate-limit-exceeded) */
+      429: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Retry-After": components["headers"]["Retry-After"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["ProblemDetails"];
+        };
+      };
+    };
+  };
+  /**
+   * Deletes a location
+   * @description Sales already recorded keep what they were computed from; a sale naming it afterwards is refused.
+   */
+  deleteLocation: {
+    parameters: {
+      path: {
+        /** @description Location id, loc_… */
+        id: string;
+      };
+    };
+    responses: {
+      /** @description Deleted */
+      204: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+        };
+        content: never;
+      };
+      /** @description No API key, or one that is unknown, mistyped, revoked or of a suspended organization */
+      401: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["ProblemDetails"];
+        };
+      };
+      /** @description Not found in this organization */
+      404: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["ProblemDetails"];
+        };
+      };
+      /** @description More than the key's requests per second (rate-limit-exceeded), or than its organization's across all its keys (organization-rate-limit-exceeded) */
+      429: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Retry-After": components["headers"]["Retry-After"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["ProblemDetails"];
+        };
+      };
+    };
+  };
+  /**
+   * The ledger by date, a page at a time
+   * @description Sales, refunds and voids dated from `from` to `to` (both included), in date order (then by id). Ask for the next page with `cursor` set to this page's `next_cursor`, until it is null.
+   */
+  listTransactions: {
+    parameters: {
+      query?: {
+        /** @description The first date, YYYY-MM-DD */
+        from?: string;
+        /** @description The last date, YYYY-MM-DD */
+        to?: string;
+        /** @description Records per page, 1 to 200; default 50 */
+        limit?: string;
+        /** @description Where this page starts: the `next_cursor` of the previous page (opaque); omitted: the first page */
+        cursor?: string;
+      };
+    };
+    responses: {
+      /** @description One page */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+        };
+        content: {
+          "application/json": {
+            transactions: components["schemas"]["TransactionRecord"][];
+            /** @description The cursor of the next page; null on the last */
+            next_cursor: string | null;
+          };
+        };
+      };
+      /** @description Invalid or conflicting parameters */
+      400: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["ProblemDetails"];
+        };
+      };
+      /** @description No API key, or one that is unknown, mistyped, revoked or of a suspended organization */
+      401: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["ProblemDetails"];
+        };
+      };
+      /** @description More than the key's requests per second (rate-limit-exceeded), or than its organization's across all its keys (organization-rate-limit-exceeded) */
+      429: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Retry-After": components["headers"]["Retry-After"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["ProblemDetails"];
+        };
+      };
+    };
+  };
+  /**
+   * Records a sale's tax in the ledger under the merchant's order id
+   * @description Computed as POST /api/v1/tax computes it, then kept in the key's ledger (a test key's in the test ledger, a live key's in the live one). The same order_id and body answer the transaction already recorded (200); the same order_id with another body is a 409. A place that does not settle one county is refused (422 location-not-settled).
+   */
+  recordTransaction: {
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["SaleToRecord"];
+      };
+    };
+    responses: {
+      /** @description The sale an earlier request with the same id and body recorded */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          Location: components["headers"]["Location"];
+        };
+        content: {
+          "application/json": {
+            transaction: components["schemas"]["TransactionRecord"];
+          };
+        };
+      };
+      /** @description The sale, recorded by this request */
+      201: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          Location: components["headers"]["Location"];
+        };
+        content: {
+          "application/json": {
+            transaction: components["schemas"]["TransactionRecord"];
+          };
+        };
+      };
+      /** @description No API key, or one that is unknown, mistyped, revoked or of a suspended organization */
+      401: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["ProblemDetails"];
+        };
+      };
+      /** @description Not found in this organization */
+      404: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["ProblemDetails"];
+        };
+      };
+      /** @description The resource is not in a state that allows this, or the organization already keeps as many of them as it may */
+      409: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          /** @description For a batch that is not finished: seconds until it is worth polling again */
+          "Retry-After"?: number;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["ProblemDetails"];
+        };
+      };
+      /** @description Too many items, or more bytes than this operation reads (webhook and certificate bodies: 64 KiB, refused by Content-Length before reading; a batch upload's line: UPLOAD_MAX_LINE_BYTES, 64 KiB by default) */
+      413: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["ProblemDetails"];
+        };
+      };
+      /** @description The body was not sent with the Content-Type this operation reads */
+      415: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["ProblemDetails"];
+        };
+      };
+      /** @description The input is understood but cannot be served */
+      422: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["ProblemDetails"];
+        };
+      };
+      /** @description More than the key's requests per second (rate-limit-exceeded), or than its organization's across all its keys (organization-rate-limit-exceeded) */
+      429: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Retry-After": components["headers"]["Retry-After"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["ProblemDetails"];
+        };
+      };
+      /** @description The geocoder or the boundary data is unavailable */
+      503: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          /** @description For geocoder-unavailable: seconds until the geocoder is tried again */
+          "Retry-After"?: number;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["ProblemDetails"];
+        };
+      };
+    };
+  };
+  /**
+   * One record of the ledger
+   * @description With what it was computed from.
+   */
+  getTransaction: {
+    parameters: {
+      path: {
+        /** @description Transaction id, txn_… */
+        id: string;
+      };
+    };
+    responses: {
+      /** @description The record */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+        };
+        content: {
+          "application/json": {
+            transaction: components["schemas"]["TransactionRecord"];
+          };
+        };
+      };
+      /** @description No API key, or one that is unknown, mistyped, revoked or of a suspended organization */
+      401: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["ProblemDetails"];
+        };
+      };
+      /** @description Not found in this organization */
+      404: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["ProblemDetails"];
+        };
+      };
+      /** @description More than the key's requests per second (rate-limit-exceeded), or than its organization's across all its keys (organization-rate-limit-exceeded) */
+      429: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Retry-After": components["headers"]["Retry-After"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["ProblemDetails"];
+        };
+      };
+    };
+  };
+  /**
+   * Records a refund of part or all of a sale
+   * @description Its own record, pointing at the sale, with negative amounts dated on the refund's date in the sale's county, so it reduces the return of its own period. The tax taken back is computed at the sale's rates and basis and never passes what is left; a refund of more than is left of a line or of the delivery charges is refused (422 refund-exceeds-sale). The same refund_id and body answer the refund already recorded.
+   */
+  refundTransaction: {
+    parameters: {
+      path: {
+        /** @description Transaction id, txn_… */
+        id: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["RefundCreate"];
+      };
+    };
+    responses: {
+      /** @description The refund an earlier request with the same id and body recorded */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          Location: components["headers"]["Location"];
+        };
+        content: {
+          "application/json": {
+            transaction: components["schemas"]["TransactionRecord"];
+          };
+        };
+      };
+      /** @description The refund, recorded by this request */
+      201: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          Location: components["headers"]["Location"];
+        };
+        content: {
+          "application/json": {
+            transaction: components["schemas"]["TransactionRecord"];
+          };
+        };
+      };
+      /** @description No API key, or one that is unknown, mistyped, revoked or of a suspended organization */
+      401: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["ProblemDetails"];
+        };
+      };
+      /** @description Not found in this organization */
+      404: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["ProblemDetails"];
+        };
+      };
+      /** @description The resource is not in a state that allows this, or the organization already keeps as many of them as it may */
+      409: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          /** @description For a batch that is not finished: seconds until it is worth polling again */
+          "Retry-After"?: number;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["ProblemDetails"];
+        };
+      };
+      /** @description The body was not sent with the Content-Type this operation reads */
+      415: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["ProblemDetails"];
+        };
+      };
+      /** @description The input is understood but cannot be served */
+      422: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["ProblemDetails"];
+        };
+      };
+      /** @description More than the key's requests per second (rate-limit-exceeded), or than its organization's across all its keys (organization-rate-limit-exceeded) */
+      429: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Retry-After": components["headers"]["Retry-After"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["ProblemDetails"];
+        };
+      };
+    };
+  };
+  /**
+   * Voids a sale: all that is left of it taken back
+   * @description Its own record, negative, dated on the void's date. One per sale; asked again with the same body it answers the void already recorded. A sale refunded in full has nothing left to void (422).
+   */
+  voidTransaction: {
+    parameters: {
+      path: {
+        /** @description Transaction id, txn_… */
+        id: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["VoidCreate"];
+      };
+    };
+    responses: {
+      /** @description The void an earlier request with the same id and body recorded */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          Location: components["headers"]["Location"];
+        };
+        content: {
+          "application/json": {
+            transaction: components["schemas"]["TransactionRecord"];
+          };
+        };
+      };
+      /** @description The void, recorded by this request */
+      201: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          Location: components["headers"]["Location"];
+        };
+        content: {
+          "application/json": {
+            transaction: components["schemas"]["TransactionRecord"];
+          };
+        };
+      };
+      /** @description No API key, or one that is unknown, mistyped, revoked or of a suspended organization */
+      401: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["ProblemDetails"];
+        };
+      };
+      /** @description Not found in this organization */
+      404: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["ProblemDetails"];
+        };
+      };
+      /** @description The resource is not in a state that allows this, or the organization already keeps as many of them as it may */
+      409: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          /** @description For a batch that is not finished: seconds until it is worth polling again */
+          "Retry-After"?: number;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["ProblemDetails"];
+        };
+      };
+      /** @description The body was not sent with the Content-Type this operation reads */
+      415: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["ProblemDetails"];
+        };
+      };
+      /** @description The input is understood but cannot be served */
+      422: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["ProblemDetails"];
+        };
+      };
+      /** @description More than the key's requests per second (rate-limit-exceeded), or than its organization's across all its keys (organization-rate-limit-exceeded) */
+      429: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Retry-After": components["headers"]["Retry-After"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["ProblemDetails"];
+        };
+      };
+    };
+  };
+  /**
+   * A recorded sale computed again: from what it cites, and from today's data
+   * @description as_recorded computes the sale again from the rates and basis its record cites (the record keeps them, since a later reconciliation may replace the periods they came from) and says whether that gives the recorded amounts; today places and rates the same sale, on its own date, with today's boundary file and rate table; differences lists what changed. A refund or void is replayed through its sale.
+   */
+  replayTransaction: {
+    parameters: {
+      path: {
+        /** @description Transaction id, txn_… */
+        id: string;
+      };
+    };
+    responses: {
+      /** @description The replay */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+        };
+        content: {
+          "application/json": components["schemas"]["Replay"];
+        };
+      };
+      /** @description No API key, or one that is unknown, mistyped, revoked or of a suspended organization */
+      401: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["ProblemDetails"];
+        };
+      };
+      /** @description Not found in this organization */
+      404: {
         headers: {
           "X-Request-Id": components["headers"]["X-Request-Id"];
           "RateLimit-Limit": components["headers"]["RateLimit-Limit"];

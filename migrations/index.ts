@@ -27,6 +27,7 @@ import * as passwordResets from "./2026-11-27-370-password-resets.ts";
 import * as attemptResponseExcerpt from "./2026-11-27-380-attempt-response-excerpt.ts";
 import * as batchPackedResults from "./2026-12-01-390-batch-packed-results.ts";
 import * as taxLedger from "./2026-12-02-400-tax-ledger.ts";
+import * as taxLocationsSettings from "./2026-12-02-410-tax-locations-settings.ts";
 import * as returnSumsIndex from "./2026-12-02-420-return-sums-index.ts";
 
 export const migrations: Record<string, Migration> = {
@@ -54,5 +55,6 @@ export const migrations: Record<string, Migration> = {
   "2026-11-27-380-attempt-response-excerpt": attemptResponseExcerpt,
   "2026-12-01-390-batch-packed-results": batchPackedResults,
   "2026-12-02-400-tax-ledger": taxLedger,
+  "2026-12-02-410-tax-locations-settings": taxLocationsSettings,
   "2026-12-02-420-return-sums-index": returnSumsIndex,
 };

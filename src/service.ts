@@ -31,6 +31,8 @@ import { findPolygonFiles } from "./geo/polygon-files.ts";
 import { createApp } from "./http/app.ts";
 import { createReturnService } from "./returns/return-service.ts";
 import type { ApiContext } from "./http/context.ts";
+import { LedgerService } from "./ledger/ledger-service.ts";
+import { rateDataVersion, TaxService } from "./ledger/tax-service.ts";
 import { createRateLimiter } from "./http/create-rate-limiter.ts";
 import { gatePipelinedRequests } from "./http/pipeline-gate.ts";
 import { applyServerLimits } from "./http/server-limits.ts";
@@ -134,6 +136,15 @@ export async function createService(config: Config, options: ServiceOptions = {}
       readDataStatus({ db: store.db, freshness, polygons, zctaVintage: data.meta.zcta_vintage, staleAfterDays: config.reconcileStaleAfterDays }, now());
 
     const returns = createReturnService({ db: store.db, now, rates: () => rates.table });
+    // The tax on a sale and its ledger (src/ledger/): over the lookup service and the live rate table.
+    const taxService = new TaxService({
+      db: store.db,
+      lookups: lookups.service,
+      table: () => rates.table,
+      freshness,
+      rateDataVersion: () => rateDataVersion(data.meta.rate_file, rates.overlay),
+      now,
+    });
     const context: ApiContext = {
       config,
       rates,
@@ -148,6 +159,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
       dataStatus,
       lookups,
       returns,
+      tax: { service: taxService, ledger: new LedgerService({ db: store.db, tax: taxService, now }) },
     };
     const app = createApp(context, log, { slowMs: config.slowRequestMs, everyRequest: config.logLevel === "debug" }, config.metrics !== null);
     registerDashboard(

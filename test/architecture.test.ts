@@ -18,11 +18,13 @@ export const LAYERS: Record<string, number> = {
   "supported-node.js": -1,
   "config.ts": 0, "log.ts": 0, "ids.ts": 0, "error-fields.ts": 0, "require-supported-node.js": 0, "clock.ts": 0, "per-turn.ts": 0, "worker-entries.ts": 0, "closing-stack.ts": 0, "metrics.ts": 0, "organization-limits.ts": 0,
   store: 1, rates: 1, web: 1, mail: 1,
+  tax: 1.5,
   geo: 2, auth: 2, usage: 2, webhooks: 2, boundaries: 2,
   "load-data.ts": 3, lookup: 3, accounts: 3,
   freshness: 4,
   "runtime.ts": 4.5,
   returns: 4.6,
+  ledger: 4.6,
   // Below scheduled/: batch/ needs nothing above lookup/, and the retention sweep deletes expired batch jobs.
   batch: 4.7,
   scheduled: 5,

@@ -393,6 +393,84 @@ describe("certificates (createCertificate, listCertificates, getCertificate, del
   });
 });
 
+describe("the tax on a sale and the ledger (calculateTax … replayTransaction)", () => {
+  it("computes, records, refunds, voids, lists and replays, with the organization's locations and basis; refuses bad bodies (422), non-JSON (415), too large (413), unknown ids (404) and a reused id with another body (409)", async () => {
+    const sale = { date: "2026-06-01", ship_to: { county: "Adams" }, lines: [{ id: "a", unit_price: "19.99" }], shipping: "5.00" };
+    const computed = await valid(200, "POST", "/api/v1/tax", { json: sale });
+    // 24.99 × 7.25 % = 1.811775 → 1.81 (third decimal 1).
+    expect(computed.body).toMatchObject({ settled: true, totals: { tax: "1.81" } });
+    await valid(200, "POST", "/api/v1/tax", { json: { ...sale, ship_to: { zip: "45101" } } });
+    await invalid(404, "POST", "/api/v1/tax", { json: { ...sale, ship_to: { county: "Atlantis" } } });
+    await invalid(422, "POST", "/api/v1/tax", { json: { ...sale, lines: [{ id: "a", unit_price: "1.005" }] } });
+    await invalid(415, "POST", "/api/v1/tax", { body: JSON.stringify(sale), type: "text/plain" });
+    await invalid(413, "POST", "/api/v1/tax", { body: JSON.stringify({ ...sale, customer_id: "x".repeat(1_100_000) }), type: "application/json" });
+
+    await valid(200, "GET", "/api/v1/tax/settings");
+    await valid(200, "PUT", "/api/v1/tax/settings", { json: { rounding_basis: "item" } });
+    await valid(200, "PUT", "/api/v1/tax/settings", { json: { rounding_basis: "invoice" } });
+    await invalid(422, "PUT", "/api/v1/tax/settings", { json: { rounding_basis: "line" } });
+    await invalid(415, "PUT", "/api/v1/tax/settings", { body: "{}", type: "text/plain" });
+
+    const location = await valid(201, "POST", "/api/v1/locations", { json: { name: "Cincinnati store", place: { county: "Hamilton" } } });
+    const locationId = location.body.location.id;
+    await invalid(404, "POST", "/api/v1/locations", { json: { name: "Nowhere", place: { county: "Atlantis" } } });
+    await invalid(422, "POST", "/api/v1/locations", { json: { name: "Split", place: { zip: "45101" } } });
+    await invalid(415, "POST", "/api/v1/locations", { body: "{}", type: "text/plain" });
+    await valid(200, "GET", "/api/v1/locations");
+    await valid(200, "GET", `/api/v1/locations/${locationId}`);
+    await valid(200, "POST", "/api/v1/tax", { json: { ...sale, ship_to: undefined, pickup_location_id: locationId } });
+
+    const record = { order_id: "contract-1", ...sale };
+    const first = await valid(201, "POST", "/api/v1/transactions", { json: record });
+    const id = first.body.transaction.id;
+    await valid(200, "POST", "/api/v1/transactions", { json: record });
+    await invalid(409, "POST", "/api/v1/transactions", { json: { ...record, shipping: "6.00" } });
+    await invalid(422, "POST", "/api/v1/transactions", { json: { ...record, order_id: "contract-2", ship_to: { zip: "45101" } } });
+    await invalid(404, "POST", "/api/v1/transactions", { json: { ...record, order_id: "contract-3", ship_to: { county: "Atlantis" } } });
+    await invalid(415, "POST", "/api/v1/transactions", { body: JSON.stringify(record), type: "text/plain" });
+    await invalid(413, "POST", "/api/v1/transactions", { body: JSON.stringify({ ...record, customer_id: "x".repeat(1_100_000) }), type: "application/json" });
+    await valid(200, "GET", `/api/v1/transactions/${id}`);
+    await invalid(404, "GET", "/api/v1/transactions/txn_nope");
+    await valid(200, "GET", "/api/v1/transactions?from=2026-06-01&to=2026-06-30&limit=1");
+    await invalid(400, "GET", "/api/v1/transactions?cursor=nowhere");
+
+    const refund = { refund_id: "contract-r1", date: "2026-07-02", lines: [{ id: "a", amount: "5.00" }] };
+    await valid(201, "POST", `/api/v1/transactions/${id}/refunds`, { json: refund });
+    await valid(200, "POST", `/api/v1/transactions/${id}/refunds`, { json: refund });
+    await invalid(409, "POST", `/api/v1/transactions/${id}/refunds`, { json: { ...refund, date: "2026-07-03" } });
+    await invalid(422, "POST", `/api/v1/transactions/${id}/refunds`, { json: { ...refund, refund_id: "contract-r2", lines: [{ id: "a", amount: "15.00" }] } });
+    await invalid(404, "POST", "/api/v1/transactions/txn_nope/refunds", { json: refund });
+    await invalid(415, "POST", `/api/v1/transactions/${id}/refunds`, { body: JSON.stringify(refund), type: "text/plain" });
+    await valid(200, "GET", `/api/v1/transactions/${id}/replay`);
+    await invalid(404, "GET", "/api/v1/transactions/txn_nope/replay");
+
+    await valid(201, "POST", `/api/v1/transactions/${id}/void`, { json: { date: "2026-07-04" } });
+    await valid(200, "POST", `/api/v1/transactions/${id}/void`, { json: { date: "2026-07-04" } });
+    await invalid(409, "POST", `/api/v1/transactions/${id}/void`, { json: { date: "2026-07-05" } });
+    await invalid(404, "POST", "/api/v1/transactions/txn_nope/void", { json: {} });
+    await invalid(415, "POST", `/api/v1/transactions/${id}/void`, { body: "{}", type: "text/plain" });
+    const other = (await valid(201, "POST", "/api/v1/transactions", { json: { ...record, order_id: "contract-4" } })).body.transaction.id;
+    await valid(201, "POST", `/api/v1/transactions/${other}/refunds`, { json: { refund_id: "contract-all", date: "2026-07-02", lines: [{ id: "a", amount: "19.99" }], delivery: "5.00" } });
+    await invalid(422, "POST", `/api/v1/transactions/${other}/void`, { json: { date: "2026-07-04" } });
+
+    await valid(204, "DELETE", `/api/v1/locations/${locationId}`);
+    await invalid(404, "GET", `/api/v1/locations/${locationId}`);
+    await invalid(404, "DELETE", `/api/v1/locations/${locationId}`);
+  });
+
+  it("a ship_to address the geocoder cannot place while it is down is a 503, on POST /tax and POST /transactions", async () => {
+    fake.setMode("error");
+    try {
+      const street = `${oneLine("statehouse").replace(/ \d{5}$/, "").replace("1 ", "7 ")}`;
+      const sale = { date: "2026-06-01", ship_to: { address: street }, lines: [{ id: "a", unit_price: "1.00" }] };
+      await invalid(503, "POST", "/api/v1/tax", { json: sale });
+      await invalid(503, "POST", "/api/v1/transactions", { json: { order_id: "contract-503", ...sale } });
+    } finally {
+      fake.setMode("normal");
+    }
+  }, 60_000);
+});
+
 describe("GET /api/v1/reconciliations (listReconciliations)", () => {
   it("lists the log and refuses a bad limit", async () => {
     await valid(200, "GET", "/api/v1/reconciliations?limit=5");

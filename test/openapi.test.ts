@@ -70,7 +70,7 @@ describe("GET /api/v1/openapi.json", () => {
     expect(ids.filter((id) => !/^[a-z][a-zA-Z0-9]*$/.test(id))).toEqual([]);
     expect(new Set(ids).size).toBe(ids.length);
     const tags = new Set(document.tags.map((t: { name: string }) => t.name));
-    expect([...tags]).toEqual(["Rates", "Counties", "Batches", "Webhook endpoints", "Certificates", "Returns", "Health"]);
+    expect([...tags]).toEqual(["Rates", "Counties", "Batches", "Webhook endpoints", "Certificates", "Tax", "Returns", "Health"]);
     for (const operation of operations) {
       expect(operation.tags, operation.operationId).toHaveLength(1);
       expect(tags.has(operation.tags[0]), operation.operationId).toBe(true);

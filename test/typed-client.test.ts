@@ -89,4 +89,19 @@ describe("the typed client against the running service", () => {
     const listed = await sandbox.GET("/api/v1/webhooks");
     expect(listed.data?.webhooks.map((w) => w.id)).toContain(created.data!.webhook.id);
   });
+
+  it("computes the tax on a sale, records it, refunds part of it and replays it", async () => {
+    const sale = { date: "2026-06-01", ship_to: { county: "Adams" }, lines: [{ id: "a", unit_price: "0.79" }] };
+    const computed = await buckeye.POST("/api/v1/tax", { body: sale });
+    expect(computed.response.status).toBe(200);
+    const answer = computed.data!;
+    expect(answer.settled && answer.totals.tax).toBe("0.06");
+    const recorded = await buckeye.POST("/api/v1/transactions", { body: { order_id: "typed-1", ...sale } });
+    expect(recorded.response.status).toBe(201);
+    const id = recorded.data!.transaction.id;
+    const refunded = await buckeye.POST("/api/v1/transactions/{id}/refunds", { params: { path: { id } }, body: { refund_id: "typed-r1", date: "2026-07-01", lines: [{ id: "a", amount: "0.79" }] } });
+    expect(refunded.data?.transaction.amounts.tax).toBe("-0.06");
+    const replay = await buckeye.GET("/api/v1/transactions/{id}/replay", { params: { path: { id } } });
+    expect(replay.data).toMatchObject({ transaction_id: id, as_recorded: { matches_record: true }, differs: false });
+  });
 });

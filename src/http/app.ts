@@ -32,6 +32,9 @@ import { postRatesBatch } from "./routes/batch.ts";
 import { deleteBatch, getBatch, getBatchResults, postBatch } from "./routes/batches.ts";
 import { getRates } from "./routes/rates.ts";
 import { getReadyz } from "./routes/readyz.ts";
+import { getTaxSettings, postTax, putTaxSettings } from "./routes/tax.ts";
+import { createLocation, getLocation, getLocations, removeLocation } from "./routes/locations.ts";
+import { getReplay, getTransaction, getTransactions, postRefund, postTransaction, postVoid } from "./routes/transactions.ts";
 import { openApiDocument } from "./openapi.ts";
 import type { Logger } from "../log.ts";
 import { STRICT_TRANSPORT_SECURITY, isSecureRequest } from "../web/secure-request.ts";
@@ -85,7 +88,7 @@ export function createApp(ctx: ApiContext, log: Logger = () => {}, access?: Acce
   });
 
   const api = [admitRequest(ctx)];
-  const route = (method: "GET" | "POST" | "PATCH" | "DELETE", path: string, handler: EventHandler, options?: RouteOptions) => {
+  const route = (method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE", path: string, handler: EventHandler, options?: RouteOptions) => {
     app.on(method, path, handler, options);
     allowed.add(method, path);
   };
@@ -112,6 +115,19 @@ export function createApp(ctx: ApiContext, log: Logger = () => {}, access?: Acce
   route("DELETE", "/api/v1/certificates/:id", removeCertificate(ctx), { middleware: api });
   route("GET", "/api/v1/reconciliations", getReconciliations(ctx), { middleware: api });
   route("GET", "/api/v1/returns/:period", getReturn(ctx), { middleware: api });
+  route("POST", "/api/v1/tax", postTax(ctx), { middleware: api });
+  route("GET", "/api/v1/tax/settings", getTaxSettings(ctx), { middleware: api });
+  route("PUT", "/api/v1/tax/settings", putTaxSettings(ctx), { middleware: api });
+  route("POST", "/api/v1/locations", createLocation(ctx), { middleware: api });
+  route("GET", "/api/v1/locations", getLocations(ctx), { middleware: api });
+  route("GET", "/api/v1/locations/:id", getLocation(ctx), { middleware: api });
+  route("DELETE", "/api/v1/locations/:id", removeLocation(ctx), { middleware: api });
+  route("POST", "/api/v1/transactions", postTransaction(ctx), { middleware: api });
+  route("GET", "/api/v1/transactions", getTransactions(ctx), { middleware: api });
+  route("GET", "/api/v1/transactions/:id", getTransaction(ctx), { middleware: api });
+  route("POST", "/api/v1/transactions/:id/refunds", postRefund(ctx), { middleware: api });
+  route("POST", "/api/v1/transactions/:id/void", postVoid(ctx), { middleware: api });
+  route("GET", "/api/v1/transactions/:id/replay", getReplay(ctx), { middleware: api });
 
   route("GET", "/healthz", () => ({ status: "ok" }));
   const openApi = new FixedAnswer("application/json", Buffer.from(JSON.stringify(openApiDocument())), OPENAPI_CACHE_CONTROL);

@@ -11,6 +11,8 @@ import type { DataStatus } from "../freshness/data-status.ts";
 import type { RatesFreshness } from "../freshness/rates-freshness.ts";
 import type { RateData } from "../freshness/rate-data.ts";
 import type { Db } from "../store/database.ts";
+import type { LedgerService } from "../ledger/ledger-service.ts";
+import type { TaxService } from "../ledger/tax-service.ts";
 import type { UsageRecorder } from "../usage/usage-recorder.ts";
 import type { RateLimiter } from "./rate-limit.ts";
 import type { ReturnService } from "../returns/return-service.ts";
@@ -40,6 +42,8 @@ interface ApiParts {
   lookups: AddressLookups;
   /** The UST 1 worksheets (src/returns/return-service.ts), shared with the dashboard. */
   returns: ReturnService;
+  /** The tax on a sale and the ledger that records it (src/ledger/). */
+  tax: { service: TaxService; ledger: LedgerService };
 }
 
 declare module "h3" {

@@ -29,6 +29,9 @@ import { MAX_RECOVERED } from "../webhooks/webhook-service.ts";
 import { DELIVERIES_QUERY, recoverSchema } from "./routes/webhooks.ts";
 import { RETURN_QUERY } from "./routes/returns.ts";
 import { worksheetSchema } from "../returns/worksheet-schema.ts";
+import { TRANSACTIONS_QUERY } from "./routes/transactions.ts";
+import { locationSchema, recordSaleSchema, refundSchema, saleSchema, taxSettingsSchema, voidSchema } from "../ledger/sale-request.ts";
+import { locationRecordSchema, replaySchema, taxAnswerSchema, transactionRecordSchema, unsettledAnswerSchema } from "../ledger/tax-answers.ts";
 
 export const eventEnvelopeSchema = z
   .strictObject({
@@ -61,6 +64,17 @@ const NAMED = {
   DeliveryRecord: deliveryRecordSchema,
   Reconciliation: reconciliationSchema,
   ReturnWorksheet: worksheetSchema,
+  Sale: saleSchema,
+  SaleToRecord: recordSaleSchema,
+  TaxAnswer: taxAnswerSchema,
+  TaxUnsettled: unsettledAnswerSchema,
+  TaxSettings: taxSettingsSchema,
+  LocationCreate: locationSchema,
+  LocationRecord: locationRecordSchema,
+  TransactionRecord: transactionRecordSchema,
+  RefundCreate: refundSchema,
+  VoidCreate: voidSchema,
+  Replay: replaySchema,
 } as const;
 
 type JsonSchema = Record<string, unknown>;
@@ -109,7 +123,8 @@ const TAGS = {
   Batches: "Asynchronous batch jobs of up to 100,000 lookups, uploaded as CSV or NDJSON",
   // Not "Webhooks": OpenAPI 3.1's own webhooks section (the events Buckeye posts) is titled that in every renderer, and two headings of one name read as one.
   "Webhook endpoints": "Registering the endpoints Buckeye posts events to, their delivery log, redelivery and recovery; the events themselves are under Webhooks",
-  Certificates: "Exemption certificates, kept for expiry reminders",
+  Certificates: "Exemption certificates, kept for expiry reminders and read by the tax on a sale",
+  Tax: "The tax on a sale (each jurisdiction separately, the state's rounding rule, sourcing by R.C. 5739.033), the organization's locations and rounding basis, and the ledger of recorded sales, refunds and voids with replay",
   Returns: "Ohio's sales tax return (UST 1) for a filing period, worked out from the recorded transactions",
   Health: "Liveness, readiness and this API description; no API key needed",
 } as const;
@@ -300,6 +315,14 @@ function paths() {
   const webhookAnswer = () => object({ webhook: ref("WebhookRecord"), message: { type: "string" } });
   const oneWebhook = json("The webhook", object({ webhook: ref("WebhookRecord") }));
   const oneCertificate = object({ certificate: ref("CertificateRecord") });
+  const locationId = pathId("id", "Location id, loc_…");
+  const transactionId = pathId("id", "Transaction id, txn_…");
+  const oneLocation = object({ location: ref("LocationRecord") });
+  const oneTransaction = object({ transaction: ref("TransactionRecord") });
+  const recorded = (what: string) => ({
+    "201": created(`The ${what}, recorded by this request`, oneTransaction),
+    "200": json(`The ${what} an earlier request with the same id and body recorded`, oneTransaction, { Location: header("Location") }),
+  });
   return {
     "/api/v1/rates": {
       get: operation("Rates", "getRate", {
@@ -559,6 +582,108 @@ function paths() {
           ),
           ...problems(400, 406, 409, 422),
         },
+      }),
+    },
+    "/api/v1/tax": {
+      post: operation("Tax", "calculateTax", {
+        summary: "The tax on one sale, stored nowhere",
+        description:
+          "The sale is sourced by R.C. 5739.033 (a pickup at one of the organization's locations; an order received at its Ohio location; else where the buyer receives the goods, `ship_to`, in any form a rate lookup takes), " +
+          "its places resolved as GET /api/v1/rates resolves them, and the tax computed for each jurisdiction separately (state, county, transit authority), carried to the third decimal and rounded by R.C. 5739.025 " +
+          "on the organization's item or invoice basis. A certificate of the customer's valid on the sale's date exempts its lines. Amounts are decimal strings with two places. " +
+          "A place rates cannot settle (a ZIP spanning counties, a county a transit district splits) answers its candidates and no tax (settled: false). docs/guides/tax-and-returns.md works examples cent by cent.",
+        requestBody: jsonBody(ref("Sale")),
+        responses: {
+          "200": json("The tax, or the candidates of a place not settled", { oneOf: [ref("TaxAnswer"), ref("TaxUnsettled")] }),
+          ...problems(404, 413, 415, 422, 503),
+        },
+      }),
+    },
+    "/api/v1/tax/settings": {
+      get: operation("Tax", "getTaxSettings", {
+        summary: "The organization's rounding basis",
+        description: "invoice (the default) or item: SSUTA section 324 lets the seller choose.",
+        responses: { "200": json("The settings", ref("TaxSettings")) , ...problems() },
+      }),
+      put: operation("Tax", "putTaxSettings", {
+        summary: "Sets the organization's rounding basis",
+        description: "Applies to every sale computed afterwards; a recorded sale keeps the basis it was computed on.",
+        requestBody: jsonBody(ref("TaxSettings")),
+        responses: { "200": json("The settings now", ref("TaxSettings")), ...problems(415, 422) },
+      }),
+    },
+    "/api/v1/locations": {
+      post: operation("Tax", "createLocation", {
+        summary: "Records one of the organization's places of business",
+        description: "A store or office where it receives orders or hands goods over, placed by a county, ZIP, address or point. It must settle one county and transit district today: a ZIP spanning counties is refused (422), a place that cannot be resolved answers the rate lookup's problem.",
+        requestBody: jsonBody(ref("LocationCreate")),
+        responses: { "201": created("The location", oneLocation), ...problems(404, 415, 422) },
+      }),
+      get: operation("Tax", "listLocations", {
+        summary: "The organization's locations",
+        description: "Oldest first.",
+        responses: { "200": json("The locations", object({ locations: { type: "array", items: ref("LocationRecord") } })), ...problems() },
+      }),
+    },
+    "/api/v1/locations/{id}": {
+      get: operation("Tax", "getLocation", { summary: "One location", description: "As it was recorded.", parameters: [locationId], responses: { "200": json("The location", oneLocation), ...problems(404) } }),
+      delete: operation("Tax", "deleteLocation", {
+        summary: "Deletes a location",
+        description: "Sales already recorded keep what they were computed from; a sale naming it afterwards is refused.",
+        parameters: [locationId],
+        responses: { "204": answer("Deleted"), ...problems(404) },
+      }),
+    },
+    "/api/v1/transactions": {
+      post: operation("Tax", "recordTransaction", {
+        summary: "Records a sale's tax in the ledger under the merchant's order id",
+        description:
+          "Computed as POST /api/v1/tax computes it, then kept in the key's ledger (a test key's in the test ledger, a live key's in the live one). The same order_id and body answer the transaction already recorded (200); " +
+          "the same order_id with another body is a 409. A place that does not settle one county is refused (422 location-not-settled).",
+        requestBody: jsonBody(ref("SaleToRecord")),
+        responses: { ...recorded("sale"), ...problems(404, 409, 413, 415, 422, 503) },
+      }),
+      get: operation("Tax", "listTransactions", {
+        summary: "The ledger by date, a page at a time",
+        description: "Sales, refunds and voids dated from `from` to `to` (both included), in date order (then by id). Ask for the next page with `cursor` set to this page's `next_cursor`, until it is null.",
+        parameters: queryParameters(TRANSACTIONS_QUERY, { from: "The first date, YYYY-MM-DD", to: "The last date, YYYY-MM-DD", limit: "Records per page, 1 to 200; default 50" }),
+        responses: {
+          "200": json("One page", object({ transactions: { type: "array", items: ref("TransactionRecord") }, next_cursor: { type: ["string", "null"], description: "The cursor of the next page; null on the last" } })),
+          ...problems(400),
+        },
+      }),
+    },
+    "/api/v1/transactions/{id}": {
+      get: operation("Tax", "getTransaction", { summary: "One record of the ledger", description: "With what it was computed from.", parameters: [transactionId], responses: { "200": json("The record", oneTransaction), ...problems(404) } }),
+    },
+    "/api/v1/transactions/{id}/refunds": {
+      post: operation("Tax", "refundTransaction", {
+        summary: "Records a refund of part or all of a sale",
+        description:
+          "Its own record, pointing at the sale, with negative amounts dated on the refund's date in the sale's county, so it reduces the return of its own period. The tax taken back is computed at the sale's rates and basis and never passes what is left; " +
+          "a refund of more than is left of a line or of the delivery charges is refused (422 refund-exceeds-sale). The same refund_id and body answer the refund already recorded.",
+        parameters: [transactionId],
+        requestBody: jsonBody(ref("RefundCreate")),
+        responses: { ...recorded("refund"), ...problems(404, 409, 415, 422) },
+      }),
+    },
+    "/api/v1/transactions/{id}/void": {
+      post: operation("Tax", "voidTransaction", {
+        summary: "Voids a sale: all that is left of it taken back",
+        description: "Its own record, negative, dated on the void's date. One per sale; asked again with the same body it answers the void already recorded. A sale refunded in full has nothing left to void (422).",
+        parameters: [transactionId],
+        requestBody: jsonBody(ref("VoidCreate")),
+        responses: { ...recorded("void"), ...problems(404, 409, 415, 422) },
+      }),
+    },
+    "/api/v1/transactions/{id}/replay": {
+      get: operation("Tax", "replayTransaction", {
+        summary: "A recorded sale computed again: from what it cites, and from today's data",
+        description:
+          "as_recorded computes the sale again from the rates and basis its record cites (the record keeps them, since a later reconciliation may replace the periods they came from) and says whether that gives the recorded amounts; " +
+          "today places and rates the same sale, on its own date, with today's boundary file and rate table; differences lists what changed. A refund or void is replayed through its sale.",
+        parameters: [transactionId],
+        responses: { "200": json("The replay", ref("Replay")), ...problems(404) },
       }),
     },
     "/healthz": {

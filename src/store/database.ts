@@ -10,6 +10,7 @@ import type { ReconciliationsTable, RecordedRatePeriodsTable } from "./reconcili
 import type { ApiKeyUsageTable, FormTokensTable, KnownDevicesTable, PasswordResetsTable, SessionsTable, SignInCountersTable, UsersTable } from "./dashboard.tables.ts";
 import type { JobRunsTable } from "./job-runs.table.ts";
 import type { TaxTransactionsTable } from "./tax-transactions.table.ts";
+import type { TaxLocationsTable, TaxSettingsTable } from "./tax-settings.tables.ts";
 import type { BoundaryCitiesTable, BoundaryImportLeaseTable, BoundaryPointerTable, BoundaryRecordsTable, BoundaryVersionsTable } from "./boundaries.table.ts";
 
 export type OrganizationStatus = "active" | "suspended";
@@ -64,6 +65,8 @@ export interface Database {
   delivery_turns: DeliveryTurnsTable;
   certificates: CertificatesTable;
   tax_transactions: TaxTransactionsTable;
+  tax_locations: TaxLocationsTable;
+  tax_settings: TaxSettingsTable;
   reconciliations: ReconciliationsTable;
   recorded_rate_periods: RecordedRatePeriodsTable;
   batch_jobs: BatchJobsTable;
