@@ -40,6 +40,7 @@ export const PROBLEMS = {
     title: "Batch Line Too Long",
     when: "a job upload with an NDJSON line or CSV record longer than `UPLOAD_MAX_LINE_BYTES` (64 KiB by default), refused as it streams; nothing is stored",
   },
+  "body-incomplete": { status: 400, title: "Request Body Incomplete", when: "the connection ended, or a chunk was malformed, before the whole body arrived (any route that reads a body): nothing was done. The client has usually gone and never reads this answer; it is counted as the client's outcome, not a fault" },
   "body-too-large": { status: 413, title: "Request Body Too Large", when: "a webhook, certificate or recovery body over 64 KiB: by `Content-Length` before reading, else while reading" },
   "date-out-of-range": { status: 422, title: "Date Out of Range", when: "a date before 2018-01-01, where the rate history starts" },
   "address-not-resolved": { status: 422, title: "Address Not Resolved", when: "the geocoder found no match and no usable ZIP was sent or at the end of the address" },

@@ -10,6 +10,7 @@
 import type { H3Event, HTTPError } from "h3";
 import type { Readable } from "node:stream";
 import { setImmediate as nextTurn } from "node:timers/promises";
+import { problem } from "./problem.ts";
 
 /** The media type without parameters, lower-cased: "application/json" for "Application/JSON; charset=utf-8". */
 export function mediaType(event: H3Event): string {
@@ -35,7 +36,11 @@ export async function readCapped(event: H3Event, maxBytes: number, tooLarge: (by
   let sinceTurn = 0;
   try {
     for (;;) {
-      const { done, value } = await body.next();
+      const { done, value } = await body.next().catch(() => {
+        // Reading fails only when the client's stream breaks (it closed the connection, or sent a bad chunk):
+        // its doing, answered as such, so a client that walks away is never logged or counted as a fault of ours.
+        throw problem("body-incomplete", "The connection ended before the whole request body arrived; nothing was done.");
+      });
       if (done) break;
       if (read.size + value.byteLength > maxBytes) throw tooLarge(null);
       inspect?.(value);
