@@ -8,7 +8,7 @@
  * fast a body must arrive is the listening socket's business (src/http/slow-clients.ts).
  */
 import type { H3Event, HTTPError } from "h3";
-import type { Readable } from "node:stream";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import { setImmediate as nextTurn } from "node:timers/promises";
 import { problem } from "./problem.ts";
 
@@ -78,8 +78,11 @@ interface BodyChunks {
  * docs/operations/benchmarks.md). Elsewhere (Deno, a Request handed to app.fetch), the web stream.
  */
 function bodyChunks(event: H3Event): BodyChunks | null {
-  const incoming = (event.req as { runtime?: { node?: { req?: Readable } } }).runtime?.node?.req;
+  const node = (event.req as { runtime?: { node?: { req?: IncomingMessage; res?: ServerResponse } } }).runtime?.node;
+  const incoming = node?.req;
   if (incoming) {
+    // The server holds back the 100 a client asked for (src/http/server-limits.ts) until the body is wanted: by now the request has passed every check made without it.
+    if (node.res && !node.res.headersSent && /^100-continue$/i.test(incoming.headers.expect ?? "")) node.res.writeContinue();
     // Not destroyed on an early stop: the iterator lets go of the stream, which then drains (a listener
     // it left would keep resume() from flowing).
     const chunks = incoming.iterator({ destroyOnReturn: false }) as AsyncIterator<Uint8Array>;
