@@ -60,7 +60,7 @@ export const PROBLEMS = {
   "batch-uploads-busy": {
     status: 503,
     title: "Server Busy Receiving Batch Uploads",
-    when: "a job upload while the uploads this server is already receiving, from every organization, with this one's `Content-Length` (64 MiB when it declares none), would pass `BATCH_UPLOAD_BYTES_PER_PROCESS` (256 MiB by default); answered before the body is read, `Retry-After` says when to try again",
+    when: "a job upload whose bytes, with the bytes of the uploads this server already holds from every organization (only bytes that have arrived count, never a declared size), would pass `BATCH_UPLOAD_BYTES_PER_PROCESS` (256 MiB by default): before the body is read when there is no room at all, else as its bytes arrive, and nothing is stored; `Retry-After` says when to try again. A refusal for room, which the server-errors alert does not count",
   },
   "boundaries-unavailable": { status: 503, title: "Boundary Data Unavailable", when: "no county and place polygons loaded (see `/readyz`)" },
 } as const satisfies Record<string, { status: number; title: string; when: string }>;

@@ -17,6 +17,7 @@ import { z } from "zod";
 import type { FinderFile } from "../../batch/finder-results.ts";
 import { readWaitingFor } from "../../batch/job-waiting-for.ts";
 import type { JobRefusal } from "../../batch/job-admission.ts";
+import type { Reservation } from "../../batch/upload-reservations.ts";
 import { MAX_JOB_ROWS } from "../../batch/job-service.ts";
 import { dateInOhio } from "../../rates/calendar.ts";
 import type { BatchJob } from "../../batch/batch-jobs.repository.ts";
@@ -114,7 +115,7 @@ async function ownJob(ctx: ApiContext, event: H3Event): Promise<BatchJob> {
  * its whole size parsed in memory. A line over UPLOAD_MAX_LINE_BYTES (413) or an NDJSON line nested
  * deeper than a lookup (400) stops it the same way, before anything is stored or handed to a thread.
  */
-async function readUpload(ctx: ApiContext, event: H3Event, format: BatchFileFormat, maxRows: number): Promise<Buffer> {
+async function readUpload(ctx: ApiContext, event: H3Event, format: BatchFileFormat, maxRows: number, place: Reservation): Promise<Buffer> {
   const counter = new RowCounter(format === "ndjson" ? "ndjson" : "csv", { maxLineBytes: ctx.config.batch.maxLineBytes });
   const maxRecords = maxRows + (format === "csv" ? 1 : 0);
   const bytes = await readCapped(
@@ -134,6 +135,9 @@ async function readUpload(ctx: ApiContext, event: H3Event, format: BatchFileForm
       if (rows > maxRecords) {
         throw problem("batch-too-large", `The batch has at least ${maxRows + 1} rows; a job takes at most ${maxRows}. Split the file.`);
       }
+      // The process's room is taken by what arrives, not by what was declared (upload-reservations.ts).
+      const noRoom = place.arrive(chunk.byteLength);
+      if (noRoom) throw refused(noRoom);
     },
   );
   return bytes;
@@ -167,7 +171,7 @@ export function postBatch(ctx: ApiContext) {
     const admitted = await ctx.lookups.jobs.admitJob(principal.organizationId, reservedBytes(event), principal.limits);
     if ("ok" in admitted) throw refused(admitted);
     try {
-      const bytes = await readUpload(ctx, event, format, principal.limits.rowsPerJob ?? MAX_JOB_ROWS);
+      const bytes = await readUpload(ctx, event, format, principal.limits.rowsPerJob ?? MAX_JOB_ROWS, admitted);
       const requestId = event.context.requestId ?? "";
       const outcome = await ctx.lookups.jobs.submitJob({
         jobId: admitted.jobId,
