@@ -216,6 +216,9 @@ export const configSchema = z.object({
   BATCH_JOBS_IN_FLIGHT_PER_ORG: positiveInt
     .default(10)
     .describe("jobs one organization may have queued or running at once; one more is refused with 429 `batch-jobs-in-flight` and `Retry-After`, so one customer cannot fill the queue the others' jobs wait in"),
+  BATCH_DOWNLOADS_PER_ORG: positiveInt
+    .default(2)
+    .describe("results downloads one organization may have in progress at once on one process; one more is refused with 429 `batch-downloads-in-flight` and `Retry-After` before anything is read. A download is read and written a slice of 250 rows per event-loop turn, so other requests are answered between slices; this bound keeps one organization's downloads from taking most of each turn"),
   BATCH_JOBS_STORED_PER_ORG: positiveInt
     .default(100)
     .describe("jobs one organization may keep stored (queued, running and completed, until deleted or swept by `retention`); one more is refused with 409 `batch-jobs-stored` until it deletes some (a 100,000-row job holds about 140 MB)"),
@@ -420,6 +423,8 @@ const configFromEnv = configSchema.transform((e) => {
       storedPerOrganization: e.BATCH_JOBS_STORED_PER_ORG,
       /** Bytes of uploads one organization may be sending at once; the next is refused (429) before it is read. */
       uploadBytesPerOrganization: e.BATCH_UPLOAD_BYTES_PER_ORG,
+      /** Results downloads one organization may have in progress at once on this process; the next is refused (429). */
+      downloadsPerOrganization: e.BATCH_DOWNLOADS_PER_ORG,
       /** Bytes of uploads arrived and not yet answered the process may hold; an upload whose next bytes do not fit is refused (503). */
       uploadBytesPerProcess: e.BATCH_UPLOAD_BYTES_PER_PROCESS,
     }),

@@ -54,6 +54,7 @@ export const PROBLEMS = {
     title: "Too Many Batch Upload Bytes in Flight",
     when: "a job upload while the organization's uploads to the same server already being received, with this one's `Content-Length` (64 MiB when it declares none), would pass `BATCH_UPLOAD_BYTES_PER_ORG` (128 MiB by default); answered before the body is read, `Retry-After` says when to try again",
   },
+  "batch-downloads-in-flight": { status: 429, title: "Too Many Results Downloads in Flight", when: "a results download while the organization already has `BATCH_DOWNLOADS_PER_ORG` (2 by default) in progress on the same server; answered before anything is read, `Retry-After` says when to try again" },
   "batch-row-abandoned": { status: 500, title: "Batch Row Abandoned", when: "a job's row whose chunk was claimed `BATCH_CHUNK_MAX_ATTEMPTS` times and never finished (its runner crashed or failed each time): the row is given up and the rest of the job goes on; submit it again" },
   "internal-error": { status: 500, title: "Internal Server Error", when: "a fault on our side; logged with its `request_id`, never a stack trace" },
   "geocoder-unavailable": { status: 503, title: "Geocoder Unavailable", when: "the geocoder is down or its circuit is open and no usable ZIP was sent; `Retry-After` says when to retry" },

@@ -217,19 +217,34 @@ export function getBatchResults(ctx: ApiContext) {
       });
     }
     const format = resultFormat(event, job);
+    const slot = ctx.lookups.jobs.openDownload(event.context.principal!.organizationId);
+    if ("ok" in slot) throw refused(slot);
     const pages = ctx.lookups.jobs.resultText(job, format, rowProblems(ctx.config.errorsUrl, job.request_id));
     const encoder = new TextEncoder();
-    // One page per pull: the stream asks for the next only when the client has taken this one.
-    const body = new ReadableStream<Uint8Array>({
-      async pull(controller) {
-        const next = await pages.next();
-        if (next.done) controller.close();
-        else controller.enqueue(encoder.encode(next.value));
+    // One slice per pull: the stream asks for the next only when the client has taken this one. The slot is
+    // given back however the download ends: read to the end, cut by the job's deletion, or left by its client.
+    const body = new ReadableStream<Uint8Array>(
+      {
+        async pull(controller) {
+          try {
+            const next = await pages.next();
+            if (next.done) {
+              slot.release();
+              controller.close();
+            } else controller.enqueue(encoder.encode(next.value));
+          } catch (error) {
+            slot.release();
+            throw error;
+          }
+        },
+        async cancel() {
+          slot.release();
+          await pages.return(undefined);
+        },
       },
-      async cancel() {
-        await pages.return(undefined);
-      },
-    });
+      // Nothing rendered ahead of the client: a slice is made when the one before has gone to the socket.
+      { highWaterMark: 0 },
+    );
     const headers = new Headers(event.res.headers);
     headers.set("content-type", CONTENT_TYPES[format]);
     headers.set("content-disposition", `attachment; filename="${job.id}-${FILE_NAMES[format]}"`);
