@@ -44,6 +44,8 @@ beforeAll(async () => {
   other = (await createKey(store.db, orgs[1]!.id, "lookups", "live")).key;
   served = await startServe({
     env: { DATABASE_URL: database.url, BATCH_CHUNK_ROWS: "500", BATCH_POLL_MS: "20", RATE_LIMIT_PER_SECOND: "100000", LOG_LEVEL: "warn", RECONCILE_STALE_AFTER_DAYS: "36500" },
+    // tsx compiles the sources at start; on a loaded machine with PostgreSQL that has taken over a minute.
+    startTimeoutMs: 150_000,
   });
   // A completed job of county lookups (no geocoder needed): its NDJSON results are about 20 MB.
   const csv = `id,county,date\n${Array.from({ length: ROWS }, (_, i) => `r${i + 1},Franklin,2026-06-01`).join("\n")}\n`;
