@@ -46,7 +46,7 @@ async function holdTheLock(): Promise<() => Promise<void>> {
   const other = new pg.Client({ connectionString: url.replace(/[?&]schema=[^&]*/, "") });
   await other.connect();
   await other.query("BEGIN");
-  await other.query(`LOCK TABLE "${schema}".webhook_deliveries IN EXCLUSIVE MODE`);
+  await other.query(`LOCK TABLE "${schema}".deliveries IN EXCLUSIVE MODE`);
   return async () => {
     await other.query("COMMIT");
     await other.end();
