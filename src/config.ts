@@ -216,6 +216,9 @@ export const configSchema = z.object({
   BATCH_JOBS_IN_FLIGHT_PER_ORG: positiveInt
     .default(10)
     .describe("jobs one organization may have queued or running at once; one more is refused with 429 `batch-jobs-in-flight` and `Retry-After`, so one customer cannot fill the queue the others' jobs wait in"),
+  BATCH_DOWNLOADS_PER_ORG: positiveInt
+    .default(2)
+    .describe("results downloads one organization may have in progress at once on one process; one more is refused with 429 `batch-downloads-in-flight` and `Retry-After` before anything is read. A download is read and written a slice of 250 rows per event-loop turn, so other requests are answered between slices; this bound keeps one organization's downloads from taking most of each turn"),
   BATCH_JOBS_STORED_PER_ORG: positiveInt
     .default(100)
     .describe("jobs one organization may keep stored (queued, running and completed, until deleted or swept by `retention`); one more is refused with 409 `batch-jobs-stored` until it deletes some (a 100,000-row job holds about 140 MB)"),
@@ -224,7 +227,7 @@ export const configSchema = z.object({
     .default(128 * 1024 * 1024)
     .meta({
       description:
-        "bytes of batch uploads one organization may be sending to one process at once, counted before a body is read (its `Content-Length`, or 64 MiB for an upload that declares none) and given back once it is answered; one more is refused with 429 `batch-uploads-in-flight` and `Retry-After` while its client is still sending. At least 64 MiB, so a file of the largest size can always be sent",
+        "bytes of batch uploads one organization may be sending to one process at once, counted before a body is read (its `Content-Length`, or 64 MiB for an upload that declares none) and given back once it is answered; one more is refused with 429 `batch-uploads-in-flight` and `Retry-After` while its client is still sending, and only that organization waits. At least 64 MiB, so a file of the largest size can always be sent, and at most half of `BATCH_UPLOAD_BYTES_PER_PROCESS`, so one organization's uploads never take the process's whole room",
       shownDefault: "`134217728` (128 MiB: two of the largest uploads)",
     }),
   BATCH_UPLOAD_BYTES_PER_PROCESS: positiveInt
@@ -232,7 +235,7 @@ export const configSchema = z.object({
     .default(256 * 1024 * 1024)
     .meta({
       description:
-        "bytes of batch uploads all organizations together may be sending to one process at once, counted the same way; one more is refused with 503 `batch-uploads-busy` and `Retry-After`. An upload is held whole on the answering thread and read again in a batch thread, so the process holds about twice this at most for uploads",
+        "bytes of batch uploads all organizations together may have sent to one process and not yet had answered: only bytes that have arrived count, never what an upload declares, so slow uploads that claim a large size hold only what they sent. An upload whose next bytes would pass it is refused with 503 `batch-uploads-busy` and `Retry-After` (before its body is read when there is no room at all, else as it arrives; nothing is stored), a refusal the server-errors alert does not count. An upload is held whole on the answering thread and read again in a batch thread, so the process holds about twice this at most for uploads",
       shownDefault: "`268435456` (256 MiB: four of the largest uploads)",
     }),
   BATCH_CHUNK_MAX_ATTEMPTS: positiveInt
@@ -330,6 +333,10 @@ export const configSchema = z.object({
     path: ["WEBHOOK_LEASE_MS"],
     message: "must be longer than WEBHOOK_TIMEOUT_MS, or a slow delivery's claim lapses while it is still being sent",
   })
+  .refine((e) => e.BATCH_UPLOAD_BYTES_PER_ORG * 2 <= e.BATCH_UPLOAD_BYTES_PER_PROCESS, {
+    path: ["BATCH_UPLOAD_BYTES_PER_ORG"],
+    message: "must be at most half of BATCH_UPLOAD_BYTES_PER_PROCESS, so one organization's uploads never take the process's whole room",
+  })
   .refine((e) => e.HTTP_HEADERS_TIMEOUT_MS <= e.HTTP_REQUEST_TIMEOUT_MS, {
     path: ["HTTP_HEADERS_TIMEOUT_MS"],
     message: "must not be longer than HTTP_REQUEST_TIMEOUT_MS, which includes the headers",
@@ -416,7 +423,9 @@ const configFromEnv = configSchema.transform((e) => {
       storedPerOrganization: e.BATCH_JOBS_STORED_PER_ORG,
       /** Bytes of uploads one organization may be sending at once; the next is refused (429) before it is read. */
       uploadBytesPerOrganization: e.BATCH_UPLOAD_BYTES_PER_ORG,
-      /** Bytes of uploads the process may be receiving at once; the next is refused (503) before it is read. */
+      /** Results downloads one organization may have in progress at once on this process; the next is refused (429). */
+      downloadsPerOrganization: e.BATCH_DOWNLOADS_PER_ORG,
+      /** Bytes of uploads arrived and not yet answered the process may hold; an upload whose next bytes do not fit is refused (503). */
       uploadBytesPerProcess: e.BATCH_UPLOAD_BYTES_PER_PROCESS,
     }),
     tigerBaseUrl: e.TIGER_BASE_URL.replace(/\/+$/, ""),

@@ -36,7 +36,7 @@ export const httpRequestSeconds = new Histogram({
 
 export const rateLimited = new Counter({
   name: "buckeye_rate_limited_total",
-  help: "Requests refused with 429, by the limit that refused them (key, organization, batch_jobs, batch_uploads)",
+  help: "Requests refused with 429, by the limit that refused them (key, organization, batch_jobs, batch_uploads, batch_downloads)",
   labelNames: ["kind"] as const,
 });
 

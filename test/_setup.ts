@@ -13,6 +13,7 @@ import { createKey } from "../src/auth/key-service.ts";
 import { loadConfig, type Config } from "../src/config.ts";
 import { createService, startService, type Service } from "../src/service.ts";
 import { TestClock } from "./_clock.ts";
+import type { Logger } from "../src/log.ts";
 import { startFakeCensusGeocoder, type FakeCensusGeocoder } from "./fake-census-geocoder.ts";
 import { geoDataDir } from "./_polygons.ts";
 import { createOrganization } from "../src/store/organizations.repository.ts";
@@ -94,10 +95,11 @@ export function startRequestActors(service: Service): void {
   service.context.lookups.runner.start();
 }
 
-export async function startTestService(env: Record<string, string> = {}, listenOnSocket = false): Promise<TestService & { url?: string }> {
+export async function startTestService(env: Record<string, string> = {}, listenOnSocket = false, log?: Logger): Promise<TestService & { url?: string }> {
   const { config, cleanup } = testConfig(env);
   const clock = new TestClock();
-  const running = listenOnSocket ? await startService(config, { clock }) : await createService(config, { clock });
+  const options = { clock, ...(log && { log }) };
+  const running = listenOnSocket ? await startService(config, options) : await createService(config, options);
   if (!listenOnSocket) startRequestActors(running);
   const org = await createOrganization(running.store.db, "Test Org");
   const live = await createKey(running.store.db, org.id, "test suite live", "live");

@@ -92,6 +92,7 @@ export function createAddressLookups(
     jobDeleted: (id) => runner?.jobDeleted(id),
     jobCaps: { inFlightPerOrganization: config.batch.inFlightPerOrganization, storedPerOrganization: config.batch.storedPerOrganization },
     uploadBudget: { perOrganization: config.batch.uploadBytesPerOrganization, perProcess: config.batch.uploadBytesPerProcess },
+    downloadsPerOrganization: config.batch.downloadsPerOrganization,
     log,
   });
   const queue = new StoredJobQueue({ db: store.db, ...(store.sqlite && { sqlite: store.sqlite }), jobs, now: () => sources.now(), log });

@@ -16,7 +16,7 @@ export interface JobCaps {
 /** Why a job is not accepted; `retryAfterSeconds` when waiting is the remedy. */
 export type JobRefusal = {
   ok: false;
-  slug: "bad-request" | "batch-too-large" | "batch-jobs-in-flight" | "batch-jobs-stored" | "batch-uploads-in-flight" | "batch-uploads-busy";
+  slug: "bad-request" | "batch-too-large" | "batch-jobs-in-flight" | "batch-jobs-stored" | "batch-uploads-in-flight" | "batch-uploads-busy" | "batch-downloads-in-flight";
   detail: string;
   retryAfterSeconds?: number;
 };

@@ -1,10 +1,18 @@
 /**
  * Places for uploads being received, held from before a batch upload's body is read until its job
  * is stored or refused: the organization's place among its jobs in flight and stored, and the bytes
- * it may upload at once, per organization and for the whole process (BATCH_UPLOAD_BYTES_PER_ORG,
- * BATCH_UPLOAD_BYTES_PER_PROCESS). So uploads sent at once are counted before they are read: the
- * ones past a cap are refused while their client is still sending, and what the process holds of
- * uploads at any moment is bounded (docs/guides/address-resolution.md, "Caps per organization").
+ * of uploads, per organization and for the whole process (BATCH_UPLOAD_BYTES_PER_ORG,
+ * BATCH_UPLOAD_BYTES_PER_PROCESS; docs/guides/address-resolution.md, "Caps per organization").
+ *
+ * The two budgets count different bytes. An organization's counts what its uploads declare (or the
+ * most an upload may be), before a byte is read: uploads past it are refused while their clients are
+ * still sending, and only that organization waits. The process's counts only bytes that have
+ * arrived, which is what the process holds: a declared size is a claim, not memory, and four slow
+ * uploads declaring 64 MiB each and sending a kilobyte a second held the whole budget and turned
+ * every other organization's uploads away. An upload is refused for the process's room only when
+ * its next bytes would not fit (503, before or while it is read). And no organization may hold more
+ * than half the process's room (the configuration refuses a larger BATCH_UPLOAD_BYTES_PER_ORG), so
+ * one organization's uploads never take it all.
  *
  * The places are this process's: another instance keeps its own, and the check inside the
  * transaction that stores a job (job-admission.ts) holds the job caps across instances.
@@ -24,6 +32,8 @@ export interface UploadBudget {
  */
 export interface Reservation {
   readonly jobId: string;
+  /** Counts `bytes` more of the upload as arrived, or answers 503 when the process has no room for them (nothing is counted then). */
+  arrive(bytes: number): JobRefusal | null;
   release(): void;
 }
 
@@ -37,7 +47,8 @@ export class UploadReservations {
   readonly #budget: UploadBudget;
   /** Per organization: the jobs its uploads being received will be, and the bytes they may bring. */
   readonly #organizations = new Map<string, { jobIds: Set<string>; bytes: number }>();
-  #bytes = 0;
+  /** Bytes of uploads arrived and held by this process. */
+  #arrived = 0;
 
   constructor(budget: UploadBudget) {
     this.#budget = budget;
@@ -53,21 +64,14 @@ export class UploadReservations {
 
   /**
    * Takes `bytes` (the upload's declared length, or the most an upload may be when it declares none)
-   * for the organization, or answers why not: 503 when the process's budget would be passed, 429
-   * when the organization's would. Synchronous, so a check and its reservation cannot be split by
-   * another upload's.
+   * from the organization's budget, or answers why not: 429 when the organization's would be passed,
+   * 503 when the process has no room left at all. Synchronous, so a check and its reservation cannot
+   * be split by another upload's.
    */
   reserve(organizationId: string, bytes: number, jobId: string): Reservation | JobRefusal {
     const held = this.#organizations.get(organizationId) ?? { jobIds: new Set<string>(), bytes: 0 };
-    const { perOrganization, perProcess } = this.#budget;
-    if (this.#bytes + bytes > perProcess) {
-      return {
-        ok: false,
-        slug: "batch-uploads-busy",
-        detail: `This server is receiving ${this.#bytes} bytes of batch uploads; with this one's ${bytes} it would pass its limit of ${perProcess}. Try again shortly.`,
-        retryAfterSeconds: UPLOADS_BUSY_RETRY_SECONDS,
-      };
-    }
+    const { perOrganization } = this.#budget;
+    if (this.#arrived >= this.#budget.perProcess) return this.#busy();
     if (held.bytes + bytes > perOrganization) {
       return {
         ok: false,
@@ -79,18 +83,33 @@ export class UploadReservations {
     held.jobIds.add(jobId);
     held.bytes += bytes;
     this.#organizations.set(organizationId, held);
-    this.#bytes += bytes;
+    let arrived = 0;
     let released = false;
     return {
       jobId,
+      arrive: (more) => {
+        if (this.#arrived + more > this.#budget.perProcess) return this.#busy();
+        this.#arrived += more;
+        arrived += more;
+        return null;
+      },
       release: () => {
         if (released) return;
         released = true;
         held.jobIds.delete(jobId);
         held.bytes -= bytes;
-        this.#bytes -= bytes;
+        this.#arrived -= arrived;
         if (held.jobIds.size === 0) this.#organizations.delete(organizationId);
       },
+    };
+  }
+
+  #busy(): JobRefusal {
+    return {
+      ok: false,
+      slug: "batch-uploads-busy",
+      detail: `This server holds ${this.#arrived} bytes of batch uploads being received, and this upload's next bytes would pass its limit of ${this.#budget.perProcess}. Nothing was stored; try again shortly.`,
+      retryAfterSeconds: UPLOADS_BUSY_RETRY_SECONDS,
     };
   }
 }

@@ -34,6 +34,7 @@ const LIMIT_KINDS: Record<string, string> = {
   "organization-rate-limit-exceeded": "organization",
   "batch-jobs-in-flight": "batch_jobs",
   "batch-uploads-in-flight": "batch_uploads",
+  "batch-downloads-in-flight": "batch_downloads",
 };
 
 /** A problem answer: its type's slug, and for a rate limit's 429 the limit that refused it. */

@@ -4,8 +4,11 @@
  * nothing says why. A client must send its headers within `headersTimeoutMs`, its body at a minimum
  * rate (slow-clients.ts, which also makes room near the cap), and its whole request within
  * `requestTimeoutMs` (Node answers 408 and closes; it checks every 30 s); past `maxConnections`
- * new connections are closed at once and a warning says so. Limits per client address belong to
- * the proxy in front (docs/operations/README.md).
+ * new connections are closed at once and a warning says so. A request that asks `Expect:
+ * 100-continue` is handed on without the 100: it is sent only when a route starts reading the body
+ * (src/web/read-body.ts), after the key, the limits and the declared size have passed, so a refused
+ * client never sends its body. Limits per client address belong to the proxy in front
+ * (docs/operations/README.md).
  */
 import { readFileSync } from "node:fs";
 import type { Server } from "node:http";
@@ -62,6 +65,8 @@ export function applyServerLimits(server: Server, limits: ServerLimits, log: Log
     loggedAt = now;
     dropped = 0;
   });
+  // Without a listener Node answers 100 Continue as soon as the headers are in, before anything is checked.
+  server.on("checkContinue", (req, res) => server.emit("request", req, res));
   watchSlowClients(server, { headersTimeoutMs: limits.headersTimeoutMs, bodyTimeoutMs: limits.bodyTimeoutMs, bodyMinBytesPerSecond: limits.bodyMinBytesPerSecond, maxConnections }, log);
   return maxConnections;
 }

@@ -8,6 +8,7 @@ import { Cron } from "croner";
 import { systemClock, type Clock } from "../clock.ts";
 import { OHIO_TIMEZONE } from "../config.ts";
 import { errorFields } from "../error-fields.ts";
+import { isLockContention, retryOnLockContention } from "../store/lock-contention.ts";
 
 export const TIMEZONE = OHIO_TIMEZONE;
 
@@ -102,11 +103,12 @@ export class Scheduler<N extends string> {
       .then(async () => {
         const started = performance.now();
         try {
-          const result = await job(at);
+          // Jobs are idempotent, so one that lost to another writer for the store's lock is simply run again.
+          const result = await retryOnLockContention(() => job(at));
           this.#log({ level: refusedItsInput(result) ? "warn" : "info", msg: "job finished", job: name, at: at.toISOString(), ms: Math.round(performance.now() - started), result });
           return result;
         } catch (error) {
-          this.#log({ level: "error", msg: "job failed", job: name, at: at.toISOString(), ...errorFields(error) });
+          this.#log({ level: isLockContention(error) ? "warn" : "error", msg: "job failed", job: name, at: at.toISOString(), ...errorFields(error) });
           throw error;
         }
       });
@@ -155,7 +157,9 @@ export class Scheduler<N extends string> {
   async #runOccurrence(name: N, scheduledFor: Date, at: Date): Promise<{ ran: boolean; result?: unknown }> {
     const ledger = this.#ledger;
     if (!ledger) return { ran: true, result: await this.run(name, at) };
-    const taken = await ledger.take(name, scheduledFor).catch((error: unknown) => {
+    // Taking and recording an occurrence give way to another writer (a large job's commits on SQLite) and try again: a
+    // lost race for the lock is no reason to skip the occurrence.
+    const taken = await retryOnLockContention(() => ledger.take(name, scheduledFor)).catch((error: unknown) => {
       this.#log({ level: "error", msg: "could not take job occurrence", job: name, scheduled_for: scheduledFor.toISOString(), ...errorFields(error) });
       throw error;
     });
@@ -177,7 +181,7 @@ export class Scheduler<N extends string> {
   /** Records how an occurrence ended; a failure to is logged here, with its cause, and rethrown. */
   async #finish(ledger: OccurrenceLedger<N>, name: N, scheduledFor: Date, error: unknown): Promise<void> {
     try {
-      await ledger.finish(name, scheduledFor, error);
+      await retryOnLockContention(() => ledger.finish(name, scheduledFor, error));
     } catch (finishError) {
       this.#log({ level: "error", msg: "could not record the end of a job occurrence", job: name, scheduled_for: scheduledFor.toISOString(), ...errorFields(finishError) });
       throw finishError;

@@ -52,6 +52,7 @@ export const PROBLEMS = {
     title: "Batch Line Too Long",
     when: "a job upload with an NDJSON line or CSV record longer than `UPLOAD_MAX_LINE_BYTES` (64 KiB by default), refused as it streams; nothing is stored",
   },
+  "body-incomplete": { status: 400, title: "Request Body Incomplete", when: "the connection ended, or a chunk was malformed, before the whole body arrived (any route that reads a body): nothing was done. The client has usually gone and never reads this answer; it is counted as the client's outcome, not a fault" },
   "body-too-large": { status: 413, title: "Request Body Too Large", when: "a webhook, certificate or recovery body over 64 KiB: by `Content-Length` before reading, else while reading" },
   "date-out-of-range": { status: 422, title: "Date Out of Range", when: "a date before 2018-01-01, where the rate history starts" },
   "address-not-resolved": { status: 422, title: "Address Not Resolved", when: "the geocoder found no match and no usable ZIP was sent or at the end of the address" },
@@ -65,13 +66,14 @@ export const PROBLEMS = {
     title: "Too Many Batch Upload Bytes in Flight",
     when: "a job upload while the organization's uploads to the same server already being received, with this one's `Content-Length` (64 MiB when it declares none), would pass `BATCH_UPLOAD_BYTES_PER_ORG` (128 MiB by default); answered before the body is read, `Retry-After` says when to try again",
   },
+  "batch-downloads-in-flight": { status: 429, title: "Too Many Results Downloads in Flight", when: "a results download while the organization already has `BATCH_DOWNLOADS_PER_ORG` (2 by default) in progress on the same server; answered before anything is read, `Retry-After` says when to try again" },
   "batch-row-abandoned": { status: 500, title: "Batch Row Abandoned", when: "a job's row whose chunk was claimed `BATCH_CHUNK_MAX_ATTEMPTS` times and never finished (its runner crashed or failed each time): the row is given up and the rest of the job goes on; submit it again" },
   "internal-error": { status: 500, title: "Internal Server Error", when: "a fault on our side; logged with its `request_id`, never a stack trace" },
   "geocoder-unavailable": { status: 503, title: "Geocoder Unavailable", when: "the geocoder is down or its circuit is open and no usable ZIP was sent; `Retry-After` says when to retry" },
   "batch-uploads-busy": {
     status: 503,
     title: "Server Busy Receiving Batch Uploads",
-    when: "a job upload while the uploads this server is already receiving, from every organization, with this one's `Content-Length` (64 MiB when it declares none), would pass `BATCH_UPLOAD_BYTES_PER_PROCESS` (256 MiB by default); answered before the body is read, `Retry-After` says when to try again",
+    when: "a job upload whose bytes, with the bytes of the uploads this server already holds from every organization (only bytes that have arrived count, never a declared size), would pass `BATCH_UPLOAD_BYTES_PER_PROCESS` (256 MiB by default): before the body is read when there is no room at all, else as its bytes arrive, and nothing is stored; `Retry-After` says when to try again. A refusal for room, which the server-errors alert does not count",
   },
   "boundaries-unavailable": { status: 503, title: "Boundary Data Unavailable", when: "no county and place polygons loaded (see `/readyz`)" },
 } as const satisfies Record<string, { status: number; title: string; when: string }>;

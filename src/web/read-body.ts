@@ -8,8 +8,9 @@
  * fast a body must arrive is the listening socket's business (src/http/slow-clients.ts).
  */
 import type { H3Event, HTTPError } from "h3";
-import type { Readable } from "node:stream";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import { setImmediate as nextTurn } from "node:timers/promises";
+import { problem } from "./problem.ts";
 
 /** The media type without parameters, lower-cased: "application/json" for "Application/JSON; charset=utf-8". */
 export function mediaType(event: H3Event): string {
@@ -35,7 +36,11 @@ export async function readCapped(event: H3Event, maxBytes: number, tooLarge: (by
   let sinceTurn = 0;
   try {
     for (;;) {
-      const { done, value } = await body.next();
+      const { done, value } = await body.next().catch(() => {
+        // Reading fails only when the client's stream breaks (it closed the connection, or sent a bad chunk):
+        // its doing, answered as such, so a client that walks away is never logged or counted as a fault of ours.
+        throw problem("body-incomplete", "The connection ended before the whole request body arrived; nothing was done.");
+      });
       if (done) break;
       if (read.size + value.byteLength > maxBytes) throw tooLarge(null);
       inspect?.(value);
@@ -73,8 +78,11 @@ interface BodyChunks {
  * docs/operations/benchmarks.md). Elsewhere (Deno, a Request handed to app.fetch), the web stream.
  */
 function bodyChunks(event: H3Event): BodyChunks | null {
-  const incoming = (event.req as { runtime?: { node?: { req?: Readable } } }).runtime?.node?.req;
+  const node = (event.req as { runtime?: { node?: { req?: IncomingMessage; res?: ServerResponse } } }).runtime?.node;
+  const incoming = node?.req;
   if (incoming) {
+    // The server holds back the 100 a client asked for (src/http/server-limits.ts) until the body is wanted: by now the request has passed every check made without it.
+    if (node.res && !node.res.headersSent && /^100-continue$/i.test(incoming.headers.expect ?? "")) node.res.writeContinue();
     // Not destroyed on an early stop: the iterator lets go of the stream, which then drains (a listener
     // it left would keep resume() from flowing).
     const chunks = incoming.iterator({ destroyOnReturn: false }) as AsyncIterator<Uint8Array>;

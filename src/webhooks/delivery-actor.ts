@@ -32,6 +32,7 @@ import { parseRetryAfter, withJitter } from "./retry-schedule.ts";
 import type { SecretBox } from "./secret-box.ts";
 import { activeSecrets, signatureHeader } from "./sign.ts";
 import { errorFields } from "../error-fields.ts";
+import { isLockContention, retryOnLockContention } from "../store/lock-contention.ts";
 import type { Logger } from "../log.ts";
 import type { DeliverySettings } from "../config.ts";
 
@@ -143,7 +144,9 @@ export class DeliveryActor {
       }
       if (free > 0 && claimed.length === free) this.#pollAgain = true;
     } catch (error) {
-      log({ level: "error", msg: "claiming deliveries failed", ...errorFields(error) });
+      // Another writer held the store's lock (a large job's commits on SQLite): the next poll claims them.
+      if (isLockContention(error)) log({ level: "debug", msg: "claiming deliveries gave way to another writer; the next poll tries again", ...errorFields(error) });
+      else log({ level: "error", msg: "claiming deliveries failed", ...errorFields(error) });
     } finally {
       if (!this.#stopping) {
         this.#timer = setTimeout(() => this.wake(), settings.pollIntervalMs);
@@ -157,8 +160,8 @@ export class DeliveryActor {
     try {
       await this.#attempt(delivery);
     } catch (error) {
-      // The claim lapses and another attempt follows; nothing is lost.
-      this.#deps.log({ level: "error", msg: "delivery attempt failed to run", delivery_id: delivery.id, ...errorFields(error) });
+      // The claim lapses and another attempt follows; nothing is lost. Losing to another writer for that long is a state, not a fault.
+      this.#deps.log({ level: isLockContention(error) ? "warn" : "error", msg: "delivery attempt failed to run", delivery_id: delivery.id, ...errorFields(error) });
     } finally {
       // Refill once half the slots are free: claims then come in batches, not one transaction per delivery.
       if (this.busy <= Math.ceil(this.#deps.settings.concurrency / 2)) this.wake();
@@ -170,7 +173,7 @@ export class DeliveryActor {
     const work = await loadDeliveryWork(db, delivery);
     const attemptedAt = now();
     if (!work.webhook) {
-      await markCancelled(db, delivery.id, "the webhook was deleted", attemptedAt);
+      await retryOnLockContention(() => markCancelled(db, delivery.id, "the webhook was deleted", attemptedAt));
       return;
     }
     const timestamp = Math.floor(attemptedAt.getTime() / 1000);
@@ -200,7 +203,8 @@ export class DeliveryActor {
     const webhookId = work.webhook.id;
     // A delivery that lost its claim meanwhile (the webhook was disabled, which cancelled it, and
     // perhaps set active again since) must not disable the webhook with its late failure.
-    const disabled = await db.transaction().execute(async (trx) => {
+    // The answer is in hand: recording it gives way to another writer and tries again, rather than let the claim lapse and send it twice.
+    const disabled = await retryOnLockContention(() => db.transaction().execute(async (trx) => {
       const applied = await recordAttempt(trx, {
         deliveryId: delivery.id,
         instance: this.instance,
@@ -220,7 +224,7 @@ export class DeliveryActor {
       if (!verdict.disableReason) return false;
       await disableWebhook(trx, webhookId, verdict.disableReason, finishedAt);
       return true;
-    });
+    }));
     if (disabled) log({ level: "warn", msg: "webhook disabled", webhook_id: webhookId, reason: verdict.disableReason });
   }
 

@@ -17,6 +17,7 @@ import { z } from "zod";
 import type { FinderFile } from "../../batch/finder-results.ts";
 import { readWaitingFor } from "../../batch/job-waiting-for.ts";
 import type { JobRefusal } from "../../batch/job-admission.ts";
+import type { Reservation } from "../../batch/upload-reservations.ts";
 import { MAX_JOB_ROWS } from "../../batch/job-service.ts";
 import { dateInOhio } from "../../rates/calendar.ts";
 import type { BatchJob } from "../../batch/batch-jobs.repository.ts";
@@ -114,7 +115,7 @@ async function ownJob(ctx: ApiContext, event: H3Event): Promise<BatchJob> {
  * its whole size parsed in memory. A line over UPLOAD_MAX_LINE_BYTES (413) or an NDJSON line nested
  * deeper than a lookup (400) stops it the same way, before anything is stored or handed to a thread.
  */
-async function readUpload(ctx: ApiContext, event: H3Event, format: BatchFileFormat, maxRows: number): Promise<Buffer> {
+async function readUpload(ctx: ApiContext, event: H3Event, format: BatchFileFormat, maxRows: number, place: Reservation): Promise<Buffer> {
   const counter = new RowCounter(format === "ndjson" ? "ndjson" : "csv", { maxLineBytes: ctx.config.batch.maxLineBytes });
   const maxRecords = maxRows + (format === "csv" ? 1 : 0);
   const bytes = await readCapped(
@@ -134,6 +135,9 @@ async function readUpload(ctx: ApiContext, event: H3Event, format: BatchFileForm
       if (rows > maxRecords) {
         throw problem("batch-too-large", `The batch has at least ${maxRows + 1} rows; a job takes at most ${maxRows}. Split the file.`);
       }
+      // The process's room is taken by what arrives, not by what was declared (upload-reservations.ts).
+      const noRoom = place.arrive(chunk.byteLength);
+      if (noRoom) throw refused(noRoom);
     },
   );
   return bytes;
@@ -167,7 +171,7 @@ export function postBatch(ctx: ApiContext) {
     const admitted = await ctx.lookups.jobs.admitJob(principal.organizationId, reservedBytes(event), principal.limits);
     if ("ok" in admitted) throw refused(admitted);
     try {
-      const bytes = await readUpload(ctx, event, format, principal.limits.rowsPerJob ?? MAX_JOB_ROWS);
+      const bytes = await readUpload(ctx, event, format, principal.limits.rowsPerJob ?? MAX_JOB_ROWS, admitted);
       const requestId = event.context.requestId ?? "";
       const outcome = await ctx.lookups.jobs.submitJob({
         jobId: admitted.jobId,
@@ -213,19 +217,34 @@ export function getBatchResults(ctx: ApiContext) {
       });
     }
     const format = resultFormat(event, job);
+    const slot = ctx.lookups.jobs.openDownload(event.context.principal!.organizationId);
+    if ("ok" in slot) throw refused(slot);
     const pages = ctx.lookups.jobs.resultText(job, format, rowProblems(ctx.config.errorsUrl, job.request_id));
     const encoder = new TextEncoder();
-    // One page per pull: the stream asks for the next only when the client has taken this one.
-    const body = new ReadableStream<Uint8Array>({
-      async pull(controller) {
-        const next = await pages.next();
-        if (next.done) controller.close();
-        else controller.enqueue(encoder.encode(next.value));
+    // One slice per pull: the stream asks for the next only when the client has taken this one. The slot is
+    // given back however the download ends: read to the end, cut by the job's deletion, or left by its client.
+    const body = new ReadableStream<Uint8Array>(
+      {
+        async pull(controller) {
+          try {
+            const next = await pages.next();
+            if (next.done) {
+              slot.release();
+              controller.close();
+            } else controller.enqueue(encoder.encode(next.value));
+          } catch (error) {
+            slot.release();
+            throw error;
+          }
+        },
+        async cancel() {
+          slot.release();
+          await pages.return(undefined);
+        },
       },
-      async cancel() {
-        await pages.return(undefined);
-      },
-    });
+      // Nothing rendered ahead of the client: a slice is made when the one before has gone to the socket.
+      { highWaterMark: 0 },
+    );
     const headers = new Headers(event.res.headers);
     headers.set("content-type", CONTENT_TYPES[format]);
     headers.set("content-disposition", `attachment; filename="${job.id}-${FILE_NAMES[format]}"`);
