@@ -62,7 +62,15 @@ describe("the webhook outbox gives way to another writer and tries again", () =>
         trx,
         {
           type: "filing.due",
-          data: { filing_frequency: "monthly", period_start: "2026-11-01", period_end: "2026-11-30", due_date: "2026-12-23", days_until: 7 },
+          data: {
+            filing_frequency: "monthly",
+            period: "2026-11",
+            period_start: "2026-11-01",
+            period_end: "2026-11-30",
+            due_date: "2026-12-23",
+            days_until: 7,
+            worksheet: { api_path: "/api/v1/returns/2026-11", dashboard_path: "/dashboard/returns?period=2026-11" },
+          },
           organizationId: api.orgId,
           webhookId,
         },
