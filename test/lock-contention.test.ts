@@ -69,7 +69,7 @@ describe("the webhook outbox gives way to another writer and tries again", () =>
             period_end: "2026-11-30",
             due_date: "2026-12-23",
             days_until: 7,
-            worksheet: { api_path: "/api/v1/returns/2026-11", dashboard_path: "/dashboard/returns?period=2026-11" },
+            worksheet: { api_path: "/api/v1/returns/2026-11", dashboard_path: "/dashboard/returns/2026-11" },
           },
           organizationId: api.orgId,
           webhookId,
