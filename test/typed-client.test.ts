@@ -51,6 +51,19 @@ describe("the typed client against the running service", () => {
     expect(fake.requests.some((url) => [...url.searchParams.values()].some((value) => value.includes(address.street)))).toBe(true);
   });
 
+  it("gets a month's return, typed: the county lines and line 9", async () => {
+    const { writeLedgerRows } = await import("./_ledger-rows.ts");
+    await writeLedgerRows(api.service.store.db, [
+      { organizationId: api.orgId, env: "live", date: "2026-10-05", countyFips: "39049", grossCents: 10_000, stateTaxCents: 575, countyTaxCents: 125, transitTaxCents: 100 },
+    ]);
+    const { data, error } = await buckeye.GET("/api/v1/returns/{period}", { params: { path: { period: "2026-10" } } });
+    expect(error).toBeUndefined();
+    // The operation answers JSON or CSV, so the type holds both; without an Accept it is the JSON worksheet.
+    if (!data || typeof data === "string") throw new Error("expected the JSON worksheet");
+    expect(data.counties.map((line) => [line.county, line.reporting_code, line.tax_liability])).toEqual([["Franklin", "25", "8.00"]]);
+    expect(data.net_amount_due).toBe("7.94");
+  });
+
   it("reads a problem as the error: 404 county-not-found", async () => {
     const { data, error, response } = await buckeye.GET("/api/v1/rates", { params: { query: { county: "atlantis" } } });
     expect(data).toBeUndefined();

@@ -97,10 +97,12 @@ describe("every event type is delivered with its headers, verified by the stripe
     });
     expect(events.get("filing.due")!.event.data).toEqual({
       filing_frequency: "monthly",
+      period: "2026-11",
       period_start: "2026-11-01",
       period_end: "2026-11-30",
       due_date: "2026-12-23",
       days_until: 7,
+      worksheet: { api_path: "/api/v1/returns/2026-11", dashboard_path: "/dashboard/returns/2026-11" },
     });
     expect(events.get("certificate.expiring")!.event.data).toEqual({
       certificate_id: expect.stringMatching(/^cert_/),

@@ -31,12 +31,12 @@ export interface ReturnServiceDeps {
 }
 
 export interface ReturnService {
-  /** The period a label names, checked against the organization's filing frequency and today in Ohio. */
-  period(organizationId: string, label: string): Promise<FilingPeriod>;
+  /** The worksheet of the period a label names, once the label is checked against the organization's filing frequency and today in Ohio. */
   worksheet(organizationId: string, ledger: Ledger, label: string): Promise<Worksheet>;
 }
 
 export function createReturnService(deps: ReturnServiceDeps): ReturnService {
+  /** The period a label names, or the rule it breaks. */
   async function period(organizationId: string, label: string): Promise<FilingPeriod> {
     const found = parsePeriod(label);
     if (!found) {
@@ -63,7 +63,6 @@ export function createReturnService(deps: ReturnServiceDeps): ReturnService {
   }
 
   return {
-    period,
     async worksheet(organizationId, ledger, label) {
       const filing = await period(organizationId, label);
       const sums = await sumPeriod(deps.db, { organizationId, ledger, start: filing.start, end: filing.end });
