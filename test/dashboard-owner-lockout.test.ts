@@ -97,6 +97,11 @@ describe("a completed password reset proves the owner: it lifts the sign-in lock
     expect((await newBrowser.signIn(email, NEW_PASSWORD)).status).toBe(303);
     expect((await ownDevice.signIn(email, NEW_PASSWORD)).status).toBe(303);
     expect((await new Visitor(at.url, "127.0.1.31").signIn(email, NEW_PASSWORD)).status).toBe(303);
+    // The browser the reset was done on is now a known device: strangers pausing the account again do not reach it.
+    expect(newBrowser.cookie("buckeye_device")).toBeTruthy();
+    for (let n = 6; n <= 10; n++) expect((await new Visitor(at.url, `127.0.1.${n}`).signIn(email, `wrong guess ${n}`)).status).toBe(401);
+    expect((await new Visitor(at.url, "127.0.1.32").signIn(email, NEW_PASSWORD)).status).toBe(429);
+    expect((await newBrowser.signIn(email, NEW_PASSWORD)).status).toBe(303);
   }, ERRAND);
 
   it("the browser a reset was completed on stays the owner's: strangers locking the account again do not reach it", async () => {

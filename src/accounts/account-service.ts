@@ -1,8 +1,9 @@
 /**
  * The account actions and their rules, written once for the dashboard and the CLI: sign-up (an
  * organization with its owner) or an organization alone, verification of a trial organization,
- * sign-in, password changes, API keys (create, list, revoke), suspension, and the limits an operator sets per
- * organization. The adapters read a form or command-line options, call an
+ * sign-in, password changes and resets, API keys (create, list, revoke), suspension, and the limits an operator sets per
+ * organization; and the throttles that slow strangers without shutting the owner out (sign-in-throttle.ts,
+ * reset-throttle.ts), which the dashboard asks before it acts. The adapters read a form or command-line options, call an
  * action here and render the answer or the AccountError / KeyError it throws.
  *
  * The rule that makes this a service rather than a list of repository calls: a change that moves a
