@@ -14,7 +14,7 @@ import { root } from "./start-process.ts";
 
 /** The date every bench lookup asks for: inside the synthetic file's current records. */
 export const DATE = "2026-06-01";
-const DATA_DIR = join(root, "data");
+export const DATA_DIR = join(root, "data");
 
 /**
  * Writes a synthetic file of `records` records into `dir`, imports it into `store` and closes the
@@ -42,6 +42,33 @@ function resolvableAddresses(records: number, count: number): string[] {
     if (out.length === count) return out;
   }
   throw new Error(`a ${records}-record file has only ${out.length} usable address ranges; raise BENCH_BOUNDARY_RECORDS`);
+}
+
+/** "Franklin Synthetic": a city as customers type it. */
+const titleCase = (text: string) => text.toLowerCase().replace(/\b[a-z]/g, (c) => c.toUpperCase());
+
+/**
+ * `count` addresses of current, unit-less address ranges of a `records`-record file in the state's
+ * layout (synthetic-file.ts `streets: "many"`), taken evenly over the whole file so every ZIP is asked,
+ * typed with the record's own city and ZIP: "110 S WINVILBAR AVE, Franklin Synthetic, OH 43215".
+ */
+export function spreadAddresses(records: number, count: number): string[] {
+  const usable = (r: BoundaryRecord) => r.recordType === "A" && r.unit === null && r.effectiveTo === null && r.effectiveFrom <= DATE;
+  let total = 0;
+  for (const r of syntheticBoundaryRecords({ dataDir: DATA_DIR, records, streets: "many" })) if (usable(r)) total++;
+  if (total < count) throw new Error(`a ${records}-record file has only ${total} usable address ranges; raise BENCH_BOUNDARY_RECORDS`);
+  const out: string[] = [];
+  let seen = 0;
+  for (const r of syntheticBoundaryRecords({ dataDir: DATA_DIR, records, streets: "many" })) {
+    if (!usable(r)) continue;
+    // The n-th of `count` picks is the usable range at n·total/count.
+    if (Math.floor((seen * count) / total) !== Math.floor(((seen + 1) * count) / total)) {
+      const house = r.houseLow! + (r.parity === "O" ? (r.houseLow! % 2 === 1 ? 0 : 1) : r.houseLow! % 2) + 10;
+      out.push(`${[house, r.preDirectional, r.streetName, r.suffix].filter(Boolean).join(" ")}, ${titleCase(r.city)}, OH ${r.zip5}`);
+    }
+    seen++;
+  }
+  return out;
 }
 
 const csvCell = (text: string) => `"${text.replaceAll('"', '""')}"`;

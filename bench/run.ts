@@ -95,6 +95,8 @@ for (const [name, script, file] of [
   ["address_forms", "bench/address-forms.ts", "bench/results-address-forms.json"],
   ["address_corpus", "bench/address-corpus.ts", "bench/results-address-corpus.json"],
   ["batch_jobs", "bench/jobs.ts", "bench/results-jobs.json"],
+  // The same job from a 2,000,000-record file in the state's layout (many streets per ZIP), and that file's import.
+  ["batch_jobs_state_scale", "bench/state-scale.ts", "bench/results-state-scale.json"],
   // One 100,000-row job on SQLite and on PostgreSQL (BENCH_DATABASE_URL, or as bench/scale.ts finds it), and their ratio.
   ["job_stores", "bench/job-stores.ts", "bench/results-job-stores.json"],
   ["webhooks", "bench/webhooks.ts", "bench/results-webhooks.json"],
@@ -134,6 +136,9 @@ for (const t of (output.address_corpus as { targets?: Array<{ target: string; me
 }
 for (const t of (output.batch_jobs as { targets?: Array<{ scenario: string; target: string; measured: string; pass: boolean }> } | undefined)?.targets ?? []) {
   targets.push({ target: `${t.scenario}: ${t.target}`, measured: t.measured, pass: t.pass });
+}
+for (const t of (output.batch_jobs_state_scale as { targets?: Array<{ target: string; measured: string; pass: boolean }> } | undefined)?.targets ?? []) {
+  targets.push({ target: `state's layout: ${t.target}`, measured: t.measured, pass: t.pass });
 }
 for (const t of (output.job_stores as { targets?: Array<{ scenario: string; target: string; measured: string; pass: boolean }> } | undefined)?.targets ?? []) {
   targets.push({ target: t.target, measured: t.measured, pass: t.pass });

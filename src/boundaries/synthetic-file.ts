@@ -21,6 +21,11 @@
  *   inside and outside.
  * - every 20th block (k ≡ 11) one building (house number 100k + 11) has an apartment range
  *   APT 1–50 with the other district status, beside its block's records.
+ *
+ * `streets: "many"` lays the address ranges out as the state's file does instead: each ZIP its own
+ * made-up street names ("WINVILBAR"), one block each, so a ZIP of 1,400 records holds several hundred
+ * streets (a 2,000,000-record file: 390 in the median ZIP) rather than a few dozen common names. The blocks' changes and buildings follow the same
+ * pattern, counted over the pair's blocks (k is then the pair's block count, not the street's).
  */
 import { once } from "node:events";
 import { createWriteStream, readFileSync } from "node:fs";
@@ -35,6 +40,8 @@ export interface SyntheticOptions {
   readonly records: number;
   /** Only these ZIPs (default: every ZIP in zip-counties.csv). */
   readonly zips?: readonly string[];
+  /** "few" (the default): the common names below, 40 blocks a street; "many": each ZIP its own names, one block each. */
+  readonly streets?: "few" | "many";
 }
 
 const BEGIN = "2018-01-01";
@@ -66,6 +73,16 @@ const SUFFIXES = ["ST", "AVE", "RD", "DR", "BLVD", "LN", "CT", "PL", "WAY", "PKW
 const PRE_DIRECTIONALS = ["", "N", "S", "E", "W"];
 const HIGHWAY = /^(STATE ROUTE|COUNTY ROAD|TOWNSHIP ROAD|US HIGHWAY) \d+$/;
 const BLOCKS_PER_STREET = 40;
+/** Syllables of the made-up names of `streets: "many"`; none makes a Pub 28 suffix or directional, alone or joined. */
+const SYLLABLES = ["WIN", "VIL", "BAR", "KEN", "DOR", "LAN", "MOR", "TAS", "PEL", "RID", "GAN", "SOM", "BEL", "COR", "FAL", "HAR", "JUN", "LOK", "NAR", "QUIN", "SAL", "TOR", "URB", "ZEL"];
+const MANY_BLOCKS_PER_STREET = 1;
+
+/** The made-up name of a ZIP's n-th street: three syllables, a ZIP's names all different, the ZIP's digits mixed in so ZIPs differ. */
+function madeUpName(zip: string, n: number): string {
+  const s = SYLLABLES.length;
+  const at = (n + Number(zip) * 7919) % (s * s * s);
+  return `${SYLLABLES[at % s]}${SYLLABLES[Math.floor(at / s) % s]}${SYLLABLES[Math.floor(at / (s * s)) % s]}`;
+}
 
 interface Pair {
   zip: string;
@@ -110,7 +127,7 @@ function countyTransit(fips: string): [string | null, string | null] {
   return [countywide, countywide];
 }
 
-function* pairRecords(pair: Pair, budget: number, withZ: boolean): Generator<BoundaryRecord> {
+function* pairRecords(pair: Pair, budget: number, withZ: boolean, many: boolean): Generator<BoundaryRecord> {
   let left = budget;
   const [inside, outside] = countyTransit(pair.fips);
   const base = {
@@ -134,26 +151,28 @@ function* pairRecords(pair: Pair, budget: number, withZ: boolean): Generator<Bou
     const plus4 = (value: number) => String(value).padStart(4, "0");
     yield { ...base, ...none, recordType: "4", zip5: pair.zip, zip5High: pair.zip, plus4Low: plus4(low), plus4High: plus4(Math.min(low + 49, bandHigh)), transitCode: code, districts: transit(code) };
   }
+  let blocks = 0;
   for (let street = pair.index * 1000; left > 0; street++) {
-    const name = NAMES[street % NAMES.length]!;
-    const suffix = HIGHWAY.test(name) ? "" : SUFFIXES[Math.floor(street / NAMES.length) % SUFFIXES.length]!;
-    const pre = PRE_DIRECTIONALS[Math.floor(street / (NAMES.length * SUFFIXES.length)) % PRE_DIRECTIONALS.length]!;
+    const name = many ? madeUpName(pair.zip, street) : NAMES[street % NAMES.length]!;
+    const suffix = HIGHWAY.test(name) ? "" : SUFFIXES[(many ? street : Math.floor(street / NAMES.length)) % SUFFIXES.length]!;
+    const pre = PRE_DIRECTIONALS[(many ? street : Math.floor(street / (NAMES.length * SUFFIXES.length))) % PRE_DIRECTIONALS.length]!;
     const city = base.city;
     const range = (low: number, high: number, parity: Parity, code: string | null, from = BEGIN, to: string | null = null): BoundaryRecord => ({
       recordType: "A", effectiveFrom: from, effectiveTo: to, houseLow: low, houseHigh: high, parity,
       preDirectional: pre, streetName: name, suffix, postDirectional: "", unit: null, city,
       zip5: pair.zip, zip5High: pair.zip, plus4Low: null, plus4High: null, countyFips: pair.fips, transitCode: code, districts: transit(code),
     });
-    for (let k = 1; k <= BLOCKS_PER_STREET && left > 0; k++) {
+    for (let k = 1; k <= (many ? MANY_BLOCKS_PER_STREET : BLOCKS_PER_STREET) && left > 0; k++) {
       const [low, high] = [100 * k, 100 * k + 99];
+      const kind = many ? ++blocks : k;
       const odd: BoundaryRecord[] =
-        k % 10 === 3
+        kind % 10 === 3
           ? [range(low, high, "O", outside, BEGIN, "2024-12-31"), range(low, high, "O", inside, PAST_CHANGE)]
-          : k % 10 === 7
+          : kind % 10 === 7
             ? [range(low, high, "O", inside, BEGIN, "2027-06-30"), range(low, high, "O", outside, FUTURE_CHANGE)]
             : [range(low, high, "O", inside)];
       const building: BoundaryRecord[] =
-        k % 20 === 11 ? [{ ...range(low + 11, low + 11, "O", outside), unit: { designator: "APT", low: "1", high: "50", parity: "B" } }] : [];
+        kind % 20 === 11 ? [{ ...range(low + 11, low + 11, "O", outside), unit: { designator: "APT", low: "1", high: "50", parity: "B" } }] : [];
       for (const record of [...odd, range(low, high, "E", outside), ...building]) {
         if (left === 0) return;
         left--;
@@ -176,7 +195,7 @@ export function* syntheticBoundaryRecords(options: SyntheticOptions): Generator<
   for (const pair of pairs) {
     const budget = (pair.index === 0 ? 1 : 0) + each + (extra > 0 ? 1 : 0);
     if (extra > 0) extra--;
-    yield* pairRecords(pair, budget, pair.index === 0);
+    yield* pairRecords(pair, budget, pair.index === 0, options.streets === "many");
   }
 }
 
