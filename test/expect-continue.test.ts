@@ -39,10 +39,12 @@ const freshKey = async () => (await createKey(api.service.store.db, api.orgId, "
 const SIXTY_FOUR_MIB = String(64 * 1024 * 1024);
 
 describe("Expect: 100-continue: the request is checked first, then 100 Continue or the refusal", () => {
-  it("no key: 401 comes instead of 100 Continue", async () => {
-    const { socket, received } = await ask("/api/v1/batches", { "content-type": "text/csv", "content-length": SIXTY_FOUR_MIB });
+  it("no key: 401 comes instead of 100 Continue, and the connection is closed, since the client may still send the body it announced", async () => {
+    const { socket, received, closed } = await ask("/api/v1/batches", { "content-type": "text/csv", "content-length": SIXTY_FOUR_MIB });
     expect(received()).toMatch(/^HTTP\/1\.1 401 /);
+    expect(received()).toMatch(/\r\nconnection: close\r\n/i);
     expect(received()).not.toContain("100 Continue");
+    expect(await Promise.race([closed.then(() => "closed"), sleep(5_000).then(() => "open")])).toBe("closed");
     socket.destroy();
   });
 
