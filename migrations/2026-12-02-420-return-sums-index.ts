@@ -1,7 +1,7 @@
 import type { Kysely } from "kysely";
 
 /**
- * The ledger's period index, widened to carry the columns a return sums (docs/guides/filing-your-return.md).
+ * The ledger's period index, widened to carry the columns a return sums (docs/guides/tax-and-returns.md, "The return").
  * A return reads every record of one ledger dated in its period; with the amounts in the index it reads
  * the index alone. Through `tax_transactions_period`, SQLite looked up each record's row in the table,
  * in date order, one page after another across the table: a return over 1,000,000 records took 30 to

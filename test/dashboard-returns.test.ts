@@ -19,7 +19,7 @@ beforeAll(async () => {
   await dash.signUp(page, "Buckeye Bikes", "owner@bikes.example");
   const { db } = dash.service.service.store;
   const { organization_id } = await db.selectFrom("users").select("organization_id").where("email", "=", "owner@bikes.example").executeTakeFirstOrThrow();
-  // The worked example of docs/guides/filing-your-return.md.
+  // The worked example of docs/guides/tax-and-returns.md, "The return".
   await writeLedgerRows(db, [
     // October 14, Franklin County (8.00 %): $100.00 → state $5.75, county $1.25, COTA $1.00.
     { organizationId: organization_id, env: "live", date: "2026-10-14", countyFips: "39049", grossCents: 10_000, stateTaxCents: 575, countyTaxCents: 125, transitTaxCents: 100 },

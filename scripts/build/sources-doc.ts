@@ -137,7 +137,7 @@ where the two differ, an address-level lookup decides.
 - The county schedule's reporting codes: a county's own number is ODT's alphabetical index 01–88; the COTA district's
   part of Delaware, Fairfield, Licking and Union counties has its own code (96, 93, 94, 98; ODT bulletins
   content.govdelivery.com/accounts/OHTAX/bulletins/3c678f3 and 3c845fc), read from \`transit-districts.json\`
-  (\`odt_codes\`). docs/guides/filing-your-return.md gives the decision built on them.
+  (\`odt_codes\`). docs/guides/tax-and-returns.md ("The return") gives the decision built on them.
 
 ## meta.json
 

@@ -2,7 +2,7 @@
  * The discount Ohio allows a vendor whose return and full payment arrive by the due date: 0.75 of 1 %
  * of the tax liability on line 6 of the UST 1 (R.C. 5739.12; the Department of Taxation's FAQ "What is
  * the discount rate for sales tax returns filed timely?"). A dated figure, as rates are: H.B. 66 held it
- * at 0.9 % until June 30, 2007, and a later act may change it again (docs/guides/filing-your-return.md).
+ * at 0.9 % until June 30, 2007, and a later act may change it again (docs/guides/tax-and-returns.md, "The return").
  */
 import type { IsoDate } from "../rates/calendar.ts";
 

@@ -1,6 +1,6 @@
 /**
  * The return worksheet in the shape of Ohio's Universal Sales Tax Return (UST 1), computed from a
- * period's ledger sums: pure, no I/O (docs/guides/filing-your-return.md).
+ * period's ledger sums: pure, no I/O (docs/guides/tax-and-returns.md, "The return").
  *
  * The county schedule has one line per reporting code the Department of Taxation gives: a county's own
  * number (01–88, alphabetical), and, for the four counties COTA's district covers in part, a second code

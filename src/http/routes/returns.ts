@@ -1,6 +1,6 @@
 /**
  * GET /api/v1/returns/{period}: the organization's UST 1 worksheet for a filing period, from the ledger
- * of the calling key's environment (docs/guides/filing-your-return.md). JSON, or CSV by ?format=csv or
+ * of the calling key's environment (docs/guides/tax-and-returns.md, "The return"). JSON, or CSV by ?format=csv or
  * Accept: text/csv. The rules are the return service's; this route reads the request and renders.
  */
 import { getRouterParam, type H3Event } from "h3";
