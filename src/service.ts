@@ -132,6 +132,12 @@ export async function createService(config: Config, options: ServiceOptions = {}
     const webhooks = createWebhookService({ db: store.db, now, secrets, privateTargets: config.webhooks.privateTargets, wakeDeliveries: () => background.actor.wake(), webhooksPerOrganization: config.webhooksPerOrganization });
     const mailer = config.mail ? smtpMailer(config.mail) : null;
     if (mailer) closing.defer(() => mailer.close());
+    // Said once, at start, either way: whether a customer who forgot a password gets a mail is the operator's to see, not to find out from a customer.
+    log(
+      config.mail
+        ? { level: "info", msg: "mail is configured: password reset links are mailed", smtp_host: new URL(config.mail.smtpUrl).host, from: config.mail.from }
+        : { level: "info", msg: "mail is off (SMTP_URL unset): the dashboard cannot mail password reset links" },
+    );
     const dataStatus = () =>
       readDataStatus({ db: store.db, freshness, polygons, zctaVintage: data.meta.zcta_vintage, staleAfterDays: config.reconcileStaleAfterDays }, now());
 

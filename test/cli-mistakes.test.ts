@@ -7,11 +7,13 @@ import { execFile } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import { loadConfig } from "../src/config.ts";
 import { freshDatabase } from "./_setup.ts";
 
 const BIN = new URL("../bin/buckeye.js", import.meta.url).pathname;
+// Each test starts the CLI as a process, some twice; on a machine shared with other work one start can take seconds.
+vi.setConfig({ testTimeout: 120_000 });
 const dir = mkdtempSync(join(tmpdir(), "buckeye-cli-mistakes-"));
 const database = freshDatabase(dir, "mistakes");
 // No rate file configured, as on a fresh install, whatever the shell running the tests has set.

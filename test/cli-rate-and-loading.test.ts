@@ -8,10 +8,12 @@ import { execFile } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import { freshDatabase } from "./_setup.ts";
 
 const BIN = new URL("../bin/buckeye.js", import.meta.url).pathname;
+// Each test starts the CLI as a process, some twice; on a machine shared with other work one start can take seconds.
+vi.setConfig({ testTimeout: 120_000 });
 const dir = mkdtempSync(join(tmpdir(), "buckeye-cli-rate-"));
 const database = freshDatabase(dir, "rate");
 const env = { ...process.env, DATABASE_URL: database.url, LOG_LEVEL: "silent", RECONCILE_STALE_AFTER_DAYS: "36500" };

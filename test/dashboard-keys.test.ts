@@ -120,6 +120,9 @@ describe("API keys page", () => {
     expect(dialogs).toEqual([]);
     await ownerPage.goto("/dashboard/usage");
     expect(await ownerPage.evaluate(() => (window as unknown as { __xss?: number }).__xss)).toBeUndefined();
+    // The owner signed up, so the organization is in trial: the rate-limit card says the rate is shared, as the trial notice does.
+    expect(await ownerPage.locator("#limit-heading + p + p").innerText()).toContain("shared by every organization in trial, yours included");
+    expect(await ownerPage.locator("section[aria-labelledby=limit-heading]").innerText()).not.toContain("for your organization across all its keys");
   });
 });
 

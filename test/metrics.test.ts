@@ -118,7 +118,9 @@ beforeAll(async () => {
   // The service trusts the active version it read for DEFAULT_REFRESH_MS on its clock: past that, it reads the file's.
   api.clock.advance(DEFAULT_REFRESH_MS);
 
+  // County lookups: the first built by the lookup service, the rest reused from the body cache; each counted.
   for (let i = 0; i < COUNTY_LOOKUPS; i++) expect((await call("/api/v1/rates", "GET", "/api/v1/rates?county=franklin")).status).toBe(200);
+  add(resolvedBy, "county_param", COUNTY_LOOKUPS);
   // An address the file settles, one on a street it does not know, and one the geocoder places.
   const record = linedRecords(FILE.records).find((r) => r.recordType === "A" && r.zip5 === "43081" && r.unit === null && r.effectiveTo === null && r.houseLow !== null)!;
   const house = record.parity === "O" ? (record.houseLow! % 2 === 1 ? record.houseLow! : record.houseLow! + 1) : record.houseLow! % 2 === 0 ? record.houseLow! : record.houseLow! + 1;
@@ -156,6 +158,7 @@ beforeAll(async () => {
   const burstKey = (await createKey(api.service.store.db, api.orgId, "metrics burst", "live")).key;
   const statuses = await Promise.all(Array.from({ length: BURST }, () => call("/api/v1/rates", "GET", "/api/v1/rates?county=wayne", { key: burstKey })));
   limited = statuses.filter((s) => s.status === 429).length;
+  add(resolvedBy, "county_param", statuses.filter((s) => s.status === 200).length);
   expect(limited).toBeGreaterThan(0);
 
   // The public port is asked for /metrics, which no route there answers.
@@ -263,7 +266,7 @@ describe("HTTP: requests by route template, method and status; latency per route
 });
 
 describe("lookups: answers by resolved_by, boundary-file outcomes, the geocoder and its circuit", () => {
-  it("each address lookup is counted by how it was resolved, and the file's matches and misses by outcome", async () => {
+  it("each lookup, county and address alike, is counted by how it was resolved, and the file's matches and misses by outcome", async () => {
     await settlesTo("sum by (resolved_by) (buckeye_lookup_answers_total)", "resolved_by", entries(resolvedBy));
     await settlesTo("sum by (outcome) (buckeye_boundary_file_matches_total)", "outcome", entries(fileOutcomes));
   });

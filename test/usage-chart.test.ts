@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { addDays } from "../src/rates/calendar.ts";
-import { rateLimitSentence } from "../src/dashboard/rate-limit-text.ts";
+import { organizationLimitLabel, rateLimitSentence } from "../src/dashboard/rate-limit-text.ts";
 import { contrastRatio, labelledDays, NARROW, niceTicks, SERIES_COLOURS, stackedDailyChart, WIDE } from "../src/dashboard/usage-chart.ts";
 
 /** CIE L*a*b* of a #rrggbb colour (D65), to measure how far apart two colours look. */
@@ -101,6 +101,14 @@ describe("the rate limit sentence", () => {
 
   it("with fewer keys than the organization's limit needs, more keys raise the total up to that limit", () => {
     expect(rateLimitSentence(1, 10, 50)).toBe("With 1 active key, your organization can make up to 10 requests per second in all (10 per key). More keys raise that, up to the organization's limit of 50.");
+  });
+
+  it("an organization in trial is told it shares one rate with every organization in trial, never that the rate is its own", () => {
+    expect(rateLimitSentence(2, 10, 50, true)).toBe(
+      "Your organization is in trial: until Buckeye verifies it, its keys and those of every other organization in trial share 50 requests per second, so yours may get fewer when others are busy.",
+    );
+    expect(organizationLimitLabel(true)).toBe("requests per second, shared by every organization in trial, yours included");
+    expect(organizationLimitLabel(false)).toBe("requests per second, for your organization across all its keys");
   });
 
   it("with enough keys, the organization's limit is the total and more keys do not raise it", () => {

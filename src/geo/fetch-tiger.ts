@@ -94,7 +94,6 @@ export async function fetchTiger(options: FetchTigerOptions): Promise<{ counties
   const fetchImpl = options.fetch ?? fetch;
   const log = options.log ?? (() => {});
   const urls = tigerUrls(options.baseUrl, options.vintage);
-  mkdirSync(options.dir, { recursive: true });
 
   log(`downloading ${urls.counties}`);
   const counties = await convertTigerZip(await download(urls.counties, fetchImpl, options.vintage, options.dir), urls.counties);
@@ -109,6 +108,9 @@ export async function fetchTiger(options: FetchTigerOptions): Promise<{ counties
     throw new FetchGeoError(`the downloaded TIGER/Line ${options.vintage} layers are not usable: ${(error as Error).message}`);
   }
 
+  // Made only now, with both layers in hand: a failed download leaves no empty folder behind, which the
+  // service would report as a folder without polygons rather than as the missing one fetch-geo fills.
+  mkdirSync(options.dir, { recursive: true });
   const countyFile = join(options.dir, `oh-counties-tiger${options.vintage}.geojson`);
   const placeFile = join(options.dir, `oh-places-tiger${options.vintage}.geojson`);
   writeAtomically(countyFile, JSON.stringify(counties));

@@ -4,7 +4,9 @@
  * duration and the API key's id. What reaches the log is chosen by cost: at LOG_LEVEL=debug every
  * request; otherwise only server errors and requests slower than SLOW_REQUEST_MS (level info),
  * so a busy instance does not spend its time writing lines nobody reads. A 503 is level warn, not
- * error: it reports a state (an upstream down, /readyz while the pool loads), not a fault of ours.
+ * error: it reports a state (an upstream down), not a fault of ours. A 503 of /readyz is not even that:
+ * it is the answer a probe asks for, every few seconds while the service loads or lacks its polygons,
+ * whose reason the start-up log gives once; so it is logged as any request is (debug).
  */
 import type { H3Event } from "h3";
 import type { Logger } from "../log.ts";
@@ -25,7 +27,8 @@ export function logResponse(log: Logger, options: AccessLogOptions) {
   return (response: Response, event: H3Event): void => {
     const ms = performance.now() - (event.context.startedAt ?? performance.now());
     const status = response.status;
-    const level = status === 503 ? "warn" : status >= 500 ? "error" : ms >= options.slowMs ? "info" : "debug";
+    const probe = event.url.pathname === "/readyz";
+    const level = status === 503 && !probe ? "warn" : status >= 500 && !probe ? "error" : ms >= options.slowMs ? "info" : "debug";
     if (level === "debug" && !options.everyRequest) return;
     log({
       level,

@@ -11,15 +11,19 @@ import type { RateTable } from "../rates/rate-table.ts";
 const PLACEHOLDER = "\u0000request-id\u0000";
 const PLACEHOLDER_JSON = JSON.stringify(PLACEHOLDER);
 
-/** A serialized body around the place its request id goes; `after` is null for a body without one. */
+/**
+ * A serialized body around the place its request id goes; `after` is null for a body without one.
+ * `onHit`: what a reuse of the body counts (a metric's counter, its labels bound when the body was kept).
+ */
 interface Template {
   before: string;
   after: string | null;
+  onHit: (() => void) | null;
 }
 
-function toTemplate(json: string): Template {
+function toTemplate(json: string, onHit: (() => void) | null = null): Template {
   const at = json.indexOf(PLACEHOLDER_JSON);
-  return at < 0 ? { before: json, after: null } : { before: json.slice(0, at), after: json.slice(at + PLACEHOLDER_JSON.length) };
+  return at < 0 ? { before: json, after: null, onHit } : { before: json.slice(0, at), after: json.slice(at + PLACEHOLDER_JSON.length), onHit };
 }
 
 function withId(template: Template, requestId: string): string {
@@ -49,12 +53,14 @@ export class BodyCache {
       this.#table = table;
     }
     const template = this.#bodies.get(key);
-    return template === undefined ? undefined : withId(template, requestId);
+    if (template === undefined) return undefined;
+    template.onHit?.();
+    return withId(template, requestId);
   }
 
-  /** Keeps a body built elsewhere (asynchronously) under `key`; its request_id is what each request replaces. */
-  keep(table: RateTable, key: string, body: { request_id: string }): void {
+  /** Keeps a body built elsewhere (asynchronously) under `key`; its request_id is what each request replaces; `onHit` runs at each reuse. */
+  keep(table: RateTable, key: string, body: { request_id: string }, onHit: (() => void) | null = null): void {
     if (table !== this.#table) return;
-    this.#bodies.set(key, toTemplate(JSON.stringify({ ...body, request_id: PLACEHOLDER })));
+    this.#bodies.set(key, toTemplate(JSON.stringify({ ...body, request_id: PLACEHOLDER }), onHit));
   }
 }

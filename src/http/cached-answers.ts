@@ -15,10 +15,26 @@ import type { LookupItem } from "../lookup/lookup-item.ts";
 import type { ItemResult } from "../lookup/item-result.ts";
 import type { RateTable } from "../rates/rate-table.ts";
 import type { RecordContext } from "../rates/records.ts";
+import { lookupAnswers } from "../metrics.ts";
 import { BodyCache } from "./body-cache.ts";
 
 /** What an answer depends on besides the lookup: both dates are in the body (last_reconciled, beyond_confirmed). */
 type AnswerAsOf = Pick<RatesFreshness, "lastReconciled" | "confirmedThrough">;
+
+/**
+ * What a reused answer counts in `buckeye_lookup_answers_total`, as the lookup service counts the answer it
+ * built (docs/operations/metrics.md): one counter child per label, bound once, so a hit adds an increment and
+ * nothing else to the fast path.
+ */
+const hitCounters = new Map<string, () => void>();
+function answeredFromCache(resolvedBy: string): () => void {
+  let count = hitCounters.get(resolvedBy);
+  if (!count) {
+    const child = lookupAnswers.labels({ resolved_by: resolvedBy });
+    hitCounters.set(resolvedBy, (count = () => child.inc()));
+  }
+  return count;
+}
 
 export class CachedAnswers {
   readonly #bodies = new BodyCache();
@@ -46,7 +62,7 @@ export class CachedAnswers {
     const result = await this.#answerOne(item, context);
     if (result.kind === "failure") return result;
     const settledByFile = how.version !== null && result.kind === "rate" && result.body.boundary_record?.version === how.version;
-    if (how.countyOrZip || settledByFile) this.#bodies.keep(table, key, result.body);
+    if (how.countyOrZip || settledByFile) this.#bodies.keep(table, key, result.body, answeredFromCache(result.kind === "ambiguous" ? "ambiguous" : result.body.resolved_by));
     return result;
   }
 }

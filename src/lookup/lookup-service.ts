@@ -32,7 +32,7 @@ import type { RecordContext } from "../rates/records.ts";
 import type { BatchWorkerData, ChunkDone, ChunkWork, Geocoded } from "./chunk-work.ts";
 import type { ItemResult, RowResult } from "./item-result.ts";
 import { batchOutcomes, complete, settle, type Entry, type LadderParts } from "./ladder.ts";
-import { readLookups, strategyOf, type LookupItem } from "./lookup-item.ts";
+import { readLookups, type LookupItem } from "./lookup-item.ts";
 import { countAnswers } from "./lookup-metrics.ts";
 import { batchRows, geocoderRequests, geocoderSeconds } from "../metrics.ts";
 import type { ResolverData } from "./resolver-inputs.ts";
@@ -155,21 +155,20 @@ export class LookupService {
   }
 
   /**
-   * One lookup of any kind. County and ZIP lookups are not counted in the lookup metrics: GET /rates
-   * answers them from its body cache, so only its route counts them (docs/operations/metrics.md).
+   * One lookup of any kind, counted in the lookup metrics; an answer GET /rates reuses from its body
+   * cache is counted there, at each reuse (docs/operations/metrics.md).
    */
   async answerOne(item: LookupItem, context: RecordContext): Promise<ItemResult> {
     const parts = this.#parts();
     const entries: Entry[] = [{ item, context }];
     const settled = await settle(parts, entries);
-    const counted = strategyOf(item) !== "county-or-zip";
     if (settled.pending.length === 0) {
-      if (counted) countAnswers([settled.results[0]!], settled);
+      countAnswers([settled.results[0]!], settled);
       return settled.results[0]!;
     }
     const outcomes = await Promise.all(settled.pending.map(async ({ geocode }) => (await this.#geocodeQueue.add(() => this.geocoder.geocode(geocode)))!));
     const [result] = await complete(parts, entries, settled, outcomes);
-    if (counted) countAnswers([result!], settled);
+    countAnswers([result!], settled);
     return result!;
   }
 

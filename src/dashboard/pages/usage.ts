@@ -8,7 +8,7 @@ import { badge, dateMinute, signedInPage } from "../layout.ts";
 import { sendPage } from "../respond.ts";
 import { requireSession } from "../session.ts";
 import type { KeyEnv } from "../../store/database.ts";
-import { rateLimitSentence } from "../rate-limit-text.ts";
+import { organizationLimitLabel, rateLimitSentence } from "../rate-limit-text.ts";
 import { dayLabel, NARROW, SERIES_COLOURS, sparkline, stackedDailyChart, swatch, WIDE, type Series } from "../usage-chart.ts";
 
 const DAYS = 30;
@@ -50,7 +50,10 @@ export function usageRoutes(app: H3, deps: DashboardDeps): void {
       // The organization's own rates where an operator set them (docs/operations/organization-limits.md).
       const limits = await deps.accounts.limits(session.organizationId);
       const limit = limits?.find((shown) => shown.name === "requestsPerSecondPerKey")?.value ?? deps.rateLimits.perKey;
-      const organizationLimit = limits?.find((shown) => shown.name === "requestsPerSecondPerOrganization")?.value ?? deps.rateLimits.perOrganization;
+      const organizationRate = limits?.find((shown) => shown.name === "requestsPerSecondPerOrganization");
+      const organizationLimit = organizationRate?.value ?? deps.rateLimits.perOrganization;
+      // As the API decides (src/http/admit-request.ts): in trial, without a rate of its own, the organization draws from the shared trial bucket.
+      const sharedByTrials = session.organizationVerifiedAt === null && organizationRate?.own !== true;
 
       const chartFor = (env: KeyEnv) => {
         const drawn = byEnv(env);
@@ -122,8 +125,8 @@ export function usageRoutes(app: H3, deps: DashboardDeps): void {
 <section class="card" aria-labelledby="limit-heading">
   <h2 id="limit-heading">Rate limit</h2>
   <p class="stat"><span class="stat-value">${limit.toLocaleString("en-US")}</span> <span class="stat-label">requests per second, per API key</span></p>
-  <p class="stat"><span class="stat-value">${organizationLimit.toLocaleString("en-US")}</span> <span class="stat-label">requests per second, for your organization across all its keys</span></p>
-  <p>Each key may burst to ${limit.toLocaleString("en-US")} requests and sustain ${limit.toLocaleString("en-US")} per second. ${rateLimitSentence(activeKeys, limit, organizationLimit)}</p>
+  <p class="stat"><span class="stat-value">${organizationLimit.toLocaleString("en-US")}</span> <span class="stat-label">${organizationLimitLabel(sharedByTrials)}</span></p>
+  <p>Each key may burst to ${limit.toLocaleString("en-US")} requests and sustain ${limit.toLocaleString("en-US")} per second. ${rateLimitSentence(activeKeys, limit, organizationLimit, sharedByTrials)}</p>
   <p>A request over its key's limit gets <code>429 rate-limit-exceeded</code>, one over the organization's limit <code>429 organization-rate-limit-exceeded</code>, each with a <code>Retry-After</code> header. Every response carries <code>RateLimit-Limit</code>, <code>RateLimit-Remaining</code> and <code>RateLimit-Reset</code>, so a client can slow down before it is refused.</p>
 </section>`;
       return sendPage(event, signedInPage({ title: "Usage", section: "usage", session, body }));
