@@ -25,8 +25,8 @@ export interface RangeGroup {
   street: string | null;
 }
 
-/** A record of a group as the lookup reads it, with its odd/even flag. */
-export type GroupRecord = Omit<CandidateRow, "query"> & { parity: "O" | "E" | "B" | null };
+/** A record of a group as the lookup reads it, with its odd/even flag (`query`: the group's index, unused here). */
+export type GroupRecord = CandidateRow & { parity: "O" | "E" | "B" | null };
 
 /**
  * How many groups are judged at most. A real quarter touches a few thousand of Ohio's streets; past
@@ -156,24 +156,54 @@ function addressesOf(row: GroupRecord): Address[] {
   return addresses;
 }
 
-function matches(row: GroupRecord, address: Address, date: string): boolean {
+const lowOf = (row: GroupRecord) => (row.record_type === "4" ? Number(row.plus4_low) : row.house_low!);
+const highOf = (row: GroupRecord) => (row.record_type === "4" ? Number(row.plus4_high) : row.house_high!);
+
+/** Whether the row answers the address on the date, its range known to hold the address's number. */
+function admits(row: GroupRecord, address: Address, date: string): boolean {
   if (!inEffect(row, date)) return false;
-  if (row.record_type === "4") return Number(row.plus4_low) <= address.value && address.value <= Number(row.plus4_high);
-  const side = address.value % 2 === 1 ? "O" : "E";
-  return row.house_low! <= address.value && address.value <= row.house_high! && (row.parity === "B" || row.parity === side) && unitMatches({ ...row, query: 0 }, address.unit);
+  if (row.record_type === "4") return true;
+  return (row.parity === "B" || row.parity === (address.value % 2 === 1 ? "O" : "E")) && unitMatches(row, address.unit);
 }
 
-/** The record a lookup answers from: the first match in the lookup's order. */
-function answering(ordered: readonly GroupRecord[], address: Address, date: string): GroupRecord | undefined {
-  return ordered.find((row) => matches(row, address, date));
-}
+/**
+ * One version's records of a group, sorted by their range's low end, with the highest high end up to
+ * each: a lookup finds the ranges holding a number by a binary search and a walk back that stops
+ * where no earlier range reaches it, a few steps where ranges are blocks side by side.
+ */
+class Ranges {
+  readonly #rows: GroupRecord[];
+  readonly #lows: number[];
+  readonly #reach: number[];
 
-const inLookupOrder = (rows: readonly GroupRecord[]) => [...rows].sort((a, b) => moreSpecific({ ...a, query: 0 }, { ...b, query: 0 }));
+  constructor(rows: readonly GroupRecord[]) {
+    this.#rows = [...rows].sort((a, b) => lowOf(a) - lowOf(b));
+    this.#lows = this.#rows.map(lowOf);
+    let reach = Number.NEGATIVE_INFINITY;
+    this.#reach = this.#rows.map((row) => (reach = Math.max(reach, highOf(row))));
+  }
+
+  /** The record a lookup answers from: of those that admit the address, the most specific (boundary-index.ts moreSpecific). */
+  answering(address: Address, date: string): GroupRecord | undefined {
+    let [lo, hi] = [0, this.#lows.length];
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.#lows[mid]! <= address.value) lo = mid + 1;
+      else hi = mid;
+    }
+    let best: GroupRecord | undefined;
+    for (let i = lo - 1; i >= 0 && this.#reach[i]! >= address.value; i--) {
+      const row = this.#rows[i]!;
+      if (highOf(row) >= address.value && admits(row, address, date) && (best === undefined || moreSpecific(row, best) < 0)) best = row;
+    }
+    return best;
+  }
+}
 
 /** One group's records in the old version (`before`) and the new one (`after`), judged by what lookups answer. */
 export function judgeGroup(before: readonly GroupRecord[], after: readonly GroupRecord[], day: string): GroupJudgement {
   const unchanged = unchangedRanges(before, after, day);
-  const [old, next] = [inLookupOrder(before), inLookupOrder(after)];
+  const [old, next] = [new Ranges(before), new Ranges(after)];
   const addresses = new Map<string, Address>();
   for (const row of [...before, ...after]) {
     for (const address of addressesOf(row)) addresses.set(`${address.value}|${address.unit?.designator ?? ""}|${address.unit?.number ?? ""}`, address);
@@ -183,9 +213,9 @@ export function judgeGroup(before: readonly GroupRecord[], after: readonly Group
   const moved = new Map<string, Set<string>>();
   for (const date of dates) {
     for (const address of addresses.values()) {
-      const was = answering(old, address, date);
+      const was = old.answering(address, date);
       if (was === undefined || !unchanged.has(coverage(was))) continue;
-      const is = answering(next, address, date);
+      const is = next.answering(address, date);
       if (is === undefined || answerOf(is) === answerOf(was)) continue;
       const key = coverage(was);
       let lost = moved.get(key);

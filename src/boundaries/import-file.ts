@@ -138,8 +138,8 @@ export interface ChangeReport {
    * a lookup prefers the most specific match (answer-changes.ts). Estimated from the groups judged.
    */
   ranges_shadowed: number;
-  /** The groups (a street in a ZIP, a ZIP's ZIP+4 ranges) where the versions' ranges differ, how many were judged, and the lookups made there. */
-  lookups_judged: { groups: number; judged: number; lookups: number };
+  /** The groups (a street in a ZIP, a ZIP's ZIP+4 ranges) where the versions' ranges differ, how many were judged, the lookups made there, and the seconds it took (part of the compare phase). */
+  lookups_judged: { groups: number; judged: number; lookups: number; seconds: number };
   /**
    * Changed, removed and shadowed ranges over the active version's: the share of its answers that
    * move, judged against MAX_CHANGED_SHARE. An added range moves no answer unless it shadows an
@@ -329,7 +329,9 @@ async function judgeLookups(store: Pick<Store, "db" | "sqlite">, version: string
 async function changeReport(store: Pick<Store, "db" | "sqlite">, version: string, against: string, day: string): Promise<ChangeReport> {
   const sample = new GroupSample();
   const compared = await compareVersions(store, version, against, day, sample.add);
+  const judging = performance.now();
   const lookups = await judgeLookups(store, version, against, day, sample);
+  const seconds = Number(((performance.now() - judging) / 1000).toFixed(2));
   // A shadowed range lost what its lookups lost, though its own row kept it; never more ranges than carried the code.
   const jurisdictions = compared.jurisdictions.map((j) => ({ ...j, lost: Math.min(j.ranges, j.lost + (lookups.lost.get(`${j.kind}:${j.code}`) ?? 0)) }));
   return {
@@ -340,7 +342,7 @@ async function changeReport(store: Pick<Store, "db" | "sqlite">, version: string
     ranges_added: compared.added,
     ranges_removed: compared.removed,
     ranges_shadowed: lookups.shadowed,
-    lookups_judged: { groups: sample.seen, judged: sample.kept.length, lookups: lookups.lookups },
+    lookups_judged: { groups: sample.seen, judged: sample.kept.length, lookups: lookups.lookups, seconds },
     changed_share: share(compared.changed + compared.removed + lookups.shadowed, compared.against_ranges),
     jurisdictions_moved: jurisdictions.filter(movedJurisdiction),
     duplicate_rows: compared.duplicates,
