@@ -33,7 +33,7 @@ export type GroupRecord = CandidateRow & { parity: "O" | "E" | "B" | null };
  * this, every n-th group is judged and what it finds is scaled by n. Each judged group costs one
  * indexed read a version.
  */
-export const MAX_GROUPS_JUDGED = 20_000;
+export const MAX_GROUPS_JUDGED = 10_000;
 
 /** Dates judged per group: the report's day and the next few on which one of the group's records begins or ends. */
 const MAX_DATES = 4;
@@ -209,15 +209,21 @@ export function judgeGroup(before: readonly GroupRecord[], after: readonly Group
     for (const address of addressesOf(row)) addresses.set(`${address.value}|${address.unit?.designator ?? ""}|${address.unit?.number ?? ""}`, address);
   }
   const dates = judgedDates([...before, ...after], day);
+  // The old records of unchanged ranges, by their range: a lookup answered by any other moves nothing this judges.
+  const kept = new Map<GroupRecord, string>();
+  for (const row of before) {
+    const key = coverage(row);
+    if (unchanged.has(key)) kept.set(row, key);
+  }
   /** Old ranges whose lookups moved, and the codes they lost ("county|39049"). */
   const moved = new Map<string, Set<string>>();
   for (const date of dates) {
     for (const address of addresses.values()) {
       const was = old.answering(address, date);
-      if (was === undefined || !unchanged.has(coverage(was))) continue;
+      const key = was === undefined ? undefined : kept.get(was);
+      if (was === undefined || key === undefined) continue;
       const is = next.answering(address, date);
-      if (is === undefined || answerOf(is) === answerOf(was)) continue;
-      const key = coverage(was);
+      if (is === undefined || (is.county_fips === was.county_fips && is.transit_code === was.transit_code)) continue;
       let lost = moved.get(key);
       if (lost === undefined) moved.set(key, (lost = new Set()));
       if (is.county_fips !== was.county_fips) lost.add(`county|${was.county_fips}`);

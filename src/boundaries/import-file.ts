@@ -304,23 +304,30 @@ function movedJurisdiction(j: JurisdictionLoss): boolean {
   return j.lost >= Math.min(JURISDICTION_MIN_LOST, j.ranges) && j.lost > j.ranges * JURISDICTION_MAX_LOST_SHARE;
 }
 
+/** Groups whose records are read and judged together: the records of a few hundred streets in memory at once, whatever the file. */
+const GROUPS_PER_READ = 250;
+
 /** Judges the sampled groups where the versions differ by what lookups there answer (answer-changes.ts). */
 async function judgeLookups(store: Pick<Store, "db" | "sqlite">, version: string, against: string, day: string, sample: GroupSample) {
-  const groups = sample.kept;
-  const byGroup = (rows: readonly GroupRecordRow[]) => {
-    const grouped: GroupRecordRow[][] = groups.map(() => []);
-    for (const row of rows) grouped[row.query]!.push(row);
-    return grouped;
-  };
-  const [before, after] = [byGroup(await groupRecords(store, against, groups)), byGroup(await groupRecords(store, version, groups))];
   let shadowed = 0;
   let lookups = 0;
   const lost = new Map<string, number>();
-  for (let g = 0; g < groups.length; g++) {
-    const judged = judgeGroup(before[g]!, after[g]!, day);
-    shadowed += judged.shadowed;
-    lookups += judged.lookups;
-    for (const { kind, code } of judged.lost) lost.set(`${kind}:${code}`, (lost.get(`${kind}:${code}`) ?? 0) + 1);
+  for (let start = 0; start < sample.kept.length; start += GROUPS_PER_READ) {
+    const groups = sample.kept.slice(start, start + GROUPS_PER_READ);
+    const byGroup = (rows: readonly GroupRecordRow[]) => {
+      const grouped: GroupRecordRow[][] = groups.map(() => []);
+      for (const row of rows) grouped[row.query]!.push(row);
+      return grouped;
+    };
+    const [before, after] = [byGroup(await groupRecords(store, against, groups)), byGroup(await groupRecords(store, version, groups))];
+    for (let g = 0; g < groups.length; g++) {
+      const judged = judgeGroup(before[g]!, after[g]!, day);
+      shadowed += judged.shadowed;
+      lookups += judged.lookups;
+      for (const { kind, code } of judged.lost) lost.set(`${kind}:${code}`, (lost.get(`${kind}:${code}`) ?? 0) + 1);
+    }
+    // SQLite's reads and the judging are synchronous: a server importing in its own process keeps answering between chunks.
+    await new Promise((resolve) => setImmediate(resolve));
   }
   const scaled = (n: number) => Math.round(n * sample.scale);
   return { shadowed: scaled(shadowed), lookups, lost: new Map([...lost].map(([key, n]) => [key, scaled(n)])) };
