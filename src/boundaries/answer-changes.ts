@@ -8,8 +8,9 @@
  * Only a group of ranges one lookup chooses among (a street in a ZIP for address ranges, a ZIP for
  * ZIP+4 ranges) where the versions differ at all can answer differently, so only those are judged,
  * and at most MAX_GROUPS_JUDGED of them, evenly spaced: the judgement costs the same for a file that
- * touches every street as for one that touches a few thousand. In a group, every range of either
- * version gives a few addresses (its ends and its middle, of its parity, and its units' ends); each
+ * touches every street as for one that touches a few thousand. In a group, every record one version
+ * has and the other lacks gives a few addresses (its ends and its middle, of its parity, and its
+ * units' ends): elsewhere both versions hold the same records, so lookups answer alike. Each address
  * is looked up in both versions by the lookup's own rules, on the report's day and the next days a
  * record of the group begins or ends. Pure: the records in, the judgement out.
  */
@@ -200,12 +201,40 @@ class Ranges {
   }
 }
 
+const rowKey = (row: GroupRecord) => `${coverage(row)}|${row.county_fips}|${row.transit_code ?? ""}|${row.effective_from}|${row.effective_to ?? ""}`;
+
+/**
+ * The records one version has and the other lacks (as many times as it lacks them). An address only
+ * records both versions share hold has the same candidates in both, so the same answer: only
+ * addresses in these ranges are looked up.
+ */
+function differingRows(before: readonly GroupRecord[], after: readonly GroupRecord[]): GroupRecord[] {
+  const unmatched = new Map<string, number>();
+  for (const row of before) unmatched.set(rowKey(row), (unmatched.get(rowKey(row)) ?? 0) + 1);
+  const differing: GroupRecord[] = [];
+  for (const row of after) {
+    const key = rowKey(row);
+    const left = unmatched.get(key) ?? 0;
+    if (left > 0) unmatched.set(key, left - 1);
+    else differing.push(row);
+  }
+  for (const row of before) {
+    const key = rowKey(row);
+    const left = unmatched.get(key) ?? 0;
+    if (left > 0) {
+      unmatched.set(key, left - 1);
+      differing.push(row);
+    }
+  }
+  return differing;
+}
+
 /** One group's records in the old version (`before`) and the new one (`after`), judged by what lookups answer. */
 export function judgeGroup(before: readonly GroupRecord[], after: readonly GroupRecord[], day: string): GroupJudgement {
   const unchanged = unchangedRanges(before, after, day);
   const [old, next] = [new Ranges(before), new Ranges(after)];
   const addresses = new Map<string, Address>();
-  for (const row of [...before, ...after]) {
+  for (const row of differingRows(before, after)) {
     for (const address of addressesOf(row)) addresses.set(`${address.value}|${address.unit?.designator ?? ""}|${address.unit?.number ?? ""}`, address);
   }
   const dates = judgedDates([...before, ...after], day);
