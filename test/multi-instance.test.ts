@@ -226,6 +226,8 @@ describe("revocation across instances: each instance's key verdicts hold only wh
 
 const run = promisify(execFile);
 const BIN = new URL("../bin/buckeye.js", import.meta.url).pathname;
+// Each CLI command is a process of its own that loads Buckeye, seconds on a loaded machine.
+const CLI_TIMEOUT = { timeout: 180_000 };
 
 /** `buckeye …` in a process of its own, with the instances' DATABASE_URL and REDIS_URL, as an operator runs it. */
 async function buckeye(...args: string[]): Promise<void> {
@@ -233,7 +235,7 @@ async function buckeye(...args: string[]): Promise<void> {
 }
 
 describe("revocation across instances: a change made by the CLI in another process", () => {
-  it("a key revoked and an organization suspended by the CLI are refused by both instances on the next request, and accepted after activate", async () => {
+  it("a key revoked and an organization suspended by the CLI are refused by both instances on the next request, and accepted after activate", CLI_TIMEOUT, async () => {
     const org = await createOrganization(store.db, `CLI Co ${randomBytes(3).toString("hex")}`);
     const [revoked, kept] = [await newKey("live", org.id), await newKey("test", org.id)];
     for (const instance of [a, b]) {
@@ -261,8 +263,6 @@ async function buckeyeWithoutRedis(...args: string[]): Promise<string> {
 }
 
 describe(`a change made by a CLI without REDIS_URL reaches instances that use Redis within ${STALE_MS} ms: they also read the database's key epoch`, () => {
-  // Each CLI command is a process of its own that loads Buckeye, seconds on a loaded machine.
-  const CLI_TIMEOUT = { timeout: 180_000 };
   /** Past the bound, measured from the CLI's exit (after its commit): the next request on each instance must see the change, no retry. */
   const pastTheBound = () => sleep(STALE_MS + 50);
 
