@@ -30,7 +30,8 @@ export interface Runtime {
   /**
    * For a process that holds no Redis connection of its own (the CLI), after a committed key
    * revocation or organization status change: instances that learn the key epoch from Redis
-   * (REDIS_URL) are told; the others see the database's epoch move, so without Redis it does nothing.
+   * (REDIS_URL) are told at once. Without REDIS_URL it does nothing: every instance also reads the
+   * database's epoch, which the commit moved (within 1 s where they share Redis, auth/store-and-redis-key-epoch.ts).
    */
   announceKeyChange(): Promise<void>;
   close(): Promise<void>;

@@ -12,7 +12,10 @@ import { importBoundaryFile, JURISDICTION_MAX_LOST_SHARE, MAX_CHANGED_SHARE, MAX
 import { runBoundaryImport } from "../src/boundaries/boundary-job.ts";
 import { boundaryStatus } from "../src/boundaries/versions.ts";
 import { SYNTHETIC_CITY_MARK } from "../src/boundaries/synthetic-file.ts";
-import { boundaryWorkspace, DATA_DIR, TEST_ZIPS, type BoundaryWorkspace } from "./_boundary-files.ts";
+import { formatBoundaryRow, type BoundaryRecord } from "../src/boundaries/record-layout.ts";
+import { openBoundaryIndex } from "../src/boundaries/boundary-index.ts";
+import { dateInOhio } from "../src/rates/calendar.ts";
+import { boundaryWorkspace, DATA_DIR, linedRecords, TEST_ZIPS, type BoundaryWorkspace } from "./_boundary-files.ts";
 
 const RECORDS = 20_000;
 /** Columns 30 to 89: the special-district triplets; the first carries the transit code. */
@@ -164,6 +167,72 @@ describe("versions are compared a few ZIPs at a time, and every ZIP's ranges cou
       expect(shorter.changes!.ranges_removed).toBeGreaterThan(0);
       expect(shorter.changes!.ranges_removed).toBeLessThanOrEqual(leftRanges);
       expect(shorter.changes!.ranges_compared + shorter.changes!.ranges_removed).toBe(shorter.changes!.ranges_in_active);
+    } finally {
+      await fresh.close();
+    }
+  }, 120_000);
+});
+
+describe("a file is judged by what lookups over it answer: an added range that shadows an existing one moves its answers", () => {
+  const records = 6_000;
+  /** A stand-in file (test/_boundary-files.ts): the generator's records, edited, its synthetic mark taken out of every city. */
+  function standIn(dir: string, name: string, rows: readonly BoundaryRecord[]): string {
+    const path = join(dir, name);
+    writeFileSync(path, `${rows.map((r) => formatBoundaryRow({ ...r, city: r.city.replace(SYNTHETIC_CITY_MARK, "") }).join(",")).join("\r\n")}\r\n`);
+    return path;
+  }
+  /** Ranges as the report counts them: by what they cover, whatever their dates (a dated change is two rows of one range). */
+  const ranges = (rows: readonly BoundaryRecord[]) => new Set(rows.map((r) => [r.zip5, r.preDirectional, r.streetName, r.suffix, r.houseLow, r.houseHigh, r.parity].join("|"))).size;
+  const streetOf = (r: BoundaryRecord, house: number) => ({ houseNumber: String(house), preDirectional: r.preDirectional, streetName: r.streetName, suffix: r.suffix });
+
+  it("every range kept and a narrower copy of each transit-coded address range added with its transit code cleared is refused without --force, on schedule too; forced, the lookups inside answer no transit", async () => {
+    const fresh = await boundaryWorkspace();
+    try {
+      const standard = linedRecords(records);
+      expect(await importBoundaryFile({ store: fresh.store, source: standIn(fresh.dir, "OHB2026Q1OCT1.csv", standard) })).toMatchObject({ status: "imported" });
+      const transitCoded = standard.filter((r) => r.recordType === "A" && r.transitCode !== null && r.unit === null && r.houseHigh! - r.houseLow! >= 4);
+      expect(transitCoded.length).toBeGreaterThan(records / 10);
+      const narrower = transitCoded.map((r) => ({ ...r, houseHigh: r.houseHigh! - 2, transitCode: null, districts: [] }));
+      const hostile = [...standard, ...narrower];
+
+      const refused = await importBoundaryFile({ store: fresh.store, source: standIn(fresh.dir, "OHB2026Q1NOV1.csv", hostile) });
+      expect(refused).toMatchObject({ status: "refused", error: expect.stringMatching(/ kept but shadowed .*more than 1 %\): refused as a probably rewritten file/) });
+      expect(refused.changes).toMatchObject({ ranges_changed: 0, ranges_removed: 0, ranges_added: ranges(narrower) });
+      // Every narrowed range is an active range whose lookups now answer without its transit code.
+      expect(refused.changes!.ranges_shadowed).toBeGreaterThanOrEqual(ranges(narrower));
+      expect(refused.changes!.changed_share).toBeGreaterThan(MAX_CHANGED_SHARE);
+      expect(refused.changes!.jurisdictions_moved.map((j) => j.kind)).toContain("transit");
+
+      const scheduled = await runBoundaryImport(fresh.store, standIn(fresh.dir, "OHB2026Q2FEB27.csv", hostile), undefined, { dataDir: DATA_DIR });
+      expect(scheduled).toMatchObject({ status: "refused", error: expect.stringMatching(/kept but shadowed/) });
+      expect((await boundaryStatus(fresh.store.db)).active?.version).toBe("OHB2026Q1OCT1");
+
+      // What the refusal spared: forced, a lookup inside a narrowed range answers no transit code.
+      const index = openBoundaryIndex(fresh.store, { refreshMs: 0 });
+      const today = dateInOhio(new Date());
+      const sample = transitCoded.find((r) => r.effectiveFrom <= today && r.effectiveTo === null)!;
+      const house = sample.parity === "E" ? sample.houseLow! + 2 : sample.houseLow! + 1;
+      const asked = { zip5: sample.zip5, street: streetOf(sample, house), date: today };
+      expect(await index.probe(asked)).toMatchObject({ transitCode: sample.transitCode });
+      expect(await importBoundaryFile({ store: fresh.store, source: standIn(fresh.dir, "OHB2026Q1NOV2.csv", hostile), force: true })).toMatchObject({ status: "imported" });
+      expect(await index.probe(asked)).toMatchObject({ transitCode: null });
+    } finally {
+      await fresh.close();
+    }
+  }, 120_000);
+
+  it("ranges split into narrower ones with the same county and transit code, and new streets, move no answer and import without --force", async () => {
+    const fresh = await boundaryWorkspace();
+    try {
+      const standard = linedRecords(records);
+      expect(await importBoundaryFile({ store: fresh.store, source: standIn(fresh.dir, "OHB2026Q1OCT1.csv", standard) })).toMatchObject({ status: "imported" });
+      const blocks = standard.filter((r) => r.recordType === "A" && r.unit === null && r.houseHigh! - r.houseLow! >= 4);
+      const split = blocks.map((r) => ({ ...r, houseHigh: r.houseHigh! - 2 }));
+      const built = blocks.slice(0, 200).map((r) => ({ ...r, streetName: `${r.streetName} NEW` }));
+      const imported = await importBoundaryFile({ store: fresh.store, source: standIn(fresh.dir, "OHB2026Q1NOV1.csv", [...standard, ...split, ...built]) });
+      expect(imported).toMatchObject({ status: "imported", changes: { ranges_changed: 0, ranges_removed: 0, ranges_shadowed: 0, changed_share: 0, jurisdictions_moved: [] } });
+      expect(imported.changes!.ranges_added).toBe(ranges([...split, ...built]));
+      expect(imported.changes!.lookups_judged.judged).toBeGreaterThan(0);
     } finally {
       await fresh.close();
     }

@@ -308,7 +308,7 @@ describe(`a file that moves more than ${MAX_CHANGED_SHARE * 100} % of the active
     const refused = await imports(rewritten.path);
     expect(refused).toMatchObject({ status: "refused" });
     expect(refused.changes!.ranges_compared).toBe(refused.changes!.ranges_in_active);
-    expect(refused.error).toMatch(/\d+ ranges changed county, transit or current record and 0 were removed, of the \d+ in the active version .* \(\d+\.\d %, more than 1 %\): refused as a probably rewritten file/);
+    expect(refused.error).toMatch(/\d+ ranges changed county, transit or current record, 0 were removed and 0 kept but shadowed \(lookups in them now answer another county or transit code from a range added over them\), of the \d+ in the active version .* \(\d+\.\d %, more than 1 %\): refused as a probably rewritten file/);
     expect(await snapshot()).toEqual(before);
     expect(await imports(rewritten.path, { force: true })).toMatchObject({ status: "imported", version: rewritten.version });
   });

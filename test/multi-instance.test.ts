@@ -14,6 +14,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createKey } from "../src/auth/key-service.ts";
+import { STALE_MS } from "../src/auth/store-and-redis-key-epoch.ts";
 import { createOrganizationWithOwner } from "../src/accounts/accounts.ts";
 import { openStore, type Store } from "../src/store/connect.ts";
 import { migrateToLatest } from "../src/store/migrate.ts";
@@ -225,6 +226,8 @@ describe("revocation across instances: each instance's key verdicts hold only wh
 
 const run = promisify(execFile);
 const BIN = new URL("../bin/buckeye.js", import.meta.url).pathname;
+// Each CLI command is a process of its own that loads Buckeye, seconds on a loaded machine.
+const CLI_TIMEOUT = { timeout: 180_000 };
 
 /** `buckeye …` in a process of its own, with the instances' DATABASE_URL and REDIS_URL, as an operator runs it. */
 async function buckeye(...args: string[]): Promise<void> {
@@ -232,7 +235,7 @@ async function buckeye(...args: string[]): Promise<void> {
 }
 
 describe("revocation across instances: a change made by the CLI in another process", () => {
-  it("a key revoked and an organization suspended by the CLI are refused by both instances on the next request, and accepted after activate", async () => {
+  it("a key revoked and an organization suspended by the CLI are refused by both instances on the next request, and accepted after activate", CLI_TIMEOUT, async () => {
     const org = await createOrganization(store.db, `CLI Co ${randomBytes(3).toString("hex")}`);
     const [revoked, kept] = [await newKey("live", org.id), await newKey("test", org.id)];
     for (const instance of [a, b]) {
@@ -248,6 +251,58 @@ describe("revocation across instances: a change made by the CLI in another proce
     expect([await rates(a, kept.key), await rates(b, kept.key)]).toEqual([401, 401]);
     await buckeye("org", "activate", org.id);
     expect([await rates(a, kept.key), await rates(b, kept.key)]).toEqual([200, 200]);
+  });
+});
+
+/** `buckeye …` as an operator's shell without REDIS_URL runs it: the instances' DATABASE_URL alone. */
+async function buckeyeWithoutRedis(...args: string[]): Promise<string> {
+  const environment: Record<string, string | undefined> = { ...process.env, ...env, LOG_LEVEL: "silent" };
+  delete environment.REDIS_URL;
+  delete environment.REDIS_KEY_PREFIX;
+  return (await run(process.execPath, [BIN, ...args, "--json"], { env: environment })).stdout;
+}
+
+describe(`a change made by a CLI without REDIS_URL reaches instances that use Redis within ${STALE_MS} ms: they also read the database's key epoch`, () => {
+  /** Past the bound, measured from the CLI's exit (after its commit): the next request on each instance must see the change, no retry. */
+  const pastTheBound = () => sleep(STALE_MS + 50);
+
+  it("`key revoke`: the key is refused by both instances, another key of the organization is not", CLI_TIMEOUT, async () => {
+    const org = await createOrganization(store.db, `No Redis Co ${randomBytes(3).toString("hex")}`);
+    const [revoked, kept] = [await newKey("live", org.id), await newKey("live", org.id)];
+    for (const instance of [a, b]) {
+      for (let i = 0; i < 2; i++) expect(await rates(instance, revoked.key)).toBe(200);
+      expect(await rates(instance, kept.key)).toBe(200);
+    }
+    expect(JSON.parse(await buckeyeWithoutRedis("key", "revoke", revoked.prefix))).toEqual([expect.objectContaining({ status: "revoked" })]);
+    await pastTheBound();
+    expect([await rates(a, revoked.key), await rates(b, revoked.key)]).toEqual([401, 401]);
+    expect([await rates(a, kept.key), await rates(b, kept.key)]).toEqual([200, 200]);
+  });
+
+  it("`org suspend` refuses the organization's keys on both instances, `org activate` accepts them again", CLI_TIMEOUT, async () => {
+    const org = await createOrganization(store.db, `No Redis Suspended ${randomBytes(3).toString("hex")}`);
+    const { key } = await newKey("live", org.id);
+    for (const instance of [a, b]) expect(await rates(instance, key)).toBe(200);
+    await buckeyeWithoutRedis("org", "suspend", org.id);
+    await pastTheBound();
+    expect([await rates(a, key), await rates(b, key)]).toEqual([401, 401]);
+    await buckeyeWithoutRedis("org", "activate", org.id);
+    await pastTheBound();
+    expect([await rates(a, key), await rates(b, key)]).toEqual([200, 200]);
+  });
+
+  it("`org limits set` gives the organization's keys their new rate on both instances", CLI_TIMEOUT, async () => {
+    const org = await createOrganization(store.db, `No Redis Limited ${randomBytes(3).toString("hex")}`);
+    const { key } = await newKey("live", org.id);
+    const limit = async (instance: ServeProcess) => {
+      const res = await fetch(`${instance.url}/api/v1/rates?county=franklin&date=2025-04-01`, { headers: { authorization: `Bearer ${key}` } });
+      await res.arrayBuffer();
+      return res.headers.get("ratelimit-limit");
+    };
+    expect([await limit(a), await limit(b)]).toEqual(["10", "10"]);
+    await buckeyeWithoutRedis("org", "limits", "set", org.id, "--requests-per-second-per-key", "3");
+    await pastTheBound();
+    expect([await limit(a), await limit(b)]).toEqual(["3", "3"]);
   });
 });
 

@@ -10,6 +10,7 @@ import type { KeyEpochSource } from "./key-epoch.ts";
 import { postgresKeyEpoch } from "./postgres-key-epoch.ts";
 import { redisKeyEpoch } from "./redis-key-epoch.ts";
 import { sqliteKeyEpoch } from "./sqlite-key-epoch.ts";
+import { polledKeyEpoch, storeAndRedisKeyEpoch } from "./store-and-redis-key-epoch.ts";
 import { KeyVerdicts, type KeyEpoch } from "./key-verdicts.ts";
 
 export interface KeyCheck {
@@ -24,16 +25,25 @@ export interface KeyCheck {
   close(): void;
 }
 
-/** Where the instances share Redis, the epoch is the one kept there: a change made through any instance or the CLI moves it. */
+/**
+ * Where the instances share Redis, the epoch is the one kept there (a change made through any instance or a CLI
+ * with REDIS_URL moves it at once) joined with the database's (a change committed by anyone moves it; polled on
+ * PostgreSQL, store-and-redis-key-epoch.ts).
+ */
 export interface SharedKeyEpoch {
   redis: Redis;
   keyPrefix: string;
 }
 
+function storeKeyEpoch(store: Store): KeyEpochSource {
+  return store.sqlite ? sqliteKeyEpoch(store.sqlite) : postgresKeyEpoch(store);
+}
+
 function keyEpochSource(store: Store, shared?: SharedKeyEpoch): KeyEpochSource {
-  if (shared) return redisKeyEpoch(shared.redis, shared.keyPrefix);
-  if (store.sqlite) return sqliteKeyEpoch(store.sqlite);
-  return postgresKeyEpoch(store);
+  if (!shared) return storeKeyEpoch(store);
+  // SQLite's own epoch costs a pread that touches no table: read it every time; PostgreSQL's is a round trip: polled.
+  const own = store.sqlite ? storeKeyEpoch(store) : polledKeyEpoch(storeKeyEpoch(store));
+  return storeAndRedisKeyEpoch(redisKeyEpoch(shared.redis, shared.keyPrefix), own);
 }
 
 export function createKeyCheck(store: Store, shared?: SharedKeyEpoch): KeyCheck {

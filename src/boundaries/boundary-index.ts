@@ -42,7 +42,8 @@ const CHUNK = 1000;
 /** ZIP summaries kept (Ohio has about 1,400 ZIPs; a few dates each). */
 const ZIP_SUMMARIES = 20_000;
 
-function unitMatches(row: CandidateRow, unit: Unit | null): boolean {
+/** Does the record's unit range admit the query's unit? The change report judges a file by these same rules (answer-changes.ts). */
+export function unitMatches(row: CandidateRow, unit: Unit | null): boolean {
   if (row.unit_designator === null) return true;
   if (unit === null || unit.number === "") return false;
   if (unit.designator !== null && unit.designator !== "#" && row.unit_designator !== "#" && unit.designator !== row.unit_designator) return false;
@@ -60,8 +61,8 @@ function span(row: CandidateRow): number {
   return Number(row.plus4_high) - Number(row.plus4_low);
 }
 
-/** Negative when a is the more specific match. */
-function moreSpecific(a: CandidateRow, b: CandidateRow): number {
+/** Negative when a is the more specific match: the lookup's order among matches, and the change report's (answer-changes.ts). */
+export function moreSpecific(a: CandidateRow, b: CandidateRow): number {
   const unit = Number(b.unit_designator !== null) - Number(a.unit_designator !== null);
   if (unit !== 0) return unit;
   return span(a) - span(b) || b.effective_from.localeCompare(a.effective_from) || a.line - b.line;

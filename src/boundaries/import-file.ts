@@ -28,6 +28,8 @@ import {
   readPointer,
   refreshPlannerStatistics,
   type JurisdictionLoss,
+  groupRecords,
+  type GroupRecordRow,
   recordWriter,
   LeaseLostError,
   releaseImportLease,
@@ -39,6 +41,7 @@ import {
   type RecordRow,
 } from "../store/boundaries.repository.ts";
 import { newId } from "../ids.ts";
+import { GroupSample, judgeGroup } from "./answer-changes.ts";
 import { streetKey, standardUnitDesignator } from "./pub28.ts";
 import { CapExceededError, csvBytes, csvLines, openSource } from "./read-source.ts";
 import { parseBoundaryRow, zip4Segments, type BoundaryRecord, type SkipReason } from "./record-layout.ts";
@@ -130,8 +133,17 @@ export interface ChangeReport {
   ranges_added: number;
   ranges_removed: number;
   /**
-   * Changed and removed ranges over the active version's: the share of its answers that move, judged
-   * against MAX_CHANGED_SHARE. Added ranges are counted, not judged: a file grows as streets are built.
+   * Ranges of the active version the file keeps unchanged, but where lookups at their sampled
+   * addresses now answer another county or transit code: an added or narrowed range shadows them, as
+   * a lookup prefers the most specific match (answer-changes.ts). Estimated from the groups judged.
+   */
+  ranges_shadowed: number;
+  /** The groups (a street in a ZIP, a ZIP's ZIP+4 ranges) where the versions' ranges differ, how many were judged, the lookups made there, and the seconds it took (part of the compare phase). */
+  lookups_judged: { groups: number; judged: number; lookups: number; seconds: number };
+  /**
+   * Changed, removed and shadowed ranges over the active version's: the share of its answers that
+   * move, judged against MAX_CHANGED_SHARE. An added range moves no answer unless it shadows an
+   * existing one: a file grows as streets are built.
    */
   changed_share: number;
   /** Counties and transit codes that lost more of their ranges than a real quarter moves (JURISDICTION_MAX_LOST_SHARE). */
@@ -292,8 +304,43 @@ function movedJurisdiction(j: JurisdictionLoss): boolean {
   return j.lost >= Math.min(JURISDICTION_MIN_LOST, j.ranges) && j.lost > j.ranges * JURISDICTION_MAX_LOST_SHARE;
 }
 
+/** Groups whose records are read and judged together: the records of a few hundred streets in memory at once, whatever the file. */
+const GROUPS_PER_READ = 250;
+
+/** Judges the sampled groups where the versions differ by what lookups there answer (answer-changes.ts). */
+async function judgeLookups(store: Pick<Store, "db" | "sqlite">, version: string, against: string, day: string, sample: GroupSample) {
+  let shadowed = 0;
+  let lookups = 0;
+  const lost = new Map<string, number>();
+  for (let start = 0; start < sample.kept.length; start += GROUPS_PER_READ) {
+    const groups = sample.kept.slice(start, start + GROUPS_PER_READ);
+    const byGroup = (rows: readonly GroupRecordRow[]) => {
+      const grouped: GroupRecordRow[][] = groups.map(() => []);
+      for (const row of rows) grouped[row.query]!.push(row);
+      return grouped;
+    };
+    const [before, after] = [byGroup(await groupRecords(store, against, groups)), byGroup(await groupRecords(store, version, groups))];
+    for (let g = 0; g < groups.length; g++) {
+      const judged = judgeGroup(before[g]!, after[g]!, day);
+      shadowed += judged.shadowed;
+      lookups += judged.lookups;
+      for (const { kind, code } of judged.lost) lost.set(`${kind}:${code}`, (lost.get(`${kind}:${code}`) ?? 0) + 1);
+    }
+    // SQLite's reads and the judging are synchronous: a server importing in its own process keeps answering between chunks.
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  const scaled = (n: number) => Math.round(n * sample.scale);
+  return { shadowed: scaled(shadowed), lookups, lost: new Map([...lost].map(([key, n]) => [key, scaled(n)])) };
+}
+
 async function changeReport(store: Pick<Store, "db" | "sqlite">, version: string, against: string, day: string): Promise<ChangeReport> {
-  const compared = await compareVersions(store, version, against, day);
+  const sample = new GroupSample();
+  const compared = await compareVersions(store, version, against, day, sample.add);
+  const judging = performance.now();
+  const lookups = await judgeLookups(store, version, against, day, sample);
+  const seconds = Number(((performance.now() - judging) / 1000).toFixed(2));
+  // A shadowed range lost what its lookups lost, though its own row kept it; never more ranges than carried the code.
+  const jurisdictions = compared.jurisdictions.map((j) => ({ ...j, lost: Math.min(j.ranges, j.lost + (lookups.lost.get(`${j.kind}:${j.code}`) ?? 0)) }));
   return {
     against,
     ranges_in_active: compared.against_ranges,
@@ -301,8 +348,10 @@ async function changeReport(store: Pick<Store, "db" | "sqlite">, version: string
     ranges_changed: compared.changed,
     ranges_added: compared.added,
     ranges_removed: compared.removed,
-    changed_share: share(compared.changed + compared.removed, compared.against_ranges),
-    jurisdictions_moved: compared.jurisdictions.filter(movedJurisdiction),
+    ranges_shadowed: lookups.shadowed,
+    lookups_judged: { groups: sample.seen, judged: sample.kept.length, lookups: lookups.lookups, seconds },
+    changed_share: share(compared.changed + compared.removed + lookups.shadowed, compared.against_ranges),
+    jurisdictions_moved: jurisdictions.filter(movedJurisdiction),
     duplicate_rows: compared.duplicates,
     duplicate_share: share(compared.duplicates, compared.rows),
   };
@@ -316,7 +365,7 @@ function refuseChanges(changes: ChangeReport): void {
   }
   if (changes.changed_share > MAX_CHANGED_SHARE) {
     throw new Refusal(
-      `${changes.ranges_changed} ranges changed county, transit or current record and ${changes.ranges_removed} were removed, of the ${changes.ranges_in_active} in the active version ${changes.against} (${percent(changes.changed_share)}, more than ${MAX_CHANGED_SHARE * 100} %): ${rewritten}`,
+      `${changes.ranges_changed} ranges changed county, transit or current record, ${changes.ranges_removed} were removed and ${changes.ranges_shadowed} kept but shadowed (lookups in them now answer another county or transit code from a range added over them), of the ${changes.ranges_in_active} in the active version ${changes.against} (${percent(changes.changed_share)}, more than ${MAX_CHANGED_SHARE * 100} %): ${rewritten}`,
     );
   }
   if (changes.jurisdictions_moved.length > 0) {

@@ -24,10 +24,12 @@ function skippedText(skipped: SkippedRows | undefined): string {
   return `; ${skipped.rows} row${skipped.rows === 1 ? "" : "s"} skipped, answering no Ohio lookup (${reasons.join("; ")})`;
 }
 
-/** "; against OHB2026Q3JUN1: 0.4 % of its ranges moved (12 changed county or transit, 8 removed; 30 added), 0 duplicate rows", or nothing. */
+/** "; against OHB2026Q3JUN1: 0.4 % of its ranges moved (12 changed county or transit, 8 removed, 3 shadowed; 30 added), 0 duplicate rows", or nothing. */
 function changesText(changes: ChangeReport | null | undefined): string {
   if (!changes) return "";
-  return `; against ${changes.against}: ${(changes.changed_share * 100).toFixed(1)} % of its ranges moved (${changes.ranges_changed} changed county or transit, ${changes.ranges_removed} removed; ${changes.ranges_added} added), ${changes.duplicate_rows} duplicate row${changes.duplicate_rows === 1 ? "" : "s"}`;
+  // A report stored before shadowed ranges were judged has no count of them.
+  const shadowed = "ranges_shadowed" in changes ? `, ${changes.ranges_shadowed} shadowed` : "";
+  return `; against ${changes.against}: ${(changes.changed_share * 100).toFixed(1)} % of its ranges moved (${changes.ranges_changed} changed county or transit, ${changes.ranges_removed} removed${shadowed}; ${changes.ranges_added} added), ${changes.duplicate_rows} duplicate row${changes.duplicate_rows === 1 ? "" : "s"}`;
 }
 
 /** "ZIP lookups: 1,412 ZIPs answer from the file; 37 differ from the Census ZCTA table (2 not in it), e.g. 43002, …". */

@@ -176,6 +176,19 @@ const COVERAGE: Record<"A" | "4" | "Z", string> = {
   Z: `zip5 || '|' || zip5_high`,
 };
 
+/** A street in a ZIP (address ranges) or a ZIP (ZIP+4 ranges) where the versions' ranges differ: lookups there may answer differently. */
+export interface TouchedGroup {
+  type: "A" | "4";
+  zip5: string;
+  street: string | null;
+}
+
+/** The group a range's coverage (COVERAGE) belongs to: its ZIP and, for an address range, its street (the fields between the ZIP and the last seven). */
+function groupOf(type: "A" | "4", coverage: string): string {
+  const fields = coverage.split("|");
+  return type === "A" ? `${fields[0]}|${fields.slice(1, -7).join("|")}` : fields[0]!;
+}
+
 /** A county or transit code that ranges the other version gave it no longer carry. */
 export interface JurisdictionLoss {
   kind: "county" | "transit";
@@ -251,8 +264,12 @@ function jurisdictionsOf(sets: readonly string[]): [Set<string>, Set<string>] {
  * step reads both versions' rows for those ZIPs through the record type's index and compares them
  * in memory. Linear in the rows with no sort of the whole file (the single GROUP BY this replaced
  * took 40 s and 120 MB more at 2,000,000 rows on SQLite; docs/operations/benchmarks.md).
+ * `onTouched` is offered, once each, every group (TouchedGroup) where a range was added, removed
+ * or changed, for the judgement of what lookups there answer (boundaries/answer-changes.ts).
  */
-export async function compareVersions(store: Pick<Store, "db" | "sqlite">, version: string, against: string, day: string): Promise<VersionComparison> {
+export async function compareVersions(
+  store: Pick<Store, "db" | "sqlite">, version: string, against: string, day: string, onTouched: (group: TouchedGroup) => void = () => {},
+): Promise<VersionComparison> {
   const { db } = store;
   // PostgreSQL has no statistics yet for the rows just written; without them it plans the scans of
   // the two versions blind. ANALYZE samples the table in a moment.
@@ -295,13 +312,17 @@ export async function compareVersions(store: Pick<Store, "db" | "sqlite">, versi
         else identical.add(row.d!);
       }
       for (const row of (await side(against, from, to, false).execute(db)).rows) range(row.k).inOld.push(row.s);
-      for (const r of ranges.values()) {
+      const touched = new Set<string>();
+      for (const [k, r] of ranges) {
         if (r.inOld.length > 0) totals.against_ranges++;
+        let same = false;
         if (r.inNew.length > 0 && r.inOld.length > 0) {
           totals.compared++;
-          if (!sameSets(r.inNew, r.inOld)) totals.changed++;
+          same = sameSets(r.inNew, r.inOld);
+          if (!same) totals.changed++;
         } else if (r.inNew.length > 0) totals.added++;
         else totals.removed++;
+        if (!same && type !== "Z" && k !== null) touched.add(groupOf(type, k));
         if (r.inOld.length === 0) continue;
         const kept = r.inNew.length > 0;
         const [newCounties, newTransits] = jurisdictionsOf(r.inNew);
@@ -309,10 +330,58 @@ export async function compareVersions(store: Pick<Store, "db" | "sqlite">, versi
         for (const code of oldCounties) lose("county", code, kept && !newCounties.has(code));
         for (const code of oldTransits) if (code !== "") lose("transit", code, kept && !newTransits.has(code));
       }
+      // A step holds its ZIPs' every range, so each group is offered once.
+      for (const group of touched) {
+        const cut = group.indexOf("|");
+        onTouched(type === "A" ? { type, zip5: group.slice(0, cut), street: group.slice(cut + 1) } : { type: "4", zip5: group, street: null });
+      }
     }
   }
   const jurisdictions = [...losses.values()].sort((a, b) => b.lost - a.lost || a.kind.localeCompare(b.kind) || a.code.localeCompare(b.code));
   return { ...totals, jurisdictions, duplicates, rows };
+}
+
+/** A group's record as a lookup reads it (CANDIDATE_COLUMNS and the odd/even flag); `query` is the group's index in the list asked for. */
+export type GroupRecordRow = CandidateRow & { parity: "O" | "E" | "B" | null };
+
+/** Groups per statement on PostgreSQL. */
+const GROUPS_PER_STATEMENT = 1000;
+
+/** Every record of a version in the groups asked for, each through its record type's index. */
+export async function groupRecords(store: Pick<Store, "db" | "sqlite">, version: string, groups: readonly TouchedGroup[]): Promise<GroupRecordRow[]> {
+  if (store.sqlite) {
+    const address = store.sqlite.prepare<[{ version: string; zip5: string; street: string | null }], Omit<GroupRecordRow, "query">>(
+      `SELECT ${CANDIDATE_COLUMNS}, parity FROM boundary_records WHERE version = @version AND record_type = 'A' AND zip5 = @zip5 AND street = @street`,
+    );
+    const zip4 = store.sqlite.prepare<[{ version: string; zip5: string }], Omit<GroupRecordRow, "query">>(
+      `SELECT ${CANDIDATE_COLUMNS}, parity FROM boundary_records WHERE version = @version AND record_type = '4' AND zip5 = @zip5`,
+    );
+    return groups.flatMap((g, query) =>
+      (g.type === "A" ? address.all({ version, zip5: g.zip5, street: g.street }) : zip4.all({ version, zip5: g.zip5 })).map((row) => ({ ...row, query })),
+    );
+  }
+  const rows: GroupRecordRow[] = [];
+  const columns = sql.raw([...CANDIDATE_COLUMNS.split(", "), "parity"].map((c) => `r.${c}`).join(", "));
+  for (let start = 0; start < groups.length; start += GROUPS_PER_STATEMENT) {
+    const chunk = groups.slice(start, start + GROUPS_PER_STATEMENT).map((g, i) => ({ ...g, query: start + i }));
+    const streets = chunk.filter((g) => g.type === "A");
+    const zips = chunk.filter((g) => g.type === "4");
+    if (streets.length > 0) {
+      const found = await sql<GroupRecordRow>`
+        SELECT q.query, ${columns}
+        FROM unnest(${streets.map((g) => g.query)}::int4[], ${streets.map((g) => g.zip5)}::text[], ${streets.map((g) => g.street)}::text[]) AS q(query, zip5, street)
+        CROSS JOIN LATERAL (SELECT * FROM boundary_records r WHERE r.version = ${version} AND r.record_type = 'A' AND r.zip5 = q.zip5 AND r.street = q.street) r`.execute(store.db);
+      rows.push(...found.rows);
+    }
+    if (zips.length > 0) {
+      const found = await sql<GroupRecordRow>`
+        SELECT q.query, ${columns}
+        FROM unnest(${zips.map((g) => g.query)}::int4[], ${zips.map((g) => g.zip5)}::text[]) AS q(query, zip5)
+        CROSS JOIN LATERAL (SELECT * FROM boundary_records r WHERE r.version = ${version} AND r.record_type = '4' AND r.zip5 = q.zip5) r`.execute(store.db);
+      rows.push(...found.rows);
+    }
+  }
+  return rows.map((row) => ({ ...row, query: Number(row.query), line: Number(row.line) }));
 }
 
 /** Every distinct (ZIP5, county) pair a version's records name. */
