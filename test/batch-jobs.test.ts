@@ -26,7 +26,7 @@ afterAll(async () => {
   await api?.close();
 });
 
-function call(service: Service, key: string, path: string, init: { method?: string; body?: string; headers?: Record<string, string> } = {}) {
+function call(service: Service, key: string, path: string, init: { method?: string; body?: string | Uint8Array<ArrayBuffer>; headers?: Record<string, string> } = {}) {
   return service.app.fetch(new Request(`http://buckeye.test${path}`, { ...init, headers: { authorization: `Bearer ${key}`, ...init.headers } }));
 }
 
@@ -160,6 +160,22 @@ describe("a field holding control characters fails its own row and is never stor
       body: { type: expect.stringMatching(/\/bad-request$/), invalid_params: [{ name: "address", reason: "must not contain control characters" }] },
     });
     expect(lines.filter((line) => line.status === 400)).toHaveLength(rows - rows / 100);
+  });
+});
+
+describe("a file that is not UTF-8 is refused with 400, naming the row and byte offset, and nothing is stored", () => {
+  it("a CSV of 0xFF bytes (each would be stored as U+FFFD, three bytes) answers 400 problem+json and stores no job", async () => {
+    const jobsBefore = await api.service.store.db.selectFrom("batch_jobs").select(sql<number | string>`count(*)`.as("n")).executeTakeFirstOrThrow();
+    const body = new Uint8Array([...new TextEncoder().encode("id,address\nr1,"), ...new Uint8Array(10_000).fill(0xff), 0x0a]);
+    const res = await call(api.service, api.liveKey, "/api/v1/batches", { method: "POST", body, headers: { "content-type": "text/csv" } });
+    expect(res.status).toBe(400);
+    expect(res.headers.get("content-type")).toMatch(/^application\/problem\+json/);
+    expect(((await res.json()) as { type: string; detail: string })).toMatchObject({
+      type: expect.stringMatching(/\/bad-request$/),
+      detail: expect.stringMatching(/^The file is not UTF-8: byte 0xFF at byte offset 14 \(line 2, row 1\)/),
+    });
+    const jobsAfter = await api.service.store.db.selectFrom("batch_jobs").select(sql<number | string>`count(*)`.as("n")).executeTakeFirstOrThrow();
+    expect(Number(jobsAfter.n)).toBe(Number(jobsBefore.n));
   });
 });
 

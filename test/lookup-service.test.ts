@@ -8,7 +8,7 @@
 import { execFile } from "node:child_process";
 import { once } from "node:events";
 import { createServer, type AddressInfo } from "node:net";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -247,6 +247,21 @@ describe("buckeye batch writes what the API's job results give, row for row", ()
     expect(header).toMatch(/^row,id,status/);
     expect(answered).toContain(`address_range`);
     expect(failed).toContain("This row's name is not read");
+  }, 60_000);
+});
+
+describe("buckeye batch refuses a file that is not UTF-8, naming the row and byte offset, and writes nothing", () => {
+  it("a CSV with a Windows-1252 é exits 1 with one line naming line, row and offset; no results file is written", async () => {
+    const input = join(dir, "latin1.csv");
+    const output = join(dir, "latin1-out.csv");
+    writeFileSync(input, Buffer.concat([Buffer.from("id,county\nr1,Franklin\nr2,Licking\nCaf"), Buffer.from([0xe9]), Buffer.from(",Franklin\n")]));
+    const failed = await promisify(execFile)(process.execPath, [BIN, "batch", input, "--out", output], { env: cliEnv() }).then(
+      () => ({ code: 0, stderr: "" }),
+      (error: { code: number; stderr: string }) => error,
+    );
+    expect(failed.code).toBe(1);
+    expect(failed.stderr).toBe(`buckeye: ${input}: The file is not UTF-8: byte 0xE9 at byte offset 36 (line 4, row 3) is not part of a UTF-8 character. Save it as UTF-8 (in Excel: "CSV UTF-8") and send it again. Nothing was stored.\n`);
+    expect(existsSync(output)).toBe(false);
   }, 60_000);
 });
 

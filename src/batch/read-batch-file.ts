@@ -17,6 +17,7 @@ import { parse } from "csv-parse/sync";
 import { columnName } from "../lookup/address-columns.ts";
 import { FINDER_ROW } from "../lookup/finder-layout.ts";
 import { CONTROL, ignoredFields } from "../lookup/lookup-item.ts";
+import { firstNonUtf8Byte, notUtf8Detail } from "./utf8-check.ts";
 
 /** One chunk of an upload: its rows as a JSON array's text, numbered from `firstRow`. */
 export interface NewBatchChunk {
@@ -200,8 +201,10 @@ function readNdjson(bytes: Uint8Array, rows: Chunker): void {
   }
 }
 
-/** Reads a file as uploaded (UTF-8). */
+/** Reads a file as uploaded; one that is not UTF-8 is refused whole (utf8-check.ts). */
 export function readBatchFile(bytes: Uint8Array, format: BatchFileFormat, maxRows: number, chunkRows: number): BatchFileReading {
+  const notUtf8 = firstNonUtf8Byte(bytes);
+  if (notUtf8 !== -1) return { ok: false, slug: "bad-request", detail: notUtf8Detail(bytes, notUtf8, format === "csv") };
   const rows = new Chunker(chunkRows, maxRows);
   if (format === "ndjson") readNdjson(bytes, rows);
   else {
