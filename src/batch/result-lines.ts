@@ -23,10 +23,16 @@ export function rowProblems(errorsUrl: string, requestId: string): ProblemOf {
   return (row) => problemBody(row.result as ItemFailure, errorsUrl, requestId);
 }
 
+/**
+ * The CSV's columns. New columns go at the end, so a sheet or a script that reads the file by position
+ * keeps working: `ambiguous` is `true` on a row whose ZIP spans counties and that has no single rate
+ * (status 200, as a single lookup answers it, with `candidate_fips` and `lowest_combined_rate` in
+ * place of a rate), `false` on every other row.
+ */
 export const RESULT_COLUMNS = [
   "row", "id", "status", "county", "fips", "combined_rate", "state", "county_permissive", "transit_authority",
   "transit_status", "resolved_by", "effective_from", "date_evaluated", "candidate_fips", "lowest_combined_rate",
-  "note", "problem_type", "problem_detail", "boundary_version", "boundary_record_type", "boundary_line",
+  "note", "problem_type", "problem_detail", "boundary_version", "boundary_record_type", "boundary_line", "ambiguous",
 ] as const;
 
 /**
@@ -77,6 +83,7 @@ export function resultCsvLine(row: RowResult, problemOf: ProblemOf): string {
   const values: Record<(typeof RESULT_COLUMNS)[number], unknown> = Object.fromEntries(RESULT_COLUMNS.map((c) => [c, null])) as never;
   values.row = row.row;
   values.id = row.id;
+  values.ambiguous = result.kind === "ambiguous";
   if (result.kind === "rate") {
     const r = result.body;
     Object.assign(values, {

@@ -108,11 +108,11 @@ async function resolveFile(runtime: Runtime, config: Config, input: string, opts
     }, 250);
     const problemOf = rowProblems(config.errorsUrl, requestId);
     let rowsDone = 0;
-    let failed = 0;
+    const counts: RowCounts = { answered: 0, ambiguous: 0, failed: 0 };
     // Each chunk's rows in input order, as the runner's memory queue hands them over.
     const write = async (rows: RowResult[], seq: number) => {
       rowsDone += rows.length;
-      failed += rows.filter((row) => row.result.kind === "failure").length;
+      for (const row of rows) counts[row.result.kind === "rate" ? "answered" : row.result.kind === "ambiguous" ? "ambiguous" : "failed"]++;
       bar.update(rowsDone, { speed: Math.round(rowsDone / ((performance.now() - started) / 1000)).toLocaleString("en-US") });
       const inputs = outFormat === "finder" ? (JSON.parse(reading.chunks[seq]!.input) as unknown[]) : [];
       for (const [i, row] of rows.entries()) {
@@ -131,11 +131,41 @@ async function resolveFile(runtime: Runtime, config: Config, input: string, opts
     }));
     const seconds = (performance.now() - started) / 1000;
     const where = errorsPath === null ? opts.out : `${opts.out} (errors: ${errorsPath})`;
-    process.stderr.write(`${reading.total} rows in ${seconds.toFixed(1)} s (${Math.round(reading.total / seconds)} rows/s): ${reading.total - failed} answered, ${failed} problems → ${where}\n`);
+    process.stderr.write(`${reading.total} rows in ${seconds.toFixed(1)} s (${Math.round(reading.total / seconds)} rows/s): ${counts.answered} answered, ${counts.ambiguous} ambiguous, ${counts.failed} problems → ${where}\n`);
+    const status = exitStatusOf(counts);
+    if (status !== 0) {
+      const unanswered = counts.ambiguous + counts.failed;
+      process.stderr.write(`buckeye: ${status === NO_ROW_ANSWERED ? "no row" : `${unanswered} of ${reading.total} rows`} ${status === NO_ROW_ANSWERED ? "was" : unanswered === 1 ? "was not" : "were not"} answered with a rate (exit ${status})\n`);
+      process.exitCode = status;
+    }
   } finally {
     await batch.close();
     await boundaries.close();
   }
+}
+
+interface RowCounts {
+  /** Rows answered with a rate. */
+  answered: number;
+  /** Rows whose ZIP spans counties, answered with the candidates and no single rate. */
+  ambiguous: number;
+  /** Rows answered with a problem. */
+  failed: number;
+}
+
+/** Some rows were not answered with a rate (ambiguous or failed); the file is written. */
+export const SOME_ROWS_UNANSWERED = 3;
+/** No row was answered with a rate; the file is written. */
+export const NO_ROW_ANSWERED = 4;
+
+/**
+ * The exit status of a batch that ran (docs/reference/cli.md): 0 only when every row has a rate, so a
+ * script that checks the status alone never takes a file of problems or of ambiguous ZIPs for a
+ * finished one. 1 and 2 stay what they are for every command (a refusal, an unexpected fault).
+ */
+export function exitStatusOf(counts: RowCounts): number {
+  if (counts.answered === 0) return NO_ROW_ANSWERED;
+  return counts.ambiguous + counts.failed > 0 ? SOME_ROWS_UNANSWERED : 0;
 }
 
 function waitingLine(retry: BatchRetry, now: Date): string {

@@ -392,6 +392,10 @@ function paths() {
           "One line per input row, in input order. ?format= or else Accept chooses the format (text/csv or application/x-ndjson); with neither, or */*, the results come in the format that was uploaded. " +
           "A job uploaded with ?format=finder has two headerless CSV files besides: ?format=finder (its default, and what Accept: text/csv gives it), each row answered with one rate as its 9 Finder fields then " +
           "county, fips, combined_rate, state_rate, county_permissive_rate, transit_authority_rate, resolved_by, effective_from, date_evaluated, note; and ?format=finder-errors, every other row as its 9 Finder fields then row, status, problem_type, problem_detail. " +
+          "Buckeye's CSV has a header line and the columns row, id, status, county, fips, combined_rate, state, county_permissive, transit_authority, transit_status, resolved_by, effective_from, date_evaluated, " +
+          "candidate_fips, lowest_combined_rate, note, problem_type, problem_detail, boundary_version, boundary_record_type, boundary_line, ambiguous (new columns are added at the end): " +
+          "ambiguous is true on a row whose ZIP spans counties and that has no single rate (status 200, candidate_fips and lowest_combined_rate in place of a rate), false otherwise. " +
+          "Each NDJSON line is {row, id, status, body}, body the rate record, ambiguous response or problem object a single lookup would have answered. " +
           "Asking another job for a Finder file is a 400. " +
           "Any other Accept is a 406. Until the job is completed the answer is a 409 with Retry-After. " +
           "You have every row when the body ends cleanly and holds the job's total rows (its total, as GET /api/v1/batches/{id} shows; a CSV has a header line besides). " +
