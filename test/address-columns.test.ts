@@ -3,7 +3,9 @@
  * docs/guides/address-resolution.md "Address columns"): read by every batch path through
  * readLookupItem, and accepted in a CSV header by readBatchFile.
  */
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { EXPORT_HEADER_NAMES, parseColumnMapping } from "../src/lookup/export-headers.ts";
 import { readBatchFile } from "../src/batch/read-batch-file.ts";
 import { readLookupItem, readLookups } from "../src/lookup/lookup-item.ts";
 
@@ -93,5 +95,97 @@ describe("a CSV export's header is read in any case, with spaces or hyphens", ()
 
   it("a column named twice is still refused", () => {
     expect(readBatchFile(new TextEncoder().encode("zip,name,name\n43081,a,b\n"), "csv", 100, 50)).toMatchObject({ ok: false, detail: "A CSV column is named twice in the header." });
+  });
+});
+
+const fixture = (name: string) => readFileSync(new URL(`./fixtures/exports/${name}`, import.meta.url));
+/** The lookups a file's rows come to, as the batch lane reads them from the stored chunks. */
+function lookupsOf(reading: ReturnType<typeof readBatchFile>) {
+  if (!reading.ok) throw new Error(reading.detail);
+  return reading.chunks.flatMap((chunk) => readLookups(chunk.input, TODAY));
+}
+
+describe("exports as platforms write them are read: each platform's header names (fixtures written by us in their documented layouts)", () => {
+  it.each([
+    ["shopify-orders.csv", [["5550001001", "100 Polaris Pkwy Suite 5, Columbus, OH 43240"], ["5550001002", "7000 Sawmill Pkwy, Dublin, OH 43017"]]],
+    ["woocommerce-orders.csv", [["WC-501", "1 Capitol Sq, Columbus, OH 43215"], ["WC-502", "100 Polaris Pkwy Floor 2, Columbus, OH 43240"]]],
+    ["bigcommerce-orders.csv", [["9101", "7000 Sawmill Pkwy, Dublin, Ohio 43017"]]],
+    ["magento-orders.csv", [["000000101", "1 Capitol Sq,Columbus,Ohio,43215"]]],
+    ["square-customers.csv", [[null, "100 Polaris Pkwy Suite 100, Columbus, OH 43240"], [null, "300 Dixie Hwy, Rossford, OH 43460"]]],
+    ["amazon-orders.txt", [["111-0000001-0000001", "7000 Sawmill Pkwy, Dublin, OH 43017"], ["111-0000002-0000002", "1 Capitol Sq, Columbus, OH 43215"]]],
+    ["quickbooks-customers.csv", [[null, "100 Polaris Pkwy, Columbus, OH 43240"]]],
+    ["salesforce-accounts.csv", [["0015g00000AbCdEAAA", "1 Capitol Sq, Columbus, OH 43215"]]],
+    ["address-line-export.csv", [["1", "100 Polaris Pkwy # 1, Columbus, OH 43240"], ["2", "7000 Sawmill Pkwy, Dublin, OH 43017"]]],
+    ["street-address-export.csv", [[null, "100 Polaris Pkwy Suite 100, Columbus, OH 43240"], [null, "1 Capitol Sq, Columbus, OH 43215"]]],
+  ] as const)("%s: every row's shipping address (or its only one) is read whole, with its id", (name, expected) => {
+    const rows = lookupsOf(readBatchFile(fixture(name), "csv", 100, 50));
+    expect(rows.map(({ id, item }) => [id, (item as { address?: string }).address ?? (item as { detail?: string }).detail])).toEqual(expected);
+    for (const row of rows) expect(row.unread).toBeUndefined();
+  });
+
+  it("the billing address is read instead when asked; a file with no billing columns asked for them is refused", () => {
+    const rows = lookupsOf(readBatchFile(fixture("shopify-orders.csv"), "csv", 100, 50, { side: "billing" }));
+    expect(rows.map(({ item }) => (item as { address: string }).address)).toEqual(["300 Dixie Hwy, Rossford, OH 43460", "300 Dixie Hwy, Rossford, OH 43460"]);
+    expect(readBatchFile(fixture("street-address-export.csv"), "csv", 100, 50, { side: "billing" })).toMatchObject({ ok: false, detail: expect.stringContaining("no billing address columns") });
+  });
+
+  it("ignored_columns lists every column not read, the other side's and a second form of one part included (no cap at 20)", () => {
+    const reading = readBatchFile(fixture("shopify-orders.csv"), "csv", 100, 50);
+    if (!reading.ok) throw new Error(reading.detail);
+    expect(reading.ignoredColumns).toHaveLength(62 - 6);
+    expect(reading.ignoredColumns).toEqual(expect.arrayContaining(["name", "billing_address1", "shipping_street", "billing_province_name", "shipping_province_name", "lineitem_name", "payment_reference"]));
+    expect(reading.readColumns).toEqual([
+      { name: "street", header: "Shipping Address1" }, { name: "address2", header: "Shipping Address2" }, { name: "city", header: "Shipping City" },
+      { name: "zip", header: "Shipping Zip" }, { name: "state", header: "Shipping Province" }, { name: "id", header: "Id" },
+    ]);
+  });
+
+  it("every header name the guide documents is in its table with its platform", () => {
+    const guide = readFileSync(new URL("../docs/guides/address-resolution.md", import.meta.url), "utf8");
+    for (const { header } of EXPORT_HEADER_NAMES) expect(guide, header).toContain(`\`${header.replace("{side}", "")}`);
+  });
+});
+
+describe("no silent downgrade: a header that reads no address part while a column looks like one is refused, naming what was read and the mapping to send", () => {
+  it("id, county, Delivery Addr, Zip Cd: refused with 400, its detail naming the columns that look like address parts, what was read and the mapping", () => {
+    const refused = readBatchFile(new TextEncoder().encode("id,county,Delivery Addr,Zip Cd\nr1,Franklin,1 Capitol Sq,43215\n"), "csv", 100, 50);
+    expect(refused).toMatchObject({ ok: false, slug: "bad-request" });
+    const detail = !refused.ok ? refused.detail : "";
+    expect(detail).toContain('"Delivery Addr", "Zip Cd" look like one');
+    expect(detail).toContain("Read: id, county.");
+    expect(detail).toContain("?columns=street=Delivery Addr,zip=Zip Cd");
+    expect(detail).toContain("buckeye batch --columns street=Delivery Addr,zip=Zip Cd");
+  });
+
+  it("the mapping it suggests is then read", () => {
+    const rows = lookupsOf(readBatchFile(new TextEncoder().encode("id,county,Delivery Addr,Zip Cd\nr1,Franklin,1 Capitol Sq,43215\n"), "csv", 100, 50, { columns: { street: "Delivery Addr", zip: "Zip Cd" } }));
+    expect(rows[0]!.item).toMatchObject({ id: "r1", address: "1 Capitol Sq, 43215", zip: "43215", county: "Franklin" });
+  });
+
+  it("a mapping naming a column the header does not have is refused", () => {
+    expect(readBatchFile(new TextEncoder().encode("id,zip\nr1,43215\n"), "csv", 100, 50, { columns: { street: "Addr" } })).toMatchObject({ ok: false, detail: expect.stringContaining('maps street to "Addr", which the header does not have') });
+  });
+
+  it("an NDJSON file whose rows read no address part but carry street_address is refused the same way", () => {
+    expect(readBatchFile(new TextEncoder().encode('{"id":"a","street_address":"1 Capitol Sq"}\n'), "ndjson", 100, 50)).toMatchObject({ ok: false, detail: expect.stringContaining('"street_address" looks like one') });
+  });
+
+  it("coordinates need no address part; an e-mail or IP address is not an address part", () => {
+    expect(readBatchFile(new TextEncoder().encode("lat,lon,Street Addr\n39.96,-82.99,x\n"), "csv", 100, 50)).toMatchObject({ ok: true });
+    expect(readBatchFile(new TextEncoder().encode("county,Email Address,Customer IP Address\nFranklin,a@b.c,1.2.3.4\n"), "csv", 100, 50)).toMatchObject({ ok: true });
+  });
+});
+
+describe("a row answered from less than it was sent says so: its unread address-like columns with a value", () => {
+  it("zip read, Delivery Address not: each row that holds one names it", () => {
+    const rows = lookupsOf(readBatchFile(new TextEncoder().encode("id,zip,Delivery Address\nr1,43215,1 Capitol Sq\nr2,43215,\n"), "csv", 100, 50));
+    expect(rows.map((row) => row.unread)).toEqual([["delivery_address"], undefined]);
+  });
+
+  it("parseColumnMapping reads NAME=HEADER pairs and names what it cannot read", () => {
+    expect(parseColumnMapping("street=Addr 1, zip=Zip")).toEqual({ ok: true, columns: { street: "Addr 1", zip: "Zip" } });
+    expect(parseColumnMapping("road=Addr")).toMatchObject({ ok: false, reason: expect.stringContaining("road is not a column Buckeye reads") });
+    expect(parseColumnMapping("street")).toMatchObject({ ok: false });
+    expect(parseColumnMapping("zip=A,zip=B")).toMatchObject({ ok: false, reason: "zip is mapped twice" });
   });
 });

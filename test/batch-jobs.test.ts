@@ -26,7 +26,7 @@ afterAll(async () => {
   await api?.close();
 });
 
-function call(service: Service, key: string, path: string, init: { method?: string; body?: string; headers?: Record<string, string> } = {}) {
+function call(service: Service, key: string, path: string, init: { method?: string; body?: string | Uint8Array<ArrayBuffer>; headers?: Record<string, string> } = {}) {
   return service.app.fetch(new Request(`http://buckeye.test${path}`, { ...init, headers: { authorization: `Bearer ${key}`, ...init.headers } }));
 }
 
@@ -84,6 +84,17 @@ describe("POST /api/v1/batches accepts a CSV or NDJSON file and answers 202 with
     expect(lines[1]).toContain("inside,address_geocoding");
     expect(lines[5]).toContain("/bad-request");
     expect(lines[6]).toContain("39049 39041 39159");
+  });
+
+  it("the CSV's column ambiguous, after the columns it had before, is true only on the row whose ZIP spans counties (status 200, no rate), as buckeye batch writes it", async () => {
+    const csv = await (await call(api.service, api.liveKey, `${location}/results`, { headers: { accept: "text/csv" } })).text();
+    const [header, ...rows] = parse(csv) as string[][];
+    const at = header!.indexOf("ambiguous");
+    expect(header![at - 1]).toBe("boundary_line");
+    expect(rows.map((row) => [row[0], row[2], row[at]])).toEqual([
+      ["1", "200", "false"], ["2", "200", "false"], ["3", "200", "false"], ["4", "200", "false"], ["5", "400", "false"], ["6", "200", "true"], ["7", "422", "false"],
+    ]);
+    expect(rows[5]![header!.indexOf("combined_rate")]).toBe("");
   });
 
   it("GET …/results gives NDJSON for Accept: application/x-ndjson, with full records and problem objects", async () => {
@@ -160,6 +171,22 @@ describe("a field holding control characters fails its own row and is never stor
       body: { type: expect.stringMatching(/\/bad-request$/), invalid_params: [{ name: "address", reason: "must not contain control characters" }] },
     });
     expect(lines.filter((line) => line.status === 400)).toHaveLength(rows - rows / 100);
+  });
+});
+
+describe("a file that is not UTF-8 is refused with 400, naming the row and byte offset, and nothing is stored", () => {
+  it("a CSV of 0xFF bytes (each would be stored as U+FFFD, three bytes) answers 400 problem+json and stores no job", async () => {
+    const jobsBefore = await api.service.store.db.selectFrom("batch_jobs").select(sql<number | string>`count(*)`.as("n")).executeTakeFirstOrThrow();
+    const body = new Uint8Array([...new TextEncoder().encode("id,address\nr1,"), ...new Uint8Array(10_000).fill(0xff), 0x0a]);
+    const res = await call(api.service, api.liveKey, "/api/v1/batches", { method: "POST", body, headers: { "content-type": "text/csv" } });
+    expect(res.status).toBe(400);
+    expect(res.headers.get("content-type")).toMatch(/^application\/problem\+json/);
+    expect(((await res.json()) as { type: string; detail: string })).toMatchObject({
+      type: expect.stringMatching(/\/bad-request$/),
+      detail: expect.stringMatching(/^The file is not UTF-8: byte 0xFF at byte offset 14 \(line 2, row 1\)/),
+    });
+    const jobsAfter = await api.service.store.db.selectFrom("batch_jobs").select(sql<number | string>`count(*)`.as("n")).executeTakeFirstOrThrow();
+    expect(Number(jobsAfter.n)).toBe(Number(jobsBefore.n));
   });
 });
 

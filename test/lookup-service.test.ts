@@ -8,10 +8,11 @@
 import { execFile } from "node:child_process";
 import { once } from "node:events";
 import { createServer, type AddressInfo } from "node:net";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import { parse } from "csv-parse/sync";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { yieldCollectorThreads } from "../src/lookup/batch-priority.ts";
 import { importBoundaryFile } from "../src/boundaries/import-file.ts";
@@ -199,9 +200,8 @@ describe("buckeye batch writes what the API's job results give, row for row", ()
     const input = join(dir, "rows.ndjson");
     const output = join(dir, "rows-out.ndjson");
     writeFileSync(input, ndjson);
-    await promisify(execFile)(process.execPath, [BIN, "batch", input, "--out", output], {
-      env: { ...process.env, DATABASE_URL: api.config.databaseUrl, CENSUS_GEOCODER_URL: api.fake.url, GEO_DATA_DIR: api.config.geoDataDir, LOG_LEVEL: "silent" },
-    });
+    // Two rows fail: the file is written whole, and the exit status says not every row has a rate.
+    expect((await batchCli([input, "--out", output])).code).toBe(3);
     const fromCli = readFileSync(output, "utf8").trim().split("\n");
 
     const comparable = (line: string) => {
@@ -228,7 +228,7 @@ describe("buckeye batch writes what the API's job results give, row for row", ()
     const input = join(dir, "finder.csv");
     const output = join(dir, "finder-out.csv");
     writeFileSync(input, file);
-    await promisify(execFile)(process.execPath, [BIN, "batch", input, "--format", "finder", "--out", output], { env: cliEnv() });
+    expect((await batchCli([input, "--format", "finder", "--out", output])).code).toBe(3);
     const results = readFileSync(output, "utf8");
     expect(results).toBe(await download("finder"));
     expect(readFileSync(join(dir, "finder-out-errors.csv"), "utf8")).toBe(await download("finder-errors"));
@@ -241,12 +241,74 @@ describe("buckeye batch writes what the API's job results give, row for row", ()
     const input = join(dir, "export.csv");
     const output = join(dir, "export-out.csv");
     writeFileSync(input, `name, street, city, state, zip\nAcme,${r!.street},${r!.city},OH,${r!.zip5}\nWalk-in,,,,\n`);
-    const { stderr } = await promisify(execFile)(process.execPath, [BIN, "batch", input, "--out", output], { env: cliEnv() });
+    const { code, stderr } = await batchCli([input, "--out", output]);
+    expect(code).toBe(3);
     expect(stderr).toContain("ignored columns (Buckeye does not read them): name");
     const [header, answered, failed] = readFileSync(output, "utf8").trim().split("\n");
     expect(header).toMatch(/^row,id,status/);
     expect(answered).toContain(`address_range`);
     expect(failed).toContain("This row's name is not read");
+  }, 60_000);
+});
+
+/** Runs `buckeye batch`, whatever its exit status. */
+async function batchCli(args: string[]): Promise<{ code: number; stderr: string }> {
+  return promisify(execFile)(process.execPath, [BIN, "batch", ...args], { env: cliEnv() }).then(
+    ({ stderr }) => ({ code: 0, stderr }),
+    (error: { code: number; stderr: string }) => ({ code: error.code, stderr: error.stderr }),
+  );
+}
+
+describe("buckeye batch's exit status says whether every row was answered with a rate: 0 every row, 3 some not (ambiguous or failed), 4 none", () => {
+  const csvRows = (output: string) => parse(readFileSync(output, "utf8"), { columns: true }) as Array<Record<string, string>>;
+
+  it("every row failed: exit 4, and the summary counts 0 answered", async () => {
+    const input = join(dir, "all-failed.csv");
+    const output = join(dir, "all-failed-out.csv");
+    writeFileSync(input, "id,zip\nbad1,4321\nbad2,99999x\n");
+    const { code, stderr } = await batchCli([input, "--out", output]);
+    expect(code).toBe(4);
+    expect(stderr).toMatch(/: 0 answered, 0 ambiguous, 2 problems → /);
+    expect(stderr).toContain("buckeye: no row was answered with a rate (exit 4)\n");
+    expect(csvRows(output).map((row) => row["status"])).toEqual(["400", "400"]);
+  }, 60_000);
+
+  it("an ambiguous ZIP is counted as ambiguous, not answered; its CSV row says ambiguous=true with status 200 and no rate; exit 3", async () => {
+    const input = join(dir, "ambiguous.csv");
+    const output = join(dir, "ambiguous-out.csv");
+    writeFileSync(input, `id,zip,date\nplain,43215,${DATE}\nsplit,43017,${DATE}\n`);
+    const { code, stderr } = await batchCli([input, "--out", output]);
+    expect(stderr).toMatch(/: 1 answered, 1 ambiguous, 0 problems → /);
+    expect(stderr).toContain("buckeye: 1 of 2 rows was not answered with a rate (exit 3)\n");
+    expect(code).toBe(3);
+    expect(csvRows(output).map((row) => [row["id"], row["status"], row["ambiguous"], row["combined_rate"], row["candidate_fips"]])).toEqual([
+      ["plain", "200", "false", "0.08", ""],
+      ["split", "200", "true", "", "39049 39041 39159"],
+    ]);
+  }, 60_000);
+
+  it("every row answered with a rate: exit 0", async () => {
+    const input = join(dir, "all-answered.csv");
+    const output = join(dir, "all-answered-out.csv");
+    writeFileSync(input, `id,county,date\nc1,Franklin,${DATE}\nc2,Wood,${DATE}\n`);
+    const { code, stderr } = await batchCli([input, "--out", output]);
+    expect(stderr).toMatch(/: 2 answered, 0 ambiguous, 0 problems → /);
+    expect(code).toBe(0);
+  }, 60_000);
+});
+
+describe("buckeye batch refuses a file that is not UTF-8, naming the row and byte offset, and writes nothing", () => {
+  it("a CSV with a Windows-1252 é exits 1 with one line naming line, row and offset; no results file is written", async () => {
+    const input = join(dir, "latin1.csv");
+    const output = join(dir, "latin1-out.csv");
+    writeFileSync(input, Buffer.concat([Buffer.from("id,county\nr1,Franklin\nr2,Licking\nCaf"), Buffer.from([0xe9]), Buffer.from(",Franklin\n")]));
+    const failed = await promisify(execFile)(process.execPath, [BIN, "batch", input, "--out", output], { env: cliEnv() }).then(
+      () => ({ code: 0, stderr: "" }),
+      (error: { code: number; stderr: string }) => error,
+    );
+    expect(failed.code).toBe(1);
+    expect(failed.stderr).toBe(`buckeye: ${input}: The file is not UTF-8: byte 0xE9 at byte offset 36 (line 4, row 3) is not part of a UTF-8 character. Save it as UTF-8 (in Excel: "CSV UTF-8") and send it again. Nothing was stored.\n`);
+    expect(existsSync(output)).toBe(false);
   }, 60_000);
 });
 

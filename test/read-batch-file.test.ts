@@ -58,9 +58,9 @@ describe("NDJSON is read line by line from its bytes, as the whole text would re
     expect(rowsOf(reading)).toEqual([{ id: "é1", county: "Franklin" }, { id: "ü2", address: "1 Straße Rd, Columbus, OH" }, null]);
   });
 
-  it("a byte sequence that is not UTF-8 becomes U+FFFD in its own line only", () => {
+  it("a byte sequence that is not UTF-8 is never read as U+FFFD: the file is refused at it", () => {
     const file = new Uint8Array([...bytes('{"id":"a'), 0xc3, ...bytes('"}\n{"id":"b"}')]);
-    expect(rowsOf(readBatchFile(file, "ndjson", 10, 500))).toEqual([{ id: "a\uFFFD" }, { id: "b" }]);
+    expect(readBatchFile(file, "ndjson", 10, 500)).toMatchObject({ ok: false, slug: "bad-request", detail: expect.stringContaining("byte 0xC3 at byte offset 8 (line 1, row 1)") });
   });
 
   it("more rows than maxRows is refused with the count", () => {
@@ -104,5 +104,43 @@ describe("a field holding control characters is stored as one DEL, never as its 
       const stored = chunksOf(readBatchFile(bytes(file), format, 10_000, 500)).reduce((sum, chunk) => sum + chunk.input.length, 0);
       expect(stored, format).toBeLessThan(bytes(file).length / 10);
     }
+  });
+});
+
+describe("a file that is not UTF-8 is refused whole, naming its line and byte offset, and nothing of it is read", () => {
+  it("a CSV with a 0xFF byte in its third line: refused at that byte, row 2 after the header", () => {
+    const file = new Uint8Array([...bytes("id,zip\nr1,43215\nr2,"), 0xff, ...bytes("43215\n")]);
+    expect(readBatchFile(file, "csv", 10, 500)).toEqual({
+      ok: false,
+      slug: "bad-request",
+      detail: 'The file is not UTF-8: byte 0xFF at byte offset 19 (line 3, row 2) is not part of a UTF-8 character. Save it as UTF-8 (in Excel: "CSV UTF-8") and send it again. Nothing was stored.',
+    });
+  });
+
+  it("NDJSON and Finder files too; Windows-1252's é, a lone continuation byte, an overlong form, a surrogate and a cut-off character are each refused where they start", () => {
+    const cases: Array<[number[], number]> = [
+      [[0xe9], 4],
+      [[0x80], 4],
+      [[0xc0, 0xaf], 4],
+      [[0xed, 0xa0, 0x80], 4],
+      [[0xe2, 0x82], 4],
+    ];
+    for (const [bad, offset] of cases) {
+      const file = new Uint8Array([...bytes('{"a'), 0x22, ...bad, ...bytes('":"1"}')]);
+      const reading = readBatchFile(file, "ndjson", 10, 500);
+      expect(reading, JSON.stringify(bad)).toMatchObject({ ok: false, slug: "bad-request" });
+      expect(!reading.ok && reading.detail).toContain(`at byte offset ${offset} (line 1, row 1)`);
+    }
+    expect(readBatchFile(new Uint8Array([...bytes("INV-1,1 Main St,,Columbus,OH,43215,,06/01/2026\nINV-2,"), 0xff]), "finder", 10, 500)).toMatchObject({ ok: false, detail: expect.stringContaining("(line 2, row 2)") });
+  });
+
+  it("a UTF-16 file (Excel's Unicode Text) is refused at its first byte and named as UTF-16", () => {
+    const reading = readBatchFile(new Uint8Array([0xff, 0xfe, ...[..."zip\n"].flatMap((c) => [c.charCodeAt(0), 0])]), "csv", 10, 500);
+    expect(!reading.ok && reading.detail).toMatch(/^The file is not UTF-8: byte 0xFF at byte offset 0 \(line 1, the header\).* It looks like UTF-16\./);
+  });
+
+  it("UTF-8 with a BOM, 2-, 3- and 4-byte characters is read as before", () => {
+    const reading = readBatchFile(bytes("\uFEFFid,address\né€𝄞,1 Straße Rd\n"), "csv", 10, 500);
+    expect(rowsOf(reading)).toEqual([{ id: "é€𝄞", address: "1 Straße Rd" }]);
   });
 });

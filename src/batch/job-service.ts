@@ -13,6 +13,7 @@ import PQueue from "p-queue";
 import { errorFields } from "../error-fields.ts";
 import { newId } from "../ids.ts";
 import type { ChunkLease } from "../lookup/chunk-work.ts";
+import type { ColumnChoice } from "../lookup/export-headers.ts";
 import { jobCapRefusal, type JobCaps, type JobRefusal } from "./job-admission.ts";
 import type { GeoPool } from "../lookup/worker-pool.ts";
 import type { IsoDate } from "../rates/calendar.ts";
@@ -78,6 +79,8 @@ export interface Submission {
   today: IsoDate;
   /** The organization's own limits (its key's verdict carries them): its caps on jobs and rows in place of the settings'. */
   limits?: OwnJobLimits;
+  /** The client's column mapping and address side, for a CSV's header (src/lookup/export-headers.ts). */
+  choice?: ColumnChoice;
 }
 
 /** The limits an operator may set per organization that a job is held to. */
@@ -155,6 +158,7 @@ export class BatchJobService {
           chunkRows,
           caps: this.#capsFor(submission.limits) ?? null,
           now: now().toISOString(),
+          ...(submission.choice && { choice: submission.choice }),
         },
         { clientWaits: true, ...(movable && { transfer: [bytes.buffer as ArrayBuffer] }) },
       );

@@ -14,6 +14,7 @@ import { rawId } from "../lookup/lookup-item.ts";
 import { readBatchFile, type BatchFileReading } from "./read-batch-file.ts";
 import type { BatchFileFormat } from "../store/batch-jobs.table.ts";
 import type { GeoPool } from "../lookup/worker-pool.ts";
+import type { ColumnChoice } from "../lookup/export-headers.ts";
 import type { Store } from "../store/connect.ts";
 import type { Db } from "../store/database.ts";
 import { lockOrganization } from "../store/organizations.repository.ts";
@@ -43,6 +44,8 @@ export interface JobUpload {
   caps: JobCaps | null;
   /** ISO time of acceptance, from the service's clock. */
   now: string;
+  /** The client's column mapping and address side, for a CSV's header. */
+  choice?: ColumnChoice;
 }
 
 /** A job's leased chunks in the store: read and completed only under a live lease. */
@@ -55,8 +58,8 @@ export const storedChunks: LeasedChunks = {
 export function createJobTasks(openedStore: () => Store | null) {
   return {
     /** Reads an upload into chunks, without storing it (`buckeye batch`, whose queue is in memory). */
-    readBatchFile(input: { bytes: Uint8Array; format: BatchFileFormat; maxRows: number; chunkRows: number }): BatchFileReading {
-      return readBatchFile(input.bytes, input.format, input.maxRows, input.chunkRows);
+    readBatchFile(input: { bytes: Uint8Array; format: BatchFileFormat; maxRows: number; chunkRows: number; choice?: ColumnChoice }): BatchFileReading {
+      return readBatchFile(input.bytes, input.format, input.maxRows, input.chunkRows, input.choice);
     },
 
     /** Claims a group of chunks for `owner` (the runner on the answering thread serialises its claims). */
@@ -87,7 +90,7 @@ export function createJobTasks(openedStore: () => Store | null) {
 
     /** Reads an upload and stores it as a job with its chunks, in one transaction; or the reason it is refused. */
     async acceptJob(input: JobUpload): Promise<{ ok: true; job: BatchJob } | Extract<BatchFileReading, { ok: false }> | JobRefusal> {
-      const reading = readBatchFile(input.bytes, input.format, input.maxRows, input.chunkRows);
+      const reading = readBatchFile(input.bytes, input.format, input.maxRows, input.chunkRows, input.choice);
       if (!reading.ok) return reading;
       const { caps, job: fields } = input;
       // Counted and stored under the organization's lock: the answering thread's check passes uploads sent at

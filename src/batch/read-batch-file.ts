@@ -15,8 +15,10 @@
 import type { BatchFileFormat } from "../store/batch-jobs.table.ts";
 import { parse } from "csv-parse/sync";
 import { columnName } from "../lookup/address-columns.ts";
+import { readHeader, unreadAddressRefusal, type ColumnChoice } from "../lookup/export-headers.ts";
 import { FINDER_ROW } from "../lookup/finder-layout.ts";
 import { CONTROL, ignoredFields } from "../lookup/lookup-item.ts";
+import { firstNonUtf8Byte, notUtf8Detail } from "./utf8-check.ts";
 
 /** One chunk of an upload: its rows as a JSON array's text, numbered from `firstRow`. */
 export interface NewBatchChunk {
@@ -26,12 +28,19 @@ export interface NewBatchChunk {
 }
 
 
-/** At most this many ignored column names are recorded for a job: enough to spot a misspelling, bounded for NDJSON rows of many keys. */
-export const MAX_IGNORED_COLUMNS = 20;
+/**
+ * At most this many unread field names are recorded for an NDJSON job or an inline list, whose rows may
+ * each carry keys of their own; a CSV job lists every column of its header it does not read (the header
+ * is one line, at most UPLOAD_MAX_LINE_BYTES).
+ */
+export const MAX_IGNORED_COLUMNS = 1000;
 
 export type BatchFileReading =
-  /** `ignoredColumns`: the columns (CSV) or fields (NDJSON) Buckeye does not read, in order of first sight. */
-  | { ok: true; total: number; chunks: NewBatchChunk[]; ignoredColumns: string[] }
+  /**
+   * `ignoredColumns`: the columns (CSV) or fields (NDJSON) Buckeye does not read, in order of first sight;
+   * `readColumns`: a CSV's columns that are read, each as Buckeye's name and its header cell.
+   */
+  | { ok: true; total: number; chunks: NewBatchChunk[]; ignoredColumns: string[]; readColumns: Array<{ name: string; header: string }> }
   | { ok: false; slug: "bad-request" | "batch-too-large"; detail: string };
 
 /**
@@ -48,6 +57,11 @@ export const MAX_CHUNK_CHARS = 4 * 1024 * 1024;
 class Chunker {
   readonly chunks: NewBatchChunk[] = [];
   readonly ignored = new Set<string>();
+  /** The fields of NDJSON rows that are read (a CSV's header says which columns are). */
+  readonly read = new Set<string>();
+  /** A CSV's unread columns come from its header, not from its rows. */
+  fromHeader = false;
+  readColumns: Array<{ name: string; header: string }> = [];
   total = 0;
   #rows: string[] = [];
   #chars = 0;
@@ -62,8 +76,10 @@ class Chunker {
     this.total++;
     // Past the limit rows are only counted, for the refusal's message.
     if (this.total > this.maxRows) return;
-    if (this.ignored.size < MAX_IGNORED_COLUMNS && typeof item === "object" && item !== null && !Array.isArray(item)) {
-      for (const name of ignoredFields(item as Record<string, unknown>)) if (this.ignored.size < MAX_IGNORED_COLUMNS) this.ignored.add(name);
+    if (!this.fromHeader && typeof item === "object" && item !== null && !Array.isArray(item)) {
+      const unread = ignoredFields(item as Record<string, unknown>);
+      for (const name of unread) if (this.ignored.size < MAX_IGNORED_COLUMNS) this.ignored.add(name);
+      if (this.read.size < MAX_IGNORED_COLUMNS) for (const name of Object.keys(item)) if (!unread.includes(name)) this.read.add(name);
     }
     const text = JSON.stringify(withoutControlText(item));
     if (this.#rows.length > 0 && this.#chars + text.length > MAX_CHUNK_CHARS) this.#cut();
@@ -123,26 +139,64 @@ function headerProblem(columns: readonly string[]): string | null {
   return null;
 }
 
+/**
+ * The header as read (src/lookup/export-headers.ts: Buckeye's names, the client's mapping, the names
+ * platforms export under), or why the file is refused at its header: a column named twice, a mapping
+ * that names no column, or no address part read where some column looks like one.
+ */
+function headerOf(cells: string[], choice: ColumnChoice, rows: Chunker): Array<string | null> | string {
+  const header = readHeader(cells, choice, columnName);
+  if (!header.ok) return header.detail;
+  const problem = headerProblem(header.stored.filter((name) => name !== null)) ?? unreadAddressRefusal(header.read, cells);
+  if (problem !== null) return problem;
+  rows.fromHeader = true;
+  for (const name of header.ignored) rows.ignored.add(name);
+  rows.readColumns = header.read;
+  return header.stored;
+}
+
+const ZIP_NAMES = new Set(["zip", "postal_code", "zip4", "plus4"]);
+const TAB = 0x09;
+const COMMA = 0x2c;
+
+/** A file whose first line has tabs and no comma is tab-separated, as Amazon Seller Central writes its order reports. */
+function delimiterOf(bytes: Uint8Array): string {
+  const end = bytes.indexOf(NEWLINE);
+  const first = bytes.subarray(0, end < 0 ? bytes.length : end);
+  return first.includes(TAB) && !first.includes(COMMA) ? "\t" : ",";
+}
+
 /** Reads the CSV into `rows`; answers why it cannot be read, or null. csv-parse works on the bytes and decodes field by field. */
-function readCsv(bytes: Uint8Array, rows: Chunker): string | null {
-  let columns: string[] | null = null;
+function readCsv(bytes: Uint8Array, rows: Chunker, choice: ColumnChoice): string | null {
+  let columns: Array<string | null> | null = null;
   let refusal: string | null = null;
   try {
     parse(bytes, {
       bom: true,
+      delimiter: delimiterOf(bytes),
       skip_empty_lines: true,
       relax_column_count: false,
       trim: true,
       // Each record is taken here and dropped from the parser's output (null), so none accumulate.
       on_record: (cells: string[]) => {
         if (columns === null) {
-          columns = cells.map(columnName);
-          refusal = headerProblem(columns);
-          if (refusal !== null) throw new Error(refusal);
+          const header = headerOf(cells, choice, rows);
+          if (typeof header === "string") {
+            refusal = header;
+            throw new Error(refusal);
+          }
+          columns = header;
           return null;
         }
         const named = columns;
-        rows.add(Object.fromEntries(named.map((name, i) => [name, cells[i] ?? ""]).filter(([, value]) => value !== "")));
+        const row: Record<string, string> = {};
+        // A column left out (the other side of an export's addresses, a second form of one part) is not stored.
+        named.forEach((name, i) => {
+          const value = cells[i] ?? "";
+          // Shopify writes a ZIP with a leading apostrophe, so that a spreadsheet keeps its leading zeros.
+          if (name !== null && value !== "") row[name] = ZIP_NAMES.has(name) && value.startsWith("'") ? value.slice(1) : value;
+        });
+        rows.add(row);
         return null;
       },
     });
@@ -200,12 +254,23 @@ function readNdjson(bytes: Uint8Array, rows: Chunker): void {
   }
 }
 
-/** Reads a file as uploaded (UTF-8). */
-export function readBatchFile(bytes: Uint8Array, format: BatchFileFormat, maxRows: number, chunkRows: number): BatchFileReading {
+/**
+ * Reads a file as uploaded; one that is not UTF-8 is refused whole (utf8-check.ts). `choice`: the
+ * client's column mapping and address side, for a CSV's header.
+ */
+export function readBatchFile(bytes: Uint8Array, format: BatchFileFormat, maxRows: number, chunkRows: number, choice: ColumnChoice = {}): BatchFileReading {
+  const notUtf8 = firstNonUtf8Byte(bytes);
+  if (notUtf8 !== -1) return { ok: false, slug: "bad-request", detail: notUtf8Detail(bytes, notUtf8, format === "csv") };
+  if (format !== "csv" && (choice.columns !== undefined || choice.side !== undefined)) {
+    return { ok: false, slug: "bad-request", detail: "A column mapping or address side is for a CSV with a header row; an NDJSON file's fields and a Finder file's places name their parts already." };
+  }
   const rows = new Chunker(chunkRows, maxRows);
-  if (format === "ndjson") readNdjson(bytes, rows);
-  else {
-    const problem = format === "csv" ? readCsv(bytes, rows) : readFinder(bytes, rows);
+  if (format === "ndjson") {
+    readNdjson(bytes, rows);
+    const refusal = rows.total <= maxRows ? unreadAddressRefusal([...rows.read].map((name) => ({ name, header: name })), [...rows.ignored]) : null;
+    if (refusal !== null) return { ok: false, slug: "bad-request", detail: refusal };
+  } else {
+    const problem = format === "csv" ? readCsv(bytes, rows, choice) : readFinder(bytes, rows);
     if (problem !== null) return { ok: false, slug: "bad-request", detail: problem };
   }
   if (rows.total === 0) return { ok: false, slug: "bad-request", detail: "The batch has no rows." };
@@ -213,7 +278,7 @@ export function readBatchFile(bytes: Uint8Array, format: BatchFileFormat, maxRow
     return { ok: false, slug: "batch-too-large", detail: `The batch has ${rows.total} rows; a job takes at most ${maxRows}. Split the file.` };
   }
   rows.finish();
-  return { ok: true, total: rows.total, chunks: rows.chunks, ignoredColumns: [...rows.ignored] };
+  return { ok: true, total: rows.total, chunks: rows.chunks, ignoredColumns: [...rows.ignored], readColumns: rows.readColumns };
 }
 
 /** The body of POST /api/v1/rates/batch: `{"lookups": [...]}`. */

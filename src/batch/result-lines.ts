@@ -23,10 +23,19 @@ export function rowProblems(errorsUrl: string, requestId: string): ProblemOf {
   return (row) => problemBody(row.result as ItemFailure, errorsUrl, requestId);
 }
 
+/**
+ * The CSV's columns. New columns go at the end, so a sheet or a script that reads the file by position
+ * keeps working: `ambiguous` is `true` on a row whose ZIP spans counties and that has no single rate
+ * (status 200, as a single lookup answers it, with `candidate_fips` and `lowest_combined_rate` in
+ * place of a rate), `false` on every other row. `unread_columns` names, space-separated, the row's columns
+ * that look like part of an address, held a value and were not read (the row was answered from less than
+ * it was sent; src/lookup/export-headers.ts); blank on every other row.
+ */
 export const RESULT_COLUMNS = [
   "row", "id", "status", "county", "fips", "combined_rate", "state", "county_permissive", "transit_authority",
   "transit_status", "resolved_by", "effective_from", "date_evaluated", "candidate_fips", "lowest_combined_rate",
-  "note", "problem_type", "problem_detail", "boundary_version", "boundary_record_type", "boundary_line",
+  "note", "problem_type", "problem_detail", "boundary_version", "boundary_record_type", "boundary_line", "ambiguous",
+  "unread_columns",
 ] as const;
 
 /**
@@ -54,13 +63,16 @@ export function csvLine(values: readonly unknown[]): string {
 
 export const RESULT_HEADER = csvLine(RESULT_COLUMNS);
 
+/** An NDJSON line's `unread_columns`, only on a row that has some, so other lines keep their shape. */
+const unreadOf = (row: RowResult) => (row.unread_columns ? { unread_columns: row.unread_columns } : {});
+
 export function resultNdjsonLine(row: RowResult, problemOf: ProblemOf): string {
   const { result } = row;
   if (result.kind === "failure") {
     const problem = problemOf(row);
-    return `${JSON.stringify({ row: row.row, id: row.id, status: problem.status, body: problem })}\n`;
+    return `${JSON.stringify({ row: row.row, id: row.id, status: problem.status, body: problem, ...unreadOf(row) })}\n`;
   }
-  return `${JSON.stringify({ row: row.row, id: row.id, status: 200, body: result.body })}\n`;
+  return `${JSON.stringify({ row: row.row, id: row.id, status: 200, body: result.body, ...unreadOf(row) })}\n`;
 }
 
 /** What a results file starts with: the CSV header, or nothing. */
@@ -77,6 +89,8 @@ export function resultCsvLine(row: RowResult, problemOf: ProblemOf): string {
   const values: Record<(typeof RESULT_COLUMNS)[number], unknown> = Object.fromEntries(RESULT_COLUMNS.map((c) => [c, null])) as never;
   values.row = row.row;
   values.id = row.id;
+  values.ambiguous = result.kind === "ambiguous";
+  values.unread_columns = row.unread_columns?.join(" ") ?? null;
   if (result.kind === "rate") {
     const r = result.body;
     Object.assign(values, {

@@ -22,7 +22,7 @@ export const batchAnswerSchema = z.strictObject({
   total: z.number().int(),
   failed: z.number().int(),
   results: z.array(batchItemAnswerSchema).describe("In input order"),
-  ignored_fields: z.array(z.string()).describe("The fields of the lookups Buckeye does not read (such as an export's name), at most 20: ignored, not refused, and listed here so a misspelt field is never silent"),
+  ignored_fields: z.array(z.string()).describe("The fields of the lookups Buckeye does not read (such as an export's name), at most 1,000: ignored, not refused, and listed here so a misspelt field is never silent"),
   request_id: z.string(),
 });
 export type BatchAnswer = z.infer<typeof batchAnswerSchema>;
@@ -34,7 +34,9 @@ export const batchJobSchema = z
     format: z.enum(["csv", "ndjson", "finder"]).describe("As uploaded: csv (with a header row), ndjson, or finder (Ohio's Finder layout, uploaded with ?format=finder)"),
     ignored_columns: z
       .array(z.string())
-      .describe("The upload's columns (CSV) or fields (NDJSON) Buckeye does not read, such as an export's name or phone, at most 20: ignored, not refused, and listed here so a misspelt column is never silent"),
+      .describe(
+        "The upload's columns (CSV: every column of its header that is not read, the other address side's of an export included) or fields (NDJSON: at most 1,000 names, in order of first sight) Buckeye does not read, such as an export's name or phone: ignored, not refused, and listed here so a misspelt column is never silent",
+      ),
     total: z.number().int(),
     done: z.number().int(),
     failed: z.number().int(),

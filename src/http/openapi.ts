@@ -357,7 +357,12 @@ function paths() {
           "CSV with a header row naming the columns id, county, zip, address, lat, lon and date, or NDJSON with one lookup object per line. " +
           "Address columns as exports name them are read too (street, address1, address2, street2, unit, suite, city, state, postal_code, zip4, plus4; a header in any case, spaces or hyphens for underscores): " +
           "they are written into one address line, and address is then its street line. " +
-          "Other columns (an export's name, phone, …) are ignored, not refused: the job lists them as ignored_columns, and a row left with nothing to look up fails with a problem naming them. " +
+          "Exports' own headers are read too: Shopify's, WooCommerce's, BigCommerce's, Magento's, Square's, Amazon Seller Central's (tab-separated), QuickBooks' and Salesforce's, and common spellings (Address Line 1, AddressLine1, Street Address, Apt, Postal Code, ZIP Code), matched by their letters and digits in any case " +
+          "(the list: docs/guides/address-resolution.md, \"Exports as platforms write them\"). Where an export carries a shipping and a billing address, the shipping address is read unless address_side=billing. " +
+          "Any other header is read through the columns parameter. " +
+          "A file in which no column is read as an address part (address, a street line, unit, city, state, ZIP, +4; or lat with lon) while some column looks like one (its name holds address, street, addr, zip, postal, postcode, apt or line N) is refused with 400 before anything is stored, naming those columns, what was read and the columns mapping to send. " +
+          "Other columns (an export's name, phone, …) are ignored, not refused: the job lists every one as ignored_columns, and a row left with nothing to look up fails with a problem naming them; a row answered while a column that looks like an address part held a value that was not read carries unread_columns in the results. " +
+          "A file that is not UTF-8 is refused with 400 naming the line, row and byte offset. " +
           "With ?format=finder the body is a headerless CSV in Ohio's Finder batch layout (invoice number, address, suite, city, state, ZIP, ZIP+4, as-of date MM/DD/YYYY, optional taxable amount), sent as text/csv; " +
           "each row is checked against the layout's rules (field lengths, state OH, ZIP 5 digits, ZIP+4 4 digits, dates from 01/01/2004 and not in the future) and fails alone if it breaks one; a date before 2018-01-01 fails with 422 date-out-of-range. " +
           "The job runs in the background; poll the Location until its status is completed, then fetch its results. " +
@@ -365,7 +370,14 @@ function paths() {
           "(64 KiB by default) is a 413 batch-line-too-long, an NDJSON line nested deeper than 3 levels a 400, and row 100,001 a 413 batch-too-large; each names where. " +
           "A field longer than its documented length, or holding a control character, fails its own row. " +
           "Refused before the body is read: an upload past the organization's caps on jobs (counting its uploads being received) or on bytes being uploaded at once (429), or past the server's bytes being uploaded at once (503). Send Content-Length: without it an upload counts as 64 MiB.",
-        parameters: queryParameters(UPLOAD_QUERY, { format: "finder: the body is a headerless CSV in Ohio's Finder batch layout (Content-Type text/csv); absent: CSV with a header row, or NDJSON, by Content-Type" }),
+        parameters: queryParameters(UPLOAD_QUERY, {
+          format: "finder: the body is a headerless CSV in Ohio's Finder batch layout (Content-Type text/csv); absent: CSV with a header row, or NDJSON, by Content-Type",
+          columns:
+            "For a CSV with a header row: which header each part is read from, as NAME=HEADER pairs separated by commas (URL-encoded), e.g. street=Addr 1,zip=Zip Cd. " +
+            "NAME is one of id, address, street, address2, city, state, zip, zip4, county, lat, lon, date; HEADER is matched by its letters and digits, in any case. " +
+            "A mapped column wins over any other column for that part. A pair that cannot be read, an unknown name, a name twice, or a header the file does not have is a 400",
+          address_side: "For a CSV export that carries a shipping and a billing address: which is read. Absent: shipping (where the buyer receives the goods); an export with billing columns only is read from them",
+        }),
         requestBody: {
           required: true,
           content: {
@@ -419,6 +431,11 @@ function paths() {
           "One line per input row, in input order. ?format= or else Accept chooses the format (text/csv or application/x-ndjson); with neither, or */*, the results come in the format that was uploaded. " +
           "A job uploaded with ?format=finder has two headerless CSV files besides: ?format=finder (its default, and what Accept: text/csv gives it), each row answered with one rate as its 9 Finder fields then " +
           "county, fips, combined_rate, state_rate, county_permissive_rate, transit_authority_rate, resolved_by, effective_from, date_evaluated, note; and ?format=finder-errors, every other row as its 9 Finder fields then row, status, problem_type, problem_detail. " +
+          "Buckeye's CSV has a header line and the columns row, id, status, county, fips, combined_rate, state, county_permissive, transit_authority, transit_status, resolved_by, effective_from, date_evaluated, " +
+          "candidate_fips, lowest_combined_rate, note, problem_type, problem_detail, boundary_version, boundary_record_type, boundary_line, ambiguous, unread_columns (new columns are added at the end): " +
+          "ambiguous is true on a row whose ZIP spans counties and that has no single rate (status 200, candidate_fips and lowest_combined_rate in place of a rate), false otherwise. " +
+          "unread_columns (the last column) names, space-separated, a row's columns that look like part of an address, held a value and were not read: the row was answered from less than it was sent; blank on other rows. " +
+          "Each NDJSON line is {row, id, status, body}, body the rate record, ambiguous response or problem object a single lookup would have answered, and on a row that has some, unread_columns: [names]. " +
           "Asking another job for a Finder file is a 400. " +
           "Any other Accept is a 406. Until the job is completed the answer is a 409 with Retry-After. " +
           "You have every row when the body ends cleanly and holds the job's total rows (its total, as GET /api/v1/batches/{id} shows; a CSV has a header line besides). " +

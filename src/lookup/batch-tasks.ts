@@ -39,7 +39,8 @@ export interface LeasedChunks {
  */
 const SLICE_ROWS = 2_000;
 
-type SliceChunk = { firstRow: number; ids: Array<string | null>; lease?: ChunkLease };
+/** `unread`: by a row's index in the chunk, the address-like columns it carried that were not read (only rows that have some). */
+type SliceChunk = { firstRow: number; ids: Array<string | null>; unread?: Record<number, string[]>; lease?: ChunkLease };
 
 /** A slice that waits for the geocoder; its pending rows' ids are numbered across the group. */
 interface CarriedSlice {
@@ -55,6 +56,15 @@ interface CarriedSlice {
 interface CarriedState {
   done: Array<ChunkDone | null>;
   slices: CarriedSlice[];
+}
+
+/** The rows of a chunk that carried address-like columns that were not read, by index; undefined when none did. */
+function unreadOf(read: ReadonlyArray<{ unread?: string[] }>): Record<number, string[]> | undefined {
+  let unread: Record<number, string[]> | undefined;
+  read.forEach((row, i) => {
+    if (row.unread) (unread ??= {})[i] = row.unread;
+  });
+  return unread;
 }
 
 /** `openedStore`: the thread's store connection, opened at first need (null: the caller has no store). */
@@ -93,8 +103,8 @@ export function createBatchTasks(
     let offset = 0;
     const done: ChunkDone[] = [];
     const leased: Array<{ index: number; owner: string; results: ChunkResults }> = [];
-    for (const { firstRow, ids, lease } of chunks) {
-      const rows: RowResult[] = ids.map((id, i) => ({ row: firstRow + i, id, result: results[offset + i]! }));
+    for (const { firstRow, ids, unread, lease } of chunks) {
+      const rows: RowResult[] = ids.map((id, i) => ({ row: firstRow + i, id, result: results[offset + i]!, ...(unread?.[i] && { unread_columns: unread[i] }) }));
       offset += ids.length;
       const counts = { done: rows.length, failed: rows.filter((row) => row.result.kind === "failure").length };
       if (lease === undefined) done.push({ output: JSON.stringify(rows), ...counts });
@@ -149,7 +159,8 @@ export function createBatchTasks(
       for (const [i, chunk] of input.chunks.entries()) {
         const read = readLookups(textOf(chunk), chunk.today);
         if (chunk.lease) inputs.delete(keyOf(chunk.lease));
-        chunks.push({ firstRow: chunk.firstRow, ids: read.map(({ id }) => id), ...(chunk.lease && { lease: chunk.lease }) });
+        const unread = unreadOf(read);
+        chunks.push({ firstRow: chunk.firstRow, ids: read.map(({ id }) => id), ...(unread && { unread }), ...(chunk.lease && { lease: chunk.lease }) });
         for (const { item } of read) entries.push({ item, context: chunk.context });
         if (entries.length >= SLICE_ROWS || i === input.chunks.length - 1) await settleSlice();
       }

@@ -33,6 +33,11 @@ export interface RowResult {
   row: number;
   id: string | null;
   result: ItemResult;
+  /**
+   * The row's columns that look like part of an address, held a value and were not read
+   * (src/lookup/export-headers.ts): the row was answered from less than it was sent. Absent when none.
+   */
+  unread_columns?: string[];
 }
 
 export function failure(slug: ItemFailureSlug, detail: string, param: string | null = null, retryAfterSeconds?: number): ItemFailure {

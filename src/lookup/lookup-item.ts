@@ -11,6 +11,7 @@
 import { z } from "zod";
 import { dateProblem, type IsoDate } from "../rates/calendar.ts";
 import { ADDRESS_COLUMNS, foldAddressColumns } from "./address-columns.ts";
+import { unreadAddressColumns } from "./export-headers.ts";
 import { FINDER_ROW, finderInvoice, readFinderRow } from "./finder-layout.ts";
 import { failure, type ItemFailure } from "./item-result.ts";
 
@@ -171,11 +172,15 @@ export function rawId(raw: unknown): string | null {
   return typeof id === "string" && id.length <= 100 && !CONTROL.test(id) ? id : typeof id === "number" ? String(id) : null;
 }
 
-/** Raw lookups (JSON items, batch rows, or a stored chunk as its JSON text), validated; with their ids. */
-export function readLookups(raws: readonly unknown[] | string, today: IsoDate): Array<{ id: string | null; item: LookupItem | ItemFailure }> {
+/**
+ * Raw lookups (JSON items, batch rows, or a stored chunk as its JSON text), validated; with their ids,
+ * and the address-like columns a row carried that were not read (export-headers.ts), when it has some.
+ */
+export function readLookups(raws: readonly unknown[] | string, today: IsoDate): Array<{ id: string | null; item: LookupItem | ItemFailure; unread?: string[] }> {
   const list = typeof raws === "string" ? (JSON.parse(raws) as unknown[]) : raws;
   return list.map((raw) => {
     const item = readLookupItem(raw, today);
-    return { id: "kind" in item ? rawId(raw) : item.id, item };
+    const unread = unreadAddressColumns(raw);
+    return { id: "kind" in item ? rawId(raw) : item.id, item, ...(unread && { unread }) };
   });
 }

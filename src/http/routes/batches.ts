@@ -29,6 +29,7 @@ import { mediaType, readCapped } from "../../web/read-body.ts";
 import { readQuery } from "../query.ts";
 import { rowProblems, type ResultFormat } from "../../batch/result-lines.ts";
 import type { BatchJobAnswer } from "../answer-schemas.ts";
+import { parseColumnMapping, type ColumnChoice } from "../../lookup/export-headers.ts";
 
 /** 100,000 rows of full addresses stay well under this. */
 const MAX_JOB_BYTES = 64 * 1024 * 1024;
@@ -47,7 +48,25 @@ const FILE_NAMES: Record<ResultFile, string> = { csv: "results.csv", ndjson: "re
  * which every tool uploads as text/csv, and a parameter such as `profile=finder` on it is dropped by
  * many clients and proxies without a word, which would read the file's first row as a header.
  */
-export const UPLOAD_QUERY = { format: z.enum(["finder"], { error: "must be finder (Ohio's Finder layout), or absent" }).optional() };
+export const UPLOAD_QUERY = {
+  format: z.enum(["finder"], { error: "must be finder (Ohio's Finder layout), or absent" }).optional(),
+  columns: z.string().max(2000, "must be at most 2000 characters").optional(),
+  address_side: z.enum(["shipping", "billing"], { error: "must be shipping or billing" }).optional(),
+};
+
+/**
+ * A CSV's column mapping and address side, read before the body is: `columns=street=Addr 1,zip=Zip`
+ * says which header each of Buckeye's names is read from (src/lookup/export-headers.ts), and
+ * `address_side` which of an export's two addresses is read (shipping by default).
+ */
+function columnChoice(event: H3Event): ColumnChoice {
+  const { columns, address_side: side } = readQuery(event, UPLOAD_QUERY);
+  const choice: ColumnChoice = side === undefined ? {} : { side };
+  if (columns === undefined) return choice;
+  const mapping = parseColumnMapping(columns);
+  if (!mapping.ok) throw problem("bad-request", `Invalid columns: ${mapping.reason}.`, { invalidParams: [{ name: "columns", reason: mapping.reason }] });
+  return { ...choice, columns: mapping.columns };
+}
 export const RESULTS_QUERY = { format: z.enum(["csv", "ndjson", "finder", "finder-errors"], { error: "must be csv, ndjson, finder or finder-errors" }).optional() };
 
 function uploadFormat(event: H3Event): BatchFileFormat {
@@ -160,6 +179,7 @@ function reservedBytes(event: H3Event): number {
 export function postBatch(ctx: ApiContext) {
   return async (event: H3Event) => {
     const format = uploadFormat(event);
+    const choice = columnChoice(event);
     const principal = event.context.principal!;
     // Batch jobs are the allowance an organization in trial does not get (docs/guides/dashboard.md, "Trial organizations").
     if (principal.trial) {
@@ -182,6 +202,7 @@ export function postBatch(ctx: ApiContext) {
         requestId,
         today: dateInOhio(ctx.now()),
         limits: principal.limits,
+        choice,
       });
       if (!outcome.ok) throw refused(outcome);
       const view: BatchJobAnswer = toJobView(outcome.job);
