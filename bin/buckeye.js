@@ -8,7 +8,9 @@
 // missing-package error.
 import "../src/require-supported-node.js";
 import { pathToFileURL } from "node:url";
-import { COMPILED_CLI, compiledBuild } from "../scripts/compiled-build.js";
+
+// Imported only once the version check has passed: a static import is resolved before any module runs.
+const { COMPILED_CLI, compiledBuild } = await import("../scripts/compiled-build.js");
 
 if (compiledBuild().state === "current") {
   await import(pathToFileURL(COMPILED_CLI).href);

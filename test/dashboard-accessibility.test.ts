@@ -64,7 +64,7 @@ for (const [width, viewport] of [
     it("usage, empty organization", async () => {
       await emptyPage.goto("/dashboard/usage");
       await check(emptyPage, `${width}-usage-empty`);
-      expect(await emptyPage.locator("section", { has: emptyPage.getByRole("heading", { name: "Rate limit" }) }).textContent()).toContain("Your organization has no active keys yet");
+      expect(await emptyPage.locator("section", { has: emptyPage.getByRole("heading", { name: "Rate limit" }) }).textContent()).toContain("Your organization is in trial");
       expect(await emptyPage.locator("svg.chart").count()).toBe(0);
     });
 

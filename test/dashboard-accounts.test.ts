@@ -38,7 +38,7 @@ describe("buckeye org create --email --password creates the organization's owner
   it("prints the same JSON keys (id, name, status), and the owner can sign in", async () => {
     const { stdout } = await buckeye("org", "create", "--name", "Buckeye Books", "--email", "Owner@Books.example", "--password", "a long passphrase", "--json");
     const org = JSON.parse(stdout);
-    expect(org).toEqual({ id: expect.stringMatching(/^org_/), name: "Buckeye Books", status: "active" });
+    expect(org).toEqual({ id: expect.stringMatching(/^org_/), name: "Buckeye Books", status: "active", created: true });
     const store = openStore(databaseUrl);
     try {
       const result = await checkSignIn(store.db, "owner@books.example", "a long passphrase");

@@ -143,6 +143,21 @@ where the two differ, an address-level lookup decides.
 
 The dates above, the rate file name, the vintages and counts, for the service to report with its answers.
 
+## Product categories
+
+Not a data file: the few product categories a sale's line may name (\`src/tax/categories.ts\`) are those whose
+Ohio answer the Revised Code states outright, each with its division:
+
+- \`general-merchandise\`, taxable: R.C. 5739.02 levies the tax on each retail sale unless a division of
+  5739.02(B) exempts it;
+- \`food-for-home-consumption\`, exempt: R.C. 5739.02(B)(2), food for human consumption off the premises where sold;
+- \`prescription-drug\`, exempt: R.C. 5739.02(B)(18), drugs for a human being that may be dispensed only pursuant
+  to a prescription.
+
+The Streamlined agreement's taxability matrix (Ohio's, published by the Streamlined Sales Tax Governing Board)
+answers many more categories, with definitions of its own; it is not shipped, so no other category is accepted:
+a line outside these three is sent taxable, or \`exempt: true\` with the merchant's reason.
+
 ## Known gaps
 
 - History before 2024-07 may have gaps: 2020 Q1-Q3 (other than Hamilton and Tuscarawas), 2021 Q3-Q4, 2022 Q1 and
