@@ -19,17 +19,10 @@ import { discountCents, discountFor } from "./vendor-discount.ts";
 export type Ledger = KeyEnv;
 
 /** A period's sums for one county (and one transit district value) of one ledger, in signed cents. */
-export interface LedgerSums {
+export interface LedgerSums extends Amounts {
   countyFips: string;
   /** What the ledger recorded as the sale's transit district; null outside any district. */
   transitDistrict: string | null;
-  gross: number;
-  exempt: number;
-  tax: number;
-  stateTax: number;
-  countyTax: number;
-  transitTax: number;
-  records: number;
 }
 
 export interface WorksheetInput {
