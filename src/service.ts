@@ -112,7 +112,13 @@ export async function createService(config: Config, options: ServiceOptions = {}
     const lookups = createAddressLookups(
       config,
       store,
-      { now, freshness, rates: () => ({ table: rates.table, zips: data.zips, overlay: rates.overlay }), shipped: { table: data.table, zips: data.zips } },
+      {
+        now,
+        freshness,
+        rates: () => ({ table: rates.table, zips: data.zips, overlay: rates.overlay }),
+        shipped: { table: data.table, zips: data.zips },
+        rateDataVersion: () => rateDataVersion(data.meta.rate_file, rates.overlay),
+      },
       boundaries,
       log,
       batchSlots,

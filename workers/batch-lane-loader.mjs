@@ -5,4 +5,4 @@ import { register } from "tsx/esm/api";
 register();
 const tasks = await import("./batch-lane.ts");
 
-export const { resolveChunks, completeChunks, readBatchFile, acceptJob, claimGroup, abandonChunk } = tasks;
+export const { resolveChunks, completeChunks, readBatchFile, acceptJob, claimGroup, abandonChunk, resolveOrders, completeOrders } = tasks;

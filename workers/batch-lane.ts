@@ -1,7 +1,8 @@
 /**
  * Piscina task file of the lookup pool's batch lane (src/lookup/worker-pool.ts): resolving job chunks
  * and large inline batches (src/lookup/worker-tasks.ts, batch-tasks.ts) and the job queue's work
- * (src/batch/job-tasks.ts: uploads read and stored, claims, chunks given up), over the thread's one
+ * (src/batch/job-tasks.ts: uploads read and stored, claims, chunks given up) and an orders job's chunks
+ * (src/batch/order-tasks.ts), over the thread's one
  * store connection. The interactive lane loads workers/geo.ts, which holds none of this. Thin on purpose.
  */
 import { workerData } from "piscina";
@@ -13,12 +14,14 @@ import type { GeoWorkerData } from "../src/lookup/worker-tasks.ts";
 // during a service's first job.
 yieldThisThread();
 const { createJobTasks, storedChunks } = await import("../src/batch/job-tasks.ts");
-const { createGeoTasks, threadStore } = await import("../src/lookup/worker-tasks.ts");
+const { createOrderTasks } = await import("../src/batch/order-tasks.ts");
+const { createGeoLane, threadStore } = await import("../src/lookup/worker-tasks.ts");
 
 const data = workerData as GeoWorkerData;
 const openedStore = threadStore(data);
-const tasks = createGeoTasks(data, { openedStore, leasedChunks: storedChunks });
+const { tasks, ladder } = createGeoLane(data, { openedStore, leasedChunks: storedChunks });
 const jobs = createJobTasks(openedStore);
+const orders = createOrderTasks(openedStore, ladder!, storedChunks);
 
 export const resolveChunks = tasks.resolveChunks;
 export const completeChunks = tasks.completeChunks;
@@ -26,3 +29,5 @@ export const readBatchFile = jobs.readBatchFile;
 export const acceptJob = jobs.acceptJob;
 export const claimGroup = jobs.claimGroup;
 export const abandonChunk = jobs.abandonChunk;
+export const resolveOrders = orders.resolveOrders;
+export const completeOrders = orders.completeOrders;

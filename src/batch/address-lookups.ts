@@ -1,6 +1,7 @@
 /**
  * The lookup service (src/lookup/lookup-service.ts), the batch job service (job-service.ts) and the
- * batch job runner that feeds the lookup service the jobs' stored chunks, assembled once per service.
+ * batch job runner that feeds the lookup service the jobs' stored chunks (and the batch lane an orders
+ * job's, order-tasks.ts), assembled once per service.
  */
 import type { Config } from "../config.ts";
 import type { BoundaryIndex } from "../boundaries/boundary-index.interface.ts";
@@ -11,7 +12,7 @@ import type { RatesOverlay } from "../rates/overlay-periods.ts";
 import type { RecordFreshness } from "../rates/records.ts";
 import type SQLite from "better-sqlite3";
 import type { Db } from "../store/database.ts";
-import { BatchJobRunner } from "./job-runner.ts";
+import { BatchJobRunner, type JobRunnerOptions } from "./job-runner.ts";
 import { BatchJobService } from "./job-service.ts";
 import type { JobQueue } from "./job-queue.ts";
 import { StoredJobQueue } from "./stored-job-queue.ts";
@@ -54,8 +55,15 @@ export function createLookupService(
   });
 }
 
-/** The runner over `queue`, with the settings every queue's runner has. */
-export function createRunner(config: BatchConfig, queue: JobQueue, service: LookupService, sources: Pick<LookupSources, "freshness">, log: (entry: Record<string, unknown>) => void): BatchJobRunner {
+/** The runner over `queue`, with the settings every queue's runner has; `orders`: how it works an orders job's chunks, where there can be any. */
+export function createRunner(
+  config: BatchConfig,
+  queue: JobQueue,
+  service: LookupService,
+  sources: Pick<LookupSources, "freshness">,
+  log: (entry: Record<string, unknown>) => void,
+  orders?: JobRunnerOptions["orders"],
+): BatchJobRunner {
   return new BatchJobRunner({
     queue,
     lookups: service,
@@ -67,6 +75,7 @@ export function createRunner(config: BatchConfig, queue: JobQueue, service: Look
     runningPerOrganization: config.batch.runningPerOrganization,
     maxAttempts: config.batch.maxChunkAttempts,
     freshness: () => sources.freshness(),
+    ...(orders && { orders }),
     log,
   });
 }
@@ -74,7 +83,8 @@ export function createRunner(config: BatchConfig, queue: JobQueue, service: Look
 export function createAddressLookups(
   config: BatchConfig,
   store: { db: Db; sqlite?: SQLite.Database },
-  sources: LookupSources,
+  /** `rateDataVersion`: what an orders job's answers cite (src/ledger/tax-service.ts `rateDataVersion`). */
+  sources: LookupSources & { rateDataVersion: () => string },
   boundaries: BoundaryIndex | null,
   log: (entry: Record<string, unknown>) => void,
   /** The Census batch slots the instances share (with REDIS_URL); absent: this process's cap alone. */
@@ -96,7 +106,10 @@ export function createAddressLookups(
     log,
   });
   const queue = new StoredJobQueue({ db: store.db, ...(store.sqlite && { sqlite: store.sqlite }), jobs, now: () => sources.now(), log });
-  runner = createRunner(config, queue, service, sources, log);
+  // An orders job's chunks: read, placed, calculated and recorded in the batch lane (order-tasks.ts), its addresses geocoded here.
+  const orders: JobRunnerOptions["orders"] = (chunks, freshness, signal, waits) =>
+    service.resolveInSteps({ first: "resolveOrders", then: "completeOrders" }, { chunks, freshness, rateDataVersion: sources.rateDataVersion() }, signal, waits);
+  runner = createRunner(config, queue, service, sources, log, orders);
   // Started with the other actors by startService, never while being built.
   const built = runner;
   return {

@@ -11,7 +11,7 @@ import type { ChunkResults } from "../lookup/chunk-work.ts";
 import type { RowResult } from "../lookup/item-result.ts";
 import { packResults } from "./packed-results.ts";
 import type { NewBatchChunk } from "./read-batch-file.ts";
-import type { BatchChunksTable, BatchFileFormat, BatchJobsTable } from "../store/batch-jobs.table.ts";
+import type { BatchChunksTable, BatchFileFormat, BatchJobKind, BatchJobLedger, BatchJobsTable } from "../store/batch-jobs.table.ts";
 import type { Dialect } from "../store/connect.ts";
 import type { Database, Db } from "../store/database.ts";
 import { pacedSteps } from "../store/paced-steps.ts";
@@ -30,6 +30,10 @@ export interface NewBatchJob {
   ignoredColumns?: readonly string[];
   /** In order. */
   chunks: NewBatchChunk[];
+  /** Rate lookups when absent. */
+  kind?: BatchJobKind;
+  /** An orders job's ledger to record into; calculated only when absent. */
+  ledger?: BatchJobLedger | null;
 }
 
 /**
@@ -45,6 +49,13 @@ export interface ClaimedChunk {
   attempts: number;
   today: string;
   requestId: string;
+  /** A chunk of an orders job: whose sales they are, and the ledger they are recorded into (null: calculated only). Absent: rate lookups. */
+  orders?: OrderChunkOwner;
+}
+
+export interface OrderChunkOwner {
+  organizationId: string;
+  ledger: BatchJobLedger | null;
 }
 
 /**
@@ -71,6 +82,8 @@ export async function insertBatchJob(db: Db, job: NewBatchJob, now: Date, admit?
     deleted_at: null,
     ignored_columns: (job.ignoredColumns ?? []).length === 0 ? null : JSON.stringify(job.ignoredColumns),
     waiting_for: null,
+    kind: job.kind ?? "rates",
+    ledger: job.ledger ?? null,
   };
   await db.transaction().execute(async (trx) => {
     await admit?.(trx);
@@ -274,6 +287,7 @@ async function claimNext(trx: Db, dialect: Dialect, owner: string, now: Date, le
       attempts: updated.attempts,
       today: job.today,
       requestId: job.request_id,
+      ...(job.kind === "orders" && { orders: { organizationId: job.organization_id, ledger: job.ledger } }),
     };
   }
   return "none";
@@ -290,7 +304,7 @@ async function candidateJobs(
   trx: Db,
   nowIso: string,
   runningPerOrganization: number,
-): Promise<Array<Pick<BatchJob, "id" | "organization_id" | "status" | "today" | "request_id">>> {
+): Promise<Array<Pick<BatchJob, "id" | "organization_id" | "status" | "today" | "request_id" | "kind" | "ledger">>> {
   return trx
     .with("unfinished", (qb) =>
       qb
@@ -301,6 +315,8 @@ async function candidateJobs(
           "status",
           "today",
           "request_id",
+          "kind",
+          "ledger",
           "created_at",
           eb.fn
             .agg<number>("row_number")
@@ -313,7 +329,7 @@ async function candidateJobs(
     )
     .selectFrom("unfinished as j")
     .leftJoin("batch_turns as t", "t.organization_id", "j.organization_id")
-    .select(["j.id", "j.organization_id", "j.status", "j.today", "j.request_id"])
+    .select(["j.id", "j.organization_id", "j.status", "j.today", "j.request_id", "j.kind", "j.ledger"])
     .where("j.place", "<=", runningPerOrganization)
     .where((eb) => eb.exists(eb.selectFrom("batch_chunks").select("seq").whereRef("job_id", "=", "j.id").where((inner) => claimable(inner, nowIso))))
     .orderBy(sql`coalesce(t.turn, 0)`)

@@ -13,8 +13,9 @@
 import { setMaxListeners } from "node:events";
 import { newId } from "../ids.ts";
 import { recordContext, type RecordFreshness } from "../rates/records.ts";
-import type { ChunkWork } from "../lookup/chunk-work.ts";
-import type { LookupService } from "../lookup/lookup-service.ts";
+import type { ChunkDone, ChunkWork } from "../lookup/chunk-work.ts";
+import type { GeocoderWaits, LookupService } from "../lookup/lookup-service.ts";
+import type { OrderChunkWork } from "./order-tasks.ts";
 import type { ClaimedChunk, JobQueue } from "./job-queue.ts";
 import { errorFields } from "../error-fields.ts";
 import { batchChunkAttempts, batchRowsAbandoned } from "../metrics.ts";
@@ -32,6 +33,8 @@ export interface JobRunnerOptions {
   /** Times a chunk is worked without being stored before its rows are given up. */
   maxAttempts: number;
   freshness: () => RecordFreshness | Promise<RecordFreshness>;
+  /** Works an orders job's chunks (address-lookups.ts); absent where no such job can be stored (`buckeye batch`). */
+  orders?: (chunks: OrderChunkWork[], freshness: RecordFreshness, signal: AbortSignal, waits: GeocoderWaits | undefined) => Promise<ChunkDone[]>;
   log: (entry: Record<string, unknown>) => void;
 }
 
@@ -176,19 +179,31 @@ export class BatchJobRunner {
     const signal = AbortSignal.any([this.#abort.signal, working.stop.signal]);
     try {
       const freshness = await this.#options.freshness();
-      // The batch lane resolves the group and stores each chunk's results under its lease (batch-tasks.ts).
-      // Resolved in the batch lane; a stored job's chunks are read and stored there under their leases (src/lookup/batch-tasks.ts).
-      const done = await this.#options.lookups.resolveChunks(
-        group.map((chunk): ChunkWork => ({
-          firstRow: chunk.firstRow,
-          today: chunk.today,
-          context: recordContext(freshness, chunk.requestId),
-          ...queue.work(chunk, this.#owner),
-        })),
-        signal,
-        false,
-        queue.waits(group),
-      );
+      // A group may hold chunks of lookup jobs and of orders jobs: each kind is worked its own way, and the group completed in order.
+      const rates = group.filter((chunk) => chunk.orders === undefined);
+      const orders = group.filter((chunk) => chunk.orders !== undefined);
+      const answered = new Map<ClaimedChunk, ChunkDone>();
+      if (rates.length > 0) {
+        // Resolved in the batch lane; a stored job's chunks are read and stored there under their leases (src/lookup/batch-tasks.ts).
+        const resolved = await this.#options.lookups.resolveChunks(
+          rates.map((chunk): ChunkWork => ({
+            firstRow: chunk.firstRow,
+            today: chunk.today,
+            context: recordContext(freshness, chunk.requestId),
+            ...queue.work(chunk, this.#owner),
+          })),
+          signal,
+          false,
+          queue.waits(rates),
+        );
+        resolved.forEach((chunk, k) => answered.set(rates[k]!, chunk));
+      }
+      if (orders.length > 0) {
+        if (!this.#options.orders) throw new Error("an orders job's chunk was claimed by a runner that cannot work orders");
+        const work = orders.map((chunk): OrderChunkWork => ({ firstRow: chunk.firstRow, today: chunk.today, requestId: chunk.requestId, lease: { jobId: chunk.jobId, seq: chunk.seq, owner: this.#owner }, orders: chunk.orders! }));
+        (await this.#options.orders(work, freshness, signal, queue.waits(orders))).forEach((chunk, k) => answered.set(orders[k]!, chunk));
+      }
+      const done = group.map((chunk) => answered.get(chunk)!);
       await queue.complete(group, done);
     } catch (error) {
       if (!(working.stop.signal.aborted && !this.#abort.signal.aborted)) {

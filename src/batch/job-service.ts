@@ -18,13 +18,15 @@ import { jobCapRefusal, type JobCaps, type JobRefusal } from "./job-admission.ts
 import type { GeoPool } from "../lookup/worker-pool.ts";
 import type { IsoDate } from "../rates/calendar.ts";
 import { countBatchJobs, findBatchJob, markBatchJobDeleted, purgeDeletedJob, readChunkOutputs, type BatchJob, type ClaimedChunk } from "./batch-jobs.repository.ts";
-import type { BatchFileFormat } from "../store/batch-jobs.table.ts";
+import type { BatchFileFormat, BatchJobLedger } from "../store/batch-jobs.table.ts";
 import type { Db } from "../store/database.ts";
 import { MAX_JOB_ROWS, type OrganizationLimits } from "../organization-limits.ts";
 import { finderLine, isFinderFile, type FinderFile } from "./finder-results.ts";
 import { unpackResults } from "./packed-results.ts";
 import { runJobTask } from "./job-tasks.ts";
-import { resultHeader, resultLine, type ProblemOf, type ResultFormat } from "./result-lines.ts";
+import { resultHeader, resultLine, rowProblems, type ResultFormat } from "./result-lines.ts";
+import { ORDER_RESULT_HEADER, orderCsvLine, orderNdjsonLine, type OrderRowResult } from "./order-results.ts";
+import type { RowResult } from "../lookup/item-result.ts";
 import { UploadReservations, type Reservation, type UploadBudget } from "./upload-reservations.ts";
 import { DownloadSlots } from "./download-slots.ts";
 import { setImmediate as nextTurn } from "node:timers/promises";
@@ -81,6 +83,8 @@ export interface Submission {
   limits?: OwnJobLimits;
   /** The client's column mapping and address side, for a CSV's header (src/lookup/export-headers.ts). */
   choice?: ColumnChoice;
+  /** A batch of orders (read-orders-file.ts), recorded into `ledger` when it is set; absent: lookups. */
+  orders?: { ledger: BatchJobLedger | null };
 }
 
 /** The limits an operator may set per organization that a job is held to. */
@@ -159,6 +163,7 @@ export class BatchJobService {
           caps: this.#capsFor(submission.limits) ?? null,
           now: now().toISOString(),
           ...(submission.choice && { choice: submission.choice }),
+          ...(submission.orders && { orders: submission.orders }),
         },
         { clientWaits: true, ...(movable && { transfer: [bytes.buffer as ArrayBuffer] }) },
       );
@@ -219,11 +224,23 @@ export class BatchJobService {
    * A completed job's results as text, a page of chunks at a time: each page is a few milliseconds
    * of work, and the next is read only when the reader asks, so a 100,000-row download neither
    * sits in memory whole nor holds the thread. A Finder file (finder-results.ts) reads each chunk's
-   * rows as uploaded too, to give their fields back.
+   * rows as uploaded too, to give their fields back. Failed rows are problem objects citing
+   * `errorsUrl` and the job's request id; an orders job's rows are its sales' answers (order-results.ts).
    */
-  async *resultText(job: BatchJob, format: ResultFormat | FinderFile, problemOf: ProblemOf): AsyncGenerator<string> {
+  async *resultText(job: BatchJob, format: ResultFormat | FinderFile, errorsUrl: string): AsyncGenerator<string> {
     const { db } = this.#options;
-    if (!isFinderFile(format) && resultHeader(format)) yield resultHeader(format);
+    const problemOf = rowProblems(errorsUrl, job.request_id);
+    const orders = job.kind === "orders";
+    const render = (row: unknown, input: unknown): string =>
+      orders
+        ? format === "csv"
+          ? orderCsvLine(row as OrderRowResult, errorsUrl, job.request_id)
+          : orderNdjsonLine(row as OrderRowResult, errorsUrl, job.request_id)
+        : isFinderFile(format)
+          ? finderLine(row as RowResult, input, format, problemOf)
+          : resultLine(row as RowResult, format, problemOf);
+    if (orders && format === "csv") yield ORDER_RESULT_HEADER;
+    else if (!orders && !isFinderFile(format) && resultHeader(format)) yield resultHeader(format);
     for (let nextSeq = 0; nextSeq < job.chunk_count; ) {
       const page = await readChunkOutputs(db, job.id, nextSeq, RESULT_PAGE_CHUNKS, isFinderFile(format));
       // Every chunk in order, each with its results: anything else means the job was deleted (by its
@@ -237,9 +254,7 @@ export class BatchJobService {
           // Every slice waits for the next turn, so the requests that arrived meanwhile are answered first.
           await nextTurn();
           let text = "";
-          for (let i = from; i < Math.min(rows.length, from + RESULT_SLICE_ROWS); i++) {
-            text += inputs ? finderLine(rows[i]!, inputs[i], format as FinderFile, problemOf) : resultLine(rows[i]!, format as ResultFormat, problemOf);
-          }
+          for (let i = from; i < Math.min(rows.length, from + RESULT_SLICE_ROWS); i++) text += render(rows[i], inputs?.[i]);
           yield text;
         }
         nextSeq++;

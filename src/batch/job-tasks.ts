@@ -12,7 +12,8 @@ import { failure, type RowResult } from "../lookup/item-result.ts";
 import { jobCapRefusal, type JobCaps, type JobRefusal } from "./job-admission.ts";
 import { rawId } from "../lookup/lookup-item.ts";
 import { readBatchFile, type BatchFileReading } from "./read-batch-file.ts";
-import type { BatchFileFormat } from "../store/batch-jobs.table.ts";
+import { readOrdersFile } from "./read-orders-file.ts";
+import type { BatchFileFormat, BatchJobKind, BatchJobLedger } from "../store/batch-jobs.table.ts";
 import type { GeoPool } from "../lookup/worker-pool.ts";
 import type { ColumnChoice } from "../lookup/export-headers.ts";
 import type { Store } from "../store/connect.ts";
@@ -46,6 +47,8 @@ export interface JobUpload {
   now: string;
   /** The client's column mapping and address side, for a CSV's header. */
   choice?: ColumnChoice;
+  /** Orders (read-orders-file.ts) rather than lookups; and for orders, the ledger they are recorded into (null: calculated only). */
+  orders?: { ledger: BatchJobLedger | null };
 }
 
 /** A job's leased chunks in the store: read and completed only under a live lease. */
@@ -90,8 +93,13 @@ export function createJobTasks(openedStore: () => Store | null) {
 
     /** Reads an upload and stores it as a job with its chunks, in one transaction; or the reason it is refused. */
     async acceptJob(input: JobUpload): Promise<{ ok: true; job: BatchJob } | Extract<BatchFileReading, { ok: false }> | JobRefusal> {
-      const reading = readBatchFile(input.bytes, input.format, input.maxRows, input.chunkRows, input.choice);
+      const { orders } = input;
+      const reading =
+        orders && input.format !== "finder"
+          ? readOrdersFile(input.bytes, input.format, input.maxRows, input.chunkRows)
+          : readBatchFile(input.bytes, input.format, input.maxRows, input.chunkRows, input.choice);
       if (!reading.ok) return reading;
+      const kind: BatchJobKind = orders ? "orders" : "rates";
       const { caps, job: fields } = input;
       // Counted and stored under the organization's lock: the answering thread's check passes uploads sent at
       // once together, and this one lets through only as many as the caps leave room for.
@@ -103,7 +111,7 @@ export function createJobTasks(openedStore: () => Store | null) {
           }
         : undefined;
       try {
-        const job = await insertBatchJob(openedStore()!.db, { ...fields, format: input.format, total: reading.total, ignoredColumns: reading.ignoredColumns, chunks: reading.chunks }, new Date(input.now), admit);
+        const job = await insertBatchJob(openedStore()!.db, { ...fields, format: input.format, total: reading.total, ignoredColumns: reading.ignoredColumns, chunks: reading.chunks, kind, ledger: orders?.ledger ?? null }, new Date(input.now), admit);
         return { ok: true, job };
       } catch (error) {
         if (error instanceof CapReached) return error.refusal;

@@ -25,7 +25,7 @@ export interface StoredResults {
  */
 let scratch = Buffer.allocUnsafeSlow(1024 * 1024);
 
-export function packResults(rows: readonly RowResult[]): Uint8Array {
+export function packResults(rows: readonly unknown[]): Uint8Array {
   const json = JSON.stringify(rows);
   const bytes = Buffer.byteLength(json);
   if (bytes > scratch.byteLength) scratch = Buffer.allocUnsafeSlow(bytes);

@@ -32,6 +32,11 @@ export const batchJobSchema = z
     id: z.string(),
     status: z.enum(["queued", "running", "completed"]),
     format: z.enum(["csv", "ndjson", "finder"]).describe("As uploaded: csv (with a header row), ndjson, or finder (Ohio's Finder layout, uploaded with ?format=finder)"),
+    kind: z.enum(["rates", "orders"]).describe("rates: rate lookups (POST /api/v1/batches); orders: sales whose tax is calculated (POST /api/v1/tax/batches)"),
+    ledger: z
+      .enum(["test", "live"])
+      .nullable()
+      .describe("An orders job uploaded with record=true: the ledger its sales are recorded into, the uploading key's environment; null: calculated only (and every rates job)"),
     ignored_columns: z
       .array(z.string())
       .describe(

@@ -29,7 +29,7 @@ import {
   sendTestEvent,
 } from "./routes/webhooks.ts";
 import { postRatesBatch } from "./routes/batch.ts";
-import { deleteBatch, getBatch, getBatchResults, postBatch } from "./routes/batches.ts";
+import { deleteBatch, getBatch, getBatchResults, postBatch, postOrderBatch } from "./routes/batches.ts";
 import { getRates } from "./routes/rates.ts";
 import { getReadyz } from "./routes/readyz.ts";
 import { getTaxSettings, postTax, putTaxSettings } from "./routes/tax.ts";
@@ -116,6 +116,7 @@ export function createApp(ctx: ApiContext, log: Logger = () => {}, access?: Acce
   route("GET", "/api/v1/reconciliations", getReconciliations(ctx), { middleware: api });
   route("GET", "/api/v1/returns/:period", getReturn(ctx), { middleware: api });
   route("POST", "/api/v1/tax", postTax(ctx), { middleware: api });
+  route("POST", "/api/v1/tax/batches", postOrderBatch(ctx), { middleware: api });
   route("GET", "/api/v1/tax/settings", getTaxSettings(ctx), { middleware: api });
   route("PUT", "/api/v1/tax/settings", putTaxSettings(ctx), { middleware: api });
   route("POST", "/api/v1/locations", createLocation(ctx), { middleware: api });

@@ -5,9 +5,8 @@
  * 422 with the endpoint's slug and an invalid_params entry.
  */
 import type { H3Event } from "h3";
-import type { z } from "zod";
 import { mediaType, readCapped } from "../web/read-body.ts";
-import { problem, type InvalidParam, type ProblemSlug } from "../web/problem.ts";
+import { problem, type ProblemSlug } from "../web/problem.ts";
 
 const MAX_BODY_BYTES = 64 * 1024;
 
@@ -32,15 +31,4 @@ export async function readJsonObject(event: H3Event, slug: ProblemSlug, maxBytes
   }
   if (typeof value !== "object" || value === null || Array.isArray(value)) throw refuse("must be a JSON object");
   return value as Record<string, unknown>;
-}
-
-/** Validates a body against a zod schema, turning every issue into an invalid_params entry. */
-export function parseBody<S extends z.ZodType>(schema: S, body: unknown, slug: ProblemSlug, describe: (params: InvalidParam[]) => string): z.output<S> {
-  const result = schema.safeParse(body);
-  if (result.success) return result.data;
-  const params = result.error.issues.map((issue) => {
-    if (issue.code === "unrecognized_keys") return { name: issue.keys.join(", "), reason: "unknown field" };
-    return { name: issue.path.length > 0 ? issue.path.map(String).join(".") : "body", reason: issue.message };
-  });
-  throw problem(slug, describe(params), { invalidParams: params });
 }

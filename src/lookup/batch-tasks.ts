@@ -67,14 +67,18 @@ function unreadOf(read: ReadonlyArray<{ unread?: string[] }>): Record<number, st
   return unread;
 }
 
-/** `openedStore`: the thread's store connection, opened at first need (null: the caller has no store). */
-export function createBatchTasks(
+/**
+ * The ladder as a batch-lane thread climbs it, for a task's overlay: the state's boundary file from the
+ * thread's store (opened at first need; null: the caller has no store), and the live rate table rebuilt
+ * from the shipped one and the overlay (kept while the overlay is the same). The thread's other
+ * resolving tasks (src/batch/order-tasks.ts) climb the same one.
+ */
+export function threadLadder(
   workerData: BatchWorkerData,
   locate: (points: ReadonlyArray<{ lon: number; lat: number }>) => Promise<LocateAnswer>,
   missingPolygons: string | null,
   openedStore: () => Store | null,
-  leasedChunks: LeasedChunks,
-) {
+): (overlay: RatesOverlay) => LadderParts {
   let boundaries: ReturnType<typeof openBoundaryIndex> | null = null;
   let rates: { key: string; data: ResolverData } | null = null;
 
@@ -94,10 +98,11 @@ export function createBatchTasks(
     return rates.data;
   }
 
-  function parts(overlay: RatesOverlay): LadderParts {
-    return { data: ratesFor(overlay), boundaries: boundaryIndex(), missingPolygons, locate };
-  }
+  return (overlay) => ({ data: ratesFor(overlay), boundaries: boundaryIndex(), missingPolygons, locate });
+}
 
+/** `parts`: the thread's ladder (threadLadder); `openedStore`: the thread's store connection (null: the caller has no store). */
+export function createBatchTasks(parts: (overlay: RatesOverlay) => LadderParts, openedStore: () => Store | null, leasedChunks: LeasedChunks) {
   /** Each chunk's rows: stored under its lease when it has one (a group's together, completeChunks), else returned as JSON text. */
   async function finish(chunks: readonly SliceChunk[], results: RowResult["result"][], now: string): Promise<ChunkDone[]> {
     let offset = 0;

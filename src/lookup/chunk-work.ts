@@ -57,6 +57,7 @@ export interface Geocoded {
 export interface ChunkResults {
   jobId: string;
   seq: number;
-  rows: readonly RowResult[];
+  /** A lookup job's RowResults, or another kind of job's rows (an orders job's, src/batch/order-results.ts), each numbered and with its id. */
+  rows: ReadonlyArray<Pick<RowResult, "row" | "id">>;
   counts: { done: number; failed: number };
 }

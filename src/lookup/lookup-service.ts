@@ -29,7 +29,7 @@ import { GeocoderUnavailableError, type GeocodeOutcome } from "../geo/geocoder.t
 import type { IsoDate } from "../rates/calendar.ts";
 import type { RatesOverlay } from "../rates/overlay-periods.ts";
 import type { RecordContext } from "../rates/records.ts";
-import type { BatchWorkerData, ChunkDone, ChunkWork, Geocoded } from "./chunk-work.ts";
+import type { BatchStep, BatchWorkerData, ChunkDone, ChunkWork, Geocoded } from "./chunk-work.ts";
 import type { ItemResult, RowResult } from "./item-result.ts";
 import { batchOutcomes, complete, settle, type Entry, type LadderParts } from "./ladder.ts";
 import { readLookups, type LookupItem } from "./lookup-item.ts";
@@ -217,6 +217,31 @@ export class LookupService {
     signal?.throwIfAborted();
     const geocoded: Geocoded = { answers: [...answers], down };
     return countJobRows((await this.pool.run("completeChunks", { state: step.state, overlay, geocoded, now: this.#options.now().toISOString() }, options)).chunks);
+  }
+
+  /**
+   * Another room's batch-lane work in the same two steps as a job's chunks (an orders job's,
+   * src/batch/order-tasks.ts): task `first` climbs every rung but the geocoder; when it leaves
+   * addresses, they are asked of the Census batch endpoint here, as a job's are, and task `then` folds
+   * the answers into its `state`. Both are given `input` with the live rates' overlay and the time.
+   */
+  async resolveInSteps(tasks: { first: string; then: string }, input: Record<string, unknown>, signal?: AbortSignal, waits?: GeocoderWaits): Promise<ChunkDone[]> {
+    const overlay = this.#options.rates().overlay;
+    const options = signal ? { signal } : {};
+    signal?.throwIfAborted();
+    const step = (await this.pool.runInBatchLane(tasks.first, { ...input, overlay, now: this.#options.now().toISOString() }, options)) as BatchStep;
+    if (step.kind === "done") return countJobRows(step.chunks);
+    let answers: ReadonlyMap<string, BatchGeocode>;
+    let down: Geocoded["down"];
+    try {
+      [answers, down] = await this.#geocodeList(step.rows, signal, false, waits?.onRetry);
+    } finally {
+      await waits?.clear();
+    }
+    signal?.throwIfAborted();
+    const geocoded: Geocoded = { answers: [...answers], down };
+    const done = (await this.pool.runInBatchLane(tasks.then, { ...input, state: step.state, overlay, geocoded, now: this.#options.now().toISOString() }, options)) as Extract<BatchStep, { kind: "done" }>;
+    return countJobRows(done.chunks);
   }
 
   /** Chunks without a lease (an inline list, `buckeye batch`): their rows come back as JSON text. */

@@ -8,7 +8,9 @@
 import type { PolygonFiles } from "../geo/polygon-files.ts";
 import { adoptPolygons, loadPolygons, locate, type Polygons, type PolygonsData } from "../geo/polygons.ts";
 import { openStore, type Store } from "../store/connect.ts";
-import { createBatchTasks, type BatchTasks, type LeasedChunks } from "./batch-tasks.ts";
+import { createBatchTasks, threadLadder, type BatchTasks, type LeasedChunks } from "./batch-tasks.ts";
+import type { LadderParts } from "./ladder.ts";
+import type { RatesOverlay } from "../rates/overlay-periods.ts";
 import type { BatchWorkerData } from "./chunk-work.ts";
 import type { LocateAnswer, LocatedPoint, PolygonVintages } from "./resolver-inputs.ts";
 
@@ -56,6 +58,11 @@ export interface ChunkStore {
 }
 
 export function createGeoTasks(workerData: GeoWorkerData, chunkStore?: ChunkStore) {
+  return createGeoLane(workerData, chunkStore).tasks;
+}
+
+/** A lane's tasks, and in the batch lane (given its data and store) the ladder they climb, for the thread's other resolving tasks; null elsewhere. */
+export function createGeoLane(workerData: GeoWorkerData, chunkStore?: ChunkStore): { tasks: GeoTasks; ladder: ((overlay: RatesOverlay) => LadderParts) | null } {
   const files = workerData.polygonFiles;
   let polygons: Promise<Polygons> | null = workerData.shared ? Promise.resolve(adoptPolygons(workerData.shared)) : null;
 
@@ -88,9 +95,10 @@ export function createGeoTasks(workerData: GeoWorkerData, chunkStore?: ChunkStor
   const unavailable = (): never => {
     throw new Error("batch tasks run in the batch lane, whose threads are given its data");
   };
-  const batch = workerData.batch && chunkStore ? createBatchTasks(workerData.batch, locatePoints, files.available ? null : files.reason, chunkStore.openedStore, chunkStore.leasedChunks) : null;
+  const ladder = workerData.batch && chunkStore ? threadLadder(workerData.batch, locatePoints, files.available ? null : files.reason, chunkStore.openedStore) : null;
+  const batch = ladder && chunkStore ? createBatchTasks(ladder, chunkStore.openedStore, chunkStore.leasedChunks) : null;
 
-  return {
+  const tasks = {
     async warm(): Promise<PolygonSummary> {
       const loaded = await getPolygons();
       if (typeof loaded === "string") throw new Error(loaded);
@@ -101,6 +109,12 @@ export function createGeoTasks(workerData: GeoWorkerData, chunkStore?: ChunkStor
     resolveChunks: batch?.resolveChunks ?? (unavailable as BatchTasks["resolveChunks"]),
     completeChunks: batch?.completeChunks ?? (unavailable as BatchTasks["completeChunks"]),
   };
+  return { tasks, ladder };
 }
 
-export type GeoTasks = ReturnType<typeof createGeoTasks>;
+export interface GeoTasks {
+  warm(): Promise<PolygonSummary>;
+  locate(points: ReadonlyArray<{ lon: number; lat: number }>): Promise<LocateAnswer>;
+  resolveChunks: BatchTasks["resolveChunks"];
+  completeChunks: BatchTasks["completeChunks"];
+}

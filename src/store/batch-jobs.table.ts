@@ -3,10 +3,16 @@
  * batch room (src/batch/batch-jobs.repository.ts); the rows stay here, beside database.ts, whose
  * Database lists every table, so the store imports no room above it.
  */
+import type { ColumnType } from "kysely";
+
 export type BatchJobStatus = "queued" | "running" | "completed";
 export type BatchChunkStatus = "pending" | "leased" | "done";
 /** "finder": a headerless CSV in Ohio's Finder layout (src/lookup/finder-layout.ts). */
 export type BatchFileFormat = "csv" | "ndjson" | "finder";
+/** What a job's rows are: rate lookups, or orders whose tax is calculated (migrations/2026-12-02-440-batch-order-jobs.ts). */
+export type BatchJobKind = "rates" | "orders";
+/** The ledger an orders job records its sales into: the uploading key's environment. */
+export type BatchJobLedger = "test" | "live";
 
 export interface BatchJobsTable {
   id: string;
@@ -31,6 +37,10 @@ export interface BatchJobsTable {
   ignored_columns: string | null;
   /** JSON of what the running job waits for (src/batch/job-waiting-for.ts; migrations/2026-11-27-340-batch-waiting-for.ts); null: nothing. */
   waiting_for: string | null;
+  /** "rates" when not given: every job stored before orders jobs existed, and every row written without it. */
+  kind: ColumnType<BatchJobKind, BatchJobKind | undefined, BatchJobKind>;
+  /** An orders job uploaded with record=true: the ledger its sales are recorded into; null: calculated only (and every rates job). */
+  ledger: ColumnType<BatchJobLedger | null, BatchJobLedger | null | undefined, BatchJobLedger | null>;
 }
 
 export interface BatchChunksTable {

@@ -10,7 +10,8 @@
  *   DELETE /api/v1/batches/{id}        → 204 once the job is marked: it is gone for every reader (a running job is
  *                                        cancelled); its rows and results are purged in the background
  *
- * Only the organization that submitted a job sees it; to anyone else it does not exist.
+ * Only the organization that submitted a job sees it; to anyone else it does not exist. A batch of
+ * orders (POST /api/v1/tax/batches, below) is a job of kind "orders" at the same addresses.
  */
 import { getRouterParam, noContent, type H3Event } from "h3";
 import { z } from "zod";
@@ -18,7 +19,7 @@ import type { FinderFile } from "../../batch/finder-results.ts";
 import { readWaitingFor } from "../../batch/job-waiting-for.ts";
 import type { JobRefusal } from "../../batch/job-admission.ts";
 import type { Reservation } from "../../batch/upload-reservations.ts";
-import { MAX_JOB_ROWS } from "../../batch/job-service.ts";
+import { MAX_JOB_ROWS, type Submission } from "../../batch/job-service.ts";
 import { dateInOhio } from "../../rates/calendar.ts";
 import type { BatchJob } from "../../batch/batch-jobs.repository.ts";
 import type { BatchFileFormat } from "../../store/batch-jobs.table.ts";
@@ -27,7 +28,7 @@ import { problem } from "../../web/problem.ts";
 import { RowCounter, UploadRefusal } from "../../batch/row-counter.ts";
 import { mediaType, readCapped } from "../../web/read-body.ts";
 import { readQuery } from "../query.ts";
-import { rowProblems, type ResultFormat } from "../../batch/result-lines.ts";
+import type { ResultFormat } from "../../batch/result-lines.ts";
 import type { BatchJobAnswer } from "../answer-schemas.ts";
 import { parseColumnMapping, type ColumnChoice } from "../../lookup/export-headers.ts";
 
@@ -108,6 +109,8 @@ export function toJobView(job: BatchJob) {
     id: job.id,
     status: job.status,
     format: job.format,
+    kind: job.kind,
+    ledger: job.ledger,
     ignored_columns: job.ignored_columns === null ? [] : (JSON.parse(job.ignored_columns) as string[]),
     total: job.total,
     done: job.done,
@@ -176,42 +179,72 @@ function reservedBytes(event: H3Event): number {
   return Number.isSafeInteger(declared) && declared >= 0 ? Math.min(declared, MAX_JOB_BYTES) : MAX_JOB_BYTES;
 }
 
+/**
+ * Admits, reads and submits an upload as a job: the same steps for a file of lookups and one of
+ * orders, which differ only in how the batch lane reads them (`orders`) and, for lookups, the
+ * client's column choice.
+ */
+async function acceptUpload(ctx: ApiContext, event: H3Event, format: BatchFileFormat, extra: Pick<Submission, "choice" | "orders">): Promise<BatchJobAnswer> {
+  const principal = event.context.principal!;
+  // Batch jobs are the allowance an organization in trial does not get (docs/guides/dashboard.md, "Trial organizations").
+  if (principal.trial) {
+    throw problem("organization-in-trial", "This organization is in trial: batch jobs start once an operator verifies it. Single and inline lookups (POST /api/v1/rates/batch) work meanwhile.");
+  }
+  // Refused before the upload is read: a full queue or store, or too many bytes already being uploaded,
+  // costs the caller nothing to learn. Its places are held until the job is stored or refused.
+  // The organization's own caps on jobs and rows, where an operator set them, travel with its key's verdict.
+  const admitted = await ctx.lookups.jobs.admitJob(principal.organizationId, reservedBytes(event), principal.limits);
+  if ("ok" in admitted) throw refused(admitted);
+  try {
+    const bytes = await readUpload(ctx, event, format, principal.limits.rowsPerJob ?? MAX_JOB_ROWS, admitted);
+    const requestId = event.context.requestId ?? "";
+    const outcome = await ctx.lookups.jobs.submitJob({
+      jobId: admitted.jobId,
+      bytes,
+      format,
+      organizationId: principal.organizationId,
+      apiKeyId: principal.keyId,
+      requestId,
+      today: dateInOhio(ctx.now()),
+      limits: principal.limits,
+      ...extra,
+    });
+    if (!outcome.ok) throw refused(outcome);
+    const view: BatchJobAnswer = toJobView(outcome.job);
+    event.res.status = 202;
+    event.res.headers.set("location", view.links.self);
+    return view;
+  } finally {
+    admitted.release();
+  }
+}
+
 export function postBatch(ctx: ApiContext) {
   return async (event: H3Event) => {
     const format = uploadFormat(event);
     const choice = columnChoice(event);
-    const principal = event.context.principal!;
-    // Batch jobs are the allowance an organization in trial does not get (docs/guides/dashboard.md, "Trial organizations").
-    if (principal.trial) {
-      throw problem("organization-in-trial", "This organization is in trial: batch jobs start once an operator verifies it. Single and inline lookups (POST /api/v1/rates/batch) work meanwhile.");
-    }
-    // Refused before the upload is read: a full queue or store, or too many bytes already being uploaded,
-    // costs the caller nothing to learn. Its places are held until the job is stored or refused.
-    // The organization's own caps on jobs and rows, where an operator set them, travel with its key's verdict.
-    const admitted = await ctx.lookups.jobs.admitJob(principal.organizationId, reservedBytes(event), principal.limits);
-    if ("ok" in admitted) throw refused(admitted);
-    try {
-      const bytes = await readUpload(ctx, event, format, principal.limits.rowsPerJob ?? MAX_JOB_ROWS, admitted);
-      const requestId = event.context.requestId ?? "";
-      const outcome = await ctx.lookups.jobs.submitJob({
-        jobId: admitted.jobId,
-        bytes,
-        format,
-        organizationId: principal.organizationId,
-        apiKeyId: principal.keyId,
-        requestId,
-        today: dateInOhio(ctx.now()),
-        limits: principal.limits,
-        choice,
-      });
-      if (!outcome.ok) throw refused(outcome);
-      const view: BatchJobAnswer = toJobView(outcome.job);
-      event.res.status = 202;
-      event.res.headers.set("location", view.links.self);
-      return view;
-    } finally {
-      admitted.release();
-    }
+    return acceptUpload(ctx, event, format, { choice });
+  };
+}
+
+export const ORDERS_UPLOAD_QUERY = {
+  record: z.enum(["true", "false"], { error: "must be true or false" }).optional(),
+};
+
+/**
+ * POST /api/v1/tax/batches: a file of orders (src/batch/read-orders-file.ts), each sale calculated as
+ * POST /api/v1/tax calculates it, and with record=true recorded as POST /api/v1/transactions records
+ * it, into the ledger of the key's environment. A job like any other from then on: polled, downloaded
+ * and deleted at /api/v1/batches/{id}.
+ */
+export function postOrderBatch(ctx: ApiContext) {
+  return async (event: H3Event) => {
+    const { record } = readQuery(event, ORDERS_UPLOAD_QUERY);
+    const type = mediaType(event);
+    const format: BatchFileFormat | null = type === "text/csv" ? "csv" : NDJSON_TYPES.includes(type) ? "ndjson" : null;
+    if (format === null) throw problem("unsupported-media-type", "Send the orders as Content-Type: text/csv (one row per line item, with an order_id column) or application/x-ndjson (one sale per line).");
+    const ledger = record === "true" ? event.context.principal!.env : null;
+    return acceptUpload(ctx, event, format, { orders: { ledger } });
   };
 }
 
@@ -240,7 +273,7 @@ export function getBatchResults(ctx: ApiContext) {
     const format = resultFormat(event, job);
     const slot = ctx.lookups.jobs.openDownload(event.context.principal!.organizationId);
     if ("ok" in slot) throw refused(slot);
-    const pages = ctx.lookups.jobs.resultText(job, format, rowProblems(ctx.config.errorsUrl, job.request_id));
+    const pages = ctx.lookups.jobs.resultText(job, format, ctx.config.errorsUrl);
     const encoder = new TextEncoder();
     // One slice per pull: the stream asks for the next only when the client has taken this one. The slot is
     // given back however the download ends: read to the end, cut by the job's deletion, or left by its client.

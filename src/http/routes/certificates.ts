@@ -17,7 +17,8 @@ import {
 } from "../../store/certificates.repository.ts";
 import type { Certificate } from "../../store/certificates.table.ts";
 import type { ApiContext } from "../context.ts";
-import { parseBody, readJsonObject } from "../json-body.ts";
+import { readJsonObject } from "../json-body.ts";
+import { parseBody } from "../../web/parse-body.ts";
 import { problem, type InvalidParam } from "../../web/problem.ts";
 import { readQuery } from "../query.ts";
 import type { CertificateRecord } from "../answer-schemas.ts";

@@ -8,8 +8,9 @@ import { deleteLocation, findLocation, insertLocation, listLocations, type TaxLo
 import { locationSchema } from "../../ledger/sale-request.ts";
 import { problem } from "../../web/problem.ts";
 import type { ApiContext } from "../context.ts";
-import { parseBody, readJsonObject } from "../json-body.ts";
-import { describeParams, principalOf } from "./tax.ts";
+import { readJsonObject } from "../json-body.ts";
+import { describeParams, parseBody } from "../../web/parse-body.ts";
+import { principalOf } from "./tax.ts";
 
 function toRecord(location: TaxLocation) {
   return { id: location.id, name: location.name, place: { ...location.place }, created_at: location.createdAt };

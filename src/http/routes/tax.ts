@@ -6,14 +6,12 @@
 import type { H3Event } from "h3";
 import { readTaxSettings, writeTaxSettings } from "../../ledger/tax-settings.repository.ts";
 import { saleSchema, taxSettingsSchema } from "../../ledger/sale-request.ts";
-import type { InvalidParam } from "../../web/problem.ts";
 import type { ApiContext } from "../context.ts";
-import { parseBody, readJsonObject } from "../json-body.ts";
+import { readJsonObject } from "../json-body.ts";
+import { describeParams, parseBody } from "../../web/parse-body.ts";
 
 /** A sale of 1,000 lines fits well within this: the lines' own limit, not the body's size, is what a large cart meets. */
 export const SALE_BODY_BYTES = 1024 * 1024;
-
-export const describeParams = (what: string) => (params: InvalidParam[]) => `The ${what} is not valid: ${params.map((p) => `${p.name} ${p.reason}`).join("; ")}.`;
 
 export function principalOf(event: H3Event) {
   const principal = event.context.principal;

@@ -10,9 +10,10 @@ import { isIsoDate } from "../../rates/calendar.ts";
 import type { Ledger } from "../../ledger/ledger-service.ts";
 import { recordSaleSchema, refundSchema, voidSchema } from "../../ledger/sale-request.ts";
 import type { ApiContext } from "../context.ts";
-import { parseBody, readJsonObject } from "../json-body.ts";
+import { readJsonObject } from "../json-body.ts";
+import { describeParams, parseBody } from "../../web/parse-body.ts";
 import { readQuery } from "../query.ts";
-import { describeParams, principalOf, SALE_BODY_BYTES } from "./tax.ts";
+import { principalOf, SALE_BODY_BYTES } from "./tax.ts";
 
 function ledgerOf(event: H3Event): Ledger {
   const principal = principalOf(event);

@@ -11,7 +11,8 @@ import { createWebhookSchema, updateWebhookSchema } from "../../webhooks/validat
 import { toWebhookRecord } from "../../webhooks/webhook-record.ts";
 import { WebhookRefusal, type WebhookService } from "../../webhooks/webhook-service.ts";
 import type { ApiContext } from "../context.ts";
-import { parseBody, readJsonObject } from "../json-body.ts";
+import { readJsonObject } from "../json-body.ts";
+import { parseBody } from "../../web/parse-body.ts";
 import { problem, type InvalidParam } from "../../web/problem.ts";
 import { readQuery } from "../query.ts";
 import type { DeliveryRecord } from "../answer-schemas.ts";
