@@ -42,7 +42,7 @@ export interface paths {
   "/api/v1/batches/{id}/results": {
     /**
      * A finished job's results, as CSV or NDJSON, or a Finder job's results and errors files
-     * @description One line per input row, in input order. ?format= or else Accept chooses the format (text/csv or application/x-ndjson); with neither, or *\/*, the results come in the format that was uploaded. A job uploaded with ?format=finder has two headerless CSV files besides: ?format=finder (its default, and what Accept: text/csv gives it), each row answered with one rate as its 9 Finder fields then county, fips, combined_rate, state_rate, county_permissive_rate, transit_authority_rate, resolved_by, effective_from, date_evaluated, note; and ?format=finder-errors, every other row as its 9 Finder fields then row, status, problem_type, problem_detail. Buckeye's CSV has a header line and the columns row, id, status, county, fips, combined_rate, state, county_permissive, transit_authority, transit_status, resolved_by, effective_from, date_evaluated, candidate_fips, lowest_combined_rate, note, problem_type, problem_detail, boundary_version, boundary_record_type, boundary_line, ambiguous, unread_columns (new columns are added at the end): ambiguous is true on a row whose ZIP spans counties and that has no single rate (status 200, candidate_fips and lowest_combined_rate in place of a rate), false otherwise. unread_columns (the last column) names, space-separated, a row's columns that look like part of an address, held a value and were not read: the row was answered from less than it was sent; blank on other rows. Each NDJSON line is {row, id, status, body}, body the rate record, ambiguous response or problem object a single lookup would have answered, and on a row that has some, unread_columns: [names]. Asking another job for a Finder file is a 400. Any other Accept is a 406. Until the job is completed the answer is a 409 with Retry-After. You have every row when the body ends cleanly and holds the job's total rows (its total, as GET /api/v1/batches/{id} shows; a CSV has a header line besides). A download cut short, because the job was deleted (DELETE, or the retention sweep) while it streamed, fails as a transfer: the connection is closed before the chunked body's end, never a clean end with fewer rows.
+     * @description One line per input row, in input order. ?format= or else Accept chooses the format (text/csv or application/x-ndjson); with neither, or *\/*, the results come in the format that was uploaded. A job uploaded with ?format=finder has two headerless CSV files besides: ?format=finder (its default, and what Accept: text/csv gives it), each row answered with one rate as its 9 Finder fields then county, fips, combined_rate, state_rate, county_permissive_rate, transit_authority_rate, resolved_by, effective_from, date_evaluated, note; and ?format=finder-errors, every other row as its 9 Finder fields then row, status, problem_type, problem_detail. Buckeye's CSV has a header line and the columns row, id, status, county, fips, combined_rate, state, county_permissive, transit_authority, transit_status, resolved_by, effective_from, date_evaluated, candidate_fips, lowest_combined_rate, note, problem_type, problem_detail, boundary_version, boundary_record_type, boundary_line, ambiguous, unread_columns (new columns are added at the end): ambiguous is true on a row whose ZIP spans counties and that has no single rate (status 200, candidate_fips and lowest_combined_rate in place of a rate), false otherwise. unread_columns (the last column) names, space-separated, a row's columns that look like part of an address, held a value and were not read: the row was answered from less than it was sent; blank on other rows. Each NDJSON line is {row, id, status, body}, body the rate record, ambiguous response or problem object a single lookup would have answered, and on a row that has some, unread_columns: [names]. An orders job's (POST /api/v1/tax/batches) line is one sale, in the upload's order: NDJSON {row, id, status, body}, id its order_id and status and body what POST /api/v1/tax (or, recorded, POST /api/v1/transactions) answers for it; CSV with the columns row, order_id, status, settled, date, county, fips, transit_district, gross, exempt, taxable, tax, state_tax, county_tax, transit_tax, rounding_basis, transaction_id, recorded, note, problem_type, problem_detail, problem_fields. Asking another job for a Finder file is a 400. Any other Accept is a 406. Until the job is completed the answer is a 409 with Retry-After. You have every row when the body ends cleanly and holds the job's total rows (its total, as GET /api/v1/batches/{id} shows; a CSV has a header line besides). A download cut short, because the job was deleted (DELETE, or the retention sweep) while it streamed, fails as a transfer: the connection is closed before the chunked body's end, never a clean end with fewer rows.
      */
     get: operations["getBatchResults"];
   };
@@ -161,6 +161,13 @@ export interface paths {
      * @description The sale is sourced by R.C. 5739.033 (a pickup at one of the organization's locations; an order received at its Ohio location; else where the buyer receives the goods, `ship_to`, in any form a rate lookup takes), its places resolved as GET /api/v1/rates resolves them, and the tax computed for each jurisdiction separately (state, county, transit authority), carried to the third decimal and rounded by R.C. 5739.025 on the organization's item or invoice basis. A certificate of the customer's valid on the sale's date exempts its lines. Amounts are decimal strings with two places. A place rates cannot settle (a ZIP spanning counties, a county a transit district splits) answers its candidates and no tax (settled: false). docs/guides/tax-and-returns.md works examples cent by cent.
      */
     post: operations["calculateTax"];
+  };
+  "/api/v1/tax/batches": {
+    /**
+     * Starts a batch job of orders: each sale's tax calculated, and with record=true recorded, in the upload's order
+     * @description A job like POST /api/v1/batches's (polled, downloaded and deleted at /api/v1/batches/{id}, under the same caps on jobs, rows, lines and bytes), whose rows are sales. NDJSON: one sale per line, the body POST /api/v1/tax takes, with order_id (required with record=true, as POST /api/v1/transactions requires it; otherwise it names the result row). CSV with a header row: one row per line item, order_id grouping the rows of one sale, which are contiguous. The order's columns (order_id, date, currency, customer_id, ship_to_address, ship_to_zip, ship_to_county, ship_to_lat, ship_to_lon, pickup_location_id, order_location_id, shipping, handling) may be repeated on each of its rows or given on its first; the line's (line_id, quantity, unit_price, amount, discount, exempt, exempt_reason, category) are each row's. A row without line_id is the order's nth line. Any other column is refused with 400, naming it, before anything is stored. Each sale is answered as POST /api/v1/tax answers it (its tax, the candidates of a place not settled, or the problem naming the field), or with record=true as POST /api/v1/transactions answers it, into the ledger of the key's environment (a test key's into the test ledger, a live key's into the live one): the same order_id and body answer the transaction already recorded (200), another body is that row's 409 transaction-conflict. A re-upload of the same file records nothing twice. One bad sale never fails the others. A CSV order whose rows disagree on an order field, or whose rows are apart, fails alone naming the field. Sales without a date are dated on the day the job was accepted. docs/guides/tax-and-returns.md, "Batches of orders", shows a file and its results.
+     */
+    post: operations["createOrderBatch"];
   };
   "/api/v1/tax/settings": {
     /**
@@ -599,6 +606,13 @@ export interface components {
        * @enum {string}
        */
       format: "csv" | "ndjson" | "finder";
+      /**
+       * @description rates: rate lookups (POST /api/v1/batches); orders: sales whose tax is calculated (POST /api/v1/tax/batches)
+       * @enum {string}
+       */
+      kind: "rates" | "orders";
+      /** @description An orders job uploaded with record=true: the ledger its sales are recorded into, the uploading key's environment; null: calculated only (and every rates job) */
+      ledger: ("test" | "live") | null;
       /** @description The upload's columns (CSV: every column of its header that is not read, the other address side's of an export included) or fields (NDJSON: at most 1,000 names, in order of first sight) Buckeye does not read, such as an export's name or phone: ignored, not refused, and listed here so a misspelt column is never silent */
       ignored_columns: string[];
       total: number;
@@ -1667,7 +1681,7 @@ export interface operations {
   };
   /**
    * A finished job's results, as CSV or NDJSON, or a Finder job's results and errors files
-   * @description One line per input row, in input order. ?format= or else Accept chooses the format (text/csv or application/x-ndjson); with neither, or *\/*, the results come in the format that was uploaded. A job uploaded with ?format=finder has two headerless CSV files besides: ?format=finder (its default, and what Accept: text/csv gives it), each row answered with one rate as its 9 Finder fields then county, fips, combined_rate, state_rate, county_permissive_rate, transit_authority_rate, resolved_by, effective_from, date_evaluated, note; and ?format=finder-errors, every other row as its 9 Finder fields then row, status, problem_type, problem_detail. Buckeye's CSV has a header line and the columns row, id, status, county, fips, combined_rate, state, county_permissive, transit_authority, transit_status, resolved_by, effective_from, date_evaluated, candidate_fips, lowest_combined_rate, note, problem_type, problem_detail, boundary_version, boundary_record_type, boundary_line, ambiguous, unread_columns (new columns are added at the end): ambiguous is true on a row whose ZIP spans counties and that has no single rate (status 200, candidate_fips and lowest_combined_rate in place of a rate), false otherwise. unread_columns (the last column) names, space-separated, a row's columns that look like part of an address, held a value and were not read: the row was answered from less than it was sent; blank on other rows. Each NDJSON line is {row, id, status, body}, body the rate record, ambiguous response or problem object a single lookup would have answered, and on a row that has some, unread_columns: [names]. Asking another job for a Finder file is a 400. Any other Accept is a 406. Until the job is completed the answer is a 409 with Retry-After. You have every row when the body ends cleanly and holds the job's total rows (its total, as GET /api/v1/batches/{id} shows; a CSV has a header line besides). A download cut short, because the job was deleted (DELETE, or the retention sweep) while it streamed, fails as a transfer: the connection is closed before the chunked body's end, never a clean end with fewer rows.
+   * @description One line per input row, in input order. ?format= or else Accept chooses the format (text/csv or application/x-ndjson); with neither, or *\/*, the results come in the format that was uploaded. A job uploaded with ?format=finder has two headerless CSV files besides: ?format=finder (its default, and what Accept: text/csv gives it), each row answered with one rate as its 9 Finder fields then county, fips, combined_rate, state_rate, county_permissive_rate, transit_authority_rate, resolved_by, effective_from, date_evaluated, note; and ?format=finder-errors, every other row as its 9 Finder fields then row, status, problem_type, problem_detail. Buckeye's CSV has a header line and the columns row, id, status, county, fips, combined_rate, state, county_permissive, transit_authority, transit_status, resolved_by, effective_from, date_evaluated, candidate_fips, lowest_combined_rate, note, problem_type, problem_detail, boundary_version, boundary_record_type, boundary_line, ambiguous, unread_columns (new columns are added at the end): ambiguous is true on a row whose ZIP spans counties and that has no single rate (status 200, candidate_fips and lowest_combined_rate in place of a rate), false otherwise. unread_columns (the last column) names, space-separated, a row's columns that look like part of an address, held a value and were not read: the row was answered from less than it was sent; blank on other rows. Each NDJSON line is {row, id, status, body}, body the rate record, ambiguous response or problem object a single lookup would have answered, and on a row that has some, unread_columns: [names]. An orders job's (POST /api/v1/tax/batches) line is one sale, in the upload's order: NDJSON {row, id, status, body}, id its order_id and status and body what POST /api/v1/tax (or, recorded, POST /api/v1/transactions) answers for it; CSV with the columns row, order_id, status, settled, date, county, fips, transit_district, gross, exempt, taxable, tax, state_tax, county_tax, transit_tax, rounding_basis, transaction_id, recorded, note, problem_type, problem_detail, problem_fields. Asking another job for a Finder file is a 400. Any other Accept is a 406. Until the job is completed the answer is a 409 with Retry-After. You have every row when the body ends cleanly and holds the job's total rows (its total, as GET /api/v1/batches/{id} shows; a CSV has a header line besides). A download cut short, because the job was deleted (DELETE, or the retention sweep) while it streamed, fails as a transfer: the connection is closed before the chunked body's end, never a clean end with fewer rows.
    */
   getBatchResults: {
     parameters: {
@@ -3195,6 +3209,135 @@ export interface operations {
           "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
           /** @description For geocoder-unavailable: seconds until the geocoder is tried again */
           "Retry-After"?: number;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["ProblemDetails"];
+        };
+      };
+    };
+  };
+  /**
+   * Starts a batch job of orders: each sale's tax calculated, and with record=true recorded, in the upload's order
+   * @description A job like POST /api/v1/batches's (polled, downloaded and deleted at /api/v1/batches/{id}, under the same caps on jobs, rows, lines and bytes), whose rows are sales. NDJSON: one sale per line, the body POST /api/v1/tax takes, with order_id (required with record=true, as POST /api/v1/transactions requires it; otherwise it names the result row). CSV with a header row: one row per line item, order_id grouping the rows of one sale, which are contiguous. The order's columns (order_id, date, currency, customer_id, ship_to_address, ship_to_zip, ship_to_county, ship_to_lat, ship_to_lon, pickup_location_id, order_location_id, shipping, handling) may be repeated on each of its rows or given on its first; the line's (line_id, quantity, unit_price, amount, discount, exempt, exempt_reason, category) are each row's. A row without line_id is the order's nth line. Any other column is refused with 400, naming it, before anything is stored. Each sale is answered as POST /api/v1/tax answers it (its tax, the candidates of a place not settled, or the problem naming the field), or with record=true as POST /api/v1/transactions answers it, into the ledger of the key's environment (a test key's into the test ledger, a live key's into the live one): the same order_id and body answer the transaction already recorded (200), another body is that row's 409 transaction-conflict. A re-upload of the same file records nothing twice. One bad sale never fails the others. A CSV order whose rows disagree on an order field, or whose rows are apart, fails alone naming the field. Sales without a date are dated on the day the job was accepted. docs/guides/tax-and-returns.md, "Batches of orders", shows a file and its results.
+   */
+  createOrderBatch: {
+    parameters: {
+      query?: {
+        /** @description true: record each sale into the ledger of the key's environment, idempotently by order_id; absent or false: calculate only, store nothing in the ledger */
+        record?: "true" | "false";
+      };
+    };
+    requestBody: {
+      content: {
+        "text/csv": string;
+        "application/x-ndjson": string;
+      };
+    };
+    responses: {
+      /** @description The job (kind orders); Location is where to poll it */
+      202: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          Location: components["headers"]["Location"];
+        };
+        content: {
+          "application/json": components["schemas"]["BatchJob"];
+        };
+      };
+      /** @description Invalid or conflicting parameters */
+      400: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["ProblemDetails"];
+        };
+      };
+      /** @description No API key, or one that is unknown, mistyped, revoked or of a suspended organization */
+      401: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["ProblemDetails"];
+        };
+      };
+      /** @description organization-in-trial: the organization was made by open sign-up and an operator has not verified it yet; batch jobs start once it is */
+      403: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["ProblemDetails"];
+        };
+      };
+      /** @description batch-jobs-stored: the organization keeps as many jobs as it may (BATCH_JOBS_STORED_PER_ORG); delete some with DELETE /api/v1/batches/{id} */
+      409: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["ProblemDetails"];
+        };
+      };
+      /** @description Too many items, or more bytes than this operation reads (webhook and certificate bodies: 64 KiB, refused by Content-Length before reading; a batch upload's line: UPLOAD_MAX_LINE_BYTES, 64 KiB by default) */
+      413: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["ProblemDetails"];
+        };
+      };
+      /** @description The body was not sent with the Content-Type this operation reads */
+      415: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["ProblemDetails"];
+        };
+      };
+      /** @description More than the key's requests per second; or batch-jobs-in-flight or batch-uploads-in-flight, as for POST /api/v1/batches; Retry-After says when to try again */
+      429: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Retry-After": components["headers"]["Retry-After"];
+        };
+        content: {
+          "application/problem+json": components["schemas"]["ProblemDetails"];
+        };
+      };
+      /** @description batch-uploads-busy, as for POST /api/v1/batches; Retry-After says when to try again */
+      503: {
+        headers: {
+          "X-Request-Id": components["headers"]["X-Request-Id"];
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Retry-After": components["headers"]["Retry-After"];
         };
         content: {
           "application/problem+json": components["schemas"]["ProblemDetails"];

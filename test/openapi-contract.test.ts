@@ -277,12 +277,31 @@ describe("deleting batch jobs, and the caps per organization (deleteBatch; creat
       }
     }
     await invalid(409, "POST", "/api/v1/batches", county);
+    // A batch of orders is a job under the same caps.
+    await invalid(409, "POST", "/api/v1/tax/batches", { body: '{"order_id":"o1","ship_to":{"county":"Adams"},"lines":[{"id":"a","unit_price":"1.00"}]}\n', type: "application/x-ndjson", key });
   });
 
   it("refuses a job from an organization in trial (403)", async () => {
     const trial = await createOrganization(api.service.store.db, "Contract Trial", new Date(), { trial: true });
     const key = (await createKey(api.service.store.db, trial.id, "contract trial", "test")).key;
     await invalid(403, "POST", "/api/v1/batches", { body: "id,county\n1,franklin\n", type: "text/csv", key });
+    await invalid(403, "POST", "/api/v1/tax/batches", { body: "order_id,ship_to_county,unit_price\no1,Adams,1.00\n", type: "text/csv", key });
+  });
+});
+
+describe("batches of orders (createOrderBatch)", () => {
+  it("starts a job of a CSV or NDJSON of sales (202), and refuses a bad record (400), a column no order is read from (400), another type (415) and a file over 100,000 rows (413)", async () => {
+    // An organization of its own: the jobs here would pass the default one's caps (BATCH_JOBS_STORED_PER_ORG is 4).
+    const org = await createOrganization(api.service.store.db, "Contract Orders");
+    const key = (await createKey(api.service.store.db, org.id, "contract orders", "live")).key;
+    const sale = { order_id: "o1", date: "2026-06-01", ship_to: { county: "Adams" }, lines: [{ id: "a", unit_price: "1.00" }] };
+    const csv = await valid(202, "POST", "/api/v1/tax/batches", { body: "order_id,date,ship_to_county,line_id,unit_price\no1,2026-06-01,Adams,a,1.00\n", type: "text/csv", key });
+    expect(csv.body).toMatchObject({ kind: "orders", ledger: null });
+    expect((await valid(202, "POST", "/api/v1/tax/batches?record=true", { body: `${JSON.stringify(sale)}\n`, type: "application/x-ndjson", key })).body.ledger).toBe("live");
+    await invalid(400, "POST", "/api/v1/tax/batches?record=maybe", { body: `${JSON.stringify(sale)}\n`, type: "application/x-ndjson", key });
+    await invalid(400, "POST", "/api/v1/tax/batches", { body: "order_id,colour\no1,red\n", type: "text/csv", key });
+    await invalid(415, "POST", "/api/v1/tax/batches", { body: JSON.stringify(sale), type: "application/json", key });
+    await invalid(413, "POST", "/api/v1/tax/batches", { body: `order_id,line_id\n${Array.from({ length: 100_001 }, (_, i) => `o${i},a`).join("\n")}\n`, type: "text/csv", key });
   });
 });
 
@@ -534,9 +553,10 @@ describe("every operation", () => {
   it("was exercised here with each status its document lists", () => {
     // 429 is answered by one middleware for every operation and is driven once, on getRate; a
     // readiness 503 needs a service that is not ready, which test/operations.test.ts starts; the
-    // 503 of createBatch needs 128 MiB of uploads held open at once, which test/upload-admission.test.ts sends.
+    // 503 of createBatch (and createOrderBatch, which admits its uploads by the same code) needs 128 MiB of uploads
+    // held open at once, which test/upload-admission.test.ts sends.
     const notDriven = (operationId: string, status: string) =>
-      (status === "429" && operationId !== "getRate") || (status === "503" && (operationId === "getReadiness" || operationId === "createBatch"));
+      (status === "429" && operationId !== "getRate") || (status === "503" && (operationId === "getReadiness" || operationId === "createBatch" || operationId === "createOrderBatch"));
     const missing: string[] = [];
     for (const operations of Object.values<Record<string, any>>(doc.paths)) {
       for (const operation of Object.values<any>(operations)) {

@@ -21,7 +21,9 @@ import {
 import { batchAnswerSchema, batchJobSchema, certificateRecordSchema, deliveryRecordSchema, reconciliationSchema } from "./answer-schemas.ts";
 import { problemDetailsSchema } from "../web/problem.ts";
 import { CERTIFICATES_QUERY, certificateSchema } from "./routes/certificates.ts";
-import { RESULTS_QUERY, UPLOAD_QUERY } from "./routes/batches.ts";
+import { ORDERS_UPLOAD_QUERY, RESULTS_QUERY, UPLOAD_QUERY } from "./routes/batches.ts";
+import { LINE_COLUMNS, ORDER_COLUMNS } from "../batch/read-orders-file.ts";
+import { ORDER_RESULT_COLUMNS } from "../batch/order-results.ts";
 import { COUNTIES_QUERY } from "./routes/counties.ts";
 import { RATE_QUERY } from "./routes/rates.ts";
 import { RECONCILIATIONS_QUERY } from "./routes/reconciliations.ts";
@@ -436,6 +438,8 @@ function paths() {
           "ambiguous is true on a row whose ZIP spans counties and that has no single rate (status 200, candidate_fips and lowest_combined_rate in place of a rate), false otherwise. " +
           "unread_columns (the last column) names, space-separated, a row's columns that look like part of an address, held a value and were not read: the row was answered from less than it was sent; blank on other rows. " +
           "Each NDJSON line is {row, id, status, body}, body the rate record, ambiguous response or problem object a single lookup would have answered, and on a row that has some, unread_columns: [names]. " +
+          `An orders job's (POST /api/v1/tax/batches) line is one sale, in the upload's order: NDJSON {row, id, status, body}, id its order_id and status and body what POST /api/v1/tax (or, recorded, POST /api/v1/transactions) answers for it; ` +
+          `CSV with the columns ${ORDER_RESULT_COLUMNS.join(", ")}. ` +
           "Asking another job for a Finder file is a 400. " +
           "Any other Accept is a 406. Until the job is completed the answer is a 409 with Retry-After. " +
           "You have every row when the body ends cleanly and holds the job's total rows (its total, as GET /api/v1/batches/{id} shows; a CSV has a header line besides). " +
@@ -613,6 +617,36 @@ function paths() {
         responses: {
           "200": json("The tax, or the candidates of a place not settled", { oneOf: [ref("TaxAnswer"), ref("TaxUnsettled")] }),
           ...problems(404, 413, 415, 422, 503),
+        },
+      }),
+    },
+    "/api/v1/tax/batches": {
+      post: operation("Tax", "createOrderBatch", {
+        summary: "Starts a batch job of orders: each sale's tax calculated, and with record=true recorded, in the upload's order",
+        description:
+          "A job like POST /api/v1/batches's (polled, downloaded and deleted at /api/v1/batches/{id}, under the same caps on jobs, rows, lines and bytes), whose rows are sales. " +
+          "NDJSON: one sale per line, the body POST /api/v1/tax takes, with order_id (required with record=true, as POST /api/v1/transactions requires it; otherwise it names the result row). " +
+          `CSV with a header row: one row per line item, order_id grouping the rows of one sale, which are contiguous. The order's columns (${Object.keys(ORDER_COLUMNS).join(", ")}) may be repeated on each of its rows or given on its first; ` +
+          `the line's (${Object.keys(LINE_COLUMNS).join(", ")}) are each row's. A row without line_id is the order's nth line. Any other column is refused with 400, naming it, before anything is stored. ` +
+          "Each sale is answered as POST /api/v1/tax answers it (its tax, the candidates of a place not settled, or the problem naming the field), or with record=true as POST /api/v1/transactions answers it, " +
+          "into the ledger of the key's environment (a test key's into the test ledger, a live key's into the live one): the same order_id and body answer the transaction already recorded (200), another body is that row's 409 transaction-conflict. " +
+          "A re-upload of the same file records nothing twice. One bad sale never fails the others. A CSV order whose rows disagree on an order field, or whose rows are apart, fails alone naming the field. " +
+          "Sales without a date are dated on the day the job was accepted. docs/guides/tax-and-returns.md, \"Batches of orders\", shows a file and its results.",
+        parameters: queryParameters(ORDERS_UPLOAD_QUERY, { record: "true: record each sale into the ledger of the key's environment, idempotently by order_id; absent or false: calculate only, store nothing in the ledger" }),
+        requestBody: {
+          required: true,
+          content: {
+            "text/csv": { schema: { type: "string" } },
+            "application/x-ndjson": { schema: { type: "string" } },
+          },
+        },
+        responses: {
+          "202": json("The job (kind orders); Location is where to poll it", ref("BatchJob"), { Location: header("Location") }),
+          ...problems(400, 413, 415),
+          "403": answer("organization-in-trial: the organization was made by open sign-up and an operator has not verified it yet; batch jobs start once it is", problemContent),
+          "409": answer("batch-jobs-stored: the organization keeps as many jobs as it may (BATCH_JOBS_STORED_PER_ORG); delete some with DELETE /api/v1/batches/{id}", problemContent),
+          "429": answer("More than the key's requests per second; or batch-jobs-in-flight or batch-uploads-in-flight, as for POST /api/v1/batches; Retry-After says when to try again", problemContent, PROBLEM_HEADERS[429]),
+          "503": answer("batch-uploads-busy, as for POST /api/v1/batches; Retry-After says when to try again", problemContent, { "Retry-After": header("Retry-After") }),
         },
       }),
     },
