@@ -14,7 +14,7 @@
 import { HTTPError } from "h3";
 import { LedgerService } from "../ledger/ledger-service.ts";
 import { findLocation, type Place } from "../ledger/locations.repository.ts";
-import { recordSaleSchema, saleSchema } from "../ledger/sale-request.ts";
+import { recordSaleSchema, saleSchema, type RecordSaleRequest, type SaleRequest } from "../ledger/sale-request.ts";
 import { TaxService } from "../ledger/tax-service.ts";
 import type { LeasedChunks } from "../lookup/batch-tasks.ts";
 import type { BatchStep, ChunkDone, ChunkLease, Geocoded } from "../lookup/chunk-work.ts";
@@ -52,7 +52,8 @@ export interface OrderStepContext {
   rateDataVersion: string;
 }
 
-type ParsedSale = { id: string | null; sale: Record<string, unknown> } | { id: string | null; problem: Extract<OrderResult, { kind: "problem" }> };
+/** A sale as read: by recordSaleSchema when its job records (order_id kept), else by saleSchema; or the problem its request would have met. */
+type ParsedSale = { id: string | null; sale: SaleRequest | RecordSaleRequest } | { id: string | null; problem: Extract<OrderResult, { kind: "problem" }> };
 
 interface ParsedChunk {
   work: OrderChunkWork;
@@ -95,7 +96,7 @@ function readSale(row: OrderRow, records: boolean): ParsedSale {
   const { order_id: _orderId, ...sale } = raw as Record<string, unknown>;
   try {
     const parsed = records ? parseBody(recordSaleSchema, raw, "invalid-sale", describeParams("sale")) : parseBody(saleSchema, sale, "invalid-sale", describeParams("sale"));
-    return { id: row.id, sale: parsed as Record<string, unknown> };
+    return { id: row.id, sale: parsed };
   } catch (error) {
     return { id: row.id, problem: problemOf(error) };
   }
@@ -111,16 +112,16 @@ export function createOrderTasks(openedStore: () => Store | null, ladder: (overl
     for (const { work, rows } of chunks) {
       const context = recordContext(freshness, work.requestId);
       const locations = new Map<string, Place | null>();
-      const locationPlace = async (id: unknown) => {
-        if (typeof id !== "string") return null;
+      const locationPlace = async (id: string | undefined) => {
+        if (id === undefined) return null;
         if (!locations.has(id)) locations.set(id, (await findLocation(db, work.orders.organizationId, id))?.place ?? null);
         return locations.get(id)!;
       };
       for (const row of rows) {
         if (!("sale" in row)) continue;
         const { sale } = row;
-        const date = (sale["date"] as IsoDate | undefined) ?? work.today;
-        const places = [sale["ship_to"] as Place | undefined, await locationPlace(sale["pickup_location_id"]), await locationPlace(sale["order_location_id"])];
+        const date = sale.date ?? work.today;
+        const places = [sale.ship_to, await locationPlace(sale.pickup_location_id), await locationPlace(sale.order_location_id)];
         for (const place of places) {
           if (!place) continue;
           const item = combineFields({ ...place }, date);
@@ -167,9 +168,10 @@ export function createOrderTasks(openedStore: () => Store | null, ladder: (overl
           else {
             try {
               if (work.orders.ledger === null) {
-                result = { kind: "tax", body: (await tax.calculate(work.orders.organizationId, row.sale as never, work.requestId)).answer };
+                result = { kind: "tax", body: (await tax.calculate(work.orders.organizationId, row.sale, work.requestId)).answer };
               } else {
-                const recorded = await ledger.record({ organizationId: work.orders.organizationId, env: work.orders.ledger }, row.sale as never, work.requestId);
+                // A recording job's sales were read by recordSaleSchema (readSale): each has its order_id.
+                const recorded = await ledger.record({ organizationId: work.orders.organizationId, env: work.orders.ledger }, row.sale as RecordSaleRequest, work.requestId);
                 result = { kind: "transaction", created: recorded.created, body: recorded.record };
               }
             } catch (error) {
