@@ -24,14 +24,14 @@ async function check(page: Page, name: string): Promise<void> {
   await expectAccessible(page, name);
 }
 
-/** Adds stored daily counts for a key, `days[i]` days before today (Ohio). */
-async function traffic(prefix: string, counts: Record<number, number>): Promise<void> {
+/** Adds stored daily counts of answered requests for a key, `days[i]` days before today (Ohio); `errors` adds some refused ones to each such day. */
+async function traffic(prefix: string, counts: Record<number, number>, errors = { clientErrors: 0, rateLimited: 0, serverErrors: 0 }): Promise<void> {
   const db = dash.service.service.store.db;
   const key = await db.selectFrom("api_keys").select("id").where("prefix", "=", prefix).executeTakeFirstOrThrow();
   const today = dateInOhio(dash.service.clock.now());
   await addUsage(
     db,
-    Object.entries(counts).map(([ago, count]) => ({ keyId: key.id, day: addDays(today, -Number(ago)), count })),
+    Object.entries(counts).map(([ago, count]) => ({ keyId: key.id, day: addDays(today, -Number(ago)), answered: count, ...errors })),
   );
 }
 
