@@ -116,11 +116,14 @@ for (const [width, viewport] of [
       await traffic(prefixes[1]!, { 0: 1, 3: 2, 4: 1 });
       await traffic(prefixes[2]!, { 1: 2, 7: 3 });
       await traffic(prefixes[3]!, { 2: 1 });
+      // Today, the first key was also refused 2 requests as sent, throttled once and failed once.
+      await traffic(prefixes[0]!, { 0: 0 }, { clientErrors: 2, rateLimited: 1, serverErrors: 1 });
       expect((await dash.rates(keys[4]!)).status).toBe(200);
       await page.goto("/dashboard/usage");
       await check(page, `${width}-usage`);
       // Live and test apart, and only keys with traffic in the legends.
-      expect(await page.locator(".stats").textContent()).toMatch(/^\s*23\s+live\s+5\s+test requests in 30 days\s*$/);
+      expect(await page.locator(".stats").textContent()).toMatch(/^\s*27\s+live\s+5\s+test requests in 30 days\s*$/);
+      expect(await page.locator('[data-outcomes="live"]').textContent()).toBe("27 requests: 23 answered, 2 client errors, 1 throttled, 1 server error");
       expect(await page.getByRole("list", { name: "Live keys in the chart" }).getByRole("listitem").count()).toBe(3);
       expect(await page.getByRole("list", { name: "Test keys in the chart" }).getByRole("listitem").count()).toBe(2);
       // One rule for times: Ohio time with its zone named, the UTC instant in datetime, the rule on the page.

@@ -84,11 +84,11 @@ export function usageRoutes(app: H3, deps: DashboardDeps): void {
       const number = (value: number) => value.toLocaleString("en-US");
       const dayTable = html`<details class="day-table">
     <summary>Requests per day as a table</summary>
-    <div class="table-wrap"><table class="table">
+    <div class="table-wrap" tabindex="0" role="region" aria-label="Requests per day, scrolls sideways on a narrow screen"><table class="table">
       <caption class="visually-hidden">Requests per day (Ohio dates), live and test keys, every request and by outcome, newest first</caption>
       <thead>
         <tr><th scope="col" rowspan="2">Day</th>${envs.map((env) => html`<th scope="colgroup" colspan="${columns.length + 1}" class="env-head">${ENV_NAMES[env]}</th>`)}</tr>
-        <tr>${envs.map((env) => html`<th scope="col" class="num" data-env="${env}">All</th>${columns.map((c) => html`<th scope="col" class="num" data-env="${env}">${c.label}</th>`)}`)}</tr>
+        <tr>${envs.map((env) => html`<th scope="col" class="num" data-env="${env}">All</th>${columns.map((c) => html`<th scope="col" class="num th-wrap" data-env="${env}">${c.label}</th>`)}`)}</tr>
       </thead>
       <tbody>${[...days.keys()].reverse().map(
         (i) => html`<tr><th scope="row"><time datetime="${days[i]!}">${dayLabel(days[i]!)}</time></th>${envs.map(
@@ -122,11 +122,10 @@ export function usageRoutes(app: H3, deps: DashboardDeps): void {
   <dl class="facts outcome-terms">${columns.map((c) => html`<div><dt>${c.label}</dt><dd>${c.meaning}</dd></div>`)}</dl>
   <div class="table-wrap"><table class="table responsive">
     <caption class="visually-hidden">Requests per key over the last ${DAYS} days, every request and by outcome</caption>
-    <thead><tr><th scope="col">Key</th><th scope="col">Environment</th><th scope="col" class="num">Today</th><th scope="col" class="num">${DAYS} days</th>${columns.map((c) => html`<th scope="col" class="num">${c.label}</th>`)}<th scope="col">Daily requests</th><th scope="col">Last used</th></tr></thead>
+    <thead><tr><th scope="col">Key</th><th scope="col" class="num">Today</th><th scope="col" class="num">${DAYS} days</th>${columns.map((c) => html`<th scope="col" class="num th-wrap">${c.label}</th>`)}<th scope="col">Daily requests</th><th scope="col">Last used</th></tr></thead>
     <tbody>${rows.map(
       (r) => html`<tr${r.key.status === "revoked" ? html` class="row-muted"` : ""}>
-      <td data-label="Key"><div><span class="cell-strong">${r.colour ? swatch(r.colour) : ""} ${r.key.label}</span><br><code class="prefix">${r.key.prefix}…</code>${r.key.status === "revoked" ? html` ${badge("gray", "Revoked")}` : ""}</div></td>
-      <td data-label="Environment">${r.key.env === "live" ? badge("blue", "Live") : badge("amber", "Test")}</td>
+      <td data-label="Key"><div><span class="cell-strong">${r.colour ? swatch(r.colour) : ""} ${r.key.label}</span><br><code class="prefix">${r.key.prefix}…</code> ${r.key.env === "live" ? badge("blue", "Live") : badge("amber", "Test")}${r.key.status === "revoked" ? html` ${badge("gray", "Revoked")}` : ""}</div></td>
       <td data-label="Today" class="num">${number(r.counts[DAYS - 1]!)}</td>
       <td data-label="${DAYS} days" class="num">${number(r.total)}</td>
       ${columns.map((c) => html`<td data-label="${c.label}" class="num">${number(r.window[c.field])}</td>`)}
