@@ -15,6 +15,8 @@ import { readQuery } from "../src/http/query.ts";
 import { MemoryRateLimiter } from "../src/http/rate-limit.ts";
 import { RATE_QUERY } from "../src/http/routes/rates.ts";
 import { TextMemo } from "../src/http/text-memo.ts";
+import type { Db } from "../src/store/database.ts";
+import { UsageRecorder } from "../src/usage/usage-recorder.ts";
 import { combineFields, type LookupItem } from "../src/lookup/lookup-item.ts";
 import { loadShippedData } from "../src/load-data.ts";
 import { join } from "node:path";
@@ -72,6 +74,8 @@ export function measureMiddleware(): MiddlewareCost[] {
   const body = JSON.stringify({ county: "Franklin", request_id: "req_0", combined_rate: "0.0800" });
   const response = new Response("");
   const access = logResponse(() => {}, { slowMs: 1000, everyRequest: false });
+  // Never started, so it never writes: what a request pays is the count in memory.
+  const usage = new UsageRecorder(null as unknown as Db, { flushIntervalMs: 60_000 });
   return [
     { piece: "request id (`newId`)", us: perCall(() => newId("req")), budget_us: 0.5 },
     { piece: "query read and checked (`readQuery`, `combineFields`), first time", us: perCall(readCounty), budget_us: 3 },
@@ -79,6 +83,7 @@ export function measureMiddleware(): MiddlewareCost[] {
     { piece: "rate limits, key and organization (`MemoryRateLimiter.consume`)", us: perCall(() => limiter.consume("key_1", "org_1", Date.now())), budget_us: 0.5 },
     { piece: "body cache key and reuse (`CachedAnswers.keyOf`, `find`)", us: perCall(() => answers.find(data.table, CachedAnswers.keyOf(item, asOf, null), "req_1")), budget_us: 1 },
     { piece: "answer built (`jsonAnswer`)", us: perCall(() => jsonAnswer(event, body)), budget_us: 1 },
+    { piece: "the key's usage, counted by outcome (`UsageRecorder.record`)", us: perCall(() => usage.record("key_1", 200)), budget_us: 0.5 },
     { piece: "metrics, counted and timed (`countResponse`)", us: perCall(() => countResponse(response, event)), budget_us: 0.3 },
     { piece: "access log, a request below SLOW_REQUEST_MS (`logResponse`)", us: perCall(() => access(response, event)), budget_us: 0.3 },
   ];

@@ -42,8 +42,11 @@ function outcomes(classes: readonly number[]): Outcomes {
 export class UsageRecorder {
   readonly #db: Db;
   readonly #options: Required<Omit<UsageRecorderOptions, "sqlite">> & Pick<UsageRecorderOptions, "sqlite">;
-  /** `${day} ${keyId}` → requests not yet written, per outcome class (the index outcomeClass gives). */
-  #counts = new Map<string, number[]>();
+  /**
+   * day → key id → requests not yet written, by outcome. By day, then key, rather than by a "day key" text: the
+   * day's text and a key's id are the same strings request after request, so a count builds and hashes none.
+   */
+  #counts = new Map<string, Map<string, number[]>>();
   /** keyId → epoch ms of its latest request not yet written. */
   #lastUsed = new Map<string, number>();
   #timer: NodeJS.Timeout | undefined;
@@ -57,9 +60,11 @@ export class UsageRecorder {
   /** Called once per API request made with a good key, with the status it was answered. */
   record(keyId: string, status: number): void {
     const now = this.#options.now();
-    const slot = `${dateInOhio(now)} ${keyId}`;
-    let counts = this.#counts.get(slot);
-    if (counts === undefined) this.#counts.set(slot, (counts = [0, 0, 0, 0]));
+    const day = dateInOhio(now);
+    let byKey = this.#counts.get(day);
+    if (byKey === undefined) this.#counts.set(day, (byKey = new Map()));
+    let counts = byKey.get(keyId);
+    if (counts === undefined) byKey.set(keyId, (counts = [0, 0, 0, 0]));
     counts[outcomeClass(status)]!++;
     this.#lastUsed.set(keyId, now.getTime());
   }
@@ -84,7 +89,7 @@ export class UsageRecorder {
       await sleep(STOP_RETRY_MS * 2 ** (attempt - 1));
       await this.flush();
     }
-    if (this.#pending()) this.#options.log({ level: "error", msg: "API key usage could not be written before stopping; these counts are lost", slots: this.#counts.size });
+    if (this.#pending()) this.#options.log({ level: "error", msg: "API key usage could not be written before stopping; these counts are lost", slots: [...this.#counts.values()].reduce((sum, byKey) => sum + byKey.size, 0) });
   }
 
   #pending(): boolean {
@@ -111,19 +116,20 @@ export class UsageRecorder {
     this.#counts = new Map();
     this.#lastUsed = new Map();
     const rows: UsageCount[] = [];
-    for (const [slot, classes] of counts) {
-      const space = slot.indexOf(" ");
-      rows.push({ day: slot.slice(0, space), keyId: slot.slice(space + 1), ...outcomes(classes) });
-    }
+    for (const [day, byKey] of counts) for (const [keyId, classes] of byKey) rows.push({ day, keyId, ...outcomes(classes) });
     // In key order on every instance, so two instances flushing at once take PostgreSQL's row locks
     // in the same order and cannot deadlock.
     rows.sort((x, y) => (x.keyId === y.keyId ? x.day.localeCompare(y.day) : x.keyId < y.keyId ? -1 : 1));
     const stamps = new Map([...lastUsed].sort(([x], [y]) => (x < y ? -1 : 1)).map(([keyId, ms]) => [keyId, new Date(ms).toISOString()]));
     const keep = () => {
-      for (const [slot, classes] of counts) {
-        const kept = this.#counts.get(slot);
-        if (kept === undefined) this.#counts.set(slot, classes);
-        else for (let i = 0; i < kept.length; i++) kept[i]! += classes[i]!;
+      for (const [day, byKey] of counts) {
+        let keptByKey = this.#counts.get(day);
+        if (keptByKey === undefined) this.#counts.set(day, (keptByKey = new Map()));
+        for (const [keyId, classes] of byKey) {
+          const kept = keptByKey.get(keyId);
+          if (kept === undefined) keptByKey.set(keyId, classes);
+          else for (let i = 0; i < kept.length; i++) kept[i]! += classes[i]!;
+        }
       }
       for (const [keyId, ms] of lastUsed) this.#lastUsed.set(keyId, Math.max(ms, this.#lastUsed.get(keyId) ?? 0));
     };
