@@ -1,5 +1,5 @@
 /**
- * The h3 application. A request passes, in order: request id (and HSTS over https) → (for /api/v1) admission (the key,
+ * The h3 application. A request passes, in order: request id (and HSTS over https; the onRequest hook) → (for /api/v1) admission (the key,
  * then the rate limits: admit-request.ts) → route → error hook → response hook (answer headers, the key's usage, metrics, access log). Handlers return
  * data or throw a problem; the error hook is the one place a thrown value becomes an HTTP response.
  */
@@ -70,6 +70,15 @@ export function createApp(ctx: ApiContext, log: Logger = () => {}, access?: Acce
   const count = countRequests ? countResponse : undefined;
   const app = new H3({
     silent: true,
+    // A hook rather than a middleware: it runs for every request without a layer of h3's middleware chain around it.
+    onRequest: (event) => {
+      const requestId = newId("req");
+      event.context.startedAt = performance.now();
+      event.context.requestId = requestId;
+      setAnswerHeader(event, "x-request-id", requestId);
+      // Every answer that came over https (API, dashboard, reference) tells the browser to stay on it.
+      if (isSecureRequest(event)) setAnswerHeader(event, "strict-transport-security", STRICT_TRANSPORT_SECURITY);
+    },
     onError: (error, event) => problemResponse(ctx, allowed.wrongMethod(error, event) ?? error, event, log),
     onResponse: (response, event) => {
       addAnswerHeaders(event, response);
@@ -79,15 +88,6 @@ export function createApp(ctx: ApiContext, log: Logger = () => {}, access?: Acce
       count?.(response, event);
       logAccess?.(response, event);
     },
-  });
-
-  app.use((event) => {
-    const requestId = newId("req");
-    event.context.startedAt = performance.now();
-    event.context.requestId = requestId;
-    setAnswerHeader(event, "x-request-id", requestId);
-    // Every answer that came over https (API, dashboard, reference) tells the browser to stay on it.
-    if (isSecureRequest(event)) setAnswerHeader(event, "strict-transport-security", STRICT_TRANSPORT_SECURITY);
   });
 
   const api = [admitRequest(ctx)];
