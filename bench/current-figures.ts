@@ -24,9 +24,22 @@ export interface BenchResults {
   seconds: number;
   core: Record<string, CoreFigures>;
   server_rss_mb: number;
+  server_rss_at_start_mb?: number;
   server_rss_split_mb?: { anonymous: number; file_backed_or_shared: number };
-  request_cpu?: { end_to_end?: Record<string, { cpu_us_per_request: number }>; in_process_us?: Record<string, number>; error?: string };
-  scale_out?: { ratio_postgres_redis_to_sqlite?: number; ratio_two_instances_to_sqlite?: number; error?: string };
+  request_cpu?: {
+    end_to_end?: Record<string, { cpu_us_per_request: number }>;
+    in_process_us?: Record<string, number>;
+    middleware?: Array<{ piece: string; us: number; budget_us: number }>;
+    error?: string;
+  };
+  scale_out?: {
+    ratio_postgres_redis_to_sqlite?: number;
+    ratio_two_instances_to_sqlite?: number;
+    server_cpu_ratio_postgres_redis_to_sqlite?: number;
+    redis_cpu_us_per_request?: number;
+    postgres_cpu_us_per_request?: number;
+    error?: string;
+  };
   boundary_import?: {
     database?: string;
     records?: number;
@@ -65,7 +78,8 @@ export function renderCurrentFigures(results: BenchResults): string {
   ];
   const split = results.server_rss_split_mb;
   lines.push(
-    `Server RSS after the load: ${results.server_rss_mb} MB` +
+    (results.server_rss_at_start_mb !== undefined ? `Server RSS at start: ${results.server_rss_at_start_mb} MB. ` : "") +
+      `Server RSS after the load: ${results.server_rss_mb} MB` +
       (split ? ` (anonymous ${split.anonymous}, file-backed or shared ${split.file_backed_or_shared}).` : "."),
   );
   const cpu = results.request_cpu?.end_to_end;
@@ -76,11 +90,26 @@ export function renderCurrentFigures(results: BenchResults): string {
       `CPU per request (\`bench/request-cpu.ts\`): ${parts.join(", ")}` + (inProcess.length > 0 ? `; in process: ${inProcess.join(", ")}.` : "."),
     );
   }
+  const middleware = results.request_cpu?.middleware ?? [];
+  if (middleware.length > 0) {
+    lines.push(
+      "",
+      "Middleware budget (`bench/middleware-budget.ts`): each piece of a county lookup's request path in a loop of its own, µs per call.",
+      "",
+      "| piece | µs | budget | verdict |",
+      "|---|---|---|---|",
+      ...middleware.map((m) => `| ${m.piece} | ${m.us} | ${m.budget_us} | ${m.us <= m.budget_us ? "within" : "**over**"} |`),
+      "",
+    );
+  }
   const scale = results.scale_out;
   if (scale?.ratio_postgres_redis_to_sqlite !== undefined) {
     lines.push(
       `PostgreSQL + Redis against SQLite, one instance (\`bench/scale.ts\`, median of rounds): ${scale.ratio_postgres_redis_to_sqlite}` +
-        (scale.ratio_two_instances_to_sqlite !== undefined ? `; two instances: ${scale.ratio_two_instances_to_sqlite}.` : "."),
+        (scale.ratio_two_instances_to_sqlite !== undefined ? `; two instances: ${scale.ratio_two_instances_to_sqlite}` : "") +
+        (scale.server_cpu_ratio_postgres_redis_to_sqlite !== undefined
+          ? `; the server's CPU per county request on PostgreSQL + Redis over SQLite's: ${scale.server_cpu_ratio_postgres_redis_to_sqlite}, Redis ${scale.redis_cpu_us_per_request} µs and PostgreSQL ${scale.postgres_cpu_us_per_request} µs per request.`
+          : "."),
     );
   }
   const boundaries = results.boundary_import;

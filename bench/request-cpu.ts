@@ -19,6 +19,7 @@ import { createKeyCheck } from "../src/auth/key-check.ts";
 import { loadShippedData } from "../src/load-data.ts";
 import { resolveLookup } from "../src/lookup/resolve-lookup.ts";
 import { recordContext, toRateRecord } from "../src/rates/records.ts";
+import { measureMiddleware } from "./middleware-budget.ts";
 import { benchDatabase, metricsUrlOf, root, startBareRoute, startCompiledServer } from "./start-process.ts";
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
@@ -67,6 +68,8 @@ const inProcess = {
   serialisation_us: await perCall(() => JSON.stringify(toRateRecord(resolution.rate, resolution.resolvedBy, recordContext(freshness, "req_0123456789")))),
 };
 console.log("in process, per call:", inProcess);
+const middleware = measureMiddleware();
+for (const m of middleware) console.log(`  ${m.piece.padEnd(72)} ${String(m.us).padStart(6)} µs (budget ${m.budget_us})`);
 check.close();
 await store.close();
 
@@ -97,6 +100,6 @@ try {
   rmSync(dir, { recursive: true, force: true });
 }
 
-const output = { measured_at: new Date().toISOString(), machine: { cores: availableParallelism(), node: process.version }, connections: CONNECTIONS, seconds: SECONDS, end_to_end: endToEnd, in_process_us: inProcess };
+const output = { measured_at: new Date().toISOString(), machine: { cores: availableParallelism(), node: process.version }, connections: CONNECTIONS, seconds: SECONDS, end_to_end: endToEnd, in_process_us: inProcess, middleware };
 writeFileSync(join(root, "bench/results-request-cpu.json"), `${JSON.stringify(output, null, 2)}\n`);
 console.log("written to bench/results-request-cpu.json");

@@ -14,7 +14,7 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import autocannon from "autocannon";
 import { writeCurrentFigures, type BenchResults } from "./current-figures.ts";
-import { benchDatabase, metricsUrlOf, root, rssMb, startBareRoute, startCompiledServer } from "./start-process.ts";
+import { benchDatabase, metricsUrlOf, root, rssMb, startBareRoute, startCompiledServer, waitUntilReady } from "./start-process.ts";
 
 const BENCHMARKS_DOC = "docs/operations/benchmarks.md";
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
@@ -46,6 +46,11 @@ const buckeye = await startCompiledServer(databaseUrl);
 // The same build with the metrics listener on (METRICS_PORT), scraped once a second during its load as Prometheus would.
 const measured = await startCompiledServer(databaseUrl, { METRICS_PORT: "0" });
 const metricsUrl = await metricsUrlOf(measured);
+// The server's memory at start: once it is ready (its pool warmed), and a second later, before any load.
+await waitUntilReady(buckeye.url);
+await new Promise((resolve) => setTimeout(resolve, 1000));
+const startRss = rssMb(buckeye.child.pid!);
+console.log(`buckeye server RSS at start: ${startRss.total} MB (anonymous ${startRss.anonymous}, file-backed or shared ${startRss.file})`);
 
 const auth = { authorization: `Bearer ${key}` };
 const scenarios: Array<[string, string, Record<string, string>]> = [
@@ -53,6 +58,7 @@ const scenarios: Array<[string, string, Record<string, string>]> = [
   ["rates by county", `${buckeye.url}/api/v1/rates?county=franklin`, auth],
   ["rates by county, metrics on", `${measured.url}/api/v1/rates?county=franklin`, auth],
   ["rates by zip (unambiguous)", `${buckeye.url}/api/v1/rates?zip=43215`, auth],
+  ["rates by zip (unambiguous), metrics on", `${measured.url}/api/v1/rates?zip=43215`, auth],
   ["rates by zip (ambiguous)", `${buckeye.url}/api/v1/rates?zip=43068`, auth],
 ];
 
@@ -82,6 +88,7 @@ const output: Record<string, unknown> = {
   connections: CONNECTIONS,
   seconds: DURATION,
   core: results,
+  server_rss_at_start_mb: startRss.total,
   server_rss_mb: serverRss.total,
   server_rss_split_mb: { anonymous: serverRss.anonymous, file_backed_or_shared: serverRss.file },
 };
@@ -117,16 +124,25 @@ for (const [name, script, file] of [
 
 // The lookup and batch-job targets in one list (docs/operations/benchmarks.md), from whichever benches ran.
 const targets: Array<{ target: string; measured: string; pass: boolean }> = [];
-for (const name of ["rates by county", "rates by zip (unambiguous)"]) {
-  targets.push({ target: `${name} at least 0.6 of bare`, measured: `${results[name]!.ratio_to_bare}`, pass: results[name]!.ratio_to_bare >= 0.6 });
+// Single lookups near a bare route, with metrics on as operators run them (docs/operations/benchmarks.md, "Middleware budget").
+for (const name of ["rates by county", "rates by county, metrics on", "rates by zip (unambiguous)", "rates by zip (unambiguous), metrics on"]) {
+  targets.push({ target: `${name} at least 0.9 of bare`, measured: `${results[name]!.ratio_to_bare}`, pass: results[name]!.ratio_to_bare >= 0.9 });
 }
-// Metrics cost: the county route keeps at least 0.9 of its ratio to bare with the metrics listener on (docs/operations/metrics.md).
-const kept = Number((results["rates by county, metrics on"]!.ratio_to_bare / results["rates by county"]!.ratio_to_bare).toFixed(3));
-targets.push({ target: "rates by county with metrics on keeps at least 0.9 of its ratio", measured: `${kept}`, pass: kept >= 0.9 });
+targets.push({ target: "server RSS at start at most 120 MB", measured: `${startRss.total} MB`, pass: startRss.total <= 120 });
+targets.push({ target: "server RSS after the load at most 150 MB", measured: `${serverRss.total} MB`, pass: serverRss.total <= 150 });
 const single = (output.boundary_file_lookups as { single_address_by_file?: { ratio_to_bare: number; p99_ms: number } } | undefined)?.single_address_by_file;
 if (single) {
-  targets.push({ target: "single address by file at least 0.5 of bare", measured: `${single.ratio_to_bare}`, pass: single.ratio_to_bare >= 0.5 });
-  targets.push({ target: "single address by file p99 under 5 ms", measured: `${single.p99_ms} ms`, pass: single.p99_ms < 5 });
+  targets.push({ target: "single address by file at least 0.6 of bare", measured: `${single.ratio_to_bare}`, pass: single.ratio_to_bare >= 0.6 });
+  targets.push({ target: "single address by file p99 at most 3 ms", measured: `${single.p99_ms} ms`, pass: single.p99_ms <= 3 });
+}
+// The server's CPU per county request at most 1.4 times the bare route's (bench/request-cpu.ts).
+const cpu = (output.request_cpu as { end_to_end?: Record<string, { cpu_us_per_request: number }> } | undefined)?.end_to_end;
+if (cpu?.["rates by county"] && cpu["bare h3 route"]) {
+  const times = Number((cpu["rates by county"].cpu_us_per_request / cpu["bare h3 route"].cpu_us_per_request).toFixed(2));
+  targets.push({ target: "CPU per county request at most 1.4 times the bare route's", measured: `${times}×`, pass: times <= 1.4 });
+}
+for (const m of (output.request_cpu as { middleware?: Array<{ piece: string; us: number; budget_us: number }> } | undefined)?.middleware ?? []) {
+  targets.push({ target: `middleware budget: ${m.piece} at most ${m.budget_us} µs`, measured: `${m.us} µs`, pass: m.us <= m.budget_us });
 }
 for (const t of (output.address_forms as { targets?: Array<{ target: string; measured: string; pass: boolean }> } | undefined)?.targets ?? []) {
   targets.push({ target: `address forms: ${t.target}`, measured: t.measured, pass: t.pass });
@@ -150,9 +166,12 @@ for (const t of (output.tax_calculation as { targets?: Array<{ scenario: string;
   targets.push({ target: `${t.scenario}: ${t.target}`, measured: t.measured, pass: t.pass });
 }
 // Scale-out: PostgreSQL + Redis keeps at least 0.9 of SQLite's county lookups (docs/operations/benchmarks.md).
-const scale = output.scale_out as { ratio_postgres_redis_to_sqlite?: number } | undefined;
-if (scale?.ratio_postgres_redis_to_sqlite !== undefined) {
-  targets.push({ target: "rates by county on PostgreSQL + Redis at least 0.9 of SQLite", measured: `${scale.ratio_postgres_redis_to_sqlite}`, pass: scale.ratio_postgres_redis_to_sqlite >= 0.9 });
+// Two shared cores cannot judge its throughput (the load generator, the server and Redis take turns on them), so
+// the server's own CPU per county request is the target: within 1.15 times SQLite's.
+const scale = output.scale_out as { ratio_postgres_redis_to_sqlite?: number; server_cpu_ratio_postgres_redis_to_sqlite?: number } | undefined;
+if (scale?.server_cpu_ratio_postgres_redis_to_sqlite !== undefined) {
+  const ratio = scale.server_cpu_ratio_postgres_redis_to_sqlite;
+  targets.push({ target: "server CPU per county request on PostgreSQL + Redis within 1.15× SQLite's", measured: `${ratio}×`, pass: ratio <= 1.15 });
 }
 // The state's file at its size: a first import of 2,000,000 records under 60 s (docs/operations/benchmarks.md).
 const boundaries = output.boundary_import as { records?: number; import_seconds?: number } | undefined;

@@ -17,7 +17,7 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
 import autocannon from "autocannon";
@@ -41,6 +41,38 @@ interface Figures {
   p99_ms: number;
   non_2xx: number;
   errors: number;
+  /** CPU time per answered request (user + system, from /proc/PID/stat over the measured span) of the instances, and of Redis and PostgreSQL where they served it. */
+  cpu_us_per_request: { server: number; redis: number | null; postgres: number | null };
+}
+
+const TICKS_PER_SECOND = 100;
+
+/** CPU seconds the processes have used so far (all their threads). */
+function cpuSeconds(pids: number[]): number {
+  let ticks = 0;
+  for (const pid of pids) {
+    try {
+      const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+      ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      // A PostgreSQL backend that ended during the span: its CPU is gone with it.
+    }
+  }
+  return ticks / TICKS_PER_SECOND;
+}
+
+/** The pids of the processes whose command line starts with `name` (redis-server, postgres): this machine's own services. */
+function pidsOf(name: string): number[] {
+  return readdirSync("/proc")
+    .filter((entry) => /^\d+$/.test(entry))
+    .filter((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0")[0]!.split("/").pop()!.startsWith(name);
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
 }
 
 /** A database with one organization and a key, ready for `serve`. */
@@ -72,12 +104,20 @@ function serve(env: Record<string, string>): Promise<{ child: ChildProcess; url:
   });
 }
 
-async function load(urls: string[], key: string): Promise<Figures> {
+async function load(urls: string[], key: string, pids: { server: number[]; redis: number[]; postgres: number[] }): Promise<Figures> {
   const headers = { authorization: `Bearer ${key}` };
   const connections = Math.max(1, Math.round(CONNECTIONS / urls.length));
   await Promise.all(urls.map((url) => autocannon({ url: `${url}${PATH}`, connections, duration: 2, headers })));
+  const before = { server: cpuSeconds(pids.server), redis: cpuSeconds(pids.redis), postgres: cpuSeconds(pids.postgres) };
   const results = await Promise.all(urls.map((url) => autocannon({ url: `${url}${PATH}`, connections, duration: DURATION, headers })));
+  const answered = results.reduce((sum, r) => sum + r.requests.total, 0);
+  const perRequest = (seconds: number) => Math.round((seconds / answered) * 1e7) / 10;
   return {
+    cpu_us_per_request: {
+      server: perRequest(cpuSeconds(pids.server) - before.server),
+      redis: pids.redis.length > 0 ? perRequest(cpuSeconds(pids.redis) - before.redis) : null,
+      postgres: pids.postgres.length > 0 ? perRequest(cpuSeconds(pids.postgres) - before.postgres) : null,
+    },
     requests_per_second: Math.round(results.reduce((sum, r) => sum + r.requests.average, 0)),
     p99_ms: Math.max(...results.map((r) => r.latency.p99)),
     non_2xx: results.reduce((sum, r) => sum + r.non2xx, 0),
@@ -88,11 +128,18 @@ async function load(urls: string[], key: string): Promise<Figures> {
 async function measure(name: string, instances: Array<Record<string, string>>, key: string): Promise<Figures> {
   const servers = await Promise.all(instances.map((env) => serve(env)));
   try {
+    const usesRedis = instances.some((env) => env.REDIS_URL !== undefined);
+    const usesPostgres = instances.some((env) => env.DATABASE_URL?.startsWith("postgres"));
     const figures = await load(
       servers.map((s) => s.url),
       key,
+      { server: servers.map((s) => s.child.pid!), redis: usesRedis ? pidsOf("redis-server") : [], postgres: usesPostgres ? pidsOf("postgres") : [] },
     );
-    console.log(`${name.padEnd(44)} ${String(figures.requests_per_second).padStart(7)} req/s  p99 ${figures.p99_ms} ms  non-2xx ${figures.non_2xx}`);
+    const cpu = figures.cpu_us_per_request;
+    console.log(
+      `${name.padEnd(44)} ${String(figures.requests_per_second).padStart(7)} req/s  p99 ${figures.p99_ms} ms  non-2xx ${figures.non_2xx}  ` +
+        `CPU per request: server ${cpu.server} µs${cpu.redis === null ? "" : `, redis ${cpu.redis} µs`}${cpu.postgres === null ? "" : `, postgres ${cpu.postgres} µs`}`,
+    );
     return figures;
   } finally {
     // Wait for each to exit: a stopping instance still flushes its usage counts, and would both
@@ -121,11 +168,16 @@ try {
   // SQLite and PostgreSQL + Redis are measured in alternating rounds and each round's ratio is taken
   // from its own pair: on a shared 2-core machine the throughput of one 10 s run drifts by a fifth
   // from the next, and a single pair made the ratio anything from 0.74 to 1.02.
-  const rounds: Array<{ sqlite: Figures; postgres_redis: Figures; ratio: number }> = [];
+  const rounds: Array<{ sqlite: Figures; postgres_redis: Figures; ratio: number; server_cpu_ratio: number }> = [];
   for (let round = 1; round <= ROUNDS; round++) {
     const sqlite = await measure(`sqlite, 1 instance (round ${round})`, [{ DATABASE_URL: sqliteUrl }], sqliteKey);
     const postgresRedis = await measure(`postgres + redis, 1 instance (round ${round})`, [{ DATABASE_URL: postgresUrl, ...redis }], postgresKey);
-    rounds.push({ sqlite, postgres_redis: postgresRedis, ratio: Number((postgresRedis.requests_per_second / sqlite.requests_per_second).toFixed(3)) });
+    rounds.push({
+      sqlite,
+      postgres_redis: postgresRedis,
+      ratio: Number((postgresRedis.requests_per_second / sqlite.requests_per_second).toFixed(3)),
+      server_cpu_ratio: Number((postgresRedis.cpu_us_per_request.server / sqlite.cpu_us_per_request.server).toFixed(3)),
+    });
   }
   const twoInstances = await measure(
     "postgres + redis, 2 instances",
@@ -146,10 +198,15 @@ try {
     two_instances: twoInstances,
     ratio_postgres_redis_to_sqlite: Number(median(rounds.map((r) => r.ratio)).toFixed(3)),
     ratio_two_instances_to_sqlite: Number((twoInstances.requests_per_second / sqliteMedian).toFixed(3)),
+    // The server's own CPU per county request on PostgreSQL + Redis over SQLite's (median of each round's ratio), and
+    // Redis's and PostgreSQL's CPU per request: what two shared cores can judge where throughput cannot.
+    server_cpu_ratio_postgres_redis_to_sqlite: Number(median(rounds.map((r) => r.server_cpu_ratio)).toFixed(3)),
+    redis_cpu_us_per_request: median(rounds.map((r) => r.postgres_redis.cpu_us_per_request.redis ?? 0)),
+    postgres_cpu_us_per_request: median(rounds.map((r) => r.postgres_redis.cpu_us_per_request.postgres ?? 0)),
   };
   console.log(
     `ratio postgres + redis / sqlite: ${output.ratio_postgres_redis_to_sqlite} (median of rounds ${rounds.map((r) => r.ratio).join(", ")}); ` +
-      `two instances / sqlite: ${output.ratio_two_instances_to_sqlite}`,
+      `two instances / sqlite: ${output.ratio_two_instances_to_sqlite}; server CPU per request, postgres + redis / sqlite: ${output.server_cpu_ratio_postgres_redis_to_sqlite}; redis ${output.redis_cpu_us_per_request} µs, postgres ${output.postgres_cpu_us_per_request} µs per request`,
   );
   writeFileSync(join(root, "bench/results-scale.json"), `${JSON.stringify(output, null, 2)}\n`);
   console.log("written to bench/results-scale.json");

@@ -12,6 +12,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { collectDefaultMetrics, Counter, Histogram, register, Registry } from "prom-client";
+import { TalliedCounter, TalliedHistogram } from "./metric-tallies.ts";
 
 /**
  * A county lookup answers in well under a millisecond on the server; an address one takes a few
@@ -21,18 +22,14 @@ import { collectDefaultMetrics, Counter, Histogram, register, Registry } from "p
 export const REQUEST_SECONDS_BUCKETS = [0.00025, 0.0005, 0.001, 0.002, 0.003, 0.005, 0.0075, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10];
 const UPSTREAM_SECONDS_BUCKETS = [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 
-export const httpRequests = new Counter({
-  name: "buckeye_http_requests_total",
-  help: "HTTP requests answered, by route template, method and status",
-  labelNames: ["route", "method", "status"] as const,
-});
+/** Counted on every answer, so tallied without prom-client's per-call label hashing (src/metric-tallies.ts). */
+export const httpRequests = new TalliedCounter("buckeye_http_requests_total", "HTTP requests answered, by route template, method and status");
 
-export const httpRequestSeconds = new Histogram({
-  name: "buckeye_http_request_duration_seconds",
-  help: "Time from the request's arrival to its answer, by route template and method",
-  labelNames: ["route", "method"] as const,
-  buckets: REQUEST_SECONDS_BUCKETS,
-});
+export const httpRequestSeconds = new TalliedHistogram(
+  "buckeye_http_request_duration_seconds",
+  "Time from the request's arrival to its answer, by route template and method",
+  REQUEST_SECONDS_BUCKETS,
+);
 
 export const rateLimited = new Counter({
   name: "buckeye_rate_limited_total",
@@ -46,11 +43,11 @@ export const problems = new Counter({
   labelNames: ["type"] as const,
 });
 
-export const lookupAnswers = new Counter({
-  name: "buckeye_lookup_answers_total",
-  help: "Single and inline lookups answered on the answering thread, by resolved_by (failure for a problem)",
-  labelNames: ["resolved_by"] as const,
-});
+/** Counted on every lookup, an answer from the body cache included, so tallied too. */
+export const lookupAnswers = new TalliedCounter(
+  "buckeye_lookup_answers_total",
+  "Single and inline lookups answered on the answering thread, by resolved_by (failure for a problem)",
+);
 
 export const boundaryFileMatches = new Counter({
   name: "buckeye_boundary_file_matches_total",

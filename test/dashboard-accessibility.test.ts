@@ -24,14 +24,14 @@ async function check(page: Page, name: string): Promise<void> {
   await expectAccessible(page, name);
 }
 
-/** Adds stored daily counts for a key, `days[i]` days before today (Ohio). */
-async function traffic(prefix: string, counts: Record<number, number>): Promise<void> {
+/** Adds stored daily counts of answered requests for a key, `days[i]` days before today (Ohio); `errors` adds some refused ones to each such day. */
+async function traffic(prefix: string, counts: Record<number, number>, errors = { clientErrors: 0, rateLimited: 0, serverErrors: 0 }): Promise<void> {
   const db = dash.service.service.store.db;
   const key = await db.selectFrom("api_keys").select("id").where("prefix", "=", prefix).executeTakeFirstOrThrow();
   const today = dateInOhio(dash.service.clock.now());
   await addUsage(
     db,
-    Object.entries(counts).map(([ago, count]) => ({ keyId: key.id, day: addDays(today, -Number(ago)), count })),
+    Object.entries(counts).map(([ago, count]) => ({ keyId: key.id, day: addDays(today, -Number(ago)), answered: count, ...errors })),
   );
 }
 
@@ -116,11 +116,14 @@ for (const [width, viewport] of [
       await traffic(prefixes[1]!, { 0: 1, 3: 2, 4: 1 });
       await traffic(prefixes[2]!, { 1: 2, 7: 3 });
       await traffic(prefixes[3]!, { 2: 1 });
+      // Today, the first key was also refused 2 requests as sent, throttled once and failed once.
+      await traffic(prefixes[0]!, { 0: 0 }, { clientErrors: 2, rateLimited: 1, serverErrors: 1 });
       expect((await dash.rates(keys[4]!)).status).toBe(200);
       await page.goto("/dashboard/usage");
       await check(page, `${width}-usage`);
       // Live and test apart, and only keys with traffic in the legends.
-      expect(await page.locator(".stats").textContent()).toMatch(/^\s*23\s+live\s+5\s+test requests in 30 days\s*$/);
+      expect(await page.locator(".stats").textContent()).toMatch(/^\s*27\s+live\s+5\s+test requests in 30 days\s*$/);
+      expect(await page.locator('[data-outcomes="live"]').textContent()).toBe("27 requests: 23 answered, 2 client errors, 1 throttled, 1 server error");
       expect(await page.getByRole("list", { name: "Live keys in the chart" }).getByRole("listitem").count()).toBe(3);
       expect(await page.getByRole("list", { name: "Test keys in the chart" }).getByRole("listitem").count()).toBe(2);
       // One rule for times: Ohio time with its zone named, the UTC instant in datetime, the rule on the page.

@@ -317,7 +317,7 @@ describe("session cookies: HttpOnly, SameSite=Lax, Secure behind TLS", () => {
   });
 });
 
-describe("usage recorder: requests per key per day, counted in memory and written in batches", () => {
+describe("usage recorder: requests per key per day by outcome, counted in memory and written in batches", () => {
   let service: TestService;
   beforeAll(async () => {
     service = await startTestService({ RATE_LIMIT_PER_SECOND: "2", USAGE_FLUSH_MS: "3600000" });
@@ -327,8 +327,10 @@ describe("usage recorder: requests per key per day, counted in memory and writte
   afterAll(() => service.close());
 
   const usageRows = () => service.service.store.db.selectFrom("api_key_usage").selectAll().orderBy("day").execute();
+  /** A stored day of `count` requests, before the outcome columns a test sets. */
+  const row = (key_id: string, day: string, count: number) => ({ key_id, day, count, answered: 0, client_errors: 0, rate_limited: 0, server_errors: 0 });
 
-  it("counts allowed API requests only, with no database write until the flush", async () => {
+  it("counts every request with a good key by its outcome, a 429 included, a 401 not, with no database write until the flush", async () => {
     const codes: number[] = [];
     for (let i = 0; i < 3; i++) codes.push((await service.get("/api/v1/rates?county=franklin")).status);
     codes.push((await service.get("/api/v1/rates?county=franklin", { authorization: "Bearer tax_live_nope" })).status);
@@ -337,7 +339,7 @@ describe("usage recorder: requests per key per day, counted in memory and writte
 
     await service.service.context.usage!.flush();
     const liveKey = (await listApiKeys(service.service.store.db, service.orgId)).find((k) => k.env === "live")!;
-    expect(await usageRows()).toEqual([{ key_id: liveKey.id, day: "2026-11-21", count: 2 }]);
+    expect(await usageRows()).toEqual([{ ...row(liveKey.id, "2026-11-21", 3), answered: 2, rate_limited: 1 }]);
     expect(liveKey.last_used_at).toBe("2026-11-21T15:00:00.000Z");
   });
 
@@ -346,16 +348,16 @@ describe("usage recorder: requests per key per day, counted in memory and writte
     await db.deleteFrom("api_key_usage").execute();
     let now = new Date("2026-11-21T04:59:00Z"); // 23:59 in Ohio (EST, UTC−5)
     const recorder = new UsageRecorder(db, { flushIntervalMs: 3_600_000, now: () => now });
-    recorder.record("key_a");
-    recorder.record("key_a");
+    recorder.record("key_a", 200);
+    recorder.record("key_a", 200);
     await recorder.flush();
-    recorder.record("key_a");
+    recorder.record("key_a", 200);
     now = new Date("2026-11-21T05:00:00Z"); // 00:00 in Ohio, the next day
-    recorder.record("key_a");
+    recorder.record("key_a", 200);
     await recorder.stop();
     expect(await usageRows()).toEqual([
-      { key_id: "key_a", day: "2026-11-20", count: 3 },
-      { key_id: "key_a", day: "2026-11-21", count: 1 },
+      { ...row("key_a", "2026-11-20", 3), answered: 3 },
+      { ...row("key_a", "2026-11-21", 1), answered: 1 },
     ]);
   });
 
@@ -364,7 +366,7 @@ describe("usage recorder: requests per key per day, counted in memory and writte
     await db.deleteFrom("api_key_usage").execute();
     const logged: unknown[] = [];
     const recorder = new UsageRecorder(db, { flushIntervalMs: 3_600_000, now: () => new Date("2026-11-21T15:00:00Z"), log: (entry) => logged.push(entry) });
-    recorder.record("key_b");
+    recorder.record("key_b", 200);
     await sql`ALTER TABLE api_key_usage RENAME TO api_key_usage_away`.execute(db);
     try {
       await recorder.flush();
@@ -372,9 +374,9 @@ describe("usage recorder: requests per key per day, counted in memory and writte
       await sql`ALTER TABLE api_key_usage_away RENAME TO api_key_usage`.execute(db);
     }
     expect(logged).toHaveLength(1);
-    recorder.record("key_b");
+    recorder.record("key_b", 200);
     await recorder.flush();
-    expect(await usageRows()).toEqual([{ key_id: "key_b", day: "2026-11-21", count: 2 }]);
+    expect(await usageRows()).toEqual([{ ...row("key_b", "2026-11-21", 2), answered: 2 }]);
   });
 });
 

@@ -302,7 +302,7 @@ describe("a usage write is never lost to another writer's lock", () => {
       await createKey(store.db, org.id, "counted", "live");
       const keyId = (await store.db.selectFrom("api_keys").select("id").where("organization_id", "=", org.id).executeTakeFirstOrThrow()).id;
       const recorder = new UsageRecorder(store.db, { flushIntervalMs: 60_000, log: (entry) => logged.push(entry) });
-      for (let i = 0; i < 7; i++) recorder.record(keyId);
+      for (let i = 0; i < 7; i++) recorder.record(keyId, 200);
       // Longer than SQLite's busy_timeout (5 s): the first write is refused with `database is locked`.
       const { released } = await holdWriteLock(store, 6_500);
       try {
@@ -337,7 +337,7 @@ describe("a timed usage write never holds the answering thread for another write
         longestStall = Math.max(longestStall, now - last);
         last = now;
       }, 5);
-      for (let i = 0; i < 7; i++) recorder.record(keyId);
+      for (let i = 0; i < 7; i++) recorder.record(keyId, 200);
       recorder.start();
       await released;
       clearInterval(ticker);
@@ -385,6 +385,8 @@ async function holdWriteLock(store: Store, ms: number): Promise<{ released: Prom
 }
 
 const DAY = 86_400_000;
+/** A day's stored counts, all of them answered requests. */
+const answered = (n: number) => ({ answered: n, clientErrors: 0, rateLimited: 0, serverErrors: 0 });
 const ago = (at: Date, days: number) => new Date(at.getTime() - days * DAY).toISOString();
 
 async function count(db: Db, table: "batch_jobs" | "batch_chunks" | "events" | "deliveries" | "delivery_attempts" | "api_key_usage"): Promise<number> {
@@ -469,9 +471,9 @@ describe("the retention job deletes what the RETAIN_* settings no longer keep, a
       const today = dateInOhio(at);
       const oldDays = RETENTION_ROWS_PER_TRANSACTION + 5;
       await addUsage(db, [
-        { keyId, day: addDays(today, -399), count: 5 },
-        { keyId, day: addDays(today, -400), count: 6 },
-        ...Array.from({ length: oldDays }, (_, i) => ({ keyId, day: addDays(today, -401 - i), count: 1 })),
+        { keyId, day: addDays(today, -399), ...answered(5) },
+        { keyId, day: addDays(today, -400), ...answered(6) },
+        ...Array.from({ length: oldDays }, (_, i) => ({ keyId, day: addDays(today, -401 - i), ...answered(1) })),
       ]);
 
       const report = await sweepRetention(db, retention, at);
@@ -512,8 +514,8 @@ describe("the retention job runs on its schedule (SCHEDULE_RETENTION), or not at
     const from = new Date("2027-03-01T12:00:00Z");
     const keyId = (await db.selectFrom("api_keys").select("id").where("organization_id", "=", api.orgId).executeTakeFirstOrThrow()).id;
     await addUsage(db, [
-      { keyId, day: "2025-12-01", count: 1 },
-      { keyId, day: "2027-02-28", count: 1 },
+      { keyId, day: "2025-12-01", ...answered(1) },
+      { keyId, day: "2027-02-28", ...answered(1) },
     ]);
     scheduler.setCursor(from);
     const ran = (await scheduler.advanceTo(new Date(from.getTime() + DAY))).filter((r) => r.job === "retention");

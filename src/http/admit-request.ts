@@ -115,9 +115,9 @@ export function admitRequest(ctx: ApiContext): Middleware {
     if ("refused" in admission) {
       throw problem("invalid-api-key", INVALID_KEY[admission.refused], { headers: { "www-authenticate": 'Bearer realm="buckeye", error="invalid_token"' } });
     }
+    // Set before the limits decide, so the key's usage counts a 429 too (counted in the response hook, src/http/app.ts).
     event.context.principal = admission.principal;
     limit(event, admission.decision, admission.principal);
-    ctx.usage?.record(admission.principal.keyId);
   };
 }
 

@@ -1,6 +1,6 @@
 /**
- * The h3 application. A request passes, in order: request id (and HSTS over https) → (for /api/v1) admission (the key,
- * then the rate limits: admit-request.ts) → route → error hook → response hook (answer headers, metrics, access log). Handlers return
+ * The h3 application. A request passes, in order: request id (and HSTS over https; the onRequest hook) → (for /api/v1) admission (the key,
+ * then the rate limits: admit-request.ts) → route → error hook → response hook (answer headers, the key's usage, metrics, access log). Handlers return
  * data or throw a problem; the error hook is the one place a thrown value becomes an HTTP response.
  */
 import { H3, type EventHandler, type H3Event, type HTTPError, type RouteOptions } from "h3";
@@ -70,21 +70,24 @@ export function createApp(ctx: ApiContext, log: Logger = () => {}, access?: Acce
   const count = countRequests ? countResponse : undefined;
   const app = new H3({
     silent: true,
+    // A hook rather than a middleware: it runs for every request without a layer of h3's middleware chain around it.
+    onRequest: (event) => {
+      const requestId = newId("req");
+      event.context.startedAt = performance.now();
+      event.context.requestId = requestId;
+      setAnswerHeader(event, "x-request-id", requestId);
+      // Every answer that came over https (API, dashboard, reference) tells the browser to stay on it.
+      if (isSecureRequest(event)) setAnswerHeader(event, "strict-transport-security", STRICT_TRANSPORT_SECURITY);
+    },
     onError: (error, event) => problemResponse(ctx, allowed.wrongMethod(error, event) ?? error, event, log),
     onResponse: (response, event) => {
       addAnswerHeaders(event, response);
+      // Once per request with a good key, whatever its outcome (a 400, a 429, a 500 included), once the status is known.
+      const principal = event.context.principal;
+      if (principal !== undefined) ctx.usage?.record(principal.keyId, response.status);
       count?.(response, event);
       logAccess?.(response, event);
     },
-  });
-
-  app.use((event) => {
-    const requestId = newId("req");
-    event.context.startedAt = performance.now();
-    event.context.requestId = requestId;
-    setAnswerHeader(event, "x-request-id", requestId);
-    // Every answer that came over https (API, dashboard, reference) tells the browser to stay on it.
-    if (isSecureRequest(event)) setAnswerHeader(event, "strict-transport-security", STRICT_TRANSPORT_SECURITY);
   });
 
   const api = [admitRequest(ctx)];

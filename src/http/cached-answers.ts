@@ -23,17 +23,14 @@ type AnswerAsOf = Pick<RatesFreshness, "lastReconciled" | "confirmedThrough">;
 
 /**
  * What a reused answer counts in `buckeye_lookup_answers_total`, as the lookup service counts the answer it
- * built (docs/operations/metrics.md): one counter child per label, bound once, so a hit adds an increment and
- * nothing else to the fast path.
+ * built (docs/operations/metrics.md): the label's cell, bound when the body is kept, so a hit adds one to a
+ * number and nothing else to the fast path.
  */
-const hitCounters = new Map<string, () => void>();
 function answeredFromCache(resolvedBy: string): () => void {
-  let count = hitCounters.get(resolvedBy);
-  if (!count) {
-    const child = lookupAnswers.labels({ resolved_by: resolvedBy });
-    hitCounters.set(resolvedBy, (count = () => child.inc()));
-  }
-  return count;
+  const cell = lookupAnswers.cell({ resolved_by: resolvedBy });
+  return () => {
+    cell.value += 1;
+  };
 }
 
 export class CachedAnswers {

@@ -29,7 +29,7 @@ interface ApiParts {
   /** API key verdicts and the epoch that says whether they hold (src/auth/key-check.ts). */
   keys: KeyCheck;
   limiter: RateLimiter;
-  /** Counts allowed requests per key per day for the dashboard; absent in contexts that do not count. */
+  /** Counts each key's requests per day by outcome for the dashboard; absent in contexts that do not count. */
   usage?: UsageRecorder;
   now: () => Date;
   /** How current the rates are: last reconciled, confirmed through (src/freshness/rates-freshness.ts). */

@@ -1,31 +1,44 @@
 /**
  * What every answer adds to the metrics (docs/operations/metrics.md): its route's template (the
  * pattern h3 matched, never the path or the query, which hold customers' addresses; `unmatched`
- * when no route took it), method and status, and its time. The labelled children are kept, so an
- * answer costs two map reads and two additions, not a label hash each.
+ * when no route took it), method and status, and its time. The cells are found by the route h3
+ * matched (the same object for every request it takes) and the method, so an answer costs two map
+ * reads and two additions (src/metric-tallies.ts): no label string is built or hashed per request.
  */
 import type { H3Event } from "h3";
+import type { CounterCell, HistogramCell } from "../metric-tallies.ts";
 import { httpRequests, httpRequestSeconds, problems, rateLimited } from "../metrics.ts";
 
 const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
-const counted = new Map<string, { inc(): void }>();
-const timed = new Map<string, { observe(value: number): void }>();
+
+/** A route and method's cells: its time, and a count per status. */
+interface RouteCells {
+  timing: HistogramCell;
+  byStatus: Map<number, CounterCell>;
+}
+
+const UNMATCHED = { route: "unmatched" };
+const cellsOf = new WeakMap<object, Map<string, RouteCells>>();
+
+function routeCells(matched: { route?: string }, method: string): RouteCells {
+  let byMethod = cellsOf.get(matched);
+  if (!byMethod) cellsOf.set(matched, (byMethod = new Map()));
+  let cells = byMethod.get(method);
+  if (!cells) byMethod.set(method, (cells = { timing: httpRequestSeconds.cell({ route: matched.route ?? "unmatched", method }), byStatus: new Map() }));
+  return cells;
+}
 
 export function countResponse(response: Response, event: H3Event): void {
-  const route = (event.context.matchedRoute as { route?: string } | undefined)?.route ?? "unmatched";
+  const matched = (event.context.matchedRoute as { route?: string } | undefined) ?? UNMATCHED;
   // A method nobody routes would otherwise add a label value per made-up word.
   const method = METHODS.has(event.req.method) ? event.req.method : "other";
-  const key = `${method} ${route}`;
+  const cells = routeCells(matched, method);
   const status = response.status;
-  const countKey = `${key} ${status}`;
-  let counter = counted.get(countKey);
-  if (!counter) counted.set(countKey, (counter = httpRequests.labels(route, method, String(status))));
-  counter.inc();
+  let counter = cells.byStatus.get(status);
+  if (!counter) cells.byStatus.set(status, (counter = httpRequests.cell({ route: matched.route ?? "unmatched", method, status: String(status) })));
+  counter.value += 1;
   const started = event.context.startedAt;
-  if (started === undefined) return;
-  let histogram = timed.get(key);
-  if (!histogram) timed.set(key, (histogram = httpRequestSeconds.labels(route, method)));
-  histogram.observe((performance.now() - started) / 1000);
+  if (started !== undefined) cells.timing.observe((performance.now() - started) / 1000);
 }
 
 /** The kind of limit a 429 problem reports, by its slug (src/web/problem.ts). */

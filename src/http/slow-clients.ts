@@ -110,10 +110,16 @@ export function watchSlowClients(server: Server, limits: SlowClientLimits, log: 
    */
   const leastUseful = (now: number): Watched | undefined => {
     for (const w of phases.idle) return w;
+    // Idle too: its answer finished since the last sweep, which has not moved it yet.
+    let looked = 0;
+    for (const w of phases.answering) {
+      if (w.res?.writableFinished) return w;
+      if (++looked === LOOK_AT) break;
+    }
     for (const w of phases.headers) return w;
     let slowest: Watched | undefined;
     let slowestRate = Number.POSITIVE_INFINITY;
-    let looked = 0;
+    looked = 0;
     for (const w of phases.body) {
       const rate = (w.socket.bytesRead - w.bytesAt) / Math.max(1, now - w.since);
       if (rate < slowestRate) [slowest, slowestRate] = [w, rate];
@@ -149,11 +155,10 @@ export function watchSlowClients(server: Server, limits: SlowClientLimits, log: 
     w.res = res;
     // Judged by what the request declares, not only by `complete`, which some runtimes (Deno) leave unset on a GET.
     const sending = (req.headers["transfer-encoding"] !== undefined || Number(req.headers["content-length"] ?? 0) > 0) && !req.complete;
-    enter(w, sending ? "body" : "answering");
-    res.once("finish", () => {
-      // A later request on the same connection has its own phase; an answer sent before its body ended leaves the body phase on.
-      if (w.req === req && w.phase !== "body" && phases[w.phase].has(w)) enter(w, "idle");
-    });
+    if (sending) enter(w, "body");
+    else if (w.phase !== "answering") enter(w, "answering");
+    else w.bytesAt = w.socket.bytesRead;
+    // No listener per answer: the sweep sees an answer finished (`writableFinished`) and moves its connection on.
   });
 
   const tick = sweepIntervalMs(limits);
@@ -177,9 +182,13 @@ export function watchSlowClients(server: Server, limits: SlowClientLimits, log: 
       const allowedMs = limits.bodyTimeoutMs + ((w.socket.bytesRead - w.bytesAt) * 1000) / limits.bodyMinBytesPerSecond;
       if (w.readingMs > allowedMs) close(w, "body");
     }
-    // Bytes after a whole request are the next request's headers: its time starts with them.
+    // Bytes after a whole request are the next request's headers: its time starts with them. An answer that
+    // has finished leaves its connection idle.
     for (const phase of ["answering", "idle"] as const) {
-      for (const w of [...phases[phase]]) if (w.socket.bytesRead > w.bytesAt) enter(w, "headers", now);
+      for (const w of [...phases[phase]]) {
+        if (w.socket.bytesRead > w.bytesAt) enter(w, "headers", now);
+        else if (phase === "answering" && w.res?.writableFinished) enter(w, "idle", now);
+      }
     }
     report(now);
   }, tick);

@@ -32,7 +32,16 @@ export interface ApiKeyUsageTable {
   key_id: string;
   /** Ohio calendar date (rates/calendar.ts), YYYY-MM-DD. */
   day: string;
+  /** Requests of every outcome; rows from before migration 460 have this alone (their classes are 0). */
   count: number;
+  /** Status below 400. */
+  answered: number;
+  /** 4xx but 429: the request was refused as sent. */
+  client_errors: number;
+  /** 429: over a rate limit or a cap on work in flight. */
+  rate_limited: number;
+  /** 5xx. */
+  server_errors: number;
 }
 
 /** A device that signed in to an account (migrations/2026-11-27-320-known-devices.ts). */

@@ -22,13 +22,18 @@ async function migrationTableSchema(db: Db): Promise<string | undefined> {
  */
 const CATALOG_RACE_ATTEMPTS = 5;
 
-/** Brings the schema to the latest migration; throws with the failing migration's name. */
-export async function migrateToLatest(db: Db): Promise<MigrationResultSet> {
-  const migrator = new Migrator({
+/** kysely's migrator over our migrations, with its tables in the store's own schema. */
+export async function migratorFor(db: Db): Promise<Migrator> {
+  return new Migrator({
     db,
     provider: { getMigrations: async () => migrations },
     migrationTableSchema: await migrationTableSchema(db),
   });
+}
+
+/** Brings the schema to the latest migration; throws with the failing migration's name. */
+export async function migrateToLatest(db: Db): Promise<MigrationResultSet> {
+  const migrator = await migratorFor(db);
   const racesCatalog = db.introspection instanceof PostgresIntrospector;
   for (let attempt = 1; ; attempt++) {
     const result = await migrator.migrateToLatest();

@@ -1,9 +1,11 @@
 /**
- * Counts API requests per key per Ohio calendar day. The request path only bumps an in-memory
- * counter (O(1), no I/O); a timer adds the counts to `api_key_usage` and stamps
- * `api_keys.last_used_at` every few seconds, and once more on shutdown. A write that fails keeps its
- * counts for the next one, so a lock held by another writer delays counts and never drops them.
- * Counts are added with an upsert, so several instances sharing one database each add their own.
+ * Counts API requests per key per Ohio calendar day, by outcome: answered (below 400), client error
+ * (4xx but 429), rate-limited (429), server error (5xx) (docs/guides/dashboard.md, "Usage counting").
+ * The request path only bumps an in-memory counter once its answer is known (O(1), no I/O); a timer
+ * adds the counts to `api_key_usage` and stamps `api_keys.last_used_at` every few seconds, and once
+ * more on shutdown. A write that fails keeps its counts for the next one, so a lock held by another
+ * writer delays counts and never drops them. Counts are added with an upsert, so several instances
+ * sharing one database each add their own.
  * On SQLite a timed write does not wait for the write lock while the batch lane holds it: the wait
  * would be the answering thread's (src/store/write-if-unlocked.ts); the counts go with the next one.
  */
@@ -11,7 +13,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { dateInOhio } from "../rates/calendar.ts";
 import { touchApiKeys } from "../store/api-keys.repository.ts";
 import type { Db } from "../store/database.ts";
-import { addUsage, type UsageCount } from "../store/usage.repository.ts";
+import { addUsage, type Outcomes, type UsageCount } from "../store/usage.repository.ts";
 import { writeIfUnlocked } from "../store/write-if-unlocked.ts";
 import type SQLite from "better-sqlite3";
 import { errorFields } from "../error-fields.ts";
@@ -28,11 +30,23 @@ export interface UsageRecorderOptions {
   log?: (entry: Record<string, unknown>) => void;
 }
 
+/** The outcome class of a status, as an index into a slot's counts (the order of `Outcomes`). */
+export function outcomeClass(status: number): 0 | 1 | 2 | 3 {
+  return status < 400 ? 0 : status === 429 ? 2 : status < 500 ? 1 : 3;
+}
+
+function outcomes(classes: readonly number[]): Outcomes {
+  return { answered: classes[0]!, clientErrors: classes[1]!, rateLimited: classes[2]!, serverErrors: classes[3]! };
+}
+
 export class UsageRecorder {
   readonly #db: Db;
   readonly #options: Required<Omit<UsageRecorderOptions, "sqlite">> & Pick<UsageRecorderOptions, "sqlite">;
-  /** `${day} ${keyId}` → requests not yet written. */
-  #counts = new Map<string, number>();
+  /**
+   * day → key id → requests not yet written, by outcome. By day, then key, rather than by a "day key" text: the
+   * day's text and a key's id are the same strings request after request, so a count builds and hashes none.
+   */
+  #counts = new Map<string, Map<string, number[]>>();
   /** keyId → epoch ms of its latest request not yet written. */
   #lastUsed = new Map<string, number>();
   #timer: NodeJS.Timeout | undefined;
@@ -43,11 +57,15 @@ export class UsageRecorder {
     this.#options = { now: () => new Date(), log: () => {}, ...options };
   }
 
-  /** Called once per allowed API request. */
-  record(keyId: string): void {
+  /** Called once per API request made with a good key, with the status it was answered. */
+  record(keyId: string, status: number): void {
     const now = this.#options.now();
-    const slot = `${dateInOhio(now)} ${keyId}`;
-    this.#counts.set(slot, (this.#counts.get(slot) ?? 0) + 1);
+    const day = dateInOhio(now);
+    let byKey = this.#counts.get(day);
+    if (byKey === undefined) this.#counts.set(day, (byKey = new Map()));
+    let counts = byKey.get(keyId);
+    if (counts === undefined) byKey.set(keyId, (counts = [0, 0, 0, 0]));
+    counts[outcomeClass(status)]!++;
     this.#lastUsed.set(keyId, now.getTime());
   }
 
@@ -71,7 +89,7 @@ export class UsageRecorder {
       await sleep(STOP_RETRY_MS * 2 ** (attempt - 1));
       await this.flush();
     }
-    if (this.#pending()) this.#options.log({ level: "error", msg: "API key usage could not be written before stopping; these counts are lost", slots: this.#counts.size });
+    if (this.#pending()) this.#options.log({ level: "error", msg: "API key usage could not be written before stopping; these counts are lost", slots: [...this.#counts.values()].reduce((sum, byKey) => sum + byKey.size, 0) });
   }
 
   #pending(): boolean {
@@ -98,16 +116,21 @@ export class UsageRecorder {
     this.#counts = new Map();
     this.#lastUsed = new Map();
     const rows: UsageCount[] = [];
-    for (const [slot, count] of counts) {
-      const space = slot.indexOf(" ");
-      rows.push({ day: slot.slice(0, space), keyId: slot.slice(space + 1), count });
-    }
+    for (const [day, byKey] of counts) for (const [keyId, classes] of byKey) rows.push({ day, keyId, ...outcomes(classes) });
     // In key order on every instance, so two instances flushing at once take PostgreSQL's row locks
     // in the same order and cannot deadlock.
     rows.sort((x, y) => (x.keyId === y.keyId ? x.day.localeCompare(y.day) : x.keyId < y.keyId ? -1 : 1));
     const stamps = new Map([...lastUsed].sort(([x], [y]) => (x < y ? -1 : 1)).map(([keyId, ms]) => [keyId, new Date(ms).toISOString()]));
     const keep = () => {
-      for (const [slot, count] of counts) this.#counts.set(slot, (this.#counts.get(slot) ?? 0) + count);
+      for (const [day, byKey] of counts) {
+        let keptByKey = this.#counts.get(day);
+        if (keptByKey === undefined) this.#counts.set(day, (keptByKey = new Map()));
+        for (const [keyId, classes] of byKey) {
+          const kept = keptByKey.get(keyId);
+          if (kept === undefined) keptByKey.set(keyId, classes);
+          else for (let i = 0; i < kept.length; i++) kept[i]! += classes[i]!;
+        }
+      }
       for (const [keyId, ms] of lastUsed) this.#lastUsed.set(keyId, Math.max(ms, this.#lastUsed.get(keyId) ?? 0));
     };
     try {

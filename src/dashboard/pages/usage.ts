@@ -1,4 +1,4 @@
-/** Usage: requests per day over the last 30 days, per key, and the rate limit that applies. */
+/** Usage: requests per day over the last 30 days, per key and by outcome, and the rate limit that applies. */
 import type { H3 } from "h3";
 import { addDays, dateInOhio } from "../../rates/calendar.ts";
 import { listUsage } from "../../store/usage.repository.ts";
@@ -9,6 +9,7 @@ import { sendPage } from "../respond.ts";
 import { requireSession } from "../session.ts";
 import type { KeyEnv } from "../../store/database.ts";
 import { organizationLimitLabel, rateLimitSentence } from "../rate-limit-text.ts";
+import { emptyTally, outcomeColumns, outcomeSummary, sumTallies, type Tally } from "../usage-outcomes.ts";
 import { dayLabel, NARROW, SERIES_COLOURS, sparkline, stackedDailyChart, swatch, WIDE, type Series } from "../usage-chart.ts";
 
 const DAYS = 30;
@@ -27,25 +28,29 @@ export function usageRoutes(app: H3, deps: DashboardDeps): void {
       const index = new Map(days.map((d, i) => [d, i]));
       const [keys, usage] = await Promise.all([deps.accounts.listKeys(session.organizationId), listUsage(deps.db, session.organizationId, first, today)]);
 
-      const countsByKey = new Map<string, number[]>();
+      const tallyByKey = new Map<string, Tally[]>();
       for (const row of usage) {
-        const counts = countsByKey.get(row.keyId) ?? new Array<number>(DAYS).fill(0);
-        counts[index.get(row.day)!] = row.count;
-        countsByKey.set(row.keyId, counts);
+        const tallies = tallyByKey.get(row.keyId) ?? Array.from({ length: DAYS }, emptyTally);
+        tallies[index.get(row.day)!] = row;
+        tallyByKey.set(row.keyId, tallies);
       }
       // Every active key gets a row; a revoked key only if it was used in the window.
-      const shown = keys.filter((k) => k.status === "active" || countsByKey.has(k.id));
+      const shown = keys.filter((k) => k.status === "active" || tallyByKey.has(k.id));
       // Colours go to keys with traffic only, in list order, so the few that are drawn get the most distinct ones.
       let nextColour = 0;
       const rows = shown.map((key) => {
-        const counts = countsByKey.get(key.id) ?? new Array<number>(DAYS).fill(0);
-        const total = counts.reduce((a, b) => a + b, 0);
-        const colour = total > 0 ? SERIES_COLOURS[nextColour++ % SERIES_COLOURS.length]! : null;
-        return { key, counts, colour, total };
+        const tallies = tallyByKey.get(key.id) ?? Array.from({ length: DAYS }, emptyTally);
+        const counts = tallies.map((t) => t.total);
+        const window = sumTallies(tallies);
+        const colour = window.total > 0 ? SERIES_COLOURS[nextColour++ % SERIES_COLOURS.length]! : null;
+        return { key, counts, window, colour, total: window.total };
       });
       const byEnv = (env: KeyEnv) => rows.filter((r) => r.key.env === env && r.total > 0);
-      const daily = (env: KeyEnv) => days.map((_, i) => byEnv(env).reduce((sum, r) => sum + r.counts[i]!, 0));
-      const totals = { live: byEnv("live").reduce((s, r) => s + r.total, 0), test: byEnv("test").reduce((s, r) => s + r.total, 0) };
+      const daily = (env: KeyEnv) => days.map((_, i) => sumTallies(byEnv(env).map((r) => tallyByKey.get(r.key.id)![i]!)));
+      const windows = { live: sumTallies(byEnv("live").map((r) => r.window)), test: sumTallies(byEnv("test").map((r) => r.window)) };
+      const totals = { live: windows.live.total, test: windows.test.total };
+      // The column for requests counted before outcomes were recorded, only while such days are in the window.
+      const columns = outcomeColumns([windows.live, windows.test]);
       const activeKeys = keys.filter((k) => k.status === "active").length;
       // The organization's own rates where an operator set them (docs/operations/organization-limits.md).
       const limits = await deps.accounts.limits(session.organizationId);
@@ -60,35 +65,42 @@ export function usageRoutes(app: H3, deps: DashboardDeps): void {
         if (drawn.length === 0) return "";
         const series: Series[] = drawn.map((r) => ({ name: `${r.key.label} (${r.key.prefix}…)`, colour: r.colour!, counts: r.counts }));
         const name = ENV_NAMES[env];
+        const summary = outcomeSummary(windows[env], columns);
         const text = (size: string) => ({
           id: `chart-${env}-${size}`,
           title: `${name} requests per day, last ${DAYS} days`,
-          description: `${totals[env].toLocaleString("en-US")} ${env} requests from ${dayLabel(days[0]!)} to ${dayLabel(today)} across ${drawn.length === 1 ? "1 key" : `${drawn.length} keys`}. The table “Requests per day” below gives each day's numbers.`,
+          description: `${summary}, from ${dayLabel(days[0]!)} to ${dayLabel(today)}, across ${drawn.length === 1 ? "1 key" : `${drawn.length} keys`}. The table “Requests per day” below gives each day's numbers by outcome.`,
           className: `chart-${size}`,
         });
         return html`<figure class="chart-figure">
-    <figcaption><h3>${name} keys</h3> <span class="muted">${totals[env].toLocaleString("en-US")} requests</span></figcaption>
+    <figcaption><h3>${name} keys</h3> <span class="muted" data-outcomes="${env}">${summary}</span></figcaption>
     ${stackedDailyChart(days, series, WIDE, text("wide"))}
     ${stackedDailyChart(days, series, NARROW, text("narrow"))}
     <ul class="legend" aria-label="${name} keys in the chart">${drawn.map((r) => html`<li>${swatch(r.colour!)} <span>${r.key.label}</span> <code>${r.key.prefix}…</code></li>`)}</ul>
   </figure>`;
       };
-      const live = daily("live");
-      const test = daily("test");
+      const perDay = { live: daily("live"), test: daily("test") };
+      const envs: KeyEnv[] = ["live", "test"];
+      const number = (value: number) => value.toLocaleString("en-US");
       const dayTable = html`<details class="day-table">
     <summary>Requests per day as a table</summary>
-    <div class="table-wrap"><table class="table">
-      <caption class="visually-hidden">Requests per day (Ohio dates), live and test keys, newest first</caption>
-      <thead><tr><th scope="col">Day</th><th scope="col" class="num">Live</th><th scope="col" class="num">Test</th></tr></thead>
+    <div class="table-wrap" tabindex="0" role="region" aria-label="Requests per day, scrolls sideways on a narrow screen"><table class="table">
+      <caption class="visually-hidden">Requests per day (Ohio dates), live and test keys, every request and by outcome, newest first</caption>
+      <thead>
+        <tr><th scope="col" rowspan="2">Day</th>${envs.map((env) => html`<th scope="colgroup" colspan="${columns.length + 1}" class="env-head">${ENV_NAMES[env]}</th>`)}</tr>
+        <tr>${envs.map((env) => html`<th scope="col" class="num" data-env="${env}">All</th>${columns.map((c) => html`<th scope="col" class="num th-wrap" data-env="${env}">${c.label}</th>`)}`)}</tr>
+      </thead>
       <tbody>${[...days.keys()].reverse().map(
-        (i) => html`<tr><th scope="row"><time datetime="${days[i]!}">${dayLabel(days[i]!)}</time></th><td class="num">${live[i]!.toLocaleString("en-US")}</td><td class="num">${test[i]!.toLocaleString("en-US")}</td></tr>`,
+        (i) => html`<tr><th scope="row"><time datetime="${days[i]!}">${dayLabel(days[i]!)}</time></th>${envs.map(
+          (env) => html`<td class="num">${number(perDay[env][i]!.total)}</td>${columns.map((c) => html`<td class="num">${number(perDay[env][i]![c.field])}</td>`)}`,
+        )}</tr>`,
       )}</tbody>
     </table></div>
   </details>`;
 
       const body = html`<div class="page-head">
   <h1>Usage</h1>
-  <p class="lede">Requests your keys made to the API per day, by Ohio calendar day, over the last ${DAYS} days.</p>
+  <p class="lede">Requests your keys made to the API per day, by Ohio calendar day, over the last ${DAYS} days: each one whatever its answer, and how many were answered, refused as sent, throttled or failed on our side.</p>
 </div>
 <section class="card" aria-labelledby="chart-heading">
   <div class="card-head">
@@ -106,15 +118,17 @@ export function usageRoutes(app: H3, deps: DashboardDeps): void {
   ${
     rows.length === 0
       ? html`<p class="empty">No keys yet. <a href="/dashboard/keys">Create a key</a> to start.</p>`
-      : html`<div class="table-wrap"><table class="table responsive">
-    <caption class="visually-hidden">Requests per key over the last ${DAYS} days</caption>
-    <thead><tr><th scope="col">Key</th><th scope="col">Environment</th><th scope="col" class="num">Today</th><th scope="col" class="num">${DAYS} days</th><th scope="col">Daily requests</th><th scope="col">Last used</th></tr></thead>
+      : html`<p>Today and ${DAYS} days count every request made with the key, whatever its answer; the columns after them split the ${DAYS} days by outcome. Requests without a valid key (401) are not counted: there is no key to count them against.</p>
+  <dl class="facts outcome-terms">${columns.map((c) => html`<div><dt>${c.label}</dt><dd>${c.meaning}</dd></div>`)}</dl>
+  <div class="table-wrap"><table class="table responsive">
+    <caption class="visually-hidden">Requests per key over the last ${DAYS} days, every request and by outcome</caption>
+    <thead><tr><th scope="col">Key</th><th scope="col" class="num">Today</th><th scope="col" class="num">${DAYS} days</th>${columns.map((c) => html`<th scope="col" class="num th-wrap">${c.label}</th>`)}<th scope="col">Daily requests</th><th scope="col">Last used</th></tr></thead>
     <tbody>${rows.map(
       (r) => html`<tr${r.key.status === "revoked" ? html` class="row-muted"` : ""}>
-      <td data-label="Key"><div><span class="cell-strong">${r.colour ? swatch(r.colour) : ""} ${r.key.label}</span><br><code class="prefix">${r.key.prefix}…</code>${r.key.status === "revoked" ? html` ${badge("gray", "Revoked")}` : ""}</div></td>
-      <td data-label="Environment">${r.key.env === "live" ? badge("blue", "Live") : badge("amber", "Test")}</td>
-      <td data-label="Today" class="num">${r.counts[DAYS - 1]!.toLocaleString("en-US")}</td>
-      <td data-label="${DAYS} days" class="num">${r.total.toLocaleString("en-US")}</td>
+      <td data-label="Key"><div><span class="cell-strong">${r.colour ? swatch(r.colour) : ""} ${r.key.label}</span><br><code class="prefix">${r.key.prefix}…</code> ${r.key.env === "live" ? badge("blue", "Live") : badge("amber", "Test")}${r.key.status === "revoked" ? html` ${badge("gray", "Revoked")}` : ""}</div></td>
+      <td data-label="Today" class="num">${number(r.counts[DAYS - 1]!)}</td>
+      <td data-label="${DAYS} days" class="num">${number(r.total)}</td>
+      ${columns.map((c) => html`<td data-label="${c.label}" class="num">${number(r.window[c.field])}</td>`)}
       <td data-label="Daily requests">${r.colour ? sparkline(r.counts, r.colour) : html`<span class="muted">None</span>`}</td>
       <td data-label="Last used">${dateMinute(r.key.last_used_at)}</td>
     </tr>`,

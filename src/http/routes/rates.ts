@@ -6,32 +6,55 @@
 import type { H3Event } from "h3";
 import { dateInOhio } from "../../rates/calendar.ts";
 import { recordContext } from "../../rates/records.ts";
-import { combineFields, FIELD_TEXT_SCHEMAS, strategyOf } from "../../lookup/lookup-item.ts";
+import { combineFields, FIELD_TEXT_SCHEMAS, strategyOf, type LookupItem } from "../../lookup/lookup-item.ts";
 import { isZipOnly } from "../../lookup/resolve-item.ts";
 import { jsonAnswer } from "../answer-headers.ts";
 import { CachedAnswers } from "../cached-answers.ts";
 import type { ApiContext } from "../context.ts";
 import { readQuery } from "../query.ts";
+import { TextMemo } from "../text-memo.ts";
 import { itemProblem } from "../../lookup/item-answers.ts";
 
 /** The query parameters are the fields of a lookup item (src/lookup/lookup-item.ts), read by the same schemas. */
 export const RATE_QUERY = FIELD_TEXT_SCHEMAS;
 /** An empty `date=` means today, as an empty date cell of a batch row does (docs/api/README.md). */
 const BLANK_IS_ABSENT: ReadonlySet<string> = new Set(["date"]);
+/** Distinct query strings whose reading is kept (src/http/text-memo.ts); a lookup's reading is a few hundred bytes. */
+const QUERIES_KEPT = 4096;
+
+/** A query string read: the lookup, and what about it decides the body cache's key. */
+interface ReadLookup {
+  item: LookupItem;
+  /** A county (or a county and ZIP) never reads the boundary file, so its key needs no version and asks for none. */
+  countyOrZip: boolean;
+  needsVersion: boolean;
+}
+
+function readLookup(event: H3Event, today: string): ReadLookup {
+  const item = combineFields(readQuery(event, RATE_QUERY, BLANK_IS_ABSENT), today);
+  if ("kind" in item) throw itemProblem(item);
+  const countyOrZip = strategyOf(item) === "county-or-zip";
+  // Kept and shared by every request that sends the same text: frozen, so no step can change it for the next.
+  return Object.freeze({ item: Object.freeze(item), countyOrZip, needsVersion: !countyOrZip || isZipOnly(item) });
+}
 
 export function getRates(ctx: ApiContext) {
   const service = ctx.lookups.service;
   const answers = new CachedAnswers((item, context) => service.answerOne(item, context));
+  // A lookup without a date is for today in Ohio, so what a query string reads as changes at midnight there.
+  const lookups = new TextMemo<ReadLookup>(QUERIES_KEPT);
+  let readOn = "";
   return async (event: H3Event) => {
-    const query = readQuery(event, RATE_QUERY, BLANK_IS_ABSENT);
-    const item = combineFields(query, dateInOhio(ctx.now()));
-    if ("kind" in item) throw itemProblem(item);
+    const today = dateInOhio(ctx.now());
+    if (today !== readOn) {
+      lookups.clear();
+      readOn = today;
+    }
+    const { item, countyOrZip, needsVersion } = lookups.get(event.url.search, () => readLookup(event, today));
     const requestId = event.context.requestId ?? "";
     const freshness = await ctx.freshness();
     const table = ctx.rates.table;
-    // A county (or a county and ZIP) never reads the boundary file, so its key needs no version and asks for none.
-    const countyOrZip = strategyOf(item) === "county-or-zip";
-    const version = countyOrZip && !isZipOnly(item) ? null : await service.boundaryVersion();
+    const version = needsVersion ? await service.boundaryVersion() : null;
     const key = CachedAnswers.keyOf(item, freshness, version);
     const kept = answers.find(table, key, requestId);
     if (kept !== undefined) return jsonAnswer(event, kept);
