@@ -1,8 +1,31 @@
 import { defineConfig } from "vitest/config";
 
+/**
+ * The end-to-end group, `npm run test:e2e` (README, "Testing"): files whose time goes to a real browser or
+ * to several `buckeye` processes, each a minute or more on a 2-core machine. They test nothing the rest
+ * cannot reach faster except that whole path, so `npm test` (the fast group) leaves them out and stays
+ * within its budget of 8 minutes on a quiet 2-core machine; CI runs both groups (.ci/run).
+ */
+const E2E_FILES = [
+  // Debian's chromium driving the dashboard and /docs: a browser, page loads, axe-core on each page.
+  "test/api-reference.test.ts",
+  "test/dashboard-accessibility.test.ts",
+  "test/dashboard-forms.test.ts",
+  "test/dashboard-keys.test.ts",
+  "test/dashboard-password-reset.test.ts",
+  "test/dashboard-returns.test.ts",
+  "test/dashboard-settings.test.ts",
+  "test/dashboard-webhook-log.test.ts",
+  "test/dashboard-webhooks.test.ts",
+  "test/public-pages.test.ts",
+  // Two `buckeye serve` processes on one database, changed by CLI commands in processes of their own, and
+  // timed rate windows across them.
+  "test/multi-instance.test.ts",
+  "test/organization-limits-instances.test.ts",
+];
+
 export default defineConfig({
   test: {
-    include: ["test/**/*.test.ts"],
     // Fetches the boundary polygons once when the folder the service reads has none (test/_global-setup.ts).
     globalSetup: ["test/_global-setup.ts"],
     testTimeout: 30_000,
@@ -12,5 +35,9 @@ export default defineConfig({
     expect: { poll: { timeout: 10_000, interval: 100 } },
     // Suites start real servers and databases; two files at a time fits this 2-core machine.
     maxWorkers: 2,
+    projects: [
+      { extends: true, test: { name: "fast", include: ["test/**/*.test.ts"], exclude: E2E_FILES } },
+      { extends: true, test: { name: "e2e", include: E2E_FILES } },
+    ],
   },
 });

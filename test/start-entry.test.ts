@@ -35,6 +35,23 @@ function checkout(name: string, { dev }: { dev: boolean }): string {
   return root;
 }
 
+let built: Promise<string> | undefined;
+/**
+ * A checkout with a fresh `npm run build` in dist/, newer than every source. The build is made once per file and
+ * copied with its times: each copy has a dist/ just as current as a build of its own, so every case that needs a
+ * build gets one without compiling the same sources again.
+ */
+async function builtCheckout(name: string): Promise<string> {
+  built ??= (async () => {
+    const root = checkout("built", { dev: true });
+    await run(process.execPath, [join(root, "node_modules/typescript/bin/tsc"), "-p", join(root, "tsconfig.build.json")]);
+    return root;
+  })();
+  const copy = join(dir, name);
+  cpSync(await built, copy, { recursive: true, preserveTimestamps: true });
+  return copy;
+}
+
 const start = (root: string) => run(process.execPath, [join(root, "scripts/start.js"), "--version"], { cwd: root });
 const cli = (root: string) => run(process.execPath, [join(root, "bin/buckeye.js"), "--version"], { cwd: root });
 /** Marks a source as edited after the build: its time moved a minute past the build's. */
@@ -59,8 +76,7 @@ describe("npm start compiles whenever TypeScript is installed, and never serves 
   }, 120_000);
 
   it("after the production install it serves a dist/ newer than every source, and says so in one line", async () => {
-    const root = checkout("production-current", { dev: true });
-    await run(process.execPath, [join(root, "node_modules/typescript/bin/tsc"), "-p", join(root, "tsconfig.build.json")]);
+    const root = await builtCheckout("production-current");
     unlinkSync(join(root, "node_modules/typescript"));
     const { stdout, stderr } = await start(root);
     expect(stderr).toBe("npm start: TypeScript is not installed (a production install); serving the build already in dist/\n");
@@ -68,8 +84,7 @@ describe("npm start compiles whenever TypeScript is installed, and never serves 
   }, 120_000);
 
   it("after the production install it serves the sources through tsx when dist/ is older than a source, naming that source", async () => {
-    const root = checkout("production-stale", { dev: true });
-    await run(process.execPath, [join(root, "node_modules/typescript/bin/tsc"), "-p", join(root, "tsconfig.build.json")]);
+    const root = await builtCheckout("production-stale");
     unlinkSync(join(root, "node_modules/typescript"));
     editAfterBuild(root, "src/lookup/lookup-service.ts");
     const { stdout, stderr } = await start(root);
@@ -84,8 +99,7 @@ describe("the operator CLI runs dist/ when it is newer than every source, else t
   // tsx's link is removed so that only the compiled build can run: a command that succeeds ran dist/,
   // one that fails for want of tsx would have run the sources.
   it("runs the compiled build while it is current, and the sources once a source is edited after it", async () => {
-    const root = checkout("cli", { dev: true });
-    await run(process.execPath, [join(root, "node_modules/typescript/bin/tsc"), "-p", join(root, "tsconfig.build.json")]);
+    const root = await builtCheckout("cli");
     unlinkSync(join(root, "node_modules/tsx"));
     expect((await cli(root)).stdout.trim()).toBe(manifest.version);
     editAfterBuild(root, "workers/geo.ts");
