@@ -29,6 +29,7 @@ import * as batchPackedResults from "./2026-12-01-390-batch-packed-results.ts";
 import * as taxLedger from "./2026-12-02-400-tax-ledger.ts";
 import * as taxLocationsSettings from "./2026-12-02-410-tax-locations-settings.ts";
 import * as returnSumsIndex from "./2026-12-02-420-return-sums-index.ts";
+import * as boundaryStreets from "./2026-12-02-450-boundary-streets.ts";
 
 export const migrations: Record<string, Migration> = {
   "2026-11-21-001-organizations-and-api-keys": organizationsAndApiKeys,
@@ -57,4 +58,5 @@ export const migrations: Record<string, Migration> = {
   "2026-12-02-400-tax-ledger": taxLedger,
   "2026-12-02-410-tax-locations-settings": taxLocationsSettings,
   "2026-12-02-420-return-sums-index": returnSumsIndex,
+  "2026-12-02-450-boundary-streets": boundaryStreets,
 };

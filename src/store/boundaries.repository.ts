@@ -31,6 +31,7 @@ export async function deleteVersion(db: Db, version: string): Promise<void> {
     await db.deleteFrom("boundary_records").where("version", "=", version).where("record_type", "=", type).execute();
   }
   await db.deleteFrom("boundary_cities").where("version", "=", version).execute();
+  await db.deleteFrom("boundary_streets").where("version", "=", version).execute();
   await db.deleteFrom("boundary_versions").where("version", "=", version).execute();
 }
 
@@ -72,6 +73,7 @@ export async function activateVersion(
         await trx.updateTable("boundary_records").set({ version }).where("version", "=", loadedAs).where("record_type", "=", type).execute();
       }
       await trx.updateTable("boundary_cities").set({ version }).where("version", "=", loadedAs).execute();
+      await trx.updateTable("boundary_streets").set({ version }).where("version", "=", loadedAs).execute();
       await trx.updateTable("boundary_versions").set({ version }).where("version", "=", loadedAs).execute();
     }
     await trx.updateTable("boundary_versions").set({ ...counts, status: "ready", imported_at: at.toISOString(), report }).where("version", "=", version).execute();
@@ -529,6 +531,9 @@ export interface CandidateFinder {
   streetsFiled(version: string, probes: readonly StreetProbe[]): Promise<StreetProbe[]>;
 }
 
+/** Address probes per SQLite statement: their JSON text stays a few hundred kilobytes. */
+const SQLITE_PROBES_PER_STATEMENT = 2000;
+
 /** SQLite: one statement prepared once, run per probe in the same synchronous call (no round trip to pay). */
 function sqliteFinder(database: SQLite.Database): CandidateFinder {
   const named = { zip5: "@zip5", street: "@street", house: "@house", parity: "@parity", plus4: "@plus4", date: "@date" };
@@ -672,6 +677,17 @@ export async function filedStreets(db: Db, version: string): Promise<Array<{ zip
   const { rows } = await sql<{ zip5: string; street: string }>`
     SELECT DISTINCT zip5, street FROM boundary_records WHERE version = ${version} AND record_type = 'A'`.execute(db);
   return rows;
+}
+
+/** Stores a version's streets per ZIP, each ZIP's as preparedStreets (street-index.ts) wrote them. */
+export async function writeStreets(db: Db, version: string, zips: Iterable<{ zip5: string; streets: string }>): Promise<void> {
+  const rows = [...zips].map(({ zip5, streets }) => ({ version, zip5, streets }));
+  for (let i = 0; i < rows.length; i += 100) await db.insertInto("boundary_streets").values(rows.slice(i, i + 100)).execute();
+}
+
+/** A version's prepared streets, one row per ZIP; none for a version imported before they were stored. */
+export async function preparedStreetRows(db: Db, version: string): Promise<Array<{ zip5: string; streets: string }>> {
+  return db.selectFrom("boundary_streets").select(["zip5", "streets"]).where("version", "=", version).execute();
 }
 
 export async function filedCities(db: Db, version: string): Promise<Array<{ zip5: string; city: string }>> {
