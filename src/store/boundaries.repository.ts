@@ -534,11 +534,20 @@ export interface CandidateFinder {
 /** Address probes per SQLite statement: their JSON text stays a few hundred kilobytes. */
 const SQLITE_PROBES_PER_STATEMENT = 2000;
 
-/** SQLite: one statement prepared once, run per probe in the same synchronous call (no round trip to pay). */
+/**
+ * SQLite: statements prepared once, run in the same synchronous call (no round trip to pay). The
+ * address probes go many to a statement, as a JSON array joined to the records (each probe still one
+ * seek on the address index): one call per probe spent more in binding its parameters and copying
+ * its rows than SQLite spent finding them (1.9–2.6 s against 0.9–1.0 s CPU for 100,000 probes of the
+ * state-scale bench's file, docs/operations/benchmarks.md).
+ */
 function sqliteFinder(database: SQLite.Database): CandidateFinder {
   const named = { zip5: "@zip5", street: "@street", house: "@house", parity: "@parity", plus4: "@plus4", date: "@date" };
-  const address = database.prepare<[Omit<AddressProbe, "query"> & { version: string }], Omit<CandidateRow, "query">>(
-    `SELECT ${CANDIDATE_COLUMNS} FROM boundary_records r WHERE r.version = @version AND ${addressMatch(named)}`,
+  // The probe's fields by their place in its JSON array: [zip5, street, house, parity, date].
+  const fromJson = { zip5: "q.value ->> 0", street: "q.value ->> 1", house: "q.value ->> 2", parity: "q.value ->> 3", date: "q.value ->> 4" };
+  // CROSS JOIN keeps the probes the outer loop, so each is a seek on the address index.
+  const address = database.prepare<[{ version: string; probes: string }], CandidateRow>(
+    `SELECT q.key AS query, ${CANDIDATE_COLUMNS.split(", ").map((c) => `r.${c}`).join(", ")} FROM json_each(@probes) q CROSS JOIN boundary_records r WHERE r.version = @version AND ${addressMatch(fromJson)}`,
   );
   const zip4 = database.prepare<[Omit<Zip4Probe, "query"> & { version: string }], Omit<CandidateRow, "query">>(
     `SELECT ${CANDIDATE_COLUMNS} FROM boundary_records r WHERE r.version = @version AND ${zip4Match(named)}`,
@@ -551,7 +560,17 @@ function sqliteFinder(database: SQLite.Database): CandidateFinder {
     .pluck();
   return {
     async addressCandidates(version, probes) {
-      return probes.flatMap(({ query, ...p }) => address.all({ ...p, version }).map((row) => ({ ...row, query })));
+      const rows: CandidateRow[] = [];
+      for (let start = 0; start < probes.length; start += SQLITE_PROBES_PER_STATEMENT) {
+        const some = probes.slice(start, start + SQLITE_PROBES_PER_STATEMENT);
+        const json = JSON.stringify(some.map((p) => [p.zip5, p.street, p.house, p.parity, p.date]));
+        for (const row of address.all({ version, probes: json })) {
+          // json_each numbers the probes of this statement from 0.
+          row.query = some[row.query]!.query;
+          rows.push(row);
+        }
+      }
+      return rows;
     },
     async zip4Candidates(version, probes) {
       return probes.flatMap(({ query, ...p }) => zip4.all({ ...p, version }).map((row) => ({ ...row, query })));
