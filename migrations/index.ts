@@ -30,6 +30,7 @@ import * as taxLedger from "./2026-12-02-400-tax-ledger.ts";
 import * as taxLocationsSettings from "./2026-12-02-410-tax-locations-settings.ts";
 import * as returnSumsIndex from "./2026-12-02-420-return-sums-index.ts";
 import * as batchOrderJobs from "./2026-12-02-440-batch-order-jobs.ts";
+import * as boundaryStreets from "./2026-12-02-450-boundary-streets.ts";
 import * as usageOutcomes from "./2026-12-02-460-usage-outcomes.ts";
 
 export const migrations: Record<string, Migration> = {
@@ -60,5 +61,6 @@ export const migrations: Record<string, Migration> = {
   "2026-12-02-410-tax-locations-settings": taxLocationsSettings,
   "2026-12-02-420-return-sums-index": returnSumsIndex,
   "2026-12-02-440-batch-order-jobs": batchOrderJobs,
+  "2026-12-02-450-boundary-streets": boundaryStreets,
   "2026-12-02-460-usage-outcomes": usageOutcomes,
 };

@@ -13,7 +13,9 @@ import { importBoundaryFile } from "../src/boundaries/import-file.ts";
 import { openBoundaryIndex } from "../src/boundaries/boundary-index.ts";
 import { formatBoundaryRow, type BoundaryRecord, type Parity, type UnitRange } from "../src/boundaries/record-layout.ts";
 import { askBoundaryFile, type FileAnswer } from "../src/lookup/ladder.ts";
-import { filedCities } from "../src/store/boundaries.repository.ts";
+import { filedCities, filedStreets, preparedStreetRows } from "../src/store/boundaries.repository.ts";
+import { StreetIndex, type StreetFind } from "../src/boundaries/street-index.ts";
+import { streetKeyParts } from "../src/boundaries/pub28.ts";
 import { readLookupItem } from "../src/lookup/lookup-item.ts";
 import { boundaryWorkspace, linedRecords, type BoundaryWorkspace } from "./_boundary-files.ts";
 
@@ -247,6 +249,37 @@ describe("the street index is read once per version, not per lookup", () => {
     expect(second).not.toBe(first);
     expect(await index.streets()).toBe(second);
     expect(await answer("150 Dogwood St, Westerville, OH 43081")).toBe(RECORDS + ADDED.length + 1);
+  });
+
+  it("the streets an import stores prepared per ZIP are indexed as the records' own keys are: every street finds the same", async () => {
+    const version = "OHB2027Q1DEC17-SYNTHETIC";
+    const cities = await filedCities(ws.store.db, version);
+    const filed = await filedStreets(ws.store.db, version);
+    const prepared = StreetIndex.fromPrepared(await preparedStreetRows(ws.store.db, version), cities);
+    const fromRecords = new StreetIndex(filed, cities);
+    expect(filed.length).toBeGreaterThan(ADDED.length);
+    expect(prepared.zipCount).toBe(fromRecords.zipCount);
+    // The records' SELECT DISTINCT lists two streets of one name in no set order on PostgreSQL; the prepared ones are in key order.
+    const inKeyOrder = (found: StreetFind) => (found.kind === "many" ? { ...found, streets: [...found.streets].sort((a, b) => (a.key < b.key ? -1 : 1)) } : found);
+    for (const { zip5, street } of filed) {
+      const parts = streetKeyParts({ streetName: street });
+      const name = { ...parts, body: parts.body.slice(0, -1) };
+      expect(prepared.find(zip5, parts)).toEqual(inKeyOrder(fromRecords.find(zip5, parts)));
+      expect(prepared.findWithoutSuffix(zip5, name)).toEqual(inKeyOrder(fromRecords.findWithoutSuffix(zip5, name)));
+    }
+  });
+
+  it("a version whose streets were not stored prepared (imported before they were) is matched from its records", async () => {
+    await ws.store.db.deleteFrom("boundary_streets").execute();
+    const fresh = openBoundaryIndex(ws.store, { refreshMs: 0 });
+    try {
+      const item = readLookupItem({ address: "150 Dogwood St, Westerville, OH 43081" }, DATE);
+      if ("kind" in item) throw new Error(item.detail);
+      expect((await askBoundaryFile(fresh, [item]))[0]?.record?.line).toBe(RECORDS + ADDED.length + 1);
+      expect((await fresh.streets())!.hasStreets("43081")).toBe(true);
+    } finally {
+      await fresh.close();
+    }
   });
 
   it("the import keeps each version's city names, a synthetic file's without its mark", async () => {

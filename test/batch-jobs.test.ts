@@ -12,7 +12,8 @@ import { csvLine } from "../src/batch/result-lines.ts";
 import { createService, type Service } from "../src/service.ts";
 import { claimChunk, completeChunk, findBatchJob, insertBatchJob } from "../src/batch/batch-jobs.repository.ts";
 import { createOrganization } from "../src/store/organizations.repository.ts";
-import { unpackResults } from "../src/batch/packed-results.ts";
+import { packResults, unpackResults } from "../src/batch/packed-results.ts";
+import type { RowResult } from "../src/lookup/item-result.ts";
 import { benchPlace, FAKE_ADDRESSES, oneLine, startFakeCensusGeocoder, type FakeCensusGeocoder } from "./fake-census-geocoder.ts";
 import { startRequestActors, startTestService, testConfig, startTestServiceWithFakeGeocoder, type GeocodedTestService } from "./_setup.ts";
 
@@ -433,5 +434,14 @@ describe("a job's results are stored deflated (src/batch/packed-results.ts)", ()
     const first = stored[0]!;
     await db.updateTable("batch_chunks").set({ output: JSON.stringify(unpackResults(first)), packed_output: null }).where("job_id", "=", jobId).where("seq", "=", first.seq).execute();
     expect(await download()).toBe(before);
+  });
+
+  it("a chunk packed a row at a time unpacks to the rows, also past the encoding buffer's first megabyte and with any characters", () => {
+    const rows = (n: number): RowResult[] =>
+      Array.from({ length: n }, (_, i) => ({ row: i + 1, id: `r${i}`, result: { kind: "failure", status: 422, body: { type: "x", title: "ü ½ 🚌 \u2028 \"quoted\"", status: 422, detail: "é".repeat(1000 + i) } } }) as unknown as RowResult);
+    for (const n of [0, 1, 500, 2000]) {
+      const packed = packResults(rows(n));
+      expect(unpackResults({ packed_output: packed, output: null })).toEqual(rows(n));
+    }
   });
 });

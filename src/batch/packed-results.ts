@@ -25,11 +25,33 @@ export interface StoredResults {
  */
 let scratch = Buffer.allocUnsafeSlow(1024 * 1024);
 
+/**
+ * The rows' JSON array, encoded into `scratch` a row at a time: the same bytes as JSON.stringify(rows),
+ * without the chunk's whole text as one string. That string (750 KB for 500 rows) went to V8's
+ * large-object space, so a 100,000-row job allocated 150 MB there, which counts against the old
+ * generation and started a full collection every few chunks, each marking the whole street index
+ * (docs/operations/benchmarks.md); a row's 1.5 KB dies young instead.
+ */
+function encodeRows(rows: readonly unknown[]): number {
+  let at = 0;
+  const put = (text: string) => {
+    // UTF-8 takes at most 3 bytes per UTF-16 unit; grow before writing, as write() cuts what does not fit.
+    if (at + text.length * 3 > scratch.byteLength) {
+      const larger = Buffer.allocUnsafeSlow(Math.max(scratch.byteLength * 2, at + text.length * 3));
+      scratch.copy(larger, 0, 0, at);
+      scratch = larger;
+    }
+    at += scratch.write(text, at, "utf8");
+  };
+  put("[");
+  rows.forEach((row, i) => put(i === 0 ? JSON.stringify(row) : `,${JSON.stringify(row)}`));
+  put("]");
+  return at;
+}
+
 export function packResults(rows: readonly unknown[]): Uint8Array {
-  const json = JSON.stringify(rows);
-  const bytes = Buffer.byteLength(json);
-  if (bytes > scratch.byteLength) scratch = Buffer.allocUnsafeSlow(bytes);
-  scratch.write(json, 0, "utf8");
+  // Encoded first: encoding may replace `scratch` with a larger buffer.
+  const bytes = encodeRows(rows);
   return deflateRawSync(scratch.subarray(0, bytes), { level: constants.Z_BEST_SPEED });
 }
 

@@ -24,7 +24,7 @@
  */
 import { systemClock, type Clock } from "../clock.ts";
 import type { Store } from "../store/connect.ts";
-import { candidateFinder, filedCities, filedStreets, readPointer, zipRecordSets, type AddressProbe, type CandidateRow, type StreetProbe, type Zip4Probe } from "../store/boundaries.repository.ts";
+import { candidateFinder, filedCities, filedStreets, preparedStreetRows, readPointer, zipRecordSets, type AddressProbe, type CandidateRow, type StreetProbe, type Zip4Probe } from "../store/boundaries.repository.ts";
 import type { BoundaryIndex, BoundaryMatch, BoundaryQuery, ZipSummary } from "./boundary-index.interface.ts";
 import { directionalVariants, houseNumberValue, keyOf, parseUnit, sameStreetKeys, streetKeyParts, type KeyParts, type Unit } from "./pub28.ts";
 import { StreetIndex } from "./street-index.ts";
@@ -226,7 +226,10 @@ export class StoreBoundaryIndex implements BoundaryIndex {
     if (version === null) return null;
     if (this.#streets?.version !== version) {
       const db = this.#store.db;
-      const index = Promise.all([filedStreets(db, version), filedCities(db, version)]).then(([streets, cities]) => new StreetIndex(streets, cities));
+      const index = Promise.all([preparedStreetRows(db, version), filedCities(db, version)]).then(async ([prepared, cities]) =>
+        // A version imported before its streets were stored beside its records is read from the records.
+        prepared.length > 0 ? StreetIndex.fromPrepared(prepared, cities) : new StreetIndex(await filedStreets(db, version), cities),
+      );
       const entry = { version, index };
       this.#streets = entry;
       // A failed read is not kept: the next lookup reads again.

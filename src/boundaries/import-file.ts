@@ -37,6 +37,7 @@ import {
   staleVersions,
   takeImportLease,
   writeCities,
+  writeStreets,
   type ImportLease,
   type RecordRow,
 } from "../store/boundaries.repository.ts";
@@ -45,6 +46,7 @@ import { GroupSample, judgeGroup } from "./answer-changes.ts";
 import { streetKey, standardUnitDesignator } from "./pub28.ts";
 import { CapExceededError, csvBytes, csvLines, openSource } from "./read-source.ts";
 import { parseBoundaryRow, zip4Segments, type BoundaryRecord, type SkipReason } from "./record-layout.ts";
+import { preparedStreets } from "./street-index.ts";
 import { isSyntheticRecord, SYNTHETIC_CITY_MARK } from "./synthetic-file.ts";
 import { labelSynthetic } from "./synthetic-label.ts";
 import { dateInOhio } from "../rates/calendar.ts";
@@ -464,6 +466,8 @@ export async function importBoundaryFile(options: ImportOptions): Promise<Import
     const writer = recordWriter(store);
     /** "43081\tWESTERVILLE": the city names the file gives its ZIPs, for the address matcher (street-index.ts). */
     const cities = new Set<string>();
+    /** ZIP → its street keys: the street index's streets, stored prepared (street-index.ts preparedStreets). */
+    const streets = new Map<string, Set<string>>();
     const hashed = hashing(opened.bytes);
     let line = 0;
     let renewedAt = performance.now();
@@ -492,7 +496,15 @@ export async function importBoundaryFile(options: ImportOptions): Promise<Import
           if (record.recordType === "A") counts.address_ranges++;
           else if (record.recordType === "4") counts.zip4_ranges++;
           else counts.zip5_ranges++;
-          for (const row of toRows(loadedAs, line, record)) await writer.add(row);
+          for (const row of toRows(loadedAs, line, record)) {
+            await writer.add(row);
+            if (row[9] !== null) {
+              const zip5 = row[5] as string;
+              let held = streets.get(zip5);
+              if (held === undefined) streets.set(zip5, (held = new Set()));
+              held.add(row[9] as string);
+            }
+          }
           if (record.recordType === "A" && record.city !== "") cities.add(`${record.zip5}\t${record.city.endsWith(SYNTHETIC_CITY_MARK) ? record.city.slice(0, -SYNTHETIC_CITY_MARK.length) : record.city}`);
           if (performance.now() - renewedAt >= LEASE_RENEW_MS) {
             if (!(await renewImportLease(store.db, lease, now()))) throw new LeaseLostError();
@@ -507,6 +519,10 @@ export async function importBoundaryFile(options: ImportOptions): Promise<Import
     }
     await writer.flush();
     await writeCities(store.db, loadedAs, [...cities].map((pair) => ({ zip5: pair.slice(0, 5), city: pair.slice(6) })));
+    await writeStreets(store.db, loadedAs, [...streets].flatMap(([zip5, keys]) => {
+      const prepared = preparedStreets(keys);
+      return prepared === "" ? [] : [{ zip5, streets: prepared }];
+    }));
     if (options.sha256) {
       const digest = hashed.digest();
       if (digest !== options.sha256.toLowerCase()) throw new Refusal(`the file's SHA-256 is ${digest}, not the expected ${options.sha256.toLowerCase()}: refused as altered or not the file meant`);

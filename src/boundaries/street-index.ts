@@ -92,6 +92,33 @@ function pick(typed: KeyParts, same: readonly FiledStreet[] | undefined): Street
   return same.length === 1 ? { kind: "one", street: same[0]!, exact: false } : { kind: "many", streets: [...same], exact: false };
 }
 
+/**
+ * What the index files a stored street under, worked out from its key: its loose body, and its name
+ * without the suffix (null: its last word is no suffix); null when the key has no body. The same for
+ * a street indexed from its key and one read prepared (preparedStreets).
+ */
+function filing(street: string): { body: string; name: string | null } | null {
+  const parts = streetKeyParts({ streetName: street });
+  if (parts.body.length === 0) return null;
+  return { body: looseBody(parts.body), name: bodyWithoutSuffix(parts.body) };
+}
+
+/**
+ * A ZIP's streets as an import stores them beside its records (boundaries.repository.ts writeStreets):
+ * one line per street, "key TAB loose body TAB name", the body left empty when it is the key itself and
+ * the name when there is none; in key order, as the records' address index lists them, so two streets of
+ * one name are named in the same order either way. Building the index from these skips standardising
+ * 800,000 keys again in every batch thread (2–3 s at the state's size, docs/operations/benchmarks.md).
+ */
+export function preparedStreets(streets: Iterable<string>): string {
+  const lines: string[] = [];
+  for (const street of [...streets].sort()) {
+    const filed = filing(street);
+    if (filed !== null) lines.push(`${street}\t${filed.body === street ? "" : filed.body}\t${filed.name ?? ""}`);
+  }
+  return lines.join("\n");
+}
+
 export class StreetIndex {
   readonly #zips = new Map<string, ZipStreets>();
   /** City words joined by a space → the ZIPs the file names it in. */
@@ -101,14 +128,8 @@ export class StreetIndex {
 
   constructor(streets: Iterable<{ zip5: string; street: string }>, cities: Iterable<{ zip5: string; city: string }>) {
     for (const { zip5, street } of streets) {
-      const parts = streetKeyParts({ streetName: street });
-      if (parts.body.length === 0) continue;
-      const zip = this.#zip(zip5);
-      const body = looseBody(parts.body);
-      // Most keys are their own loose body ("OAK ST"): one string serves as both.
-      add(zip.byBody, body === street ? street : body, street);
-      const name = bodyWithoutSuffix(parts.body);
-      if (name !== null) add(zip.byName, name, street);
+      const filed = filing(street);
+      if (filed !== null) this.#add(this.#zip(zip5), street, filed.body, filed.name);
     }
     for (const { zip5, city } of cities) {
       const words = cityWords(city);
@@ -119,6 +140,30 @@ export class StreetIndex {
       this.#cityZips.set(key, (this.#cityZips.get(key) ?? new Set()).add(zip5));
       this.#longestCity = Math.max(this.#longestCity, words.length);
     }
+  }
+
+  /** The index from each ZIP's prepared streets (preparedStreets), as an import stored them. */
+  static fromPrepared(zips: Iterable<{ zip5: string; streets: string }>, cities: Iterable<{ zip5: string; city: string }>): StreetIndex {
+    const index = new StreetIndex([], cities);
+    for (const { zip5, streets } of zips) {
+      const zip = index.#zip(zip5);
+      for (let at = 0; at < streets.length; ) {
+        const newline = streets.indexOf("\n", at);
+        const end = newline === -1 ? streets.length : newline;
+        const tab = streets.indexOf("\t", at);
+        const tab2 = streets.indexOf("\t", tab + 1);
+        const street = streets.slice(at, tab);
+        index.#add(zip, street, tab2 === tab + 1 ? street : streets.slice(tab + 1, tab2), tab2 + 1 === end ? null : streets.slice(tab2 + 1, end));
+        at = end + 1;
+      }
+    }
+    return index;
+  }
+
+  #add(zip: ZipStreets, street: string, body: string, name: string | null): void {
+    // Most keys are their own loose body ("OAK ST"): one string serves as both.
+    add(zip.byBody, body === street ? street : body, street);
+    if (name !== null) add(zip.byName, name, street);
   }
 
   #zip(zip5: string): ZipStreets {

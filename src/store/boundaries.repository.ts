@@ -31,6 +31,7 @@ export async function deleteVersion(db: Db, version: string): Promise<void> {
     await db.deleteFrom("boundary_records").where("version", "=", version).where("record_type", "=", type).execute();
   }
   await db.deleteFrom("boundary_cities").where("version", "=", version).execute();
+  await db.deleteFrom("boundary_streets").where("version", "=", version).execute();
   await db.deleteFrom("boundary_versions").where("version", "=", version).execute();
 }
 
@@ -72,6 +73,7 @@ export async function activateVersion(
         await trx.updateTable("boundary_records").set({ version }).where("version", "=", loadedAs).where("record_type", "=", type).execute();
       }
       await trx.updateTable("boundary_cities").set({ version }).where("version", "=", loadedAs).execute();
+      await trx.updateTable("boundary_streets").set({ version }).where("version", "=", loadedAs).execute();
       await trx.updateTable("boundary_versions").set({ version }).where("version", "=", loadedAs).execute();
     }
     await trx.updateTable("boundary_versions").set({ ...counts, status: "ready", imported_at: at.toISOString(), report }).where("version", "=", version).execute();
@@ -529,11 +531,23 @@ export interface CandidateFinder {
   streetsFiled(version: string, probes: readonly StreetProbe[]): Promise<StreetProbe[]>;
 }
 
-/** SQLite: one statement prepared once, run per probe in the same synchronous call (no round trip to pay). */
+/** Address probes per SQLite statement: their JSON text stays a few hundred kilobytes. */
+const SQLITE_PROBES_PER_STATEMENT = 2000;
+
+/**
+ * SQLite: statements prepared once, run in the same synchronous call (no round trip to pay). The
+ * address probes go many to a statement, as a JSON array joined to the records (each probe still one
+ * seek on the address index): one call per probe spent more in binding its parameters and copying
+ * its rows than SQLite spent finding them (1.9–2.6 s against 0.9–1.0 s CPU for 100,000 probes of the
+ * state-scale bench's file, docs/operations/benchmarks.md).
+ */
 function sqliteFinder(database: SQLite.Database): CandidateFinder {
   const named = { zip5: "@zip5", street: "@street", house: "@house", parity: "@parity", plus4: "@plus4", date: "@date" };
-  const address = database.prepare<[Omit<AddressProbe, "query"> & { version: string }], Omit<CandidateRow, "query">>(
-    `SELECT ${CANDIDATE_COLUMNS} FROM boundary_records r WHERE r.version = @version AND ${addressMatch(named)}`,
+  // The probe's fields by their place in its JSON array: [zip5, street, house, parity, date].
+  const fromJson = { zip5: "q.value ->> 0", street: "q.value ->> 1", house: "q.value ->> 2", parity: "q.value ->> 3", date: "q.value ->> 4" };
+  // CROSS JOIN keeps the probes the outer loop, so each is a seek on the address index.
+  const address = database.prepare<[{ version: string; probes: string }], CandidateRow>(
+    `SELECT q.key AS query, ${CANDIDATE_COLUMNS.split(", ").map((c) => `r.${c}`).join(", ")} FROM json_each(@probes) q CROSS JOIN boundary_records r WHERE r.version = @version AND ${addressMatch(fromJson)}`,
   );
   const zip4 = database.prepare<[Omit<Zip4Probe, "query"> & { version: string }], Omit<CandidateRow, "query">>(
     `SELECT ${CANDIDATE_COLUMNS} FROM boundary_records r WHERE r.version = @version AND ${zip4Match(named)}`,
@@ -546,7 +560,17 @@ function sqliteFinder(database: SQLite.Database): CandidateFinder {
     .pluck();
   return {
     async addressCandidates(version, probes) {
-      return probes.flatMap(({ query, ...p }) => address.all({ ...p, version }).map((row) => ({ ...row, query })));
+      const rows: CandidateRow[] = [];
+      for (let start = 0; start < probes.length; start += SQLITE_PROBES_PER_STATEMENT) {
+        const some = probes.slice(start, start + SQLITE_PROBES_PER_STATEMENT);
+        const json = JSON.stringify(some.map((p) => [p.zip5, p.street, p.house, p.parity, p.date]));
+        for (const row of address.all({ version, probes: json })) {
+          // json_each numbers the probes of this statement from 0.
+          row.query = some[row.query]!.query;
+          rows.push(row);
+        }
+      }
+      return rows;
     },
     async zip4Candidates(version, probes) {
       return probes.flatMap(({ query, ...p }) => zip4.all({ ...p, version }).map((row) => ({ ...row, query })));
@@ -672,6 +696,17 @@ export async function filedStreets(db: Db, version: string): Promise<Array<{ zip
   const { rows } = await sql<{ zip5: string; street: string }>`
     SELECT DISTINCT zip5, street FROM boundary_records WHERE version = ${version} AND record_type = 'A'`.execute(db);
   return rows;
+}
+
+/** Stores a version's streets per ZIP, each ZIP's as preparedStreets (street-index.ts) wrote them. */
+export async function writeStreets(db: Db, version: string, zips: Iterable<{ zip5: string; streets: string }>): Promise<void> {
+  const rows = [...zips].map(({ zip5, streets }) => ({ version, zip5, streets }));
+  for (let i = 0; i < rows.length; i += 100) await db.insertInto("boundary_streets").values(rows.slice(i, i + 100)).execute();
+}
+
+/** A version's prepared streets, one row per ZIP; none for a version imported before they were stored. */
+export async function preparedStreetRows(db: Db, version: string): Promise<Array<{ zip5: string; streets: string }>> {
+  return db.selectFrom("boundary_streets").select(["zip5", "streets"]).where("version", "=", version).execute();
 }
 
 export async function filedCities(db: Db, version: string): Promise<Array<{ zip5: string; city: string }>> {

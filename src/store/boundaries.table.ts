@@ -1,7 +1,7 @@
 /**
  * Row shapes of the tables added by migrations 2026-11-23-060 (the SST boundary file, by version),
- * 2026-11-24-080 (the import lease), 2026-11-25-100 (each version's import report) and 2026-11-27-250
- * (the city names a version gives its ZIPs).
+ * 2026-11-24-080 (the import lease), 2026-11-25-100 (each version's import report), 2026-11-27-250
+ * (the city names a version gives its ZIPs) and 2026-12-02-450 (its streets per ZIP, prepared for the street index).
  */
 import type { Selectable } from "kysely";
 
@@ -74,3 +74,10 @@ export interface BoundaryCitiesTable {
 }
 
 export type BoundaryVersion = Selectable<BoundaryVersionsTable>;
+
+/** A version's streets in one ZIP, as the street index files them (src/boundaries/street-index.ts preparedStreets). */
+export interface BoundaryStreetsTable {
+  version: string;
+  zip5: string;
+  streets: string;
+}

@@ -11,7 +11,7 @@ import type { ApiKeyUsageTable, FormTokensTable, KnownDevicesTable, PasswordRese
 import type { JobRunsTable } from "./job-runs.table.ts";
 import type { TaxTransactionsTable } from "./tax-transactions.table.ts";
 import type { TaxLocationsTable, TaxSettingsTable } from "./tax-settings.tables.ts";
-import type { BoundaryCitiesTable, BoundaryImportLeaseTable, BoundaryPointerTable, BoundaryRecordsTable, BoundaryVersionsTable } from "./boundaries.table.ts";
+import type { BoundaryCitiesTable, BoundaryImportLeaseTable, BoundaryStreetsTable, BoundaryPointerTable, BoundaryRecordsTable, BoundaryVersionsTable } from "./boundaries.table.ts";
 
 export type OrganizationStatus = "active" | "suspended";
 export type FilingFrequency = "monthly" | "semiannual";
@@ -85,6 +85,7 @@ export interface Database {
   boundary_import_lease: BoundaryImportLeaseTable;
   boundary_records: BoundaryRecordsTable;
   boundary_cities: BoundaryCitiesTable;
+  boundary_streets: BoundaryStreetsTable;
 }
 
 export type Db = Kysely<Database>;
