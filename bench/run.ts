@@ -93,8 +93,10 @@ const output: Record<string, unknown> = {
   server_rss_split_mb: { anonymous: serverRss.anonymous, file_backed_or_shared: serverRss.file },
 };
 
-// BENCH_CORE_ONLY=1: the lookups above and the request CPU breakdown only.
+// BENCH_CORE_ONLY=1: the lookups above and the request CPU breakdown only. BENCH_ONLY=a,b: the lookups above and the named
+// benches (the names below), for a run that must fit a short quiet spell; neither writes the current figures.
 const CORE_ONLY = process.env.BENCH_CORE_ONLY === "1";
+const ONLY = process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(",")) : null;
 for (const [name, script, file] of [
   ["request_cpu", "bench/request-cpu.ts", "bench/results-request-cpu.json"],
   ["address_and_batch", "bench/geo.ts", "bench/results-geo.json"],
@@ -114,7 +116,7 @@ for (const [name, script, file] of [
   ["scale_out", "bench/scale.ts", "bench/results-scale.json"],
   ["boundary_import", "bench/boundaries-import.ts", "bench/results-boundaries.json"],
 ] as const) {
-  if (!existsSync(join(root, script)) || (CORE_ONLY && name !== "request_cpu")) continue;
+  if (!existsSync(join(root, script)) || (CORE_ONLY && name !== "request_cpu") || (ONLY && !ONLY.has(name))) continue;
   console.log(`\n== ${script}`);
   const child = spawn(process.execPath, ["--import", "tsx", script], { cwd: root, stdio: "inherit" });
   const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
@@ -185,7 +187,7 @@ for (const t of targets) console.log(`${t.pass ? "pass" : "FAIL"}  ${t.target}: 
 writeFileSync(join(root, "bench/results.json"), `${JSON.stringify(output, null, 2)}\n`);
 console.log("\nwritten to bench/results.json");
 // A core-only run would replace a full run's figures with a part of them.
-if (!CORE_ONLY) {
+if (!CORE_ONLY && !ONLY) {
   writeCurrentFigures(join(root, BENCHMARKS_DOC), output as unknown as BenchResults);
   console.log(`current figures written to ${BENCHMARKS_DOC}`);
 }

@@ -47,18 +47,28 @@ interface Figures {
 
 const TICKS_PER_SECOND = 100;
 
-/** CPU seconds the processes have used so far (all their threads). */
-function cpuSeconds(pids: number[]): number {
-  let ticks = 0;
+/** CPU seconds each process has used so far (all its threads); a process gone already is left out. */
+function cpuSeconds(pids: number[]): Map<number, number> {
+  const used = new Map<number, number>();
   for (const pid of pids) {
     try {
       const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-      ticks += Number(fields[11]) + Number(fields[12]);
+      used.set(pid, (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND);
     } catch {
-      // A PostgreSQL backend that ended during the span: its CPU is gone with it.
+      // A PostgreSQL backend that ended: its CPU is gone with it.
     }
   }
-  return ticks / TICKS_PER_SECOND;
+  return used;
+}
+
+/** CPU seconds used between two readings by the processes alive at both (a backend that ended in between takes its CPU with it). */
+function cpuBetween(before: Map<number, number>, after: Map<number, number>): number {
+  let seconds = 0;
+  for (const [pid, then] of before) {
+    const now = after.get(pid);
+    if (now !== undefined) seconds += now - then;
+  }
+  return seconds;
 }
 
 /** The pids of the processes whose command line starts with `name` (redis-server, postgres): this machine's own services. */
@@ -114,9 +124,9 @@ async function load(urls: string[], key: string, pids: { server: number[]; redis
   const perRequest = (seconds: number) => Math.round((seconds / answered) * 1e7) / 10;
   return {
     cpu_us_per_request: {
-      server: perRequest(cpuSeconds(pids.server) - before.server),
-      redis: pids.redis.length > 0 ? perRequest(cpuSeconds(pids.redis) - before.redis) : null,
-      postgres: pids.postgres.length > 0 ? perRequest(cpuSeconds(pids.postgres) - before.postgres) : null,
+      server: perRequest(cpuBetween(before.server, cpuSeconds(pids.server))),
+      redis: pids.redis.length > 0 ? perRequest(cpuBetween(before.redis, cpuSeconds(pids.redis))) : null,
+      postgres: pids.postgres.length > 0 ? perRequest(cpuBetween(before.postgres, cpuSeconds(pids.postgres))) : null,
     },
     requests_per_second: Math.round(results.reduce((sum, r) => sum + r.requests.average, 0)),
     p99_ms: Math.max(...results.map((r) => r.latency.p99)),
