@@ -50,38 +50,18 @@ export type BatchFileReading =
 export const MAX_CHUNK_CHARS = 4 * 1024 * 1024;
 
 /**
- * Rows cut into chunks as they are read: a 100,000-row file never exists as one array of parsed
- * rows, only as its chunks' JSON text (a thread reading three such uploads in a row held tens of
- * megabytes of row objects each, measured).
+ * Rows' JSON texts cut into chunks as they come: `chunkRows` rows a chunk, or fewer once its text would pass
+ * MAX_CHUNK_CHARS. A file of lookups and a file of orders (read-orders-file.ts) are cut alike.
  */
-class Chunker {
+export class RowChunks {
   readonly chunks: NewBatchChunk[] = [];
-  readonly ignored = new Set<string>();
-  /** The fields of NDJSON rows that are read (a CSV's header says which columns are). */
-  readonly read = new Set<string>();
-  /** A CSV's unread columns come from its header, not from its rows. */
-  fromHeader = false;
-  readColumns: Array<{ name: string; header: string }> = [];
-  total = 0;
   #rows: string[] = [];
   #chars = 0;
   #nextRow = 1;
 
-  constructor(
-    readonly chunkRows: number,
-    readonly maxRows: number,
-  ) {}
+  constructor(readonly chunkRows: number) {}
 
-  add(item: unknown): void {
-    this.total++;
-    // Past the limit rows are only counted, for the refusal's message.
-    if (this.total > this.maxRows) return;
-    if (!this.fromHeader && typeof item === "object" && item !== null && !Array.isArray(item)) {
-      const unread = ignoredFields(item as Record<string, unknown>);
-      for (const name of unread) if (this.ignored.size < MAX_IGNORED_COLUMNS) this.ignored.add(name);
-      if (this.read.size < MAX_IGNORED_COLUMNS) for (const name of Object.keys(item)) if (!unread.includes(name)) this.read.add(name);
-    }
-    const text = JSON.stringify(withoutControlText(item));
+  push(text: string): void {
     if (this.#rows.length > 0 && this.#chars + text.length > MAX_CHUNK_CHARS) this.#cut();
     this.#rows.push(text);
     this.#chars += text.length + 1;
@@ -97,6 +77,40 @@ class Chunker {
 
   finish(): void {
     if (this.#rows.length > 0) this.#cut();
+  }
+}
+
+/**
+ * Rows cut into chunks as they are read: a 100,000-row file never exists as one array of parsed
+ * rows, only as its chunks' JSON text (a thread reading three such uploads in a row held tens of
+ * megabytes of row objects each, measured).
+ */
+class Chunker extends RowChunks {
+  readonly ignored = new Set<string>();
+  /** The fields of NDJSON rows that are read (a CSV's header says which columns are). */
+  readonly read = new Set<string>();
+  /** A CSV's unread columns come from its header, not from its rows. */
+  fromHeader = false;
+  readColumns: Array<{ name: string; header: string }> = [];
+  total = 0;
+
+  constructor(
+    chunkRows: number,
+    readonly maxRows: number,
+  ) {
+    super(chunkRows);
+  }
+
+  add(item: unknown): void {
+    this.total++;
+    // Past the limit rows are only counted, for the refusal's message.
+    if (this.total > this.maxRows) return;
+    if (!this.fromHeader && typeof item === "object" && item !== null && !Array.isArray(item)) {
+      const unread = ignoredFields(item as Record<string, unknown>);
+      for (const name of unread) if (this.ignored.size < MAX_IGNORED_COLUMNS) this.ignored.add(name);
+      if (this.read.size < MAX_IGNORED_COLUMNS) for (const name of Object.keys(item)) if (!unread.includes(name)) this.read.add(name);
+    }
+    this.push(JSON.stringify(withoutControlText(item)));
   }
 }
 

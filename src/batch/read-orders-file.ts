@@ -15,8 +15,7 @@
  */
 import { parse } from "csv-parse/sync";
 import type { InvalidParam } from "../web/problem.ts";
-import type { BatchFileReading, NewBatchChunk } from "./read-batch-file.ts";
-import { MAX_CHUNK_CHARS } from "./read-batch-file.ts";
+import { RowChunks, type BatchFileReading } from "./read-batch-file.ts";
 import { firstNonUtf8Byte, notUtf8Detail } from "./utf8-check.ts";
 
 /** A CSV's order columns and the field of the sale each fills (a dotted name is a field of an object). */
@@ -62,38 +61,21 @@ export interface OrderRow {
   problem?: LayoutProblem;
 }
 
-/** Sales cut into chunks as they are read, as read-batch-file.ts's Chunker cuts lookups. */
-class OrderChunker {
-  readonly chunks: NewBatchChunk[] = [];
+/** Sales cut into chunks as they are read, as read-batch-file.ts cuts lookups (RowChunks). */
+class OrderChunker extends RowChunks {
   total = 0;
-  #rows: string[] = [];
-  #chars = 0;
-  #nextRow = 1;
 
   constructor(
-    readonly chunkRows: number,
+    chunkRows: number,
     readonly maxRows: number,
-  ) {}
+  ) {
+    super(chunkRows);
+  }
 
   add(row: OrderRow): void {
     this.total++;
     if (this.total > this.maxRows) return;
-    const text = JSON.stringify(row);
-    if (this.#rows.length > 0 && this.#chars + text.length > MAX_CHUNK_CHARS) this.#cut();
-    this.#rows.push(text);
-    this.#chars += text.length + 1;
-    if (this.#rows.length === this.chunkRows) this.#cut();
-  }
-
-  #cut(): void {
-    this.chunks.push({ firstRow: this.#nextRow, rowCount: this.#rows.length, input: `[${this.#rows.join(",")}]` });
-    this.#nextRow += this.#rows.length;
-    this.#rows = [];
-    this.#chars = 0;
-  }
-
-  finish(): void {
-    if (this.#rows.length > 0) this.#cut();
+    this.push(JSON.stringify(row));
   }
 }
 
