@@ -28,24 +28,27 @@ export type JobRefusal = {
 const JOBS_IN_FLIGHT_RETRY_SECONDS = 30;
 
 /**
- * Null, or the refusal. A full store comes first (409 batch-jobs-stored: only deleting jobs helps,
- * waiting does not), then a full queue (429 batch-jobs-in-flight: one of its jobs completing helps).
+ * Null, or the refusal. A full queue comes first (429 batch-jobs-in-flight: one of its jobs completing
+ * helps, and the jobs it holds are the ones still changing), then a full store (409 batch-jobs-stored: only
+ * deleting jobs helps, waiting does not). When both are full, the store may be full only for the moment:
+ * uploads sent at once each count as a job until the batch lane stores or refuses them, so a client told
+ * 409 then would delete jobs it still wants; told 429, it retries and learns of the store then.
  */
 export function jobCapRefusal(counts: { inFlight: number; stored: number; uploading?: number }, caps: JobCaps): JobRefusal | null {
   const uploading = counts.uploading ? ` (${counts.uploading} of them still being uploaded)` : "";
-  if (counts.stored >= caps.storedPerOrganization) {
-    return {
-      ok: false,
-      slug: "batch-jobs-stored",
-      detail: `This organization keeps ${counts.stored} batch jobs${uploading}; the limit is ${caps.storedPerOrganization}. Delete jobs whose results you have (DELETE /api/v1/batches/{id}), then submit again.`,
-    };
-  }
   if (counts.inFlight >= caps.inFlightPerOrganization) {
     return {
       ok: false,
       slug: "batch-jobs-in-flight",
       detail: `This organization has ${counts.inFlight} batch jobs queued or running${uploading}; the limit is ${caps.inFlightPerOrganization}. Submit again once one completes.`,
       retryAfterSeconds: JOBS_IN_FLIGHT_RETRY_SECONDS,
+    };
+  }
+  if (counts.stored >= caps.storedPerOrganization) {
+    return {
+      ok: false,
+      slug: "batch-jobs-stored",
+      detail: `This organization keeps ${counts.stored} batch jobs${uploading}; the limit is ${caps.storedPerOrganization}. Delete jobs whose results you have (DELETE /api/v1/batches/{id}), then submit again.`,
     };
   }
   return null;
