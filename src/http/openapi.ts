@@ -199,6 +199,12 @@ const PROBLEM_WHEN: Record<number, string> = {
 
 const problemContent = { "application/problem+json": { schema: ref("ProblemDetails") } };
 
+/** The body of an upload of rows, lookups or orders alike: a CSV with a header row, or NDJSON. */
+const BATCH_FILE_BODY = { required: true, content: { "text/csv": { schema: { type: "string" } }, "application/x-ndjson": { schema: { type: "string" } } } };
+
+/** Why an upload of rows from an organization in trial is refused. */
+const IN_TRIAL = answer("organization-in-trial: the organization was made by open sign-up and an operator has not verified it yet; batch jobs start once it is", problemContent);
+
 /** Headers a problem carries beyond the RateLimit ones, by status. */
 const PROBLEM_HEADERS: Record<number, Record<string, JsonSchema>> = {
   409: { "Retry-After": { description: "For a batch that is not finished: seconds until it is worth polling again", required: false, schema: { type: "integer", minimum: 1 } } },
@@ -380,17 +386,11 @@ function paths() {
             "A mapped column wins over any other column for that part. A pair that cannot be read, an unknown name, a name twice, or a header the file does not have is a 400",
           address_side: "For a CSV export that carries a shipping and a billing address: which is read. Absent: shipping (where the buyer receives the goods); an export with billing columns only is read from them",
         }),
-        requestBody: {
-          required: true,
-          content: {
-            "text/csv": { schema: { type: "string" } },
-            "application/x-ndjson": { schema: { type: "string" } },
-          },
-        },
+        requestBody: BATCH_FILE_BODY,
         responses: {
           "202": json("The job; Location is where to poll it", ref("BatchJob"), { Location: header("Location") }),
           ...problems(400, 413, 415),
-          "403": answer("organization-in-trial: the organization was made by open sign-up and an operator has not verified it yet; batch jobs start once it is", problemContent),
+          "403": IN_TRIAL,
           "409": answer(
             "batch-jobs-stored: the organization keeps as many jobs as it may (BATCH_JOBS_STORED_PER_ORG, completed ones included); delete some with DELETE /api/v1/batches/{id}",
             problemContent,
@@ -633,17 +633,11 @@ function paths() {
           "A re-upload of the same file records nothing twice. One bad sale never fails the others. A CSV order whose rows disagree on an order field, or whose rows are apart, fails alone naming the field. " +
           "Sales without a date are dated on the day the job was accepted. docs/guides/tax-and-returns.md, \"Batches of orders\", shows a file and its results.",
         parameters: queryParameters(ORDERS_UPLOAD_QUERY, { record: "true: record each sale into the ledger of the key's environment, idempotently by order_id; absent or false: calculate only, store nothing in the ledger" }),
-        requestBody: {
-          required: true,
-          content: {
-            "text/csv": { schema: { type: "string" } },
-            "application/x-ndjson": { schema: { type: "string" } },
-          },
-        },
+        requestBody: BATCH_FILE_BODY,
         responses: {
           "202": json("The job (kind orders); Location is where to poll it", ref("BatchJob"), { Location: header("Location") }),
           ...problems(400, 413, 415),
-          "403": answer("organization-in-trial: the organization was made by open sign-up and an operator has not verified it yet; batch jobs start once it is", problemContent),
+          "403": IN_TRIAL,
           "409": answer("batch-jobs-stored: the organization keeps as many jobs as it may (BATCH_JOBS_STORED_PER_ORG); delete some with DELETE /api/v1/batches/{id}", problemContent),
           "429": answer("More than the key's requests per second; or batch-jobs-in-flight or batch-uploads-in-flight, as for POST /api/v1/batches; Retry-After says when to try again", problemContent, PROBLEM_HEADERS[429]),
           "503": answer("batch-uploads-busy, as for POST /api/v1/batches; Retry-After says when to try again", problemContent, { "Retry-After": header("Retry-After") }),
