@@ -55,13 +55,24 @@ export const MAX_CHUNK_CHARS = 4 * 1024 * 1024;
  */
 export class RowChunks {
   readonly chunks: NewBatchChunk[] = [];
+  /** Rows counted, those past `maxRows` included, for the refusal's message. */
+  total = 0;
   #rows: string[] = [];
   #chars = 0;
   #nextRow = 1;
 
-  constructor(readonly chunkRows: number) {}
+  constructor(
+    readonly chunkRows: number,
+    readonly maxRows: number,
+  ) {}
 
-  push(text: string): void {
+  /** Counts a row; whether it is within `maxRows`, and so is to be kept (past the limit rows are only counted). */
+  protected counted(): boolean {
+    this.total++;
+    return this.total <= this.maxRows;
+  }
+
+  protected push(text: string): void {
     if (this.#rows.length > 0 && this.#chars + text.length > MAX_CHUNK_CHARS) this.#cut();
     this.#rows.push(text);
     this.#chars += text.length + 1;
@@ -92,19 +103,9 @@ class Chunker extends RowChunks {
   /** A CSV's unread columns come from its header, not from its rows. */
   fromHeader = false;
   readColumns: Array<{ name: string; header: string }> = [];
-  total = 0;
-
-  constructor(
-    chunkRows: number,
-    readonly maxRows: number,
-  ) {
-    super(chunkRows);
-  }
 
   add(item: unknown): void {
-    this.total++;
-    // Past the limit rows are only counted, for the refusal's message.
-    if (this.total > this.maxRows) return;
+    if (!this.counted()) return;
     if (!this.fromHeader && typeof item === "object" && item !== null && !Array.isArray(item)) {
       const unread = ignoredFields(item as Record<string, unknown>);
       for (const name of unread) if (this.ignored.size < MAX_IGNORED_COLUMNS) this.ignored.add(name);

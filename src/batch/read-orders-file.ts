@@ -63,19 +63,8 @@ export interface OrderRow {
 
 /** Sales cut into chunks as they are read, as read-batch-file.ts cuts lookups (RowChunks). */
 class OrderChunker extends RowChunks {
-  total = 0;
-
-  constructor(
-    chunkRows: number,
-    readonly maxRows: number,
-  ) {
-    super(chunkRows);
-  }
-
   add(row: OrderRow): void {
-    this.total++;
-    if (this.total > this.maxRows) return;
-    this.push(JSON.stringify(row));
+    if (this.counted()) this.push(JSON.stringify(row));
   }
 }
 
