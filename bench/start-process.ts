@@ -47,9 +47,9 @@ export function startProcess(args: string[], env: NodeJS.ProcessEnv, urlPattern:
   });
 }
 
-/** The bare h3 route every ratio is taken against (bench/bare-server.ts). */
-export function startBareRoute(): Promise<{ child: ChildProcess; url: string }> {
-  return startProcess(["--import", "tsx", "bench/bare-server.ts"], {}, /"url":"([^"]+)"/);
+/** The bare h3 route every ratio is taken against (bench/bare-server.ts); `postAnswer`: also a bare POST route answering that JSON text. */
+export function startBareRoute(postAnswer?: string): Promise<{ child: ChildProcess; url: string }> {
+  return startProcess(["--import", "tsx", "bench/bare-server.ts"], postAnswer === undefined ? {} : { BARE_POST_ANSWER: postAnswer }, /"url":"([^"]+)"/);
 }
 
 /** Upstream request counts the fake Census geocoder reports (bench/fake-geocoder-process.ts). */
