@@ -14,6 +14,8 @@ interface CoreFigures {
   requests_per_second: number;
   p99_ms: number;
   ratio_to_bare: number;
+  /** Each round's ratio, when the run took several (the ratio above is their median). */
+  ratio_by_round?: number[];
 }
 
 /** The parts of bench/results.json the block shows; every bench but the core may be missing or have failed. */
@@ -22,6 +24,7 @@ export interface BenchResults {
   machine: { cores: number; node: string };
   connections: number;
   seconds: number;
+  core_rounds?: number;
   core: Record<string, CoreFigures>;
   server_rss_mb: number;
   server_rss_at_start_mb?: number;
@@ -66,13 +69,15 @@ export function renderCurrentFigures(results: BenchResults): string {
   const when = results.measured_at.replace(/:\d\d(\.\d+)?Z$/, " UTC").replace("T", " ");
   const lines = [
     `Last \`npm run bench\`: ${when}, ${results.machine.cores} cores, Node ${results.machine.node.replace(/^v/, "")}; ` +
-      `${results.connections} connections, ${results.seconds} s per scenario after 2 s of warm-up. ` +
-      "Only ratios measured in one run compare; req/s depend on the machine.",
+      `${results.connections} connections, ${results.seconds} s per scenario after 2 s of warm-up` +
+      (results.core_rounds ? `, ${results.core_rounds} rounds of every scenario in turn (medians; each round's ratio to the bare route of its own round)` : "") +
+      ". Only ratios measured in one run compare; req/s depend on the machine.",
     "",
-    "| scenario | req/s | p99 | ratio to bare h3 |",
-    "|---|---|---|---|",
+    "| scenario | req/s | p99 | ratio to bare h3 | ratio in each round |",
+    "|---|---|---|---|---|",
     ...Object.entries(results.core).map(
-      ([name, figures]) => `| ${name} | ${integer(figures.requests_per_second)} | ${figures.p99_ms} ms | ${figures.ratio_to_bare} |`,
+      ([name, figures]) =>
+        `| ${name} | ${integer(figures.requests_per_second)} | ${figures.p99_ms} ms | ${figures.ratio_to_bare} | ${figures.ratio_by_round?.join(", ") ?? "one round"} |`,
     ),
     "",
   ];

@@ -1,8 +1,8 @@
 /**
  * `npm run bench`: starts the real Buckeye server (the compiled build `npm start` runs) and a bare
  * h3 server as separate processes,
- * loads each with autocannon on loopback in the same run, and reports req/s, p99 and the ratio
- * to the bare route. The county route is measured twice: as shipped (no metrics) and on a second
+ * loads each with autocannon on loopback in the same run, in alternating rounds, and reports req/s, p99 and the ratio
+ * to the bare route (the median of the rounds' ratios). The county route is measured twice: as shipped (no metrics) and on a second
  * server with METRICS_PORT set, scraped once a second (docs/operations/metrics.md, "Cost"). Then runs the address/batch, boundary-file, address-form match rate, batch-job and webhook benchmarks
  * when present (and a job on SQLite against PostgreSQL: bench/job-stores.ts),
  * and ends with the lookup and job targets met or missed.
@@ -62,18 +62,38 @@ const scenarios: Array<[string, string, Record<string, string>]> = [
   ["rates by zip (ambiguous)", `${buckeye.url}/api/v1/rates?zip=43068`, auth],
 ];
 
-const results: Record<string, Figures & { ratio_to_bare: number }> = {};
-let bareRps = 0;
-for (const [name, url, headers] of scenarios) {
-  const scrapes = url.startsWith(measured.url) ? setInterval(() => void fetch(metricsUrl).then((r) => r.text()), 1000) : undefined;
-  const figures = await load(url, headers);
-  clearInterval(scrapes);
-  if (name === "bare h3 route") bareRps = figures.requests_per_second;
-  results[name] = { ...figures, ratio_to_bare: Number((figures.requests_per_second / bareRps).toFixed(3)) };
-  console.log(
-    `${name.padEnd(28)} ${String(figures.requests_per_second).padStart(7)} req/s  p99 ${figures.p99_ms} ms  ` +
-      `ratio ${results[name]!.ratio_to_bare}  non-2xx ${figures.non_2xx}`,
-  );
+// Rounds of every scenario in turn (BENCH_CORE_ROUNDS, 3), each scenario's ratio taken to the bare route of its own round:
+// another process's load on two shared cores moves the bare route's own req/s by a third between minutes, so one
+// round's ratio says as much about that load as about the server. The reported figures are the medians of the rounds.
+const ROUNDS = Number(process.env.BENCH_CORE_ROUNDS ?? 3);
+const median = (values: readonly number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+const rounds: Record<string, Array<Figures & { ratio_to_bare: number }>> = {};
+for (let round = 1; round <= ROUNDS; round++) {
+  let bareRps = 0;
+  for (const [name, url, headers] of scenarios) {
+    const scrapes = url.startsWith(measured.url) ? setInterval(() => void fetch(metricsUrl).then((r) => r.text()), 1000) : undefined;
+    const figures = await load(url, headers);
+    clearInterval(scrapes);
+    if (name === "bare h3 route") bareRps = figures.requests_per_second;
+    const measuredRound = { ...figures, ratio_to_bare: Number((figures.requests_per_second / bareRps).toFixed(3)) };
+    (rounds[name] ??= []).push(measuredRound);
+    console.log(
+      `round ${round}: ${name.padEnd(38)} ${String(figures.requests_per_second).padStart(7)} req/s  p99 ${figures.p99_ms} ms  ` +
+        `ratio ${measuredRound.ratio_to_bare}  non-2xx ${figures.non_2xx}`,
+    );
+  }
+}
+const results: Record<string, Figures & { ratio_to_bare: number; ratio_by_round: number[] }> = {};
+for (const [name, measuredRounds] of Object.entries(rounds)) {
+  results[name] = {
+    requests_per_second: median(measuredRounds.map((r) => r.requests_per_second)),
+    p99_ms: median(measuredRounds.map((r) => r.p99_ms)),
+    non_2xx: measuredRounds.reduce((sum, r) => sum + r.non_2xx, 0),
+    errors: measuredRounds.reduce((sum, r) => sum + r.errors, 0),
+    ratio_to_bare: median(measuredRounds.map((r) => r.ratio_to_bare)),
+    ratio_by_round: measuredRounds.map((r) => r.ratio_to_bare),
+  };
+  console.log(`${name.padEnd(38)} median of ${ROUNDS} rounds: ${results[name]!.requests_per_second} req/s, ratio ${results[name]!.ratio_to_bare} (rounds ${results[name]!.ratio_by_round.join(", ")})`);
 }
 const serverRss = rssMb(buckeye.child.pid!);
 console.log(`buckeye server RSS after load: ${serverRss.total} MB (anonymous ${serverRss.anonymous}, file-backed or shared ${serverRss.file})`);
@@ -87,6 +107,7 @@ const output: Record<string, unknown> = {
   machine: { cores: (await import("node:os")).cpus().length, node: process.version },
   connections: CONNECTIONS,
   seconds: DURATION,
+  core_rounds: ROUNDS,
   core: results,
   server_rss_at_start_mb: startRss.total,
   server_rss_mb: serverRss.total,
@@ -128,7 +149,9 @@ for (const [name, script, file] of [
 const targets: Array<{ target: string; measured: string; pass: boolean }> = [];
 // Single lookups near a bare route, with metrics on as operators run them (docs/operations/benchmarks.md, "Middleware budget").
 for (const name of ["rates by county", "rates by county, metrics on", "rates by zip (unambiguous)", "rates by zip (unambiguous), metrics on"]) {
-  targets.push({ target: `${name} at least 0.9 of bare`, measured: `${results[name]!.ratio_to_bare}`, pass: results[name]!.ratio_to_bare >= 0.9 });
+  targets.push({ target: `${name} at least 0.9 of bare (median of the rounds)`, measured: `${results[name]!.ratio_to_bare}`, pass: results[name]!.ratio_to_bare >= 0.9 });
+  const lowest = Math.min(...results[name]!.ratio_by_round);
+  targets.push({ target: `${name} never under 0.8 of bare in a round`, measured: `${lowest}`, pass: lowest >= 0.8 });
 }
 targets.push({ target: "server RSS at start at most 120 MB", measured: `${startRss.total} MB`, pass: startRss.total <= 120 });
 targets.push({ target: "server RSS after the load at most 150 MB", measured: `${serverRss.total} MB`, pass: serverRss.total <= 150 });
