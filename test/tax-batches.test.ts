@@ -258,19 +258,32 @@ describe("POST /api/v1/tax/batches?record=true: each sale recorded as POST /api/
     expect(await ledgerCount(org.orgId, "test")).toBe(4);
   });
 
+  it("an order_id twice in one file: the first records it, the same body again answers 200 with that transaction, another body is 409", async () => {
+    const twice = { order_id: "r6", date: DATE, ship_to: { county: "Adams" }, lines: [{ id: "a", unit_price: "6.00" }] };
+    const accepted = await upload(org.test, ndjson([twice, twice, { ...twice, lines: [{ id: "a", unit_price: "6.01" }] }]), "application/x-ndjson", "?record=true");
+    const lines = await results(org.test, accepted.body.links.self);
+    expect(lines.map((line) => [line.id, line.status, line.body.type?.split("/").pop() ?? line.body.transaction.reference])).toEqual([
+      ["r6", 201, "r6"],
+      ["r6", 200, "r6"],
+      ["r6", 409, "transaction-conflict"],
+    ]);
+    expect(lines[1].body.transaction.id).toBe(lines[0].body.transaction.id);
+    expect(await ledgerCount(org.orgId, "test")).toBe(5);
+  });
+
   it("a live key's batch records into the live ledger, where the test ledger's order ids are not taken", async () => {
     const accepted = await upload(org.live, ndjson([sales[0]]), "application/x-ndjson", "?record=true");
     expect(accepted.body.ledger).toBe("live");
     const [line] = await results(org.live, accepted.body.links.self);
     expect([line.status, line.body.transaction.ledger]).toEqual([201, "live"]);
-    expect([await ledgerCount(org.orgId, "test"), await ledgerCount(org.orgId, "live")]).toEqual([4, 1]);
+    expect([await ledgerCount(org.orgId, "test"), await ledgerCount(org.orgId, "live")]).toEqual([5, 1]);
   });
 
   it("the return for the period includes the batch's recorded sales, county by county", async () => {
     const recorded = [...first, ...again].filter((line) => line.status === 201).map((line) => line.body.transaction);
     const worksheet = (await call(api, "GET", "/api/v1/returns/2026-06", { key: org.test })).body;
     const byCounty = new Map<string, { records: number; tax: bigint }>();
-    for (const t of [...recorded, (await call(api, "GET", "/api/v1/transactions?from=2026-06-01&to=2026-06-30", { key: org.test })).body.transactions.find((x: any) => x.reference === "r5")]) {
+    for (const t of [...recorded, ...(await call(api, "GET", "/api/v1/transactions?from=2026-06-01&to=2026-06-30", { key: org.test })).body.transactions.filter((x: any) => x.reference === "r5" || x.reference === "r6")]) {
       const sum = byCounty.get(t.county_fips) ?? { records: 0, tax: 0n };
       byCounty.set(t.county_fips, { records: sum.records + 1, tax: sum.tax + cents(t.amounts.tax) });
     }

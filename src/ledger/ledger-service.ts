@@ -24,7 +24,7 @@ import { formatCents, parseMoney } from "../tax/money.ts";
 import { addFigures, everythingLeft, refundFigures, type LedgerFigures, type RecordedSale, type RefundRequest } from "../tax/refund.ts";
 import type { RecordSaleRequest, RefundRequestBody, SaleRequest } from "./sale-request.ts";
 import type { ReplayAnswer, TaxAnswer, TransactionRecord } from "./tax-answers.ts";
-import { findByReference, findTransaction, insertTransaction, listReductions, listTransactions, type Ledger, type TransactionPosition } from "./tax-transactions.repository.ts";
+import { findByReference, findByReferences, findTransaction, insertTransaction, listReductions, listTransactions, type Ledger, type TransactionPosition } from "./tax-transactions.repository.ts";
 import type { TaxService } from "./tax-service.ts";
 
 export type { Ledger } from "./tax-transactions.repository.ts";
@@ -128,14 +128,20 @@ export class LedgerService {
     return toTransactionRecord(row);
   }
 
-  async record(ledger: Ledger, body: RecordSaleRequest, requestId: string): Promise<{ created: boolean; record: TransactionRecord }> {
+  /**
+   * Records a sale under its order id. `known`: what a batch read for its whole chunk before its sales
+   * (LedgerService.recordedBefore), so a sale costs its insert alone: the record already under this order id
+   * (null: none was), and the organization's rounding basis. A record made since that read is still met,
+   * by the insert's unique index, and answered as if it had been found.
+   */
+  async record(ledger: Ledger, body: RecordSaleRequest, requestId: string, known?: { existing: TaxTransactionRow | null; basis: RoundingBasis }): Promise<{ created: boolean; record: TransactionRecord }> {
     const { db, tax, now } = this.#options;
     const hash = digest(body);
     const what = `Order ${body.order_id}`;
-    const existing = await findByReference(db, ledger, "sale", body.order_id);
+    const existing = known ? known.existing : await findByReference(db, ledger, "sale", body.order_id);
     if (existing) return { created: false, record: this.#same(existing, hash, what) };
     const { order_id: _orderId, ...sale } = body;
-    const calculation = await tax.calculate(ledger.organizationId, sale, requestId);
+    const calculation = await tax.calculate(ledger.organizationId, sale, requestId, known?.basis);
     if (!calculation.settled) throw problem("location-not-settled", calculation.answer.message, { invalidParams: [{ name: "ship_to", reason: "does not settle one county and transit district: send the street address" }] });
     const { answer, computation } = calculation;
     const figures = figuresOfComputation(computation);
@@ -164,6 +170,11 @@ export class LedgerService {
     // Another request with this order id inserted first: answer with its record, or a conflict.
     const winner = await findByReference(db, ledger, "sale", body.order_id);
     return { created: false, record: this.#same(winner!, hash, what) };
+  }
+
+  /** The sales already recorded under any of `orderIds`, by order id: what `record` needs to know for a chunk of a batch, in one query. */
+  recordedBefore(ledger: Ledger, orderIds: readonly string[]): Promise<Map<string, TaxTransactionRow>> {
+    return findByReferences(this.#options.db, ledger, "sale", orderIds);
   }
 
   async get(ledger: Ledger, id: string): Promise<TransactionRecord> {

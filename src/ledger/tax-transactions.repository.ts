@@ -34,6 +34,20 @@ export async function findByReference(db: Db, ledger: Ledger, kind: TaxTransacti
     .executeTakeFirst();
 }
 
+/** The records of `kind` already made under any of `references`, by reference: one query for a batch's chunk instead of one per sale. */
+export async function findByReferences(db: Db, ledger: Ledger, kind: TaxTransactionKind, references: readonly string[]): Promise<Map<string, TaxTransactionRow>> {
+  if (references.length === 0) return new Map();
+  const rows = await db
+    .selectFrom("tax_transactions")
+    .selectAll()
+    .where("organization_id", "=", ledger.organizationId)
+    .where("env", "=", ledger.env)
+    .where("kind", "=", kind)
+    .where("reference", "in", [...new Set(references)])
+    .execute();
+  return new Map(rows.map((row) => [row.reference, row]));
+}
+
 export async function findTransaction(db: Db, ledger: Ledger, id: string): Promise<TaxTransactionRow | undefined> {
   return db.selectFrom("tax_transactions").selectAll().where("organization_id", "=", ledger.organizationId).where("env", "=", ledger.env).where("id", "=", id).executeTakeFirst();
 }
