@@ -26,7 +26,9 @@ const E2E_FILES = [
 
 export default defineConfig({
   test: {
-    // Fetches the boundary polygons once when the folder the service reads has none (test/_global-setup.ts).
+    // Once per run (test/_global-setup.ts): fetches the boundary polygons when the folder the service reads has
+    // none, writes their polygon index for the tests when it has none beside them, and builds dist/ when it is
+    // older than the sources, so no test file or `buckeye` process repeats either at its start.
     globalSetup: ["test/_global-setup.ts"],
     testTimeout: 30_000,
     hookTimeout: 60_000,
