@@ -74,18 +74,18 @@ export async function indexedPolygonsDir(env: NodeJS.ProcessEnv, log: (line: str
   return twin;
 }
 
-/** Builds dist/ (`npm run build`'s compiler and settings) when it is missing or older than a source; returns whether it did. */
-export async function buildIfStale(log: (line: string) => void): Promise<boolean> {
+/** Builds dist/ (`npm run build`'s compiler and settings) when it is missing or older than a source. */
+async function buildIfStale(log: (line: string) => void): Promise<void> {
   const state = compiledBuild();
   const tsc = typescriptCompiler();
-  if (state.state === "current" || !tsc) return false;
+  if (state.state === "current" || !tsc) return;
+  log(`dist/ is ${state.state === "stale" ? `older than ${state.newer}` : "missing"}; building it once (npm run build), so the buckeye processes the tests start run compiled.`);
   try {
     await run(process.execPath, [tsc, "-p", join(ROOT, "tsconfig.build.json")], { cwd: ROOT });
   } catch (error) {
     // A type error still emits every file, and `tsc --noEmit` before the tests names it; the CLI runs whatever it emitted.
     log(`npm run build reported errors: ${String((error as { stdout?: string }).stdout ?? error).trim().split("\n")[0]}`);
   }
-  return true;
 }
 
 /** A failure here is one line and exit 1: thrown, vitest would headline "No test files found" over a stack. */
