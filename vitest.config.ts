@@ -1,8 +1,8 @@
 import { defineConfig } from "vitest/config";
 
 /**
- * The end-to-end group, `npm run test:e2e` (README, "Testing"): files whose time goes to a real browser or
- * to several `buckeye` processes, each a minute or more on a 2-core machine. They test nothing the rest
+ * The end-to-end group, `npm run test:e2e` (README, "Testing"): files whose time goes to a real browser, to
+ * several `buckeye` processes or to compiling whole checkouts, each a minute or more on a busy 2-core machine. They test nothing the rest
  * cannot reach faster except that whole path, so `npm test` (the fast group) leaves them out and stays
  * within its budget of 8 minutes on a quiet 2-core machine; CI runs both groups (.ci/run).
  */
@@ -22,11 +22,17 @@ const E2E_FILES = [
   // timed rate windows across them.
   "test/multi-instance.test.ts",
   "test/organization-limits-instances.test.ts",
+  // `npm start` and the CLI in checkouts of their own: TypeScript's compiler builds one three times (each
+  // build takes both cores for seconds), and every case is a process. Which code runs is chosen before
+  // anything touches a store, so one run on Node 24 covers it.
+  "test/start-entry.test.ts",
 ];
 
 export default defineConfig({
   test: {
-    // Fetches the boundary polygons once when the folder the service reads has none (test/_global-setup.ts).
+    // Once per run (test/_global-setup.ts): fetches the boundary polygons when the folder the service reads has
+    // none, writes their polygon index for the tests when it has none beside them, and builds dist/ when it is
+    // older than the sources, so no test file or `buckeye` process repeats either at its start.
     globalSetup: ["test/_global-setup.ts"],
     testTimeout: 30_000,
     hookTimeout: 60_000,

@@ -1,7 +1,7 @@
 // Prints the closing line CI reads ("N passed, N failed") from one or more vitest JSON reports,
 // summed (.ci/run makes four: the fast group on Node 24 with SQLite and with PostgreSQL and on Node 22
-// with SQLite, then the end-to-end group). Each run's slowest files are named too, so a file that grows
-// slow is seen before it takes the fast group past its budget (README, "Testing"). A skipped
+// with SQLite, then the end-to-end group). Each run's ten slowest files are named too, so a file that grows
+// slow is seen before it takes the fast group past its budget (README, "Testing"; .ci/run warns once it has). A skipped
 // or pending test counts as a failure here: a test that did not run proved nothing. So does a run that left no report.
 import { existsSync, readFileSync } from "node:fs";
 
@@ -34,8 +34,9 @@ for (const file of process.argv.slice(2)) {
   const slowest = report.testResults
     .map((f) => ({ name: f.name.replace(process.cwd() + "/", ""), seconds: (f.endTime - f.startTime) / 1000 }))
     .sort((x, y) => y.seconds - x.seconds)
-    .slice(0, 5);
-  console.log(`${file}: slowest files ${slowest.map((f) => `${f.name} ${f.seconds.toFixed(0)} s`).join(", ")}`);
+    .slice(0, 10);
+  console.log(`${file}: ten slowest files`);
+  for (const f of slowest) console.log(`  ${f.seconds.toFixed(0).padStart(4)} s  ${f.name}`);
   console.log(`${file}: ${report.numPassedTests} passed, ${runFailed} failed`);
   passed += report.numPassedTests;
   failed += runFailed;
