@@ -19,6 +19,7 @@ import { availableParallelism, loadavg } from "node:os";
 import { join } from "node:path";
 import { importSyntheticFile, submitJob, waitForJob } from "./boundary-jobs.ts";
 import { BENCH_POSTGRES_URL, benchDatabase, root, startCompiledServer, startFakeGeocoder, waitUntilReady } from "./start-process.ts";
+import { median } from "./median.ts";
 
 const RECORDS = Number(process.env.BENCH_BOUNDARY_RECORDS ?? 200_000);
 const ROUNDS = Number(process.env.BENCH_JOB_ROUNDS ?? 3);
@@ -29,7 +30,6 @@ const named = process.env.BENCH_DATABASE_URL;
 const postgresUrl = named?.startsWith("postgres") ? named : BENCH_POSTGRES_URL;
 
 const round = (n: number) => Math.round(n * 1000) / 1000;
-const median = (values: readonly number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 const children: ChildProcess[] = [];
 const databases = [await benchDatabase("buckeye-bench-job-stores-"), await benchDatabase("buckeye-bench-job-stores-", postgresUrl)];

@@ -21,6 +21,7 @@ import { sql } from "kysely";
 import { loadShippedData } from "../src/load-data.ts";
 import { createReturnService } from "../src/returns/return-service.ts";
 import { BENCH_POSTGRES_URL, benchDatabase, root } from "./start-process.ts";
+import { median } from "./median.ts";
 
 const ROWS = Number(process.env.BENCH_RETURN_ROWS ?? 1_000_000);
 const OTHER_MONTH_ROWS = 200_000;
@@ -30,7 +31,6 @@ const TARGET_SECONDS = 5;
 const named = process.env.BENCH_DATABASE_URL;
 const postgresUrl = named?.startsWith("postgres") ? named : BENCH_POSTGRES_URL;
 const round = (n: number) => Math.round(n * 1000) / 1000;
-const median = (values: readonly number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 /** The row for number `i` (0-based) as SQL expressions over `i`: the same ledger on both stores. */
 function rowSelect(dialect: "sqlite" | "postgres", organizationId: string, month: string, offset: number) {

@@ -15,6 +15,7 @@ import { join } from "node:path";
 import autocannon from "autocannon";
 import { writeCurrentFigures, type BenchResults } from "./current-figures.ts";
 import { benchDatabase, metricsUrlOf, root, rssMb, startBareRoute, startCompiledServer, waitUntilReady } from "./start-process.ts";
+import { median } from "./median.ts";
 
 const BENCHMARKS_DOC = "docs/operations/benchmarks.md";
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
@@ -66,7 +67,6 @@ const scenarios: Array<[string, string, Record<string, string>]> = [
 // another process's load on two shared cores moves the bare route's own req/s by a third between minutes, so one
 // round's ratio says as much about that load as about the server. The reported figures are the medians of the rounds.
 const ROUNDS = Number(process.env.BENCH_CORE_ROUNDS ?? 3);
-const median = (values: readonly number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const rounds: Record<string, Array<Figures & { ratio_to_bare: number }>> = {};
 for (let round = 1; round <= ROUNDS; round++) {
   let bareRps = 0;

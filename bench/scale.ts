@@ -27,6 +27,7 @@ import { openStore } from "../src/store/connect.ts";
 import { migrateToLatest } from "../src/store/migrate.ts";
 import { createOrganization } from "../src/store/organizations.repository.ts";
 import { BENCH_POSTGRES_URL, buildCompiled, compiledServeArgs, root } from "./start-process.ts";
+import { median } from "./median.ts";
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
@@ -163,13 +164,6 @@ const sqliteUrl = `sqlite:${join(dir, "bench.sqlite")}`;
 const schema = `bench_${randomBytes(6).toString("hex")}`;
 const postgresUrl = `${POSTGRES}${POSTGRES.includes("?") ? "&" : "?"}schema=${schema}`;
 const redis = { REDIS_URL: REDIS, REDIS_KEY_PREFIX: `buckeye-bench:${randomBytes(6).toString("hex")}:` };
-
-/** The middle value; with an even count, the mean of the two middle ones. */
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-}
 
 buildCompiled();
 try {

@@ -15,6 +15,7 @@ import { availableParallelism, loadavg } from "node:os";
 import { join } from "node:path";
 import autocannon from "autocannon";
 import { benchDatabase, root, startBareRoute, startCompiledServer, waitUntilReady } from "./start-process.ts";
+import { median } from "./median.ts";
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -32,7 +33,6 @@ const SALE = JSON.stringify({
   shipping: "4.95",
 });
 
-const median = (values: readonly number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 interface Figures {
   requests_per_second: number;
