@@ -162,24 +162,24 @@ export function createOrderTasks(openedStore: () => Store | null, ladder: (overl
           now: () => dayOf(work.today),
         });
         const ledger = new LedgerService({ db, tax, now: () => new Date(context.now) });
-        const ledgerOfJob = work.orders.ledger === null ? null : { organizationId: work.orders.organizationId, env: work.orders.ledger };
         // What every sale of the chunk would read on its own, read once for the chunk: the rounding basis (as it
         // is when the chunk starts) and, when the job records, the sales already recorded under its order ids.
         // On PostgreSQL each read is a round trip, and three per recorded sale were most of a batch's time.
         const basis = (await readTaxSettings(db, work.orders.organizationId)).roundingBasis;
-        const before = ledgerOfJob && (await ledger.recordedBefore(ledgerOfJob, rows.flatMap((row) => ("sale" in row ? [(row.sale as RecordSaleRequest).order_id] : []))));
+        const into = work.orders.ledger === null ? null : { organizationId: work.orders.organizationId, env: work.orders.ledger };
+        const recording = into && { into, existing: await ledger.recordedBefore(into, rows.flatMap((row) => ("sale" in row ? [(row.sale as RecordSaleRequest).order_id] : []))) };
         const out: OrderRowResult[] = [];
         for (const [i, row] of rows.entries()) {
           let result: OrderResult;
           if (!("sale" in row)) result = row.problem;
           else {
             try {
-              if (ledgerOfJob === null || before === null) {
+              if (recording === null) {
                 result = { kind: "tax", body: (await tax.calculate(work.orders.organizationId, row.sale, work.requestId, basis)).answer };
               } else {
                 // A recording job's sales were read by recordSaleSchema (readSale): each has its order_id.
                 const sale = row.sale as RecordSaleRequest;
-                const recorded = await ledger.record(ledgerOfJob, sale, work.requestId, { existing: before.get(sale.order_id) ?? null, basis });
+                const recorded = await ledger.record(recording.into, sale, work.requestId, { existing: recording.existing.get(sale.order_id) ?? null, basis });
                 result = { kind: "transaction", created: recorded.created, body: recorded.record };
               }
             } catch (error) {

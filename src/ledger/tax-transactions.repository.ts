@@ -24,14 +24,7 @@ export async function insertTransaction(db: Db, row: Insertable<TaxTransactionsT
 }
 
 export async function findByReference(db: Db, ledger: Ledger, kind: TaxTransactionKind, reference: string): Promise<TaxTransactionRow | undefined> {
-  return db
-    .selectFrom("tax_transactions")
-    .selectAll()
-    .where("organization_id", "=", ledger.organizationId)
-    .where("env", "=", ledger.env)
-    .where("kind", "=", kind)
-    .where("reference", "=", reference)
-    .executeTakeFirst();
+  return (await findByReferences(db, ledger, kind, [reference])).get(reference);
 }
 
 /** The records of `kind` already made under any of `references`, by reference: one query for a batch's chunk instead of one per sale. */
