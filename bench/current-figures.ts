@@ -23,8 +23,9 @@ export interface BenchResults {
   measured_at: string;
   machine: { cores: number; node: string };
   connections: number;
-  seconds: number;
-  core_rounds?: number;
+  /** Seconds of each scenario's slice in a round (bench/interleaved.ts). */
+  slice_seconds: number;
+  core_rounds: number;
   core: Record<string, CoreFigures>;
   server_rss_mb: number;
   server_rss_at_start_mb?: number;
@@ -69,8 +70,8 @@ export function renderCurrentFigures(results: BenchResults): string {
   const when = results.measured_at.replace(/:\d\d(\.\d+)?Z$/, " UTC").replace("T", " ");
   const lines = [
     `Last \`npm run bench\`: ${when}, ${results.machine.cores} cores, Node ${results.machine.node.replace(/^v/, "")}; ` +
-      `${results.connections} connections, ${results.seconds} s per scenario after 2 s of warm-up` +
-      (results.core_rounds ? `, ${results.core_rounds} rounds of every scenario in turn (medians; each round's ratio to the bare route of its own round)` : "") +
+      `${results.connections} connections, ${results.core_rounds} rounds of a ${results.slice_seconds} s slice of every scenario in turn after 2 s of warm-up ` +
+      "(bench/interleaved.ts; medians, each round's ratio to the bare route's slice of its own round)" +
       ". Only ratios measured in one run compare; req/s depend on the machine.",
     "",
     "| scenario | req/s | p99 | ratio to bare h3 | ratio in each round |",

@@ -3,7 +3,8 @@
  * alone: `node --import tsx bench/request-cpu.ts`). Writes bench/results-request-cpu.json.
  *
  * 1. End to end: the server's CPU time (user + system, from /proc/PID/stat) divided by the
- *    requests autocannon completed, for the bare h3 route, Buckeye's /healthz (h3 + request id +
+ *    requests autocannon completed, in short interleaved slices (bench/interleaved.ts; medians of the
+ *    rounds, and the county lookup's CPU over the bare route's taken inside each round), for the bare h3 route, Buckeye's /healthz (h3 + request id +
  *    access log: the middleware every request pays), and county and ZIP rate lookups. The
  *    difference between /healthz and a lookup is the key check, the rate limit, the lookup and
  *    the serialisation together.
@@ -11,37 +12,21 @@
  *    check as `admitRequest` runs it (against a real SQLite store), the lookup (resolveLookup)
  *    and the serialisation (building the rate record and JSON.stringify).
  */
-import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { rmSync, writeFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
-import autocannon from "autocannon";
 import { createKeyCheck } from "../src/auth/key-check.ts";
 import { loadShippedData } from "../src/load-data.ts";
 import { resolveLookup } from "../src/lookup/resolve-lookup.ts";
 import { recordContext, toRateRecord } from "../src/rates/records.ts";
+import { measureInterleaved, ratioByRound, summary, type Scenario } from "./interleaved.ts";
 import { measureMiddleware } from "./middleware-budget.ts";
 import { benchDatabase, metricsUrlOf, root, startBareRoute, startCompiledServer } from "./start-process.ts";
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
-const TICKS_PER_SECOND = 100;
+const ROUNDS = Number(process.env.BENCH_CORE_ROUNDS ?? 9);
+const SLICE_SECONDS = Number(process.env.BENCH_SLICE_SECONDS ?? 3);
 const DATE = "2026-06-01";
-
-/** CPU seconds the process has used so far (all its threads). */
-function cpuSeconds(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-  // utime and stime are fields 14 and 15 of stat; after the ") " split they are at 11 and 12.
-  return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
-}
-
-async function cpuPerRequest(pid: number, url: string, headers: Record<string, string>) {
-  await autocannon({ url, connections: CONNECTIONS, duration: 2, headers });
-  const before = cpuSeconds(pid);
-  const result = await autocannon({ url, connections: CONNECTIONS, duration: SECONDS, headers });
-  const cpu = cpuSeconds(pid) - before;
-  const requests = result.requests.total;
-  return { requests_per_second: Math.round(result.requests.average), cpu_us_per_request: Math.round((cpu / requests) * 1e7) / 10, non_2xx: result.non2xx };
-}
 
 /** Microseconds per call of `work`, after a warm-up, over at least a second. */
 async function perCall(work: () => unknown): Promise<number> {
@@ -79,20 +64,44 @@ const buckeye = await startCompiledServer(databaseUrl);
 const measured = await startCompiledServer(databaseUrl, { METRICS_PORT: "0" });
 const metricsUrl = await metricsUrlOf(measured);
 const auth = { authorization: `Bearer ${key}` };
-const endToEnd: Record<string, Awaited<ReturnType<typeof cpuPerRequest>>> = {};
+const endToEnd: Record<string, { requests_per_second: number; cpu_us_per_request: number; cpu_us_by_round: number[]; non_2xx: number }> = {};
+let countyOverBare: { median: number; by_round: number[] };
 try {
-  for (const [name, pid, url, headers] of [
-    ["bare h3 route", bare.child.pid!, `${bare.url}/bare`, {}],
-    ["buckeye /healthz (middleware)", buckeye.child.pid!, `${buckeye.url}/healthz`, {}],
-    ["rates by county", buckeye.child.pid!, `${buckeye.url}/api/v1/rates?county=franklin`, auth],
-    ["rates by zip (unambiguous)", buckeye.child.pid!, `${buckeye.url}/api/v1/rates?zip=43215`, auth],
-    ["rates by county, metrics on", measured.child.pid!, `${measured.url}/api/v1/rates?county=franklin`, auth],
-  ] as const) {
-    const scrapes = pid === measured.child.pid ? setInterval(() => void fetch(metricsUrl).then((r) => r.text()), 1000) : undefined;
-    endToEnd[name] = await cpuPerRequest(pid, url, headers);
-    clearInterval(scrapes);
-    console.log(`${name.padEnd(32)} ${String(endToEnd[name].requests_per_second).padStart(7)} req/s  ${endToEnd[name].cpu_us_per_request} µs CPU per request`);
+  const scenarios: Scenario[] = (
+    [
+      ["bare h3 route", bare.child.pid!, `${bare.url}/bare`, {}],
+      ["buckeye /healthz (middleware)", buckeye.child.pid!, `${buckeye.url}/healthz`, {}],
+      ["rates by county", buckeye.child.pid!, `${buckeye.url}/api/v1/rates?county=franklin`, auth],
+      ["rates by zip (unambiguous)", buckeye.child.pid!, `${buckeye.url}/api/v1/rates?zip=43215`, auth],
+      ["rates by county, metrics on", measured.child.pid!, `${measured.url}/api/v1/rates?county=franklin`, auth],
+    ] as const
+  ).map(([name, pid, url, headers]) => ({
+    name,
+    url,
+    headers,
+    cpuOf: { server: [pid] },
+    // Scraped once a second while loaded, as Prometheus would.
+    during:
+      pid === measured.child.pid
+        ? () => {
+            const timer = setInterval(() => void fetch(metricsUrl).then((r) => r.text()), 1000);
+            return () => clearInterval(timer);
+          }
+        : undefined,
+  }));
+  const slices = await measureInterleaved(scenarios, { rounds: ROUNDS, sliceSeconds: SLICE_SECONDS, connections: CONNECTIONS, log: console.log });
+  for (const { name } of scenarios) {
+    const figures = summary(slices[name]!);
+    endToEnd[name] = {
+      requests_per_second: figures.requests_per_second,
+      cpu_us_per_request: figures.cpu_us_per_request.server!,
+      cpu_us_by_round: slices[name]!.map((slice) => slice.cpu_us_per_request.server!),
+      non_2xx: figures.non_2xx,
+    };
+    console.log(`${name.padEnd(32)} ${String(figures.requests_per_second).padStart(7)} req/s  ${figures.cpu_us_per_request.server} µs CPU per request (median of ${ROUNDS} rounds)`);
   }
+  countyOverBare = ratioByRound(slices, "rates by county", "bare h3 route", (slice) => slice.cpu_us_per_request.server!);
+  console.log(`CPU per county request over the bare route's: ${countyOverBare.median}× (rounds ${countyOverBare.by_round.join(", ")})`);
 } finally {
   bare.child.kill();
   buckeye.child.kill();
@@ -100,6 +109,6 @@ try {
   rmSync(dir, { recursive: true, force: true });
 }
 
-const output = { measured_at: new Date().toISOString(), machine: { cores: availableParallelism(), node: process.version }, connections: CONNECTIONS, seconds: SECONDS, end_to_end: endToEnd, in_process_us: inProcess, middleware };
+const output = { measured_at: new Date().toISOString(), machine: { cores: availableParallelism(), node: process.version }, connections: CONNECTIONS, rounds: ROUNDS, slice_seconds: SLICE_SECONDS, end_to_end: endToEnd, cpu_ratio_county_to_bare: countyOverBare, in_process_us: inProcess, middleware };
 writeFileSync(join(root, "bench/results-request-cpu.json"), `${JSON.stringify(output, null, 2)}\n`);
 console.log("written to bench/results-request-cpu.json");

@@ -3,16 +3,18 @@
  * against the compiled server as `npm start` runs it, on the embedded default (SQLite, in-memory rate limits) and against the
  * scale-out set-up (PostgreSQL, rate limits in Redis), one instance each, then two PostgreSQL +
  * Redis instances sharing the load. Each figure is requests per second from autocannon on
- * loopback; the ratios are to SQLite, measured in BENCH_SCALE_ROUNDS (3) alternating rounds and
- * reported as the median of each round's ratio. Every request checks its key's cached verdict against the key
- * epoch and takes a token from its bucket, which is where the set-ups differ (SQLite: the WAL-index
- * header and an in-process bucket; Redis: one script call that does both). Run on its own:
+ * loopback; the one-instance ratios are to SQLite, both servers loaded in BENCH_SCALE_ROUNDS (9) rounds of
+ * BENCH_SLICE_SECONDS (3 s) interleaved slices (bench/interleaved.ts) and reported as the median of each round's
+ * ratio, of throughput and of the server's own CPU per request. Every request checks its key's cached verdict against
+ * the key epoch and takes a token from its bucket, which is where the set-ups differ (SQLite: the WAL-index header and
+ * an in-process bucket; Redis: a GET of the epoch and one script call for the turn's buckets, sent in the same turn).
+ * Run on its own:
  *
  *   node --import tsx bench/scale.ts
  *
  * Needs PostgreSQL (BENCH_POSTGRES_URL, default postgres://postgres@127.0.0.1:5432/test; a fresh
  * schema is made and dropped) and Redis (BENCH_REDIS_URL, default redis://127.0.0.1:6379; a key
- * prefix of this run's own). BENCH_CONNECTIONS (50) and BENCH_SECONDS (10) as in bench/run.ts.
+ * prefix of this run's own). BENCH_CONNECTIONS (50) as in bench/run.ts; BENCH_SECONDS (10) for the two-instance run.
  * Figures go to bench/results-scale.json.
  */
 import { spawn, type ChildProcess } from "node:child_process";
@@ -27,11 +29,13 @@ import { openStore } from "../src/store/connect.ts";
 import { migrateToLatest } from "../src/store/migrate.ts";
 import { createOrganization } from "../src/store/organizations.repository.ts";
 import { BENCH_POSTGRES_URL, buildCompiled, compiledServeArgs, root } from "./start-process.ts";
+import { measureInterleaved, ratioByRound, type Slice } from "./interleaved.ts";
 import { median } from "./median.ts";
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
-const ROUNDS = Number(process.env.BENCH_SCALE_ROUNDS ?? 3);
+const ROUNDS = Number(process.env.BENCH_SCALE_ROUNDS ?? 9);
+const SLICE_SECONDS = Number(process.env.BENCH_SLICE_SECONDS ?? 3);
 if (!Number.isInteger(ROUNDS) || ROUNDS < 1) throw new Error(`BENCH_SCALE_ROUNDS must be a whole number of at least 1, not ${process.env.BENCH_SCALE_ROUNDS}`);
 const POSTGRES = BENCH_POSTGRES_URL;
 const REDIS = process.env.BENCH_REDIS_URL ?? "redis://127.0.0.1:6379";
@@ -169,19 +173,32 @@ buildCompiled();
 try {
   const sqliteKey = await prepare(sqliteUrl);
   const postgresKey = await prepare(postgresUrl);
-  // SQLite and PostgreSQL + Redis are measured in alternating rounds and each round's ratio is taken
-  // from its own pair: on a shared 2-core machine the throughput of one 10 s run drifts by a fifth
-  // from the next, and a single pair made the ratio anything from 0.74 to 1.02.
-  const rounds: Array<{ sqlite: Figures; postgres_redis: Figures; ratio: number; server_cpu_ratio: number }> = [];
-  for (let round = 1; round <= ROUNDS; round++) {
-    const sqlite = await measure(`sqlite, 1 instance (round ${round})`, [{ DATABASE_URL: sqliteUrl }], sqliteKey);
-    const postgresRedis = await measure(`postgres + redis, 1 instance (round ${round})`, [{ DATABASE_URL: postgresUrl, ...redis }], postgresKey);
-    rounds.push({
-      sqlite,
-      postgres_redis: postgresRedis,
-      ratio: Number((postgresRedis.requests_per_second / sqlite.requests_per_second).toFixed(3)),
-      server_cpu_ratio: Number((postgresRedis.cpu_us_per_request.server / sqlite.cpu_us_per_request.server).toFixed(3)),
-    });
+  // SQLite and PostgreSQL + Redis, one instance each, both started and then loaded in short interleaved slices
+  // (bench/interleaved.ts), each round's ratio taken from its own pair: this machine's speed drifts by half between
+  // minutes, and 10 s runs a minute apart made the ratio anything from 0.74 to 1.02.
+  const sqliteServer = await serve({ DATABASE_URL: sqliteUrl });
+  const postgresServer = await serve({ DATABASE_URL: postgresUrl, ...redis });
+  let rounds: Array<{ sqlite: Slice; postgres_redis: Slice; ratio: number; server_cpu_ratio: number }>;
+  try {
+    // A first load opens the server's PostgreSQL connections, so the backends serving it are there to be counted.
+    await autocannon({ url: `${postgresServer.url}${PATH}`, connections: CONNECTIONS, duration: 1, headers: { authorization: `Bearer ${postgresKey}` } });
+    const slices = await measureInterleaved(
+      [
+        { name: "sqlite", url: `${sqliteServer.url}${PATH}`, headers: { authorization: `Bearer ${sqliteKey}` }, cpuOf: { server: [sqliteServer.child.pid!] } },
+        {
+          name: "postgres + redis",
+          url: `${postgresServer.url}${PATH}`,
+          headers: { authorization: `Bearer ${postgresKey}` },
+          cpuOf: { server: [postgresServer.child.pid!], redis: pidsOf("redis-server"), postgres: pidsOf("postgres") },
+        },
+      ],
+      { rounds: ROUNDS, sliceSeconds: SLICE_SECONDS, connections: CONNECTIONS, log: console.log },
+    );
+    const throughput = ratioByRound(slices, "postgres + redis", "sqlite", (slice) => slice.requests_per_second);
+    const serverCpu = ratioByRound(slices, "postgres + redis", "sqlite", (slice) => slice.cpu_us_per_request.server!);
+    rounds = slices.sqlite!.map((sqlite, i) => ({ sqlite, postgres_redis: slices["postgres + redis"]![i]!, ratio: throughput.by_round[i]!, server_cpu_ratio: serverCpu.by_round[i]! }));
+  } finally {
+    await Promise.all([sqliteServer, postgresServer].map((s) => new Promise((resolve) => s.child.once("exit", resolve).kill())));
   }
   const twoInstances = await measure(
     "postgres + redis, 2 instances",
@@ -198,6 +215,7 @@ try {
     path: PATH,
     connections: CONNECTIONS,
     seconds: DURATION,
+    slice_seconds: SLICE_SECONDS,
     rounds,
     two_instances: twoInstances,
     ratio_postgres_redis_to_sqlite: Number(median(rounds.map((r) => r.ratio)).toFixed(3)),

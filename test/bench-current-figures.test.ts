@@ -10,7 +10,8 @@ const RESULTS: BenchResults = {
   measured_at: "2026-11-25T12:34:56.789Z",
   machine: { cores: 2, node: "v24.21.0" },
   connections: 50,
-  seconds: 10,
+  slice_seconds: 3,
+  core_rounds: 9,
   core: {
     "bare h3 route": { requests_per_second: 58518, p99_ms: 1, ratio_to_bare: 1 },
     "rates by county": { requests_per_second: 46180, p99_ms: 2, ratio_to_bare: 0.789 },
@@ -32,7 +33,7 @@ const DOC = new URL("../docs/operations/benchmarks.md", import.meta.url);
 describe("the current figures of docs/operations/benchmarks.md", () => {
   it("renders a run's results: when and where, the core table, memory, CPU, scale-out, targets and failed benches", () => {
     const block = renderCurrentFigures(RESULTS);
-    expect(block).toContain("Last `npm run bench`: 2026-11-25 12:34 UTC, 2 cores, Node 24.21.0; 50 connections, 10 s");
+    expect(block).toContain("Last `npm run bench`: 2026-11-25 12:34 UTC, 2 cores, Node 24.21.0; 50 connections, 9 rounds of a 3 s slice of every scenario in turn");
     expect(block).toContain("| rates by county | 46,180 | 2 ms | 0.789 |");
     expect(block).toContain("Server RSS after the load: 148 MB (anonymous 88.1, file-backed or shared 59.9).");
     expect(block).toContain("rates by county 19.8 µs; in process: key check 1.57 µs.");
