@@ -12,23 +12,24 @@ import { createOrganization } from "../src/store/organizations.repository.ts";
 
 export const root = new URL("..", import.meta.url).pathname;
 
-/** Builds what `npm start` runs (dist/), so a benchmark never measures a stale build. */
+/** Builds what `npm start` runs (dist/ and its bundle, dist/bundle/), so a benchmark never measures a stale build. */
 export function buildCompiled(): void {
   execFileSync(process.execPath, ["node_modules/typescript/bin/tsc", "-p", "tsconfig.build.json"], { cwd: root, stdio: "inherit" });
+  execFileSync(process.execPath, ["scripts/bundle-server.js"], { cwd: root, stdio: "inherit" });
 }
 
 /**
  * The node arguments `npm start` runs the compiled server with, read from package.json's `start`
  * script, so a benchmark measures the server as operators start it (its V8 flags included). The
- * script runs scripts/start.js, which compiles and then serves dist/src/cli.js; the benchmarks have
- * compiled already (buildCompiled), so they start the build itself.
+ * script runs scripts/start.js, which compiles, bundles and then serves dist/bundle/cli.js; the benchmarks
+ * have built already (buildCompiled), so they start the bundle itself.
  */
 export function compiledServeArgs(): string[] {
   const start: string = JSON.parse(readFileSync(new URL("package.json", `file://${root}`), "utf8")).scripts.start;
-  // scripts/start.js compiles and then serves dist/src/cli.js; the benches build first (buildCompiled) and start the build directly.
+  // scripts/start.js builds and then serves dist/bundle/cli.js; the benches build first (buildCompiled) and start the bundle directly.
   const command = /\bnode ((?:--\S+ )*)(?:dist\/src\/cli\.js|scripts\/start\.js) serve\b/.exec(start);
   if (!command) throw new Error(`package.json's start script does not run "node [flags] dist/src/cli.js serve" or "node [flags] scripts/start.js serve": ${start}`);
-  return [...command[1]!.trim().split(" ").filter(Boolean), "dist/src/cli.js", "serve"];
+  return [...command[1]!.trim().split(" ").filter(Boolean), "dist/bundle/cli.js", "serve"];
 }
 
 /** Starts a server process and resolves with it once it prints its URL. */

@@ -15,6 +15,8 @@ import { fileURLToPath } from "node:url";
 
 export const ROOT = fileURLToPath(new URL("..", import.meta.url));
 export const COMPILED_CLI = join(ROOT, "dist", "src", "cli.js");
+/** The server bundled from the compiled build (scripts/bundle-server.js), what `npm start` serves. */
+export const SERVER_BUNDLE = join(ROOT, "dist", "bundle", "cli.js");
 
 // What tsconfig.build.json compiles, and the two files that say how.
 const SOURCES = ["src", "workers", "migrations", "tsconfig.json", "tsconfig.build.json"];
@@ -45,6 +47,13 @@ export function compiledBuild() {
   if (!built) return { state: "missing" };
   const newest = newestSource();
   return newest.mtimeMs > built.mtimeMs ? { state: "stale", newer: newest.path.slice(ROOT.length) } : { state: "current" };
+}
+
+/** Whether `dist/bundle/` was bundled from the compiled build as it is now (written after dist/src/cli.js). */
+export function bundleIsCurrent() {
+  const bundled = statSync(SERVER_BUNDLE, { throwIfNoEntry: false });
+  const built = statSync(COMPILED_CLI, { throwIfNoEntry: false });
+  return Boolean(bundled && built && bundled.mtimeMs >= built.mtimeMs);
 }
 
 /**

@@ -1,16 +1,19 @@
 // @ts-check
 /**
  * What `npm start` runs (after src/require-supported-node.js), so that it works after either install
- * docs/guides/setup.md names. With TypeScript installed (`npm ci`) it compiles the sources into `dist/`
- * and serves the compiled build, the lighter one. A production install (`npm ci --omit=dev`) has no
- * TypeScript: it then serves a `dist/` shipped with the checkout (`npm run build` before pruning) when that
- * build is newer than every source, or else the sources through tsx, which is a dependency, and says which
- * and why in one line. Plain JavaScript: it must run before anything is compiled.
+ * docs/guides/setup.md names. With TypeScript installed (`npm ci`) it compiles the sources into `dist/`,
+ * bundles the compiled server into `dist/bundle/` (scripts/bundle-server.js) and serves the bundle, the
+ * lightest. A production install (`npm ci --omit=dev`) has no TypeScript: it then serves a `dist/` shipped
+ * with the checkout (`npm run build` before pruning) when that build is newer than every source (its
+ * bundle when the bundle was made from it, else the compiled modules), or else the sources through tsx,
+ * which is a dependency, and says which and why in one line. Plain JavaScript: it must run before
+ * anything is compiled.
  */
 import { execFileSync } from "node:child_process";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { COMPILED_CLI, ROOT, compiledBuild, typescriptCompiler } from "./compiled-build.js";
+import { bundleServer } from "./bundle-server.js";
+import { COMPILED_CLI, ROOT, SERVER_BUNDLE, bundleIsCurrent, compiledBuild, typescriptCompiler } from "./compiled-build.js";
 
 const say = (/** @type {string} */ line) => process.stderr.write(`npm start: ${line}\n`);
 
@@ -28,11 +31,15 @@ if (tsc) {
     say("the TypeScript compiler reported the errors above; fix them and start again");
     process.exit(1);
   }
-  await import(pathToFileURL(COMPILED_CLI).href);
+  await bundleServer();
+  await import(pathToFileURL(SERVER_BUNDLE).href);
 } else {
   const build = compiledBuild();
-  if (build.state === "current") {
-    say("TypeScript is not installed (a production install); serving the build already in dist/");
+  if (build.state === "current" && bundleIsCurrent()) {
+    say("TypeScript is not installed (a production install); serving the bundled build already in dist/bundle/");
+    await import(pathToFileURL(SERVER_BUNDLE).href);
+  } else if (build.state === "current") {
+    say("TypeScript is not installed (a production install); serving the build already in dist/, which is not bundled (`npm run build` where TypeScript is installed bundles it, for less memory)");
     await import(pathToFileURL(COMPILED_CLI).href);
   } else if (build.state === "stale") {
     say(`TypeScript is not installed (a production install) and dist/ is older than ${build.newer}; serving the sources through tsx (run \`npm run build\` where TypeScript is installed to refresh dist/)`);

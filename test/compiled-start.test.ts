@@ -1,8 +1,8 @@
 /**
- * `npm start` runs the compiled JavaScript (`npm run build`), not the TypeScript sources through
- * tsx. This builds it into a folder of its own and checks the compiled service end to end: it
- * finds its shipped data and dashboard assets, its worker threads load the compiled task file,
- * and it answers the API.
+ * `npm start` runs the compiled JavaScript (`npm run build`), bundled (scripts/bundle-server.js), not
+ * the TypeScript sources through tsx. This builds and bundles it into a folder of its own and checks
+ * the bundled service end to end: it finds its shipped data and dashboard assets, its worker threads
+ * load the compiled task file, and it answers the API.
  */
 import { getJson } from "./_http.ts";
 import { execFile, spawn, type ChildProcess } from "node:child_process";
@@ -27,10 +27,11 @@ let key: string;
 
 beforeAll(async () => {
   await run(process.execPath, [join(ROOT, "node_modules/typescript/bin/tsc"), "-p", join(ROOT, "tsconfig.build.json"), "--outDir", OUT]);
+  await run(process.execPath, [join(ROOT, "scripts/bundle-server.js"), OUT]);
   const cli = async (...args: string[]) => JSON.parse((await run(process.execPath, [join(OUT, "src/cli.js"), ...args, "--json"], { env })).stdout);
   const org = await cli("org", "create", "--name", "Compiled Co");
   key = (await cli("key", "create", "--org", org.id, "--label", "compiled build")).key;
-  server = spawn(process.execPath, [join(OUT, "src/cli.js"), "serve"], { env, stdio: ["ignore", "ignore", "pipe"] });
+  server = spawn(process.execPath, [join(OUT, "bundle/cli.js"), "serve"], { env, stdio: ["ignore", "ignore", "pipe"] });
   baseUrl = await new Promise<string>((resolve, reject) => {
     let log = "";
     server.stderr!.on("data", (chunk) => {
@@ -51,7 +52,7 @@ afterAll(async () => {
 
 const get = (path: string) => getJson(`${baseUrl}${path}`, key);
 
-describe("the compiled build that npm start runs", () => {
+describe("the bundled build that npm start runs", () => {
   it("answers county and coordinate lookups (worker threads on the compiled task file) and serves the dashboard's assets", async () => {
     const county = await get("/api/v1/rates?county=franklin&date=2025-04-01");
     expect(county.res.status).toBe(200);

@@ -45,6 +45,7 @@ async function builtCheckout(name: string): Promise<string> {
   built ??= (async () => {
     const root = checkout("built", { dev: true });
     await run(process.execPath, [join(root, "node_modules/typescript/bin/tsc"), "-p", join(root, "tsconfig.build.json")]);
+    await run(process.execPath, [join(root, "scripts/bundle-server.js")]);
     return root;
   })();
   const copy = join(dir, name);
@@ -61,13 +62,14 @@ function editAfterBuild(root: string, file: string): void {
 }
 
 describe("npm start compiles whenever TypeScript is installed, and never serves a dist/ older than its sources without saying so", () => {
-  it("after the full install (npm ci) it compiles the sources into dist/ and serves that build, with TypeScript 7's exports map", async () => {
+  it("after the full install (npm ci) it compiles the sources into dist/, bundles them and serves the bundle, with TypeScript 7's exports map", async () => {
     const root = checkout("full", { dev: true });
     expect(existsSync(join(root, "node_modules/typescript/bin/tsc"))).toBe(true);
     const { stdout, stderr } = await start(root);
     expect(stderr).not.toContain("TypeScript is not installed");
     expect(stdout.trim()).toBe(manifest.version);
     expect(existsSync(join(root, "dist/src/cli.js"))).toBe(true);
+    expect(statSync(join(root, "dist/bundle/cli.js")).mtimeMs).toBeGreaterThanOrEqual(statSync(join(root, "dist/src/cli.js")).mtimeMs);
     // And again after an edit: the full install recompiles, so the edit is what is served.
     editAfterBuild(root, "src/cli.ts");
     const before = statSync(join(root, "dist/src/cli.js")).mtimeMs;
@@ -75,11 +77,22 @@ describe("npm start compiles whenever TypeScript is installed, and never serves 
     expect(statSync(join(root, "dist/src/cli.js")).mtimeMs).toBeGreaterThan(before);
   }, 120_000);
 
-  it("after the production install it serves a dist/ newer than every source, and says so in one line", async () => {
+  it("after the production install it serves the bundle of a dist/ newer than every source, and says so in one line", async () => {
     const root = await builtCheckout("production-current");
     unlinkSync(join(root, "node_modules/typescript"));
     const { stdout, stderr } = await start(root);
-    expect(stderr).toBe("npm start: TypeScript is not installed (a production install); serving the build already in dist/\n");
+    expect(stderr).toBe("npm start: TypeScript is not installed (a production install); serving the bundled build already in dist/bundle/\n");
+    expect(stdout.trim()).toBe(manifest.version);
+  }, 120_000);
+
+  it("after the production install it serves a current dist/ that was not bundled as compiled, and says how to bundle it", async () => {
+    const root = await builtCheckout("production-unbundled");
+    unlinkSync(join(root, "node_modules/typescript"));
+    rmSync(join(root, "dist/bundle"), { recursive: true });
+    const { stdout, stderr } = await start(root);
+    expect(stderr).toBe(
+      "npm start: TypeScript is not installed (a production install); serving the build already in dist/, which is not bundled (`npm run build` where TypeScript is installed bundles it, for less memory)\n",
+    );
     expect(stdout.trim()).toBe(manifest.version);
   }, 120_000);
 
