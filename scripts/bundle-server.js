@@ -4,7 +4,7 @@
  * one minified module for what `buckeye serve` imports at start and a chunk for each module it imports
  * later (a CLI command, PostgreSQL, Redis), which `npm start` and the benchmarks run. The server is the
  * same code; what it saves is memory: V8 keeps each module's record and its source (for compiling
- * functions when first called), and some 400 separate modules of the service and its libraries held
+ * functions when first called), and the service's and its libraries' modules, one per file, held
  * about 8 MB more at start than this bundle (docs/operations/benchmarks.md, History).
  *
  * Left outside the bundle, loaded from node_modules as before: packages that find files of their own by
