@@ -12,7 +12,6 @@
 import { execFileSync } from "node:child_process";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { bundleServer } from "./bundle-server.js";
 import { COMPILED_CLI, ROOT, SERVER_BUNDLE, bundleIsCurrent, compiledBuild, typescriptCompiler } from "./compiled-build.js";
 
 const say = (/** @type {string} */ line) => process.stderr.write(`npm start: ${line}\n`);
@@ -31,7 +30,13 @@ if (tsc) {
     say("the TypeScript compiler reported the errors above; fix them and start again");
     process.exit(1);
   }
-  await bundleServer();
+  // In a process of its own, like the compiler: esbuild's service would otherwise live on beside the server.
+  try {
+    execFileSync(process.execPath, [join(ROOT, "scripts", "bundle-server.js")], { stdio: "inherit" });
+  } catch {
+    say("esbuild could not bundle the compiled server (scripts/bundle-server.js; its errors are above)");
+    process.exit(1);
+  }
   await import(pathToFileURL(SERVER_BUNDLE).href);
 } else {
   const build = compiledBuild();
