@@ -68,4 +68,13 @@ describe("the bundled build that npm start runs", () => {
     expect(await ready.json()).toMatchObject({ status: "ready" });
     expect((await fetch(`${baseUrl}/dashboard/assets/dashboard.css`)).status).toBe(200);
   });
+
+  it("serves the API reference page and Swagger UI's bundle, which it finds beside the swagger-ui-dist package it resolves from the bundle", async () => {
+    const page = await fetch(`${baseUrl}/docs`);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain("/docs/assets/reference.js");
+    const swagger = await fetch(`${baseUrl}/docs/assets/swagger-ui-bundle.js`);
+    expect(swagger.status).toBe(200);
+    expect((await swagger.text()).length).toBeGreaterThan(100_000);
+  });
 });
