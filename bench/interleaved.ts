@@ -44,7 +44,7 @@ export interface InterleavedOptions {
 const TICKS_PER_SECOND = 100;
 
 /** CPU seconds used so far by the processes that are still there (all their threads). */
-function cpuSeconds(pids: number[]): Map<number, number> {
+export function cpuSeconds(pids: number[]): Map<number, number> {
   const used = new Map<number, number>();
   for (const pid of pids) {
     try {
@@ -58,7 +58,8 @@ function cpuSeconds(pids: number[]): Map<number, number> {
   return used;
 }
 
-function cpuBetween(before: Map<number, number>, after: Map<number, number>): number {
+/** CPU seconds used between two readings by the processes present at both. */
+export function cpuBetween(before: Map<number, number>, after: Map<number, number>): number {
   let seconds = 0;
   for (const [pid, then] of before) {
     const now = after.get(pid);

@@ -29,7 +29,7 @@ import { openStore } from "../src/store/connect.ts";
 import { migrateToLatest } from "../src/store/migrate.ts";
 import { createOrganization } from "../src/store/organizations.repository.ts";
 import { BENCH_POSTGRES_URL, buildCompiled, compiledServeArgs, root } from "./start-process.ts";
-import { measureInterleaved, ratioByRound, type Slice } from "./interleaved.ts";
+import { cpuBetween, cpuSeconds, measureInterleaved, ratioByRound, type Slice } from "./interleaved.ts";
 import { median } from "./median.ts";
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
@@ -48,32 +48,6 @@ interface Figures {
   errors: number;
   /** CPU time per answered request (user + system, from /proc/PID/stat over the measured span) of the instances, and of Redis and PostgreSQL where they served it. */
   cpu_us_per_request: { server: number; redis: number | null; postgres: number | null };
-}
-
-const TICKS_PER_SECOND = 100;
-
-/** CPU seconds each process has used so far (all its threads); a process gone already is left out. */
-function cpuSeconds(pids: number[]): Map<number, number> {
-  const used = new Map<number, number>();
-  for (const pid of pids) {
-    try {
-      const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-      used.set(pid, (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND);
-    } catch {
-      // A PostgreSQL backend that ended: its CPU is gone with it.
-    }
-  }
-  return used;
-}
-
-/** CPU seconds used between two readings by the processes alive at both (a backend that ended in between takes its CPU with it). */
-function cpuBetween(before: Map<number, number>, after: Map<number, number>): number {
-  let seconds = 0;
-  for (const [pid, then] of before) {
-    const now = after.get(pid);
-    if (now !== undefined) seconds += now - then;
-  }
-  return seconds;
 }
 
 /** The pids of the processes whose command line starts with `name` (redis-server, postgres): this machine's own services. */
