@@ -21,7 +21,7 @@ import { resolveLookup } from "../src/lookup/resolve-lookup.ts";
 import { recordContext, toRateRecord } from "../src/rates/records.ts";
 import { measureInterleaved, ratioByRound, summary, type Scenario } from "./interleaved.ts";
 import { measureMiddleware } from "./middleware-budget.ts";
-import { benchDatabase, metricsUrlOf, root, startBareRoute, startCompiledServer } from "./start-process.ts";
+import { benchDatabase, metricsUrlOf, root, scrapingEverySecond, startBareRoute, startCompiledServer } from "./start-process.ts";
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const ROUNDS = Number(process.env.BENCH_CORE_ROUNDS ?? 9);
@@ -80,14 +80,7 @@ try {
     url,
     headers,
     cpuOf: { server: [pid] },
-    // Scraped once a second while loaded, as Prometheus would.
-    during:
-      pid === measured.child.pid
-        ? () => {
-            const timer = setInterval(() => void fetch(metricsUrl).then((r) => r.text()), 1000);
-            return () => clearInterval(timer);
-          }
-        : undefined,
+    during: pid === measured.child.pid ? scrapingEverySecond(metricsUrl) : undefined,
   }));
   const slices = await measureInterleaved(scenarios, { rounds: ROUNDS, sliceSeconds: SLICE_SECONDS, connections: CONNECTIONS, log: console.log });
   for (const { name } of scenarios) {

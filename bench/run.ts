@@ -13,7 +13,7 @@ import { spawn } from "node:child_process";
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { writeCurrentFigures, type BenchResults } from "./current-figures.ts";
-import { benchDatabase, metricsUrlOf, root, rssMb, startBareRoute, startCompiledServer, waitUntilReady } from "./start-process.ts";
+import { benchDatabase, metricsUrlOf, root, rssMb, scrapingEverySecond, startBareRoute, startCompiledServer, waitUntilReady } from "./start-process.ts";
 import { measureInterleaved, ratioByRound, summary } from "./interleaved.ts";
 
 const BENCHMARKS_DOC = "docs/operations/benchmarks.md";
@@ -54,18 +54,13 @@ const scenarios: Array<[string, string, Record<string, string>]> = [
 // each scenario's ratio taken to the bare route's slice of its own round and the median of the rounds reported: this
 // machine's own speed drifts by half between minutes, so figures taken minutes apart compare the machine with itself.
 const ROUNDS = Number(process.env.BENCH_CORE_ROUNDS ?? 9);
-// The metrics server is scraped once a second while it is loaded, as Prometheus would.
-const scrapeMetricsEverySecond = () => {
-  const timer = setInterval(() => void fetch(metricsUrl).then((r) => r.text()), 1000);
-  return () => clearInterval(timer);
-};
 const SLICE_SECONDS = Number(process.env.BENCH_SLICE_SECONDS ?? 3);
 const slices = await measureInterleaved(
   scenarios.map(([name, url, headers]) => ({
     name,
     url,
     headers,
-    during: url.startsWith(measured.url) ? scrapeMetricsEverySecond : undefined,
+    during: url.startsWith(measured.url) ? scrapingEverySecond(metricsUrl) : undefined,
   })),
   { rounds: ROUNDS, sliceSeconds: SLICE_SECONDS, connections: CONNECTIONS, log: console.log },
 );

@@ -94,6 +94,14 @@ export async function metricsUrlOf(server: { output: () => string }): Promise<st
   throw new Error("the server started with METRICS_PORT did not say where its metrics are");
 }
 
+/** A scenario's `during` (bench/interleaved.ts): scrapes `metricsUrl` once a second while loaded, as Prometheus would. */
+export function scrapingEverySecond(metricsUrl: string): () => () => void {
+  return () => {
+    const timer = setInterval(() => void fetch(metricsUrl).then((r) => r.text()), 1000);
+    return () => clearInterval(timer);
+  };
+}
+
 /** Resolves once the server at `url` answers /readyz with 200 (readiness warms the pool). */
 export async function waitUntilReady(url: string): Promise<void> {
   while ((await fetch(`${url}/readyz`)).status !== 200) await new Promise((resolve) => setTimeout(resolve, 100));
