@@ -35,18 +35,25 @@ function addServeCommand(program: Command): void {
     .command("serve")
     .description("migrate the database, then serve the API on HOST:PORT")
     .action(async () => {
-      const [{ loadConfig }, { PortTakenError, startService }, { exitGracefullyOnSignals }, { jsonLogger }] = await Promise.all([
+      const [{ loadConfig }, { PortTakenError, startService }, { exitGracefullyOnSignals }, { jsonLogger }, { giveBackMemory }] = await Promise.all([
         import("./config.ts"),
         import("./service.ts"),
         import("./graceful-shutdown.ts"),
         import("./log.ts"),
+        import("./give-back-memory.ts"),
       ]);
       const config = loadConfig();
       const service = await startService(config).catch((error: unknown) => {
         throw error instanceof PortTakenError ? new CliError(error.message) : error;
       });
       process.stderr.write(`${JSON.stringify({ level: "info", msg: "listening", url: service.url, ...(service.metricsUrl && { metrics: service.metricsUrl }), database: config.databaseUrl.replace(/\/\/[^@]*@/, "//***@") })}\n`);
-      exitGracefullyOnSignals(service, { graceMs: config.shutdownGraceMs, log: jsonLogger(config.logLevel) });
+      const log = jsonLogger(config.logLevel);
+      exitGracefullyOnSignals(service, { graceMs: config.shutdownGraceMs, log });
+      // The process is the service's alone here (unlike a test's): what start-up took and no longer needs goes back to the system.
+      void service.warmed.then(() => {
+        const given = giveBackMemory();
+        if (given) log({ level: "info", msg: "start-up memory given back", ...given });
+      });
     });
 }
 

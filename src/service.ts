@@ -60,8 +60,11 @@ export interface Service {
   clock: Clock;
   /** Webhook delivery and scheduled jobs: built by createService, started with the other actors by start(). */
   background: Background;
-  /** Starts the actors: the usage counter, the batch job runner, the delivery actor and the scheduler (startService calls it). */
-  start(): void;
+  /**
+   * Starts the actors: the usage counter, the batch job runner, the delivery actor and the scheduler (startService calls it).
+   * Resolves once the start-up work it began in the background (the reference page's assets compressed) is done.
+   */
+  start(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -200,7 +203,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
       usage.start();
       lookups.runner.start();
       background.start();
-      reference.warm();
+      return reference.warm();
     };
     return { app, context, store, rates, clock, background, start, close: () => built.disposeAsync() };
   } catch (error) {
@@ -222,6 +225,8 @@ export interface RunningService extends Service {
   listener: Listener;
   /** The Prometheus listener's /metrics URL, or null when METRICS_PORT is unset. */
   metricsUrl: string | null;
+  /** Resolves once start-up's background work is done: the boundary polygons loaded (or found unusable) and the reference assets compressed. */
+  warmed: Promise<void>;
 }
 
 export async function startService(config: Config, options: ServiceOptions = {}): Promise<RunningService> {
@@ -254,13 +259,13 @@ export async function startService(config: Config, options: ServiceOptions = {})
       })
     : null;
   // The boundary polygons load into the worker threads now, in the background; /readyz says "loading" until they are in.
-  void service.context.lookups.pool.warm();
-  service.start();
+  const warmed = Promise.all([service.context.lookups.pool.warm(), service.start()]).then(() => {});
   return {
     ...service,
     url,
     listener,
     metricsUrl: metrics?.url ?? null,
+    warmed,
     close: async () => {
       await metrics?.close();
       await listener.close();

@@ -19,11 +19,13 @@ const OUT = join(ROOT, "var", `compiled-${process.pid}`);
 const dir = mkdtempSync(join(tmpdir(), "buckeye-compiled-"));
 const database = freshDatabase(dir, "compiled");
 // The shipped data's age is not what this test is about: a generous staleness setting keeps /readyz "ready" whatever the calendar says.
-const env = { ...process.env, DATABASE_URL: database.url, PORT: "0", LOG_LEVEL: "silent", RECONCILE_STALE_AFTER_DAYS: "36500" };
+// Info-level logging: the start-up lines are read below (every request is logged only at debug).
+const env = { ...process.env, DATABASE_URL: database.url, PORT: "0", LOG_LEVEL: "info", RECONCILE_STALE_AFTER_DAYS: "36500" };
 
 let server: ChildProcess;
 let baseUrl: string;
 let key: string;
+let serverLog = "";
 
 beforeAll(async () => {
   await run(process.execPath, [join(ROOT, "node_modules/typescript/bin/tsc"), "-p", join(ROOT, "tsconfig.build.json"), "--outDir", OUT]);
@@ -33,13 +35,12 @@ beforeAll(async () => {
   key = (await cli("key", "create", "--org", org.id, "--label", "compiled build")).key;
   server = spawn(process.execPath, [join(OUT, "bundle/cli.js"), "serve"], { env, stdio: ["ignore", "ignore", "pipe"] });
   baseUrl = await new Promise<string>((resolve, reject) => {
-    let log = "";
     server.stderr!.on("data", (chunk) => {
-      log += chunk;
-      const match = /"url":"([^"]+)"/.exec(log);
+      serverLog += chunk;
+      const match = /"url":"([^"]+)"/.exec(serverLog);
       if (match) resolve(match[1]!);
     });
-    server.once("exit", (code) => reject(new Error(`compiled serve exited with ${code}: ${log}`)));
+    server.once("exit", (code) => reject(new Error(`compiled serve exited with ${code}: ${serverLog}`)));
   });
 }, 120_000);
 
@@ -76,5 +77,17 @@ describe("the bundled build that npm start runs", () => {
     const swagger = await fetch(`${baseUrl}/docs/assets/swagger-ui-bundle.js`);
     expect(swagger.status).toBe(200);
     expect((await swagger.text()).length).toBeGreaterThan(100_000);
+  });
+
+  it("gives back to the system, once started, the memory start-up took and no longer needs (src/give-back-memory.ts)", async () => {
+    let line: string | undefined;
+    for (let tries = 0; !line && tries < 100; tries++) {
+      line = serverLog.split("\n").find((entry) => entry.includes('"start-up memory given back"'));
+      if (!line) await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    const given = JSON.parse(line ?? "{}") as { rss_before_mb?: number; rss_after_mb?: number; took_ms?: number };
+    // The young generation start-up grew to its ceiling (16 MB of semi-spaces) shrinks to its smallest.
+    expect(given.rss_before_mb! - given.rss_after_mb!).toBeGreaterThan(4);
+    expect(given.took_ms).toBeGreaterThanOrEqual(0);
   });
 });

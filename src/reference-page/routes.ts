@@ -71,7 +71,7 @@ function readAsset(name: string): Buffer {
  * open the reference gets the 1.4 MB bundle as 0.4 MB of brotli at once instead of waiting for it
  * to be compressed (about a second of CPU).
  */
-export function registerReference(app: H3): { warm: () => void } {
+export function registerReference(app: H3): { warm: () => Promise<void> } {
   const files = new StaticFiles(ASSETS, readAsset);
 
   app.get(REFERENCE_PATH, (event: H3Event) => {

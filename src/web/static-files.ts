@@ -80,6 +80,11 @@ export class FixedAnswer {
     this.#file = prepare(body);
   }
 
+  /** Resolves once the body's compressed forms are made. */
+  async compressed(): Promise<void> {
+    await this.#file.encoded;
+  }
+
   async answer(request: Request): Promise<Response> {
     const file = this.#file;
     const encoding = preferredEncoding(request.headers.get("accept-encoding"));
@@ -115,10 +120,11 @@ export class StaticFiles {
 
   /**
    * Reads and starts compressing every file now, so no request waits for it (a started service
-   * calls this; tests that never open the files do not pay for it). Idempotent.
+   * calls this; tests that never open the files do not pay for it). Idempotent. Resolves once every
+   * file is compressed.
    */
-  warm(): void {
-    for (const name of this.#types.keys()) this.#file(name);
+  async warm(): Promise<void> {
+    await Promise.all([...this.#types.keys()].map((name) => this.#file(name)!.compressed()));
   }
 
   #file(name: string): FixedAnswer | null {
