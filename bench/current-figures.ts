@@ -30,6 +30,10 @@ export interface BenchResults {
   server_rss_mb: number;
   server_rss_at_start_mb?: number;
   server_rss_split_mb?: { anonymous: number; file_backed_or_shared: number };
+  /** RSS once the server has idled after the load (V8's memory reducer runs about 8 s after allocation stops). */
+  server_rss_settled_mb?: { after_seconds: number; total: number };
+  /** Rates by county over a bare route answering the county answer's own bytes and headers, per round and their median. */
+  county_ratio_to_same_bytes?: { median: number; by_round: number[] };
   request_cpu?: {
     end_to_end?: Record<string, { cpu_us_per_request: number }>;
     in_process_us?: Record<string, number>;
@@ -86,8 +90,15 @@ export function renderCurrentFigures(results: BenchResults): string {
   lines.push(
     (results.server_rss_at_start_mb !== undefined ? `Server RSS at start: ${results.server_rss_at_start_mb} MB. ` : "") +
       `Server RSS after the load: ${results.server_rss_mb} MB` +
-      (split ? ` (anonymous ${split.anonymous}, file-backed or shared ${split.file_backed_or_shared}).` : "."),
+      (split ? ` (anonymous ${split.anonymous}, file-backed or shared ${split.file_backed_or_shared})` : "") +
+      (results.server_rss_settled_mb ? `; ${results.server_rss_settled_mb.after_seconds} s later, idle: ${results.server_rss_settled_mb.total} MB.` : "."),
   );
+  if (results.county_ratio_to_same_bytes) {
+    lines.push(
+      `Rates by county over the bare route answering the county answer's own bytes and headers: ${results.county_ratio_to_same_bytes.median} ` +
+        `(rounds ${results.county_ratio_to_same_bytes.by_round.join(", ")}).`,
+    );
+  }
   const cpu = results.request_cpu?.end_to_end;
   if (cpu) {
     const parts = Object.entries(cpu).map(([name, figures]) => `${name} ${figures.cpu_us_per_request} µs`);

@@ -48,9 +48,16 @@ export function startProcess(args: string[], env: NodeJS.ProcessEnv, urlPattern:
   });
 }
 
-/** The bare h3 route every ratio is taken against (bench/bare-server.ts); `postAnswer`: also a bare POST route answering that JSON text. */
-export function startBareRoute(postAnswer?: string): Promise<{ child: ChildProcess; url: string }> {
-  return startProcess(["--import", "tsx", "bench/bare-server.ts"], postAnswer === undefined ? {} : { BARE_POST_ANSWER: postAnswer }, /"url":"([^"]+)"/);
+/**
+ * The bare h3 route every ratio is taken against (bench/bare-server.ts); `postAnswer`: also a bare POST route answering
+ * that JSON text; `getAnswer`: also `GET /bare-same-bytes`, answering that text with those headers.
+ */
+export function startBareRoute(postAnswer?: string, getAnswer?: { headers: Record<string, string>; body: string }): Promise<{ child: ChildProcess; url: string }> {
+  return startProcess(
+    ["--import", "tsx", "bench/bare-server.ts"],
+    { ...(postAnswer !== undefined && { BARE_POST_ANSWER: postAnswer }), ...(getAnswer && { BARE_GET_ANSWER: JSON.stringify(getAnswer) }) },
+    /"url":"([^"]+)"/,
+  );
 }
 
 /** Upstream request counts the fake Census geocoder reports (bench/fake-geocoder-process.ts). */
