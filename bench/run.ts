@@ -79,7 +79,8 @@ for (const [name] of scenarios) {
 }
 const serverRss = rssMb(buckeye.child.pid!);
 console.log(`buckeye server RSS after load: ${serverRss.total} MB (anonymous ${serverRss.anonymous}, file-backed or shared ${serverRss.file})`);
-// And once idle for a while: V8's memory reducer collects and shrinks the young generation about 8 s after the allocation stops.
+// And once idle for a while: V8's memory reducer may by then have collected and shrunk the young generation (seen 5–10 s
+// after a load in one probe, not at all within 12 s in a bench run), so this says what an idle server holds, not a promise.
 const SETTLE_SECONDS = 12;
 await new Promise((resolve) => setTimeout(resolve, SETTLE_SECONDS * 1000));
 const settledRss = rssMb(buckeye.child.pid!);
