@@ -18,7 +18,7 @@ export const LAYERS: Record<string, number> = {
   "supported-node.js": -1,
   // Below metrics.ts, which defines the request path's counters with it.
   "metric-tallies.ts": -0.5,
-  "config.ts": 0, "log.ts": 0, "ids.ts": 0, "error-fields.ts": 0, "require-supported-node.js": 0, "clock.ts": 0, "per-turn.ts": 0, "worker-entries.ts": 0, "closing-stack.ts": 0, "metrics.ts": 0, "organization-limits.ts": 0,
+  "config.ts": 0, "log.ts": 0, "ids.ts": 0, "error-fields.ts": 0, "require-supported-node.js": 0, "clock.ts": 0, "per-turn.ts": 0, "worker-entries.ts": 0, "closing-stack.ts": 0, "metrics.ts": 0, "organization-limits.ts": 0, "give-back-memory.ts": 0,
   store: 1, rates: 1, web: 1, mail: 1,
   tax: 1.5,
   geo: 2, auth: 2, usage: 2, webhooks: 2, boundaries: 2,
