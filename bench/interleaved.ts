@@ -17,6 +17,8 @@ export interface Scenario {
   name: string;
   url: string;
   headers?: Record<string, string>;
+  /** Paths on `url`'s server asked in turn, one per request (many distinct addresses); without them every request asks `url`. */
+  paths?: string[];
   /** Processes whose CPU to count per answered request, by label (the server's own, Redis, PostgreSQL). */
   cpuOf?: Record<string, number[]>;
   /** Started as the scenario's slice starts; what it returns is called as the slice ends (a metrics scraper). */
@@ -68,11 +70,20 @@ export function cpuBetween(before: Map<number, number>, after: Map<number, numbe
   return seconds;
 }
 
+/** autocannon's options for a scenario: its URL, or its paths in turn. */
+function loadOf(scenario: Scenario, connections: number, duration: number): autocannon.Options {
+  const options: autocannon.Options = { url: scenario.url, connections, duration, headers: scenario.headers ?? {} };
+  const paths = scenario.paths;
+  if (paths === undefined || paths.length === 0) return options;
+  let next = 0;
+  return { ...options, requests: [{ method: "GET", setupRequest: (request) => ({ ...request, path: paths[next++ % paths.length]! }) }] };
+}
+
 async function slice(scenario: Scenario, connections: number, seconds: number): Promise<Slice> {
   const labels = Object.entries(scenario.cpuOf ?? {});
   const before = labels.map(([, pids]) => cpuSeconds(pids));
   const stop = scenario.during?.();
-  const result = await autocannon({ url: scenario.url, connections, duration: seconds, headers: scenario.headers ?? {} });
+  const result = await autocannon(loadOf(scenario, connections, seconds));
   stop?.();
   const answered = Math.max(1, result.requests.total);
   const cpu: Record<string, number> = {};
@@ -86,7 +97,7 @@ async function slice(scenario: Scenario, connections: number, seconds: number): 
 export async function measureInterleaved(scenarios: Scenario[], options: InterleavedOptions): Promise<Record<string, Slice[]>> {
   const log = options.log ?? (() => {});
   for (const scenario of scenarios) {
-    await autocannon({ url: scenario.url, connections: options.connections, duration: options.warmUpSeconds ?? 2, headers: scenario.headers ?? {} });
+    await autocannon(loadOf(scenario, options.connections, options.warmUpSeconds ?? 2));
   }
   const slices: Record<string, Slice[]> = Object.fromEntries(scenarios.map((s) => [s.name, []]));
   for (let round = 0; round < options.rounds; round++) {

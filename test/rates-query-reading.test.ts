@@ -3,6 +3,8 @@
  * sent again must answer exactly as if read afresh. Real service, real store, in-process requests.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ANSWERS_KEPT } from "../src/http/body-cache.ts";
+import { QUERIES_KEPT } from "../src/http/routes/rates.ts";
 import { call, rate } from "./_api.ts";
 import { startTestService, type TestService } from "./_setup.ts";
 
@@ -34,5 +36,11 @@ describe("GET /api/v1/rates reads a query string it has seen before as it did th
     const [first, second] = [await call(api, "GET", "/api/v1/rates?zip=43215"), await call(api, "GET", "/api/v1/rates?zip=43215")];
     expect(first.body.request_id).not.toBe(second.body.request_id);
     expect({ ...first.body, request_id: null }).toEqual({ ...second.body, request_id: null });
+  });
+
+  it("a query's reading is kept as long as the answer it keys: as many query strings are kept as answers", () => {
+    // Fewer would make every reuse of a kept answer read and check its query again once more distinct queries
+    // than that are in use (docs/operations/benchmarks.md, the single-address figures).
+    expect(QUERIES_KEPT).toBeGreaterThanOrEqual(ANSWERS_KEPT);
   });
 });

@@ -30,9 +30,12 @@ function withId(template: Template, requestId: string): string {
   return template.after === null ? template.before : `${template.before}${JSON.stringify(requestId)}${template.after}`;
 }
 
+/** How many answers are kept, the least recently asked for dropped first. */
+export const ANSWERS_KEPT = 20_000;
+
 export class BodyCache {
   #table: RateTable | null = null;
-  readonly #bodies = new LRUCache<string, Template>({ max: 20_000 });
+  readonly #bodies = new LRUCache<string, Template>({ max: ANSWERS_KEPT });
 
   /**
    * Returns the JSON body for `key`, building it with `build(placeholderId)` on a miss. The cache

@@ -41,9 +41,14 @@ export class CachedAnswers {
     this.#answerOne = answerOne;
   }
 
-  /** The one key: the boundary file's version (null when the lookup never reads the file, or no file is active), the dates the body carries, and every field of the lookup. */
-  static keyOf(item: LookupItem, asOf: AnswerAsOf, version: string | null): string {
-    return `${version ?? ""}|${asOf.lastReconciled}|${asOf.confirmedThrough}|${item.date}|${item.address ?? ""}|${item.zip ?? ""}|${item.zip4 ?? ""}|${item.county ?? ""}|${item.lat ?? ""}|${item.lon ?? ""}`;
+  /** Every field of the lookup, as the key holds them: built once per distinct query (the route keeps it with the query's reading), not per request. */
+  static itemKey(item: LookupItem): string {
+    return `${item.date}|${item.address ?? ""}|${item.zip ?? ""}|${item.zip4 ?? ""}|${item.county ?? ""}|${item.lat ?? ""}|${item.lon ?? ""}`;
+  }
+
+  /** The one key: the boundary file's version (null when the lookup never reads the file, or no file is active), the dates the body carries, and the lookup's `itemKey`. */
+  static keyOf(itemKey: string, asOf: AnswerAsOf, version: string | null): string {
+    return `${version ?? ""}|${asOf.lastReconciled}|${asOf.confirmedThrough}|${itemKey}`;
   }
 
   /** The body kept for `key`, with `requestId` in it; undefined when none is kept. The cache empties when `table` is replaced. */

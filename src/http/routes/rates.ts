@@ -9,6 +9,7 @@ import { recordContext } from "../../rates/records.ts";
 import { combineFields, FIELD_TEXT_SCHEMAS, strategyOf, type LookupItem } from "../../lookup/lookup-item.ts";
 import { isZipOnly } from "../../lookup/resolve-item.ts";
 import { jsonAnswer } from "../answer-headers.ts";
+import { ANSWERS_KEPT } from "../body-cache.ts";
 import { CachedAnswers } from "../cached-answers.ts";
 import type { ApiContext } from "../context.ts";
 import { readQuery } from "../query.ts";
@@ -19,8 +20,13 @@ import { itemProblem } from "../../lookup/item-answers.ts";
 export const RATE_QUERY = FIELD_TEXT_SCHEMAS;
 /** An empty `date=` means today, as an empty date cell of a batch row does (docs/api/README.md). */
 const BLANK_IS_ABSENT: ReadonlySet<string> = new Set(["date"]);
-/** Distinct query strings whose reading is kept (src/http/text-memo.ts); a lookup's reading is a few hundred bytes. */
-const QUERIES_KEPT = 4096;
+/**
+ * Distinct query strings whose reading is kept (src/http/text-memo.ts): as many as the body cache keeps answers,
+ * since a reading dropped before its answer makes every reuse of that answer read and check its query again (with
+ * 4,096 kept, a mix of 5,000 addresses did so on every request). A reading is a few hundred bytes, a kept answer
+ * over a kilobyte.
+ */
+export const QUERIES_KEPT = ANSWERS_KEPT;
 
 /** A query string read: the lookup, and what about it decides the body cache's key. */
 interface ReadLookup {
@@ -28,6 +34,8 @@ interface ReadLookup {
   /** A county (or a county and ZIP) never reads the boundary file, so its key needs no version and asks for none. */
   countyOrZip: boolean;
   needsVersion: boolean;
+  /** The lookup's part of the body cache's key (`CachedAnswers.itemKey`). */
+  itemKey: string;
 }
 
 function readLookup(event: H3Event, today: string): ReadLookup {
@@ -35,7 +43,7 @@ function readLookup(event: H3Event, today: string): ReadLookup {
   if ("kind" in item) throw itemProblem(item);
   const countyOrZip = strategyOf(item) === "county-or-zip";
   // Kept and shared by every request that sends the same text: frozen, so no step can change it for the next.
-  return Object.freeze({ item: Object.freeze(item), countyOrZip, needsVersion: !countyOrZip || isZipOnly(item) });
+  return Object.freeze({ item: Object.freeze(item), countyOrZip, needsVersion: !countyOrZip || isZipOnly(item), itemKey: CachedAnswers.itemKey(item) });
 }
 
 export function getRates(ctx: ApiContext) {
@@ -50,12 +58,12 @@ export function getRates(ctx: ApiContext) {
       lookups.clear();
       readOn = today;
     }
-    const { item, countyOrZip, needsVersion } = lookups.get(event.url.search, () => readLookup(event, today));
+    const { item, countyOrZip, needsVersion, itemKey } = lookups.get(event.url.search, () => readLookup(event, today));
     const requestId = event.context.requestId ?? "";
     const freshness = await ctx.freshness();
     const table = ctx.rates.table;
     const version = needsVersion ? await service.boundaryVersion() : null;
-    const key = CachedAnswers.keyOf(item, freshness, version);
+    const key = CachedAnswers.keyOf(itemKey, freshness, version);
     const kept = answers.find(table, key, requestId);
     if (kept !== undefined) return jsonAnswer(event, kept);
     const result = await answers.answer(table, key, item, recordContext(freshness, requestId), { countyOrZip, version });
