@@ -5,10 +5,10 @@
  *
  * Why: starting allocates a great deal that lives briefly (the shipped tables parsed, the app and its
  * schemas built, the polygon index read, the reference page's assets compressed), and V8 answers that by
- * growing the young generation to its ceiling (npm start's `--max-semi-space-size=8`: 16 MB of
+ * growing the young generation to its ceiling (npm start's `--max-semi-space-size=4`: 8 MB of
  * semi-spaces, every page touched) and keeping it, though a ready, idle service holds well under 1 MB
  * there. V8 does not shrink it of its own accord while the process idles (measured: unchanged after 40 s),
- * so a service that has started and waits for its first request held about 17 MB it did not use
+ * so a service that has started and waits for its first request held memory it did not use (about 17 MB with 8 MB semi-spaces)
  * (docs/operations/benchmarks.md, "Memory given back after start-up"). Under load the young generation
  * grows back to its ceiling as it should, so throughput does not pay for this; the collection itself
  * takes 40–60 ms, once, before the service has had any traffic to speak of.

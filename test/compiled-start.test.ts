@@ -86,7 +86,7 @@ describe("the bundled build that npm start runs", () => {
       if (!line) await new Promise((resolve) => setTimeout(resolve, 200));
     }
     const given = JSON.parse(line ?? "{}") as { rss_before_mb?: number; rss_after_mb?: number; took_ms?: number };
-    // The young generation start-up grew to its ceiling (16 MB of semi-spaces) shrinks to its smallest.
+    // The young generation start-up grew to its ceiling (node's own, since this starts the bundle without npm start's flags) shrinks to its smallest.
     expect(given.rss_before_mb! - given.rss_after_mb!).toBeGreaterThan(4);
     expect(given.took_ms).toBeGreaterThanOrEqual(0);
   });
