@@ -30,7 +30,7 @@ export interface BenchResults {
   server_rss_mb: number;
   server_rss_at_start_mb?: number;
   server_rss_split_mb?: { anonymous: number; file_backed_or_shared: number };
-  /** RSS once the server has idled after the load (V8's memory reducer runs about 8 s after allocation stops). */
+  /** RSS once the server has idled after the load (`serve` gives back what a busy spell left after 10 s of quiet: src/give-back-memory.ts). */
   server_rss_settled_mb?: { after_seconds: number; total: number };
   /** Rates by county over a bare route answering the county answer's own bytes and headers, per round and their median. */
   county_ratio_to_same_bytes?: { median: number; by_round: number[] };

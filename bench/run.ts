@@ -79,9 +79,9 @@ for (const [name] of scenarios) {
 }
 const serverRss = rssMb(buckeye.child.pid!);
 console.log(`buckeye server RSS after load: ${serverRss.total} MB (anonymous ${serverRss.anonymous}, file-backed or shared ${serverRss.file})`);
-// And once idle for a while: V8's memory reducer may by then have collected and shrunk the young generation (seen 5–10 s
-// after a load in one probe, not at all within 12 s in a bench run), so this says what an idle server holds, not a promise.
-const SETTLE_SECONDS = 12;
+// And once idle for a while: `serve` gives back what a busy spell left once it has been quiet 10 s, checked every 2 s
+// (src/give-back-memory.ts), so by 16 s this says what an idle server holds after a load.
+const SETTLE_SECONDS = 16;
 await new Promise((resolve) => setTimeout(resolve, SETTLE_SECONDS * 1000));
 const settledRss = rssMb(buckeye.child.pid!);
 console.log(`buckeye server RSS ${SETTLE_SECONDS} s after the load: ${settledRss.total} MB (anonymous ${settledRss.anonymous})`);

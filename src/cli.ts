@@ -35,7 +35,7 @@ function addServeCommand(program: Command): void {
     .command("serve")
     .description("migrate the database, then serve the API on HOST:PORT")
     .action(async () => {
-      const [{ loadConfig }, { PortTakenError, startService }, { exitGracefullyOnSignals }, { jsonLogger }, { giveBackMemory }] = await Promise.all([
+      const [{ loadConfig }, { PortTakenError, startService }, { exitGracefullyOnSignals }, { jsonLogger }, { giveBackAfterBusySpells, giveBackMemory }] = await Promise.all([
         import("./config.ts"),
         import("./service.ts"),
         import("./graceful-shutdown.ts"),
@@ -53,6 +53,8 @@ function addServeCommand(program: Command): void {
       void service.warmed.then(() => {
         const given = giveBackMemory();
         if (given) log({ level: "info", msg: "start-up memory given back", ...given });
+        // And what each busy spell leaves behind, once the service has been quiet a while after it.
+        giveBackAfterBusySpells((after) => log({ level: "info", msg: "memory given back after a busy spell", ...after }));
       });
     });
 }
