@@ -21,11 +21,6 @@ export interface Scenario {
   paths?: string[];
   /** Processes whose CPU to count per answered request, by label (the server's own, Redis, PostgreSQL). */
   cpuOf?: Record<string, number[]>;
-  /**
-   * Requests a second offered across all connections (autocannon's `overallRate`); without it each connection sends its next
-   * request as soon as its answer is in, and the server's throughput, not the client, sets the pace.
-   */
-  requestsPerSecond?: number;
   /** Started as the scenario's slice starts; what it returns is called as the slice ends (a metrics scraper). */
   during?: () => () => void;
 }
@@ -77,13 +72,7 @@ export function cpuBetween(before: Map<number, number>, after: Map<number, numbe
 
 /** autocannon's options for a scenario: its URL, or its paths in turn. */
 function loadOf(scenario: Scenario, connections: number, duration: number): autocannon.Options {
-  const options: autocannon.Options = {
-    url: scenario.url,
-    connections,
-    duration,
-    headers: scenario.headers ?? {},
-    ...(scenario.requestsPerSecond !== undefined && { overallRate: scenario.requestsPerSecond }),
-  };
+  const options: autocannon.Options = { url: scenario.url, connections, duration, headers: scenario.headers ?? {} };
   const paths = scenario.paths;
   if (paths === undefined || paths.length === 0) return options;
   let next = 0;
