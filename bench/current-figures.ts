@@ -34,6 +34,8 @@ export interface BenchResults {
   server_rss_settled_mb?: { after_seconds: number; total: number };
   /** Rates by county over a bare route answering the county answer's own bytes and headers, per round and their median. */
   county_ratio_to_same_bytes?: { median: number; by_round: number[] };
+  /** Two servers alike (the control over the first), and the metrics-on server over the control: per round and their median. */
+  county_control?: { twin_over_first: { median: number; by_round: number[] }; metrics_on_over_twin: { median: number; by_round: number[] } };
   request_cpu?: {
     end_to_end?: Record<string, { cpu_us_per_request: number }>;
     in_process_us?: Record<string, number>;
@@ -97,6 +99,13 @@ export function renderCurrentFigures(results: BenchResults): string {
     lines.push(
       `Rates by county over the bare route answering the county answer's own bytes and headers: ${results.county_ratio_to_same_bytes.median} ` +
         `(rounds ${results.county_ratio_to_same_bytes.by_round.join(", ")}).`,
+    );
+  }
+  if (results.county_control) {
+    const { twin_over_first: twin, metrics_on_over_twin: on } = results.county_control;
+    lines.push(
+      `Rates by county on a second server as shipped (the control) over the first: ${twin.median} (rounds ${twin.by_round.join(", ")}): ` +
+        `what this machine puts between two identical servers. Metrics on over the control: ${on.median} (rounds ${on.by_round.join(", ")}).`,
     );
   }
   const cpu = results.request_cpu?.end_to_end;

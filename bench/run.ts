@@ -2,8 +2,9 @@
  * `npm run bench`: starts the real Buckeye server (the compiled build `npm start` runs) and a bare
  * h3 server as separate processes,
  * loads each with autocannon on loopback in the same run, in short interleaved slices (bench/interleaved.ts), and reports
- * req/s, p99 and the ratio to the bare route (the median of the rounds' ratios). The county route is measured twice: as shipped (no metrics) and on a second
- * server with METRICS_PORT set, scraped once a second (docs/operations/metrics.md, "Cost"). Then runs the address/batch, boundary-file, address-form match rate, batch-job and webhook benchmarks
+ * req/s, p99 and the ratio to the bare route (the median of the rounds' ratios). The county route is measured three times: as shipped (no metrics),
+ * on a second server with METRICS_PORT set, scraped once a second, and on a third server as shipped, a control for the second
+ * (docs/operations/metrics.md, "Cost"). Then runs the address/batch, boundary-file, address-form match rate, batch-job and webhook benchmarks
  * when present (and a job on SQLite against PostgreSQL: bench/job-stores.ts),
  * and ends with the lookup and job targets met or missed.
  * Results go to bench/results.json, and a full run's figures to the top of docs/operations/benchmarks.md
@@ -33,6 +34,10 @@ const buckeye = await startCompiledServer(databaseUrl);
 // The same build with the metrics listener on (METRICS_PORT), scraped once a second during its load as Prometheus would.
 const measured = await startCompiledServer(databaseUrl, { METRICS_PORT: "0" });
 const metricsUrl = await metricsUrlOf(measured);
+// A control: a third server, the same build and settings as the first, measured in the slot beside the metrics-on one. Two
+// identical servers read apart by as much as this machine puts between any two processes; the metrics-on rows are read
+// against that, not against the first server alone (docs/operations/metrics.md, "Cost").
+const twin = await startCompiledServer(databaseUrl);
 // The server's memory at start: once it is ready (its pool warmed), and a second later, before any load.
 await waitUntilReady(buckeye.url);
 await new Promise((resolve) => setTimeout(resolve, 1000));
@@ -51,6 +56,7 @@ const scenarios: Array<[string, string, Record<string, string>]> = [
   ["bare h3 route, the county answer's bytes", `${bare.url}/bare-same-bytes`, {}],
   ["rates by county", `${buckeye.url}/api/v1/rates?county=franklin`, auth],
   ["rates by county, metrics on", `${measured.url}/api/v1/rates?county=franklin`, auth],
+  ["rates by county, a second server as shipped (control)", `${twin.url}/api/v1/rates?county=franklin`, auth],
   ["rates by zip (unambiguous)", `${buckeye.url}/api/v1/rates?zip=43215`, auth],
   ["rates by zip (unambiguous), metrics on", `${measured.url}/api/v1/rates?zip=43215`, auth],
   ["rates by zip (ambiguous)", `${buckeye.url}/api/v1/rates?zip=43068`, auth],
@@ -87,9 +93,13 @@ const settledRss = rssMb(buckeye.child.pid!);
 console.log(`buckeye server RSS ${SETTLE_SECONDS} s after the load: ${settledRss.total} MB (anonymous ${settledRss.anonymous})`);
 const sameBytes = ratioByRound(slices, "rates by county", "bare h3 route, the county answer's bytes", (slice) => slice.requests_per_second);
 console.log(`rates by county over the bare route answering its bytes: ${sameBytes.median} (rounds ${sameBytes.by_round.join(", ")})`);
+const control = ratioByRound(slices, "rates by county, a second server as shipped (control)", "rates by county", (slice) => slice.requests_per_second);
+const metricsOn = ratioByRound(slices, "rates by county, metrics on", "rates by county, a second server as shipped (control)", (slice) => slice.requests_per_second);
+console.log(`rates by county, the control server over the first: ${control.median} (rounds ${control.by_round.join(", ")}); metrics on over the control: ${metricsOn.median} (rounds ${metricsOn.by_round.join(", ")})`);
 bare.child.kill();
 buckeye.child.kill();
 measured.child.kill();
+twin.child.kill();
 rmSync(dir, { recursive: true, force: true });
 
 const output: Record<string, unknown> = {
@@ -104,6 +114,7 @@ const output: Record<string, unknown> = {
   server_rss_split_mb: { anonymous: serverRss.anonymous, file_backed_or_shared: serverRss.file },
   server_rss_settled_mb: { after_seconds: SETTLE_SECONDS, total: settledRss.total },
   county_ratio_to_same_bytes: sameBytes,
+  county_control: { twin_over_first: control, metrics_on_over_twin: metricsOn },
 };
 
 // BENCH_CORE_ONLY=1: the lookups above and the request CPU breakdown only. BENCH_ONLY=a,b: the lookups above and the named

@@ -18,6 +18,7 @@ const RESULTS: BenchResults = {
   },
   server_rss_mb: 148,
   server_rss_split_mb: { anonymous: 88.1, file_backed_or_shared: 59.9 },
+  county_control: { twin_over_first: { median: 0.962, by_round: [0.967, 0.896] }, metrics_on_over_twin: { median: 0.988, by_round: [0.941, 1.079] } },
   request_cpu: { end_to_end: { "rates by county": { cpu_us_per_request: 19.8 } }, in_process_us: { key_check_us: 1.57 } },
   scale_out: { ratio_postgres_redis_to_sqlite: 0.762, ratio_two_instances_to_sqlite: 0.631 },
   boundary_import: { database: "sqlite", records: 2_000_000, import_seconds: 20.89, peak_rss_mb: 245, second_quarter: { import_seconds: 54.68, peak_rss_mb: 234.3 } },
@@ -31,11 +32,15 @@ const RESULTS: BenchResults = {
 const DOC = new URL("../docs/operations/benchmarks.md", import.meta.url);
 
 describe("the current figures of docs/operations/benchmarks.md", () => {
-  it("renders a run's results: when and where, the core table, memory, CPU, scale-out, targets and failed benches", () => {
+  it("renders a run's results: when and where, the core table, memory, the control server, CPU, scale-out, targets and failed benches", () => {
     const block = renderCurrentFigures(RESULTS);
     expect(block).toContain("Last `npm run bench`: 2026-11-25 12:34 UTC, 2 cores, Node 24.21.0; 50 connections, 9 rounds of a 3 s slice of every scenario in turn");
     expect(block).toContain("| rates by county | 46,180 | 2 ms | 0.789 |");
     expect(block).toContain("Server RSS after the load: 148 MB (anonymous 88.1, file-backed or shared 59.9).");
+    expect(block).toContain(
+      "Rates by county on a second server as shipped (the control) over the first: 0.962 (rounds 0.967, 0.896): what this machine puts between two identical servers. " +
+        "Metrics on over the control: 0.988 (rounds 0.941, 1.079).",
+    );
     expect(block).toContain("rates by county 19.8 µs; in process: key check 1.57 µs.");
     expect(block).toContain("one instance (`bench/scale.ts`, median of rounds): 0.762; two instances: 0.631.");
     expect(block).toContain(
