@@ -9,7 +9,7 @@ import type { H3Event } from "h3";
 import { newId } from "../src/ids.ts";
 import { logResponse } from "../src/http/access-log.ts";
 import { jsonAnswer } from "../src/http/answer-headers.ts";
-import { CachedAnswers } from "../src/http/cached-answers.ts";
+import { AnswerKey, CachedAnswers } from "../src/http/cached-answers.ts";
 import { countResponse } from "../src/http/request-metrics.ts";
 import { readQuery } from "../src/http/query.ts";
 import { MemoryRateLimiter } from "../src/http/rate-limit.ts";
@@ -70,7 +70,8 @@ export function measureMiddleware(): MiddlewareCost[] {
     throw new Error("a kept body is never rebuilt here");
   });
   const itemKey = CachedAnswers.itemKey(item);
-  const key = CachedAnswers.keyOf(itemKey, asOf, null);
+  const answerKey = new AnswerKey(itemKey);
+  const key = answerKey.of(asOf, null);
   void answers.answer(data.table, key, item, { lastReconciled: asOf.lastReconciled, confirmedThrough: asOf.confirmedThrough, requestId: "x" } as never, { countyOrZip: true, version: null }).catch(() => {});
   const body = JSON.stringify({ county: "Franklin", request_id: "req_0", combined_rate: "0.0800" });
   const response = new Response("");
@@ -82,7 +83,7 @@ export function measureMiddleware(): MiddlewareCost[] {
     { piece: "query read and checked (`readQuery`, `combineFields`), first time", us: perCall(readCounty), budget_us: 3 },
     { piece: "query read, the same text again (`TextMemo`)", us: perCall(() => memo.get(COUNTY_QUERY, readCounty)), budget_us: 0.2 },
     { piece: "rate limits, key and organization (`MemoryRateLimiter.consume`)", us: perCall(() => limiter.consume("key_1", "org_1", Date.now())), budget_us: 0.5 },
-    { piece: "body cache key and reuse (`CachedAnswers.keyOf`, `find`)", us: perCall(() => answers.find(data.table, CachedAnswers.keyOf(itemKey, asOf, null), "req_1")), budget_us: 1 },
+    { piece: "body cache key and reuse (`AnswerKey.of`, `find`)", us: perCall(() => answers.find(data.table, answerKey.of(asOf, null), "req_1")), budget_us: 1 },
     { piece: "answer built (`jsonAnswer`)", us: perCall(() => jsonAnswer(event, body)), budget_us: 1 },
     { piece: "the key's usage, counted by outcome (`UsageRecorder.record`)", us: perCall(() => usage.record("key_1", 200)), budget_us: 0.5 },
     { piece: "metrics, counted and timed (`countResponse`)", us: perCall(() => countResponse(response, event)), budget_us: 0.3 },

@@ -33,6 +33,35 @@ function answeredFromCache(resolvedBy: string): () => void {
   };
 }
 
+/**
+ * One query's key in the body cache (`CachedAnswers.keyOf`), kept while the boundary file's version and the dates
+ * the answer carries stay as they were, so every request for that query looks its answer up by the same string
+ * object. V8 keeps a string's hash in the string, and the cache holds this very object (the miss that kept the answer
+ * used it), so a hit neither hashes nor compares the text. A key built per request is a new 100–200-character string,
+ * hashed and compared whole each time: 2 µs of a single address's 45 µs on the answering thread
+ * (docs/operations/benchmarks.md, History, 2026-12-04).
+ */
+export class AnswerKey {
+  #version: string | null = null;
+  #lastReconciled = "";
+  #confirmedThrough = "";
+  #key: string | null = null;
+
+  /** `itemKey`: the query's lookup, as `CachedAnswers.itemKey` writes it. */
+  constructor(readonly itemKey: string) {}
+
+  /** The key for an answer as of `asOf` from the file of `version`: the one kept, unless either changed. */
+  of(asOf: AnswerAsOf, version: string | null): string {
+    if (this.#key === null || version !== this.#version || asOf.lastReconciled !== this.#lastReconciled || asOf.confirmedThrough !== this.#confirmedThrough) {
+      this.#version = version;
+      this.#lastReconciled = asOf.lastReconciled;
+      this.#confirmedThrough = asOf.confirmedThrough;
+      this.#key = CachedAnswers.keyOf(this.itemKey, asOf, version);
+    }
+    return this.#key;
+  }
+}
+
 export class CachedAnswers {
   readonly #bodies = new BodyCache();
   readonly #answerOne: (item: LookupItem, context: RecordContext) => Promise<ItemResult>;

@@ -10,7 +10,7 @@ import { combineFields, FIELD_TEXT_SCHEMAS, strategyOf, type LookupItem } from "
 import { isZipOnly } from "../../lookup/resolve-item.ts";
 import { jsonAnswer } from "../answer-headers.ts";
 import { ANSWERS_KEPT } from "../body-cache.ts";
-import { CachedAnswers } from "../cached-answers.ts";
+import { AnswerKey, CachedAnswers } from "../cached-answers.ts";
 import type { ApiContext } from "../context.ts";
 import { readQuery } from "../query.ts";
 import { TextMemo } from "../text-memo.ts";
@@ -34,16 +34,17 @@ interface ReadLookup {
   /** A county (or a county and ZIP) never reads the boundary file, so its key needs no version and asks for none. */
   countyOrZip: boolean;
   needsVersion: boolean;
-  /** The lookup's part of the body cache's key (`CachedAnswers.itemKey`). */
-  itemKey: string;
+  /** The body cache's key for this query (`AnswerKey`): the one part of a reading that changes, with the file's version and the dates. */
+  key: AnswerKey;
 }
 
 function readLookup(event: H3Event, today: string): ReadLookup {
   const item = combineFields(readQuery(event, RATE_QUERY, BLANK_IS_ABSENT), today);
   if ("kind" in item) throw itemProblem(item);
   const countyOrZip = strategyOf(item) === "county-or-zip";
-  // Kept and shared by every request that sends the same text: frozen, so no step can change it for the next.
-  return Object.freeze({ item: Object.freeze(item), countyOrZip, needsVersion: !countyOrZip || isZipOnly(item), itemKey: CachedAnswers.itemKey(item) });
+  // Kept and shared by every request that sends the same text: frozen, so no step can change it for the next. Its key
+  // changes only as the file's version and the answer's dates do, the same for every request that reads it.
+  return Object.freeze({ item: Object.freeze(item), countyOrZip, needsVersion: !countyOrZip || isZipOnly(item), key: new AnswerKey(CachedAnswers.itemKey(item)) });
 }
 
 export function getRates(ctx: ApiContext) {
@@ -58,12 +59,13 @@ export function getRates(ctx: ApiContext) {
       lookups.clear();
       readOn = today;
     }
-    const { item, countyOrZip, needsVersion, itemKey } = lookups.get(event.url.search, () => readLookup(event, today));
+    const reading = lookups.get(event.url.search, () => readLookup(event, today));
+    const { item, countyOrZip, needsVersion } = reading;
     const requestId = event.context.requestId ?? "";
     const freshness = await ctx.freshness();
     const table = ctx.rates.table;
     const version = needsVersion ? await service.boundaryVersion() : null;
-    const key = CachedAnswers.keyOf(itemKey, freshness, version);
+    const key = reading.key.of(freshness, version);
     const kept = answers.find(table, key, requestId);
     if (kept !== undefined) return jsonAnswer(event, kept);
     const result = await answers.answer(table, key, item, recordContext(freshness, requestId), { countyOrZip, version });
