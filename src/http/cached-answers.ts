@@ -7,7 +7,7 @@
  * it (src/lookup/resolve-zip-file.ts), so its key names the version too. A geocoded or polygon answer
  * is never kept: the geocoder may answer differently tomorrow.
  *
- * A hit is `find`, synchronous (a Map lookup on a string built from the query); only a miss awaits
+ * A hit is `find`, synchronous (a Map lookup on the key kept with the query's reading, `AnswerKey`); only a miss awaits
  * the service. The county and ZIP fast path is benchmarked (docs/operations/benchmarks.md).
  */
 import type { RatesFreshness } from "../freshness/rates-freshness.ts";
