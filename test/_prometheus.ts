@@ -3,11 +3,26 @@
  * free loopback port with a temp config that scrapes one target every second, queried through its
  * HTTP API (/api/v1/query, PromQL) as an operator's dashboards and alerts would.
  */
-import { spawn, type ChildProcess } from "node:child_process";
+import { spawn, spawnSync, type ChildProcess, type SpawnSyncReturns } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { freePort } from "./_http.ts";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+
+/** What a test says when Debian's Prometheus is not installed, instead of failing on an undefined output. */
+function notInstalled(tool: string, error: Error): Error {
+  return new Error(
+    `${tool} could not be started (${error.message}): the metrics tests run Debian's real Prometheus and its promtool. ` +
+      "Install them with `apt-get install prometheus`, as .ci/run does (README, \"Testing\").",
+  );
+}
+
+/** Runs Prometheus's `promtool` with `args`; throws a clear error when it is not installed. */
+export function runPromtool(args: string[]): SpawnSyncReturns<string> {
+  const run = spawnSync("promtool", args, { encoding: "utf8" });
+  if (run.error) throw notInstalled("promtool", run.error);
+  return run;
+}
 
 export interface Prometheus {
   url: string;
@@ -47,9 +62,17 @@ export async function startPrometheus(target: string): Promise<Prometheus> {
   );
   let stderr = "";
   child.stderr!.on("data", (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4000)));
-  const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
+  // A binary that is not there never exits: it fails to start, with an "error" event and no "exit".
+  let failedToStart: Error | undefined;
+  const exited = new Promise<number | null>((resolve) => {
+    child.once("exit", resolve);
+    child.once("error", (error) => {
+      failedToStart = error;
+      resolve(null);
+    });
+  });
   const close = async () => {
-    if (child.exitCode === null) {
+    if (child.exitCode === null && !failedToStart) {
       child.kill("SIGTERM");
       await exited;
     }
@@ -57,6 +80,10 @@ export async function startPrometheus(target: string): Promise<Prometheus> {
   };
   const deadline = Date.now() + 30_000;
   for (;;) {
+    if (failedToStart) {
+      await close();
+      throw notInstalled("prometheus", failedToStart);
+    }
     if (child.exitCode !== null) throw new Error(`prometheus exited with ${child.exitCode}: ${stderr}`);
     const ready = await fetch(`${url}/-/ready`).then((r) => r.ok, () => false);
     if (ready) break;

@@ -6,7 +6,6 @@
  * (test/_receiver.ts) and a failing FAKE UPSTREAM Census geocoder (test/fake-census-geocoder.ts).
  * Every assertion is a PromQL query through Prometheus's HTTP API, compared with what the client saw.
  */
-import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -19,7 +18,7 @@ import { loadConfig } from "../src/config.ts";
 import type { RunningService } from "../src/service.ts";
 import { DATA_DIR, linedRecords, TEST_ZIPS } from "./_boundary-files.ts";
 import { oneLine } from "./fake-census-geocoder.ts";
-import { startPrometheus, type Prometheus } from "./_prometheus.ts";
+import { runPromtool, startPrometheus, type Prometheus } from "./_prometheus.ts";
 import { startReceiver, type Receiver } from "./_receiver.ts";
 import { startTestService, startTestServiceWithFakeGeocoder, type GeocodedTestService } from "./_setup.ts";
 
@@ -353,11 +352,11 @@ describe("the alert rules and the dashboard in docs/operations/ hold and name on
   const named = (text: string) => new Set([...text.matchAll(/\b(buckeye_[a-z0-9_]+)/g)].map((m) => m[1]!));
 
   it("promtool check rules passes on the rules, and fails on a broken rule", () => {
-    const good = spawnSync("promtool", ["check", "rules", RULES], { encoding: "utf8" });
+    const good = runPromtool(["check", "rules", RULES]);
     expect(good.status, good.stdout + good.stderr).toBe(0);
     const broken = join(dir, "broken.yml");
     writeFileSync(broken, readFileSync(RULES, "utf8").replace("> 0.01", "> > 0.01"));
-    expect(spawnSync("promtool", ["check", "rules", broken], { encoding: "utf8" }).status).not.toBe(0);
+    expect(runPromtool(["check", "rules", broken]).status).not.toBe(0);
   });
 
   it("every metric the rules and the dashboard query is one Prometheus scraped", async () => {

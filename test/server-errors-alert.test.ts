@@ -3,11 +3,11 @@
  * counts, checked by Prometheus's own rule tester (`promtool test rules`) over synthetic series: 5xx
  * answers that are faults page; 503 `batch-uploads-busy`, an upload refused for lack of room, does not.
  */
-import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
+import { runPromtool } from "./_prometheus.ts";
 
 const RULES = resolve("docs/operations/prometheus-alerts.yml");
 
@@ -40,7 +40,7 @@ function promtool(test: string): { status: number | null; output: string } {
   try {
     const file = join(dir, "test.yml");
     writeFileSync(file, test);
-    const run = spawnSync("promtool", ["test", "rules", file], { encoding: "utf8" });
+    const run = runPromtool(["test", "rules", file]);
     return { status: run.status, output: `${run.stdout}${run.stderr}` };
   } finally {
     rmSync(dir, { recursive: true, force: true });
