@@ -18,6 +18,7 @@ import { columnName } from "../lookup/address-columns.ts";
 import { readHeader, unreadAddressRefusal, type ColumnChoice } from "../lookup/export-headers.ts";
 import { FINDER_ROW } from "../lookup/finder-layout.ts";
 import { CONTROL, ignoredFields } from "../lookup/lookup-item.ts";
+import { ndjsonValues } from "./ndjson-values.ts";
 import { firstNonUtf8Byte, notUtf8Detail } from "./utf8-check.ts";
 
 /** One chunk of an upload: its rows as a JSON array's text, numbered from `firstRow`. */
@@ -171,6 +172,7 @@ function headerOf(cells: string[], choice: ColumnChoice, rows: Chunker): Array<s
 }
 
 const ZIP_NAMES = new Set(["zip", "postal_code", "zip4", "plus4"]);
+const NEWLINE = 0x0a;
 const TAB = 0x09;
 const COMMA = 0x2c;
 
@@ -244,31 +246,6 @@ function readFinder(bytes: Uint8Array, rows: Chunker): string | null {
   return null;
 }
 
-const NEWLINE = 0x0a;
-const UTF8_BOM = [0xef, 0xbb, 0xbf];
-
-/** Line by line, each decoded on its own (a line break is never inside a UTF-8 sequence); a BOM is dropped at the start of the file only. */
-function readNdjson(bytes: Uint8Array, rows: Chunker): void {
-  const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
-  const bom = UTF8_BOM.every((byte, i) => bytes[i] === byte);
-  for (let start = bom ? UTF8_BOM.length : 0; start < bytes.length; ) {
-    const newline = bytes.indexOf(NEWLINE, start);
-    const end = newline < 0 ? bytes.length : newline;
-    const line = decoder.decode(bytes.subarray(start, end));
-    start = end + 1;
-    if (line.trim() === "") continue;
-    let row: unknown;
-    try {
-      row = JSON.parse(line);
-    } catch {
-      // That row alone is reported as not being a JSON object; its text is never read again, so it is
-      // not stored (raw control characters, which JSON refuses, would be stored six times their size).
-      row = null;
-    }
-    rows.add(row);
-  }
-}
-
 /**
  * Reads a file as uploaded; one that is not UTF-8 is refused whole (utf8-check.ts). `choice`: the
  * client's column mapping and address side, for a CSV's header.
@@ -281,7 +258,7 @@ export function readBatchFile(bytes: Uint8Array, format: BatchFileFormat, maxRow
   }
   const rows = new Chunker(chunkRows, maxRows);
   if (format === "ndjson") {
-    readNdjson(bytes, rows);
+    for (const row of ndjsonValues(bytes)) rows.add(row);
     const refusal = rows.total <= maxRows ? unreadAddressRefusal([...rows.read].map((name) => ({ name, header: name })), [...rows.ignored]) : null;
     if (refusal !== null) return { ok: false, slug: "bad-request", detail: refusal };
   } else {

@@ -16,6 +16,7 @@
 import { parse } from "csv-parse/sync";
 import type { InvalidParam } from "../web/problem.ts";
 import { RowChunks, type BatchFileReading } from "./read-batch-file.ts";
+import { ndjsonValues } from "./ndjson-values.ts";
 import { firstNonUtf8Byte, notUtf8Detail } from "./utf8-check.ts";
 
 /** A CSV's order columns and the field of the sale each fills (a dotted name is a field of an object). */
@@ -70,24 +71,9 @@ class OrderChunker extends RowChunks {
 
 const idOf = (value: unknown): string | null => (typeof value === "string" && value.trim() !== "" ? value.trim() : null);
 
-const NEWLINE = 0x0a;
-const UTF8_BOM = [0xef, 0xbb, 0xbf];
-
+/** Each sale with its order id, when it is an object that names one; a line that is not JSON fails as a sale that is not an object. */
 function readNdjson(bytes: Uint8Array, rows: OrderChunker): void {
-  const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
-  const bom = UTF8_BOM.every((byte, i) => bytes[i] === byte);
-  for (let start = bom ? UTF8_BOM.length : 0; start < bytes.length; ) {
-    const newline = bytes.indexOf(NEWLINE, start);
-    const end = newline < 0 ? bytes.length : newline;
-    const line = decoder.decode(bytes.subarray(start, end));
-    start = end + 1;
-    if (line.trim() === "") continue;
-    let sale: unknown = null;
-    try {
-      sale = JSON.parse(line);
-    } catch {
-      // Not JSON: the row fails as a sale that is not an object, and its text is not kept.
-    }
+  for (const sale of ndjsonValues(bytes)) {
     const id = typeof sale === "object" && sale !== null && !Array.isArray(sale) ? idOf((sale as Record<string, unknown>)["order_id"]) : null;
     rows.add({ id, sale });
   }

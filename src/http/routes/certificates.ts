@@ -17,6 +17,7 @@ import {
 } from "../../store/certificates.repository.ts";
 import type { Certificate } from "../../store/certificates.table.ts";
 import type { ApiContext } from "../context.ts";
+import { decodeDateIdCursor, encodeDateIdCursor, pageParams } from "../date-id-cursor.ts";
 import { readJsonObject } from "../json-body.ts";
 import { parseBody } from "../../web/parse-body.ts";
 import { problem, type InvalidParam } from "../../web/problem.ts";
@@ -38,34 +39,15 @@ export const certificateSchema = z.strictObject({
   expires_on: z.string({ error: "must be a string" }).refine(isIsoDate, "must be a calendar date written YYYY-MM-DD"),
 });
 
-/** A page's cursor: where the next page starts, as base64url of `[expires_on, id]` (opaque to clients). */
-function encodeCursor(row: Certificate): string {
-  return Buffer.from(JSON.stringify([row.expires_on, row.id])).toString("base64url");
-}
+/** A page's cursor: where the next page starts, by the last certificate's `expires_on` and id (date-id-cursor.ts). */
+const CERTIFICATE_ID = /^cert_\w+$/;
 
 function decodeCursor(cursor: string): CertificatePosition | null {
-  try {
-    const value: unknown = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
-    if (Array.isArray(value) && value.length === 2 && typeof value[0] === "string" && isIsoDate(value[0]) && typeof value[1] === "string" && /^cert_\w+$/.test(value[1])) {
-      return { expiresOn: value[0], id: value[1] };
-    }
-  } catch {
-    // Not base64url JSON: refused below like any other cursor no answer gave.
-  }
-  return null;
+  const position = decodeDateIdCursor(cursor, CERTIFICATE_ID);
+  return position && { expiresOn: position.date, id: position.id };
 }
 
-export const CERTIFICATES_QUERY = {
-  limit: z
-    .string()
-    .regex(/^\d+$/, "must be a whole number")
-    .refine((n) => Number(n) >= 1 && Number(n) <= 200, "must be between 1 and 200")
-    .optional(),
-  cursor: z
-    .string()
-    .refine((cursor) => decodeCursor(cursor) !== null, "must be the next_cursor of a previous answer")
-    .optional(),
-};
+export const CERTIFICATES_QUERY = pageParams(CERTIFICATE_ID);
 
 const describe = (params: InvalidParam[]) => `The certificate is not valid: ${params.map((p) => `${p.name} ${p.reason}`).join("; ")}.`;
 
@@ -122,10 +104,11 @@ export function getCertificates(ctx: ApiContext) {
     // One more than the page: whether it exists says whether there is a next page.
     const rows = await listCertificates(ctx.db, organizationId, { limit: limit + 1, after: query.cursor === undefined ? null : decodeCursor(query.cursor) });
     const page = rows.slice(0, limit);
+    const last = page[page.length - 1];
     return {
       total: await countCertificates(ctx.db, organizationId),
       certificates: page.map(toRecord),
-      next_cursor: rows.length > limit ? encodeCursor(page[page.length - 1]!) : null,
+      next_cursor: rows.length > limit && last ? encodeDateIdCursor({ date: last.expires_on, id: last.id }) : null,
     };
   };
 }

@@ -10,6 +10,7 @@ import { isIsoDate } from "../../rates/calendar.ts";
 import type { Ledger } from "../../ledger/ledger-service.ts";
 import { recordSaleSchema, refundSchema, voidSchema } from "../../ledger/sale-request.ts";
 import type { ApiContext } from "../context.ts";
+import { decodeDateIdCursor, encodeDateIdCursor, pageParams } from "../date-id-cursor.ts";
 import { readJsonObject } from "../json-body.ts";
 import { describeParams, parseBody } from "../../web/parse-body.ts";
 import { readQuery } from "../query.ts";
@@ -20,37 +21,16 @@ function ledgerOf(event: H3Event): Ledger {
   return { organizationId: principal.organizationId, env: principal.env };
 }
 
-/** A page's cursor: where the next page starts, as base64url of `[date, id]` (opaque to clients). */
-function encodeCursor(position: { date: string; id: string }): string {
-  return Buffer.from(JSON.stringify([position.date, position.id])).toString("base64url");
-}
-
-function decodeCursor(cursor: string): { date: string; id: string } | null {
-  try {
-    const value: unknown = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
-    if (Array.isArray(value) && value.length === 2 && typeof value[0] === "string" && isIsoDate(value[0]) && typeof value[1] === "string" && /^txn_\w+$/.test(value[1])) {
-      return { date: value[0], id: value[1] };
-    }
-  } catch {
-    // Not base64url JSON: refused below like any other cursor no answer gave.
-  }
-  return null;
-}
+/** A page's cursor: where the next page starts, by the last transaction's date and id (date-id-cursor.ts). */
+const TRANSACTION_ID = /^txn_\w+$/;
+const decodeCursor = (cursor: string) => decodeDateIdCursor(cursor, TRANSACTION_ID);
 
 const date = z.string().refine(isIsoDate, "must be a calendar date written YYYY-MM-DD").optional();
 
 export const TRANSACTIONS_QUERY = {
   from: date,
   to: date,
-  limit: z
-    .string()
-    .regex(/^\d+$/, "must be a whole number")
-    .refine((n) => Number(n) >= 1 && Number(n) <= 200, "must be between 1 and 200")
-    .optional(),
-  cursor: z
-    .string()
-    .refine((cursor) => decodeCursor(cursor) !== null, "must be the next_cursor of a previous answer")
-    .optional(),
+  ...pageParams(TRANSACTION_ID),
 };
 
 /** 201 for a record this request made, 200 for one an earlier request with the same id and body made. */
@@ -77,7 +57,7 @@ export function getTransactions(ctx: ApiContext) {
       limit,
       after: query.cursor === undefined ? null : decodeCursor(query.cursor),
     });
-    return { transactions: page.transactions, next_cursor: page.next === null ? null : encodeCursor(page.next) };
+    return { transactions: page.transactions, next_cursor: page.next === null ? null : encodeDateIdCursor(page.next) };
   };
 }
 
