@@ -7,7 +7,7 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createKey } from "../src/auth/key-service.ts";
-import { migrateToLatest, migratorFor } from "../src/store/migrate.ts";
+import { migrateDownOne, migrateToLatest } from "../src/store/migrate.ts";
 import { createOrganization } from "../src/store/organizations.repository.ts";
 import { listUsage } from "../src/store/usage.repository.ts";
 import { outcomeClass, UsageRecorder } from "../src/usage/usage-recorder.ts";
@@ -76,8 +76,7 @@ describe("rows counted before outcomes were recorded keep their total and are sh
     try {
       const orgId = (await createOrganization(store.db, "Before Co")).id;
       const keyId = (await createKey(store.db, orgId, "old", "live")).id;
-      const migrator = await migratorFor(store.db);
-      const down = await migrator.migrateDown();
+      const down = await migrateDownOne(store.db);
       expect(down.error).toBeUndefined();
       expect(down.results?.map((r) => r.migrationName)).toEqual(["2026-12-02-460-usage-outcomes"]);
       // As the old recorder wrote it: the key, the day and its count.

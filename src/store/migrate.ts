@@ -23,7 +23,7 @@ async function migrationTableSchema(db: Db): Promise<string | undefined> {
 const CATALOG_RACE_ATTEMPTS = 5;
 
 /** kysely's migrator over our migrations, with its tables in the store's own schema. */
-export async function migratorFor(db: Db): Promise<Migrator> {
+async function migratorFor(db: Db): Promise<Migrator> {
   return new Migrator({
     db,
     provider: { getMigrations: async () => migrations },
@@ -31,18 +31,26 @@ export async function migratorFor(db: Db): Promise<Migrator> {
   });
 }
 
-/** Brings the schema to the latest migration; throws with the failing migration's name. */
-export async function migrateToLatest(db: Db): Promise<MigrationResultSet> {
+/** Runs `step` on the migrator, again after a catalog race (see CATALOG_RACE_ATTEMPTS); answers its last result. */
+async function withCatalogRetries(db: Db, step: (migrator: Migrator) => Promise<MigrationResultSet>): Promise<MigrationResultSet> {
   const migrator = await migratorFor(db);
   const racesCatalog = db.introspection instanceof PostgresIntrospector;
   for (let attempt = 1; ; attempt++) {
-    const result = await migrator.migrateToLatest();
-    if (!result.error) return result;
-    if (racesCatalog && result.results === undefined && attempt < CATALOG_RACE_ATTEMPTS) {
-      await new Promise((resolve) => setTimeout(resolve, 50 * attempt));
-      continue;
-    }
-    const failed = result.results?.find((r) => r.status === "Error")?.migrationName ?? "the migration table check";
-    throw new Error(`migration ${failed} failed: ${String(result.error)}`, { cause: result.error });
+    const result = await step(migrator);
+    if (!result.error || !racesCatalog || result.results !== undefined || attempt >= CATALOG_RACE_ATTEMPTS) return result;
+    await new Promise((resolve) => setTimeout(resolve, 50 * attempt));
   }
+}
+
+/** Brings the schema to the latest migration; throws with the failing migration's name. */
+export async function migrateToLatest(db: Db): Promise<MigrationResultSet> {
+  const result = await withCatalogRetries(db, (migrator) => migrator.migrateToLatest());
+  if (!result.error) return result;
+  const failed = result.results?.find((r) => r.status === "Error")?.migrationName ?? "the migration table check";
+  throw new Error(`migration ${failed} failed: ${String(result.error)}`, { cause: result.error });
+}
+
+/** Takes the latest migration back (its `down`), as a test of what a migration does to rows written before it. */
+export function migrateDownOne(db: Db): Promise<MigrationResultSet> {
+  return withCatalogRetries(db, (migrator) => migrator.migrateDown());
 }
