@@ -39,7 +39,7 @@ export const certificateSchema = z.strictObject({
   expires_on: z.string({ error: "must be a string" }).refine(isIsoDate, "must be a calendar date written YYYY-MM-DD"),
 });
 
-/** A page's cursor: where the next page starts, by the last certificate's `expires_on` and id (date-id-cursor.ts). */
+/** What a certificate id looks like: a page's cursor carries the last one with its `expires_on` (date-id-cursor.ts). */
 const CERTIFICATE_ID = /^cert_\w+$/;
 
 function decodeCursor(cursor: string): CertificatePosition | null {

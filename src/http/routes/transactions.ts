@@ -21,9 +21,8 @@ function ledgerOf(event: H3Event): Ledger {
   return { organizationId: principal.organizationId, env: principal.env };
 }
 
-/** A page's cursor: where the next page starts, by the last transaction's date and id (date-id-cursor.ts). */
+/** What a transaction id looks like: a page's cursor carries the last one with its date (date-id-cursor.ts). */
 const TRANSACTION_ID = /^txn_\w+$/;
-const decodeCursor = (cursor: string) => decodeDateIdCursor(cursor, TRANSACTION_ID);
 
 const date = z.string().refine(isIsoDate, "must be a calendar date written YYYY-MM-DD").optional();
 
@@ -55,7 +54,7 @@ export function getTransactions(ctx: ApiContext) {
       from: query.from ?? "0000-01-01",
       to: query.to ?? "9999-12-31",
       limit,
-      after: query.cursor === undefined ? null : decodeCursor(query.cursor),
+      after: query.cursor === undefined ? null : decodeDateIdCursor(query.cursor, TRANSACTION_ID),
     });
     return { transactions: page.transactions, next_cursor: page.next === null ? null : encodeDateIdCursor(page.next) };
   };
